@@ -1,0 +1,31 @@
+# dpdesk: the two commands of the README.
+#   make run   set everything up and start the app on the bundled example project
+#   make test  set everything up and run the whole suite offscreen
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test setup syslibs clean
+
+setup: $(STAMP) syslibs
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+# Qt's xcb platform needs a few system libraries that minimal Debian images lack.
+syslibs:
+	@sh tools/syslibs.sh
+
+run: setup
+	@$(PY) -m dpdesk.launch
+
+test: setup
+	QT_QPA_PLATFORM=offscreen MPLBACKEND=Agg $(PY) -m pytest -q
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,1 @@
+"""The document: project file, imports, exports, ledger. No Qt."""

@@ -1,0 +1,50 @@
+"""Suite-wide set-up: offscreen Qt, a temporary settings folder, no leaked threads."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("MPLBACKEND", "Agg")
+# Settings and config go to a throwaway folder: tests never touch the user's real ones.
+_SETTINGS_DIR = tempfile.mkdtemp(prefix="dpdesk-test-settings-")
+os.environ["XDG_CONFIG_HOME"] = _SETTINGS_DIR
+os.environ["DPDESK_SETTINGS_DIR"] = _SETTINGS_DIR
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _qt_settings_in_temp_folder():
+    """Point QSettings (every format and scope) at the temporary folder."""
+    try:
+        from PySide6.QtCore import QSettings
+    except ImportError:  # pragma: no cover - Qt is a runtime dependency
+        yield
+        return
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
+            QSettings.setPath(fmt, scope, _SETTINGS_DIR)
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_threads():
+    """Fail a test that leaves a Python thread or a Qt worker running."""
+    before = set(threading.enumerate())
+    yield
+    leaked = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+    for t in leaked:
+        t.join(timeout=5)
+    leaked = [t for t in leaked if t.is_alive()]
+    assert not leaked, f"test left threads running: {[t.name for t in leaked]}"
+    try:
+        from PySide6.QtCore import QThreadPool
+    except ImportError:  # pragma: no cover
+        return
+    pool = QThreadPool.globalInstance()
+    if pool.activeThreadCount():
+        pool.waitForDone(5000)
+        assert pool.activeThreadCount() == 0, "test left QThreadPool workers running"

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install (as root) or name (otherwise) the Debian packages Qt needs for a real display.
+# Fonts matter even offscreen: without any, Qt draws every glyph as an empty box.
+PKGS="libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render-util0 libxcb-xkb1 libxkbcommon-x11-0 libegl1 libgl1 libfontconfig1 libdbus-1-3 fonts-dejavu-core"
+command -v dpkg-query >/dev/null 2>&1 || exit 0
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "Installing Qt system libraries:$missing"
+  (apt-get install -y -qq --no-install-recommends $missing >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends $missing >/dev/null; }) \
+    || echo "Could not install:$missing (dpdesk still runs offscreen)"
+else
+  echo "Qt needs these system libraries for a window:$missing"
+  echo "Install them with:  sudo apt-get install$missing"
+fi
+exit 0
