@@ -1,0 +1,460 @@
+"""Randomized-response designs as response matrices.
+
+A design is a matrix ``P[r, s] = P(recorded response r | true state s)``, one per group for
+two-group designs. Everything else (estimation, standard errors, intervals, the local-DP
+epsilon, power, simulation) is written once over these matrices.
+
+Parameter meanings follow RRreg (Heck & Moshagen 2018, JSS 85(2); ``RRreg::getPW``) where
+RRreg has the design, with explicit names. The matrices here equal RRreg's, with rows in
+the order of :attr:`Design.responses` and columns in the order of :attr:`Design.states`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from dpdesk.errors import DesignError
+
+from . import wording
+
+TOL = 1e-9
+
+#: How the latent states map to the reported parameters (see ``estimate``).
+MODELS = ("prevalence", "sld", "cdm", "unrelated_unknown", "categorical", "unary")
+
+
+@dataclass(frozen=True, eq=False)
+class Design:
+    """A randomized-response design: its matrices, parameters and plain description.
+
+    ``responses``: recorded response labels in count order (binary designs are
+    ``("no", "yes")``: index 1 is the recorded "yes"/1). ``states``: the latent states
+    (matrix columns). ``matrices``: one ``len(responses) x len(states)`` column-stochastic
+    matrix per group. ``model`` names how states map to parameters; ``privacy_states`` are
+    the columns compared for the local epsilon (the true states of a respondent who
+    follows the instructions: cheaters and liars are behaviour, not states).
+    """
+
+    name: str
+    params: dict[str, Any]
+    responses: tuple[str, ...]
+    states: tuple[str, ...]
+    matrices: tuple[np.ndarray, ...]
+    model: str
+    privacy_states: tuple[int, ...]
+    categories: tuple[str, ...] = ()
+    summary: str = ""
+    _instructions: str = field(default="", repr=False)
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """The (first group's) response matrix, responses x states."""
+        return self.matrices[0]
+
+    @property
+    def groups(self) -> int:
+        """Number of randomization groups (2 for SLD, CDM and unrelated-unknown)."""
+        return len(self.matrices)
+
+    @property
+    def parameters(self) -> tuple[str, ...]:
+        """Names of the estimated parameters, prevalence first."""
+        return {
+            "prevalence": ("prevalence",),
+            "sld": ("prevalence", "t"),
+            "cdm": ("prevalence", "beta", "gamma"),
+            "unrelated_unknown": ("prevalence", "pi_uq"),
+        }.get(self.model, self.categories)
+
+    @property
+    def is_binary(self) -> bool:
+        return self.model not in ("categorical", "unary")
+
+    @property
+    def epsilon(self) -> float:
+        """The local-DP epsilon implied by the matrices.
+
+        ``max`` over groups and responses of ``ln(max_s P[r,s] / min_s P[r,s])`` over the
+        privacy states; ``math.inf`` where a response is possible for one state and
+        impossible for another. For ``unary`` designs (one bit per category) it is the
+        epsilon for a change of one single-choice answer (two bits); see
+        :func:`unary_multiselect_epsilon` for multi-select answers.
+        """
+        if self.model == "unary":
+            bit = self.matrix
+            up = max(_log_ratio(bit[b, 1], bit[b, 0]) for b in range(2))
+            down = max(_log_ratio(bit[b, 0], bit[b, 1]) for b in range(2))
+            return up + down
+        return max(matrix_epsilon(m[:, list(self.privacy_states)]) for m in self.matrices)
+
+    def describe(self) -> str:
+        """What the respondent does, in plain words."""
+        return self._instructions
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able record: name, params, responses, states, matrices, epsilon, description."""
+        eps = self.epsilon
+        return {
+            "name": self.name,
+            "params": dict(self.params),
+            "responses": list(self.responses),
+            "states": list(self.states),
+            "matrices": [m.tolist() for m in self.matrices],
+            "epsilon": None if math.isinf(eps) else eps,
+            "description": self.describe(),
+            "summary": self.summary,
+        }
+
+    @classmethod
+    def from_dict(cls, record: dict[str, Any]) -> "Design":
+        """Rebuild a design from :meth:`to_dict`; the stored matrices must match."""
+        d = design(record["name"], **record["params"])
+        stored = record.get("matrices")
+        if stored is not None:
+            if len(stored) != d.groups or any(
+                np.asarray(s).shape != m.shape or not np.allclose(np.asarray(s, float), m, atol=1e-12)
+                for s, m in zip(stored, d.matrices)
+            ):
+                raise DesignError(
+                    f"The stored matrices of design {record['name']!r} do not match its parameters "
+                    f"{record['params']}; the record was edited or is damaged. Re-create the item's design."
+                )
+        return d
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"rr.design({self.name!r}, {args})"
+
+
+def _log_ratio(a: float, b: float) -> float:
+    if a <= 0:
+        return -math.inf if b > 0 else 0.0
+    if b <= 0:
+        return math.inf
+    return math.log(a / b)
+
+
+def matrix_epsilon(matrix: np.ndarray) -> float:
+    """``max_r ln(max_s P[r,s] / min_s P[r,s])``; ``inf`` if some row has a zero beside a non-zero."""
+    eps = 0.0
+    for row in np.asarray(matrix, dtype=float):
+        hi, lo = row.max(), row.min()
+        if hi <= 0:
+            continue
+        if lo <= 0:
+            return math.inf
+        eps = max(eps, math.log(hi / lo))
+    return eps
+
+
+def unary_multiselect_epsilon(d: Design) -> float:
+    """Epsilon of a unary design when any set of categories may be ticked (every bit may change)."""
+    bit = d.matrix
+    per_bit = max(abs(_log_ratio(bit[b, 1], bit[b, 0])) for b in range(2))
+    return len(d.categories) * per_bit
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _prob(name: str, value: Any, *, low_open: bool = False, high_open: bool = False) -> float:
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise DesignError(f"Parameter {name} must be a probability (a number from 0 to 1), not {value!r}.") from None
+    if not math.isfinite(x) or x < 0 or x > 1 or (low_open and x <= 0) or (high_open and x >= 1):
+        lo = "above 0" if low_open else "from 0"
+        hi = "below 1" if high_open else "to 1"
+        raise DesignError(f"Parameter {name} = {value!r} is not valid: it must be a probability {lo} {hi}.")
+    return x
+
+
+def _distinct(n1: str, v1: float, n2: str, v2: float, why: str) -> None:
+    if abs(v1 - v2) < 1e-6:
+        raise DesignError(
+            f"Parameters {n1} = {v1:g} and {n2} = {v2:g} must differ: {why} "
+            f"Choose values at least 0.1 apart for a useful design."
+        )
+
+
+def _categories(categories: Any) -> tuple[str, ...]:
+    if isinstance(categories, int) and not isinstance(categories, bool):
+        if categories < 2:
+            raise DesignError(f"Parameter categories = {categories} must be at least 2.")
+        return tuple(str(i) for i in range(categories))
+    try:
+        cats = tuple(str(c) for c in categories)
+    except TypeError:
+        raise DesignError(
+            f"Parameter categories must be a list of category labels or a number of categories, not {categories!r}."
+        ) from None
+    if len(cats) < 2:
+        raise DesignError(f"Parameter categories needs at least 2 categories; got {list(cats)}.")
+    if len(set(cats)) != len(cats):
+        raise DesignError(f"Parameter categories has repeated labels: {list(cats)}. Give each category a unique label.")
+    return cats
+
+
+def _epsilon_param(value: Any) -> float:
+    try:
+        eps = float(value)
+    except (TypeError, ValueError):
+        raise DesignError(f"Parameter epsilon must be a positive number, not {value!r}.") from None
+    if not (eps > 0 and math.isfinite(eps)):
+        raise DesignError(f"Parameter epsilon = {value!r} must be a positive finite number (for example 1 or 2).")
+    return eps
+
+
+# --------------------------------------------------------------------------- designs
+
+YES_NO = ("no", "yes")
+ABSENT_PRESENT = ("non-carrier", "carrier")
+
+
+def _binary(name, params, lam0, lam1, summary, instructions, *, states=ABSENT_PRESENT) -> Design:
+    """A one-group yes/no design with ``P(yes | state 0) = lam0``, ``P(yes | state 1) = lam1``."""
+    m = np.array([[1 - lam0, 1 - lam1], [lam0, lam1]], dtype=float)
+    if abs(lam1 - lam0) < 1e-9:
+        raise DesignError(
+            f"With these parameters ({params}) the {name!r} design gives a 'yes' with the same probability "
+            f"whatever the truth, so nothing can be estimated. Change the probabilities."
+        )
+    return Design(name, params, YES_NO, states, (m,), "prevalence", (0, 1), (), summary, instructions)
+
+
+def _warner(p):
+    p = _prob("p", p)
+    if abs(p - 0.5) < 1e-9:
+        raise DesignError(
+            "Parameter p = 0.5 makes the Warner design unidentifiable: 'yes' is equally likely whatever the truth. "
+            "Choose p away from 0.5, for example 0.7 or 0.3."
+        )
+    return _binary("warner", {"p": p}, 1 - p, p, "Warner (1965) mirrored question", wording.warner(p))
+
+
+def _forced(p_truth, p_yes, p_no):
+    t, y, n = _prob("p_truth", p_truth, low_open=True), _prob("p_yes", p_yes), _prob("p_no", p_no)
+    if abs(t + y + n - 1) > TOL:
+        raise DesignError(
+            f"Parameters p_truth + p_yes + p_no must sum to 1; they sum to {t + y + n:g}. "
+            f"The coin design is p_truth=0.5, p_yes=0.25, p_no=0.25."
+        )
+    return _binary("forced", {"p_truth": t, "p_yes": y, "p_no": n}, y, t + y,
+                   "Forced response (Boruch 1971)", wording.forced(t, y, n))
+
+
+def _unrelated(p_sensitive, q):
+    p, q = _prob("p_sensitive", p_sensitive, low_open=True), _prob("q", q)
+    return _binary("unrelated", {"p_sensitive": p, "q": q}, (1 - p) * q, p + (1 - p) * q,
+                   "Unrelated question, known prevalence (Greenberg et al. 1969)", wording.unrelated(p, q))
+
+
+def _crosswise(p):
+    p = _prob("p", p)
+    if abs(p - 0.5) < 1e-9:
+        raise DesignError(
+            "Parameter p = 0.5 makes the crosswise design unidentifiable. Choose an innocuous question whose "
+            "'yes' probability is far from 0.5, for example a birthday in January-March (p about 0.25)."
+        )
+    # recorded 1 = "both yes or both no"
+    return _binary("crosswise", {"p": p}, 1 - p, p, "Crosswise model (Yu, Tian & Tang 2008)", wording.crosswise(p))
+
+
+def _triangular(p):
+    p = _prob("p", p, high_open=True)
+    # recorded 1 = "at least one yes"
+    return _binary("triangular", {"p": p}, p, 1.0, "Triangular model (Yu, Tian & Tang 2008)", wording.triangular(p))
+
+
+def _mangat(p):
+    p = _prob("p", p, low_open=True)
+    return _binary("mangat", {"p": p}, 1 - p, 1.0, "Mangat (1994)", wording.mangat(p))
+
+
+def _kuk(p1, p2, draws=1):
+    p1, p2 = _prob("p1", p1), _prob("p2", p2)
+    _distinct("p1", p1, "p2", p2, "carriers and non-carriers must draw from decks with different shares of red cards.")
+    if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 1:
+        raise DesignError(f"Parameter draws = {draws!r} must be a whole number of cards, at least 1.")
+    draws = int(draws)
+    from scipy.stats import binom
+
+    k = np.arange(draws + 1)
+    m = np.column_stack([binom.pmf(k, draws, p2), binom.pmf(k, draws, p1)])
+    m /= m.sum(axis=0, keepdims=True)
+    responses = YES_NO if draws == 1 else tuple(f"{i} red" for i in range(draws + 1))
+    return Design("kuk", {"p1": p1, "p2": p2, "draws": draws}, responses, ABSENT_PRESENT, (m,), "prevalence",
+                  (0, 1), (), "Kuk (1990) card design", wording.kuk(p1, p2, draws))
+
+
+def _two_group(name, params, lam, states, model, privacy, summary, instructions):
+    mats = []
+    for row in lam:
+        row = np.asarray(row, dtype=float)
+        mats.append(np.vstack([1 - row, row]))
+    return Design(name, params, YES_NO, states, tuple(mats), model, privacy, (), summary, instructions)
+
+
+def _sld(p1, p2):
+    p1, p2 = _prob("p1", p1), _prob("p2", p2)
+    _distinct("p1", p1, "p2", p2, "the stochastic lie detector needs two groups with different randomization "
+              "probabilities to separate lying from prevalence.")
+    states = ("non-carrier", "honest carrier", "lying carrier")
+    # RRreg getPW("SLD"): P(yes | non-carrier) = 1 - p_g, honest carriers always yes, liars always no.
+    lam = [[1 - p, 1.0, 0.0] for p in (p1, p2)]
+    return _two_group("sld", {"p1": p1, "p2": p2}, lam, states, "sld", (0, 1),
+                      "Stochastic lie detector (Moshagen, Musch & Erdfelder 2012)", wording.sld(p1, p2))
+
+
+def _cdm(p1, p2):
+    p1, p2 = _prob("p1", p1), _prob("p2", p2)
+    _distinct("p1", p1, "p2", p2, "the cheating detection model needs two groups with different probabilities "
+              "of a forced 'yes'.")
+    states = ("honest non-carrier", "carrier", "cheater")
+    # RRreg getPW("CDM"): carriers say yes, honest non-carriers yes with p_g, cheaters always no.
+    lam = [[p, 1.0, 0.0] for p in (p1, p2)]
+    return _two_group("cdm", {"p1": p1, "p2": p2}, lam, states, "cdm", (0, 1),
+                      "Cheating detection model (Clark & Desharnais 1998)", wording.cdm(p1, p2))
+
+
+def _unrelated_unknown(p1, p2):
+    p1, p2 = _prob("p1", p1), _prob("p2", p2)
+    _distinct("p1", p1, "p2", p2, "with an unknown innocuous prevalence the two groups must answer the "
+              "sensitive question with different probabilities.")
+    # states: (sensitive, innocuous) answers; P(yes | s, u) = p_g s + (1 - p_g) u (RRreg UQTunknown)
+    states = ("no / no", "no / yes", "yes / no", "yes / yes")
+    lam = [[0.0, 1 - p, p, 1.0] for p in (p1, p2)]
+    return _two_group("unrelated_unknown", {"p1": p1, "p2": p2}, lam, states, "unrelated_unknown",
+                      (0, 1, 2, 3), "Unrelated question, unknown prevalence (Greenberg et al. 1969)",
+                      wording.unrelated_unknown(p1, p2))
+
+
+def _forced_multi(p_truth, p_forced, categories=None):
+    t = _prob("p_truth", p_truth, low_open=True)
+    try:
+        forced = [float(x) for x in p_forced]
+    except TypeError:
+        raise DesignError("Parameter p_forced must be a list with one probability per category.") from None
+    for i, f in enumerate(forced):
+        _prob(f"p_forced[{i}]", f)
+    cats = _categories(categories if categories is not None else len(forced))
+    if len(cats) != len(forced):
+        raise DesignError(f"Parameter p_forced has {len(forced)} probabilities but there are {len(cats)} categories.")
+    if abs(t + sum(forced) - 1) > TOL:
+        raise DesignError(f"Parameters p_truth + sum(p_forced) must be 1; they sum to {t + sum(forced):g}.")
+    k = len(cats)
+    m = t * np.eye(k) + np.array(forced)[:, None] * np.ones((1, k))
+    params = {"p_truth": t, "p_forced": forced, "categories": list(cats)}
+    return Design("forced_multi", params, cats, cats, (m,), "categorical", tuple(range(k)), cats,
+                  "Forced response with several categories", wording.forced_multi(t, forced, cats))
+
+
+def _krr(categories, epsilon):
+    cats, eps = _categories(categories), _epsilon_param(epsilon)
+    k = len(cats)
+    e = math.exp(eps)
+    keep, other = e / (e + k - 1), 1 / (e + k - 1)
+    m = np.full((k, k), other) + np.eye(k) * (keep - other)
+    params = {"categories": list(cats), "epsilon": eps}
+    return Design("krr", params, cats, cats, (m,), "categorical", tuple(range(k)), cats,
+                  "Generalized (k-ary) randomized response (Kairouz et al. 2016)", wording.krr(cats, keep))
+
+
+def _unary(categories, epsilon, variant="oue"):
+    cats, eps = _categories(categories), _epsilon_param(epsilon)
+    variant = str(variant).lower()
+    if variant == "sue":  # basic RAPPOR (Erlingsson et al. 2014): each bit kept with e^(eps/2)/(1+e^(eps/2))
+        p = math.exp(eps / 2) / (1 + math.exp(eps / 2))
+        q = 1 - p
+    elif variant == "oue":  # optimized unary encoding (Wang et al. 2017)
+        p, q = 0.5, 1 / (math.exp(eps) + 1)
+    else:
+        raise DesignError(f"Parameter variant = {variant!r} must be 'sue' (basic RAPPOR) or 'oue' (optimized).")
+    bit = np.array([[1 - q, 1 - p], [q, p]])  # P(reported bit | true bit)
+    params = {"categories": list(cats), "epsilon": eps, "variant": variant}
+    return Design("unary", params, cats, ("not ticked", "ticked"), (bit,), "unary", (0, 1), cats,
+                  f"Unary encoding ({variant.upper()}) for multi-select items", wording.unary(cats, p, q))
+
+
+def _custom(matrix, responses=None, states=None):
+    try:
+        m = np.array(matrix, dtype=float)
+    except (TypeError, ValueError):
+        raise DesignError("Parameter matrix must be a table of probabilities (rows: responses, columns: states).") from None
+    if m.ndim != 2 or m.shape[0] < 2 or m.shape[1] < 2:
+        raise DesignError(f"Parameter matrix must have at least 2 rows and 2 columns; its shape is {m.shape}.")
+    if not np.all(np.isfinite(m)) or m.min() < 0 or m.max() > 1:
+        raise DesignError("Every entry of parameter matrix must be a probability from 0 to 1.")
+    sums = m.sum(axis=0)
+    bad = [j for j, s in enumerate(sums) if abs(s - 1) > 1e-9]
+    if bad:
+        raise DesignError(
+            f"Each column of parameter matrix (one true state) must sum to 1; column {bad[0] + 1} sums to "
+            f"{sums[bad[0]]:g}."
+        )
+    if np.linalg.matrix_rank(m, tol=1e-9) < m.shape[1]:
+        raise DesignError(
+            "Parameter matrix does not identify the states: some true states give the same (or combined) "
+            "response probabilities. Make the columns linearly independent."
+        )
+    r, s = m.shape
+    resp = tuple(str(x) for x in responses) if responses is not None else (YES_NO if r == 2 else tuple(str(i) for i in range(r)))
+    sts = tuple(str(x) for x in states) if states is not None else (ABSENT_PRESENT if s == 2 else tuple(str(i) for i in range(s)))
+    if len(resp) != r or len(sts) != s:
+        raise DesignError(f"Parameter matrix is {r} x {s} but {len(resp)} responses and {len(sts)} states were named.")
+    params: dict[str, Any] = {"matrix": m.tolist()}
+    if responses is not None:
+        params["responses"] = list(resp)
+    if states is not None:
+        params["states"] = list(sts)
+    model = "prevalence" if s == 2 else "categorical"
+    cats = () if s == 2 else sts
+    return Design("custom", params, resp, sts, (m,), model, tuple(range(s)), cats,
+                  "Custom misclassification matrix", wording.custom(m, resp, sts))
+
+
+_BUILDERS = {
+    "warner": _warner,
+    "forced": _forced,
+    "forced_multi": _forced_multi,
+    "unrelated": _unrelated,
+    "unrelated_unknown": _unrelated_unknown,
+    "crosswise": _crosswise,
+    "triangular": _triangular,
+    "kuk": _kuk,
+    "mangat": _mangat,
+    "sld": _sld,
+    "cdm": _cdm,
+    "krr": _krr,
+    "unary": _unary,
+    "custom": _custom,
+}
+
+DESIGN_NAMES = tuple(_BUILDERS)
+
+
+def design(name: str, **params: Any) -> Design:
+    """Build a design by name with RRreg's parameter meanings (see the README's table).
+
+    Raises :class:`~dpdesk.errors.DesignError` naming the parameter, why it is invalid
+    and what would be valid.
+    """
+    builder = _BUILDERS.get(str(name).lower())
+    if builder is None:
+        raise DesignError(f"Unknown design {name!r}. Known designs: {', '.join(DESIGN_NAMES)}.")
+    import inspect
+
+    sig = inspect.signature(builder)
+    unknown = [k for k in params if k not in sig.parameters]
+    if unknown:
+        raise DesignError(
+            f"Design {name!r} has no parameter {unknown[0]!r}; its parameters are {', '.join(sig.parameters)}."
+        )
+    missing = [k for k, p in sig.parameters.items() if p.default is inspect.Parameter.empty and k not in params]
+    if missing:
+        raise DesignError(f"Design {name!r} needs parameter {missing[0]!r} ({', '.join(sig.parameters)}).")
+    return builder(**params)
