@@ -1,0 +1,147 @@
+"""Imported data frames stored as real SQLite tables inside the project file.
+
+Each dataset gets its own table ``data_<id>`` with columns ``c0, c1, ...``; the user's
+column names, pandas dtypes and category lists are rows of ``dataset_columns``. Table
+and column names never come from user text, so no name needs quoting rules. Rows keep
+their order (``rowid``); the frame's index is not stored. Missing values are SQL NULL.
+pandas is imported here only, when a dataset is written or read.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from dpdesk.errors import ProjectError
+
+_SQL_TYPE = {"i": "INTEGER", "u": "INTEGER", "b": "INTEGER", "f": "REAL", "M": "TEXT"}
+
+
+def write_frame(conn: sqlite3.Connection, dataset_id: int, frame: Any) -> tuple[str, int]:
+    """Create ``data_<id>`` holding ``frame`` and its ``dataset_columns`` rows; returns (table, rows)."""
+    import pandas as pd
+
+    if not isinstance(frame, pd.DataFrame):
+        raise ProjectError(f"A dataset must be a pandas DataFrame, not a {type(frame).__name__}.")
+    names = [str(c) for c in frame.columns]
+    duplicated = sorted({n for n in names if names.count(n) > 1})
+    if duplicated:
+        raise ProjectError(
+            f"The data has more than one column named {', '.join(map(repr, duplicated))}. "
+            f"Rename the columns so that each name is used once, then import again."
+        )
+    table = f"data_{int(dataset_id)}"
+    columns, meta, data = [], [], []
+    for position, (name, (_, series)) in enumerate(zip(names, frame.items())):
+        sql_type, dtype, categories, ordered, values = _column(series, name)
+        columns.append(f"c{position} {sql_type}".strip())
+        meta.append((dataset_id, position, name, f"c{position}", dtype, categories, ordered))
+        data.append(values)
+    conn.execute(f"CREATE TABLE {table} ({', '.join(columns) or 'placeholder'})")
+    conn.executemany(
+        "INSERT INTO dataset_columns(dataset_id, position, name, sql_name, dtype, categories, ordered)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        meta,
+    )
+    if columns:
+        marks = ", ".join("?" * len(columns))
+        conn.executemany(f"INSERT INTO {table} VALUES ({marks})", zip(*data))
+    else:
+        conn.executemany(f"INSERT INTO {table} VALUES (NULL)", ([] for _ in range(len(frame))))
+    return table, len(frame)
+
+
+def _column(series: Any, name: str):
+    """(SQL type, dtype text, categories JSON, ordered, list of Python values) of a column."""
+    import pandas as pd
+
+    dtype = series.dtype
+    missing = series.isna().to_numpy()
+    categories, ordered = None, 0
+    if isinstance(dtype, pd.CategoricalDtype):
+        cats = dtype.categories
+        categories = json.dumps([_python(v) for v in cats.tolist()], ensure_ascii=False)
+        ordered = int(bool(dtype.ordered))
+        sql_type = _SQL_TYPE.get(cats.dtype.kind, "")
+        values = [_python(v) for v in series.astype(object).tolist()]
+    elif dtype.kind == "M":
+        sql_type = "TEXT"
+        values = [v.isoformat() for v in series.tolist()]
+    elif dtype.kind in "iufb":
+        sql_type = _SQL_TYPE[dtype.kind]
+        values = series.to_numpy(dtype=object).tolist()
+        values = [_python(v) for v in values]
+    else:  # object, string, nullable extension types
+        sql_type = ""
+        values = [_python(v) for v in series.astype(object).tolist()]
+    for i in missing.nonzero()[0].tolist():
+        values[i] = None
+    for i, v in enumerate(values):
+        if v is not None and not isinstance(v, (int, float, str, bytes)):
+            raise ProjectError(
+                f"Column {name!r}, row {i + 1}: cannot store the value {v!r} ({type(v).__name__}). "
+                f"Convert the column to text or numbers before importing."
+            )
+    return sql_type, str(dtype), categories, ordered, values
+
+
+def _python(value: Any) -> Any:
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        try:
+            return value.item()
+        except (TypeError, ValueError):
+            return value
+    if hasattr(value, "isoformat") and hasattr(value, "tz_localize"):  # pandas Timestamp
+        return value.isoformat()
+    return value
+
+
+def read_frame(conn: sqlite3.Connection, dataset_id: int, table: str) -> Any:
+    """The stored frame, with its column names, dtypes and categories restored."""
+    import pandas as pd
+
+    meta = conn.execute(
+        "SELECT name, sql_name, dtype, categories, ordered FROM dataset_columns"
+        " WHERE dataset_id = ? ORDER BY position",
+        (dataset_id,),
+    ).fetchall()
+    if not meta:
+        n = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        return pd.DataFrame(index=pd.RangeIndex(n))
+    select = ", ".join(m[1] for m in meta)
+    rows = conn.execute(f"SELECT {select} FROM {table} ORDER BY rowid").fetchall()
+    columns = list(zip(*rows)) if rows else [() for _ in meta]
+    data = {}
+    for (name, _, dtype, categories, ordered), values in zip(meta, columns):
+        data[name] = _restore(list(values), dtype, categories, bool(ordered), name)
+    return pd.DataFrame(data, columns=[m[0] for m in meta])
+
+
+def _restore(values: list, dtype: str, categories: str | None, ordered: bool, name: str):
+    import numpy as np
+    import pandas as pd
+
+    try:
+        if dtype == "category":
+            cats = json.loads(categories)
+            return pd.Series(pd.Categorical(values, categories=cats, ordered=ordered), name=name)
+        if dtype.startswith("datetime64"):
+            parsed = pd.to_datetime(pd.Series(values, dtype=object), format="ISO8601")
+            return parsed.astype(dtype)
+        if dtype == "bool":
+            return pd.Series(np.array(values, dtype=bool), name=name)
+        if dtype == "object":
+            return pd.Series(values, dtype=object, name=name)
+        return pd.Series(values, dtype=object, name=name).astype(dtype)
+    except (TypeError, ValueError) as exc:
+        raise ProjectError(
+            f"The stored column {name!r} (type {dtype}) cannot be read back: {exc}. "
+            f"Re-import the dataset from its source file."
+        ) from exc
+
+
+def drop_frame(conn: sqlite3.Connection, table: str) -> None:
+    if not table.startswith("data_") or not table[5:].isdigit():
+        raise ProjectError(f"Refusing to drop table {table!r}: not a dataset table.")
+    conn.execute(f"DROP TABLE IF EXISTS {table}")

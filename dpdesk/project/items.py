@@ -1,0 +1,149 @@
+"""Survey items as stored in a project, and the JSON used for every JSON column.
+
+An item is a question asked with a randomized-response design. The design is stored
+whole (``Design.to_dict()``: its matrices, parameters, name, epsilon and plain-language
+description), never as a bare parameter vector, so a file stays readable even if a
+design's parameter names change. :attr:`Item.design` rebuilds the
+:class:`dpdesk.mechanisms.rr.Design` when it is first asked for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import json
+from fractions import Fraction
+from pathlib import PurePath
+from typing import Any
+
+from dpdesk.errors import ProjectError
+
+
+def _plain(value: Any) -> Any:
+    """``json.dumps`` default: numpy scalars and arrays, fractions, dates, dataclasses."""
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if hasattr(value, "tolist"):  # numpy arrays and scalars
+        return value.tolist()
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    if isinstance(value, PurePath):
+        return str(value)
+    raise TypeError(f"cannot store a {type(value).__name__} in a project file")
+
+
+def dumps(value: Any, what: str) -> str:
+    """JSON text for a JSON column; ``what`` names the value in error messages.
+
+    NaN and infinities are written as Python's ``json`` writes them (``NaN``,
+    ``Infinity``) so that results read back exactly; numpy values become plain numbers.
+    """
+    try:
+        return json.dumps(value, default=_plain, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise ProjectError(f"Cannot store {what} in the project: {exc}. Use numbers, text, lists and dicts.") from exc
+
+
+def loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def encode_codes(codes: Any) -> str | None:
+    """Code mapping to JSON. A dict keeps its key types: ``{"pairs": [[key, value], ...]}``."""
+    if codes is None:
+        return None
+    if hasattr(codes, "to_dict"):
+        codes = codes.to_dict()
+    if isinstance(codes, dict):
+        return dumps({"pairs": [[k, v] for k, v in codes.items()]}, "the code mapping")
+    return dumps({"value": codes}, "the code mapping")
+
+
+def decode_codes(text: str | None) -> Any:
+    data = loads(text)
+    if data is None:
+        return None
+    if "pairs" in data:
+        return {(tuple(k) if isinstance(k, list) else k): v for k, v in data["pairs"]}
+    return data["value"]
+
+
+def design_record(design: Any) -> dict[str, Any]:
+    """The stored form of a design: ``design.to_dict()`` (or a dict already)."""
+    if isinstance(design, dict):
+        record = design
+    elif hasattr(design, "to_dict"):
+        record = design.to_dict()
+    else:
+        raise ProjectError(
+            f"An item's design must be a dpdesk design (dpdesk.mechanisms.rr.design(...)), "
+            f"not a {type(design).__name__}."
+        )
+    if not isinstance(record, dict) or not record.get("name"):
+        raise ProjectError("An item's design must have a name (make it with dpdesk.mechanisms.rr.design).")
+    return json.loads(dumps(record, "the design"))
+
+
+def rebuild_design(record: dict[str, Any]) -> Any:
+    """The :class:`dpdesk.mechanisms.rr.Design` stored as ``record``."""
+    from dpdesk.mechanisms.rr import Design
+
+    return Design.from_dict(record)
+
+
+def check_name(name: Any, what: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ProjectError(f"A {what} needs a name (non-empty text), got {name!r}.")
+    return name
+
+
+@dataclasses.dataclass(frozen=True)
+class Item:
+    """A survey item: a question, its randomized-response design and where its answers are."""
+
+    id: int
+    name: str
+    question: str
+    design_record: dict[str, Any]
+    column: str | None
+    codes: Any
+    group_column: str | None
+    created_at: str
+    modified_at: str
+
+    @property
+    def design_name(self) -> str:
+        return self.design_record["name"]
+
+    @property
+    def description(self) -> str:
+        return self.design_record.get("description") or ""
+
+    @property
+    def design(self) -> Any:
+        """The design, rebuilt with ``dpdesk.mechanisms.rr.Design.from_dict``."""
+        cached = self.__dict__.get("_design")
+        if cached is None:
+            cached = rebuild_design(self.design_record)
+            object.__setattr__(self, "_design", cached)
+        return cached
+
+    @classmethod
+    def from_row(cls, row: Any) -> "Item":
+        return cls(
+            id=row["id"],
+            name=row["name"],
+            question=row["question"],
+            design_record=loads(row["design"]),
+            column=row["column_name"],
+            codes=decode_codes(row["codes"]),
+            group_column=row["group_column"],
+            created_at=row["created_at"],
+            modified_at=row["modified_at"],
+        )

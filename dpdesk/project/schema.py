@@ -1,0 +1,198 @@
+"""The tables of a ``.dpdesk`` project file and the migrations between schema versions.
+
+A project file is one SQLite database. Its schema version is ``PRAGMA user_version``;
+``PRAGMA application_id`` and the ``app`` table's ``magic`` row mark it as a dpdesk
+project. ``MIGRATIONS[k - 1]`` turns a version-``k`` file into a version-``k + 1`` file;
+:func:`migrate` runs them inside the caller's transaction.
+
+Never edit a released version's DDL: add a migration and bump :data:`SCHEMA_VERSION`,
+then add a fixture of the new version (``tests/fixtures/make_fixtures.py``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Callable
+
+#: ``PRAGMA application_id`` of every dpdesk project: the bytes "DPDk" as a big-endian int.
+APPLICATION_ID = 0x44504B64
+#: Value of the ``app`` table's ``magic`` row.
+MAGIC = "dpdesk project"
+#: Schema version written by this dpdesk.
+SCHEMA_VERSION = 1
+
+# Fractions are stored as exact text "p/q" or "n" (str(fractions.Fraction)). These SQL
+# expressions read the numerator and denominator of such a text column as integers.
+_NUM = "CAST(CASE WHEN instr({c}, '/') > 0 THEN substr({c}, 1, instr({c}, '/') - 1) ELSE {c} END AS INTEGER)"
+_DEN = "CAST(CASE WHEN instr({c}, '/') > 0 THEN substr({c}, instr({c}, '/') + 1) ELSE '1' END AS INTEGER)"
+_FRACTION_CHECK = "({c} GLOB '[0-9]*' AND {c} NOT GLOB '*[^0-9/]*' AND {c} NOT GLOB '*/*/*' AND {den} > 0)"
+
+
+def _fraction_check(column: str) -> str:
+    return _FRACTION_CHECK.format(c=column, den=_DEN.format(c=column))
+
+
+def _greater(a: str, b: str) -> str:
+    """SQL: exact fraction text ``a`` > ``b`` (cross-multiplied integers, denominators > 0)."""
+    return f"({_NUM.format(c=a)} * {_DEN.format(c=b)} > {_NUM.format(c=b)} * {_DEN.format(c=a)})"
+
+
+_NOW = "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
+
+_RAISES_BUDGET = (
+    "EXISTS (SELECT 1 FROM (SELECT epsilon, delta FROM budget"
+    " WHERE dataset_sha256 IS NEW.dataset_sha256 ORDER BY id DESC LIMIT 1) AS latest"
+    f" WHERE {_greater('NEW.epsilon', 'latest.epsilon')} OR {_greater('NEW.delta', 'latest.delta')})"
+)
+
+V1_DDL = f"""
+CREATE TABLE app (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+CREATE TABLE items (
+    id                 INTEGER PRIMARY KEY,
+    name               TEXT NOT NULL UNIQUE CHECK (length(trim(name)) > 0),
+    question           TEXT NOT NULL DEFAULT '',
+    design_name        TEXT NOT NULL,
+    design_params      TEXT NOT NULL,          -- JSON object
+    design_description TEXT NOT NULL DEFAULT '',
+    design             TEXT NOT NULL,          -- JSON: Design.to_dict() (matrices, epsilon, ...)
+    column_name        TEXT,                   -- data column holding the recorded responses
+    codes              TEXT,                   -- JSON: code mapping (see dpdesk.project.items)
+    group_column       TEXT,                   -- data column holding the group (two-group designs)
+    created_at         TEXT NOT NULL DEFAULT {_NOW},
+    modified_at        TEXT NOT NULL DEFAULT {_NOW}
+);
+
+CREATE TABLE datasets (
+    id            INTEGER PRIMARY KEY,
+    name          TEXT NOT NULL UNIQUE CHECK (length(trim(name)) > 0),
+    table_name    TEXT NOT NULL UNIQUE,        -- the SQLite table holding the rows: data_<id>
+    n_rows        INTEGER NOT NULL,
+    source_name   TEXT,
+    source_sha256 TEXT,
+    source_size   INTEGER,
+    options       TEXT NOT NULL DEFAULT '{{}}',  -- JSON: import options
+    report        TEXT NOT NULL DEFAULT '{{}}',  -- JSON: import report
+    imported_at   TEXT NOT NULL DEFAULT {_NOW},
+    app_version   TEXT NOT NULL DEFAULT ''
+);
+
+CREATE TABLE dataset_columns (
+    dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+    position   INTEGER NOT NULL,
+    name       TEXT NOT NULL,                  -- the column name the user sees
+    sql_name   TEXT NOT NULL,                  -- the column in the data table: c<position>
+    dtype      TEXT NOT NULL,                  -- pandas dtype, e.g. int64, category, Int64
+    categories TEXT,                           -- JSON list, for categoricals
+    ordered    INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (dataset_id, position),
+    UNIQUE (dataset_id, name)
+);
+
+CREATE TABLE analyses (
+    id          INTEGER PRIMARY KEY,
+    item_id     INTEGER REFERENCES items(id) ON DELETE SET NULL,
+    item_name   TEXT,                          -- the item's name when the analysis was saved
+    options     TEXT NOT NULL,                 -- JSON
+    results     TEXT NOT NULL,                 -- JSON
+    created_at  TEXT NOT NULL DEFAULT {_NOW},
+    app_version TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX analyses_item ON analyses(item_id);
+
+-- The release ledger of central DP. Budgets may only be lowered; releases are append-only.
+CREATE TABLE budget (
+    id             INTEGER PRIMARY KEY,
+    epsilon        TEXT NOT NULL CHECK {_fraction_check("epsilon")},   -- exact fraction, e.g. '3/10'
+    delta          TEXT NOT NULL DEFAULT '0' CHECK {_fraction_check("delta")},
+    set_time       TEXT NOT NULL DEFAULT {_NOW},
+    dataset_sha256 TEXT
+);
+
+CREATE TRIGGER budget_never_raised BEFORE INSERT ON budget
+WHEN {_RAISES_BUDGET}
+BEGIN
+    SELECT RAISE(ABORT, 'the privacy budget can only be lowered, never raised');
+END;
+
+CREATE TRIGGER budget_no_update BEFORE UPDATE ON budget
+BEGIN
+    SELECT RAISE(ABORT, 'budget rows cannot be changed: insert a new, lower budget instead');
+END;
+
+CREATE TRIGGER budget_no_delete BEFORE DELETE ON budget
+BEGIN
+    SELECT RAISE(ABORT, 'budget rows cannot be deleted: the budget can only be lowered');
+END;
+
+CREATE TABLE releases (
+    seq            INTEGER PRIMARY KEY,
+    time           TEXT NOT NULL DEFAULT {_NOW},
+    app_version    TEXT NOT NULL DEFAULT '',
+    dataset_sha256 TEXT NOT NULL,
+    request        TEXT NOT NULL,              -- JSON: what was asked for
+    mechanism      TEXT NOT NULL,              -- e.g. discrete_laplace
+    noise_params   TEXT NOT NULL,              -- JSON: scale, sensitivity, ...
+    cost           TEXT NOT NULL,              -- JSON: {{"epsilon": "1/10", "delta": "0"}}
+    result         TEXT NOT NULL,              -- JSON: the noisy result, as released
+    prev_hash      TEXT NOT NULL,
+    hash           TEXT NOT NULL UNIQUE
+);
+
+CREATE TRIGGER releases_no_update BEFORE UPDATE ON releases
+BEGIN
+    SELECT RAISE(ABORT, 'the release ledger is append-only: a release cannot be changed');
+END;
+
+CREATE TRIGGER releases_no_delete BEFORE DELETE ON releases
+BEGIN
+    SELECT RAISE(ABORT, 'the release ledger is append-only: a release cannot be deleted');
+END;
+"""
+
+
+def create_schema(conn: sqlite3.Connection, app_version: str, created_at: str) -> None:
+    """Write the current schema into an empty database (inside the caller's transaction)."""
+    for statement in _statements(V1_DDL):
+        conn.execute(statement)
+    conn.executemany(
+        "INSERT INTO app(key, value) VALUES (?, ?)",
+        [("magic", MAGIC), ("created_by", f"dpdesk {app_version}"), ("created_at", created_at)],
+    )
+    # Later versions: run the migrations on the v1 schema, so there is one path to each version.
+    migrate(conn, 1)
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+
+def _statements(ddl: str) -> list[str]:
+    """Split a DDL script into statements (triggers contain ';' before their END)."""
+    out, buf = [], []
+    for line in ddl.splitlines():
+        if line.strip().startswith("--") and not buf:
+            continue
+        buf.append(line)
+        text = "\n".join(buf)
+        if text.strip() and sqlite3.complete_statement(text):
+            out.append(text.strip())
+            buf = []
+    assert not "\n".join(buf).strip(), "unterminated DDL statement"
+    return out
+
+
+Migration = Callable[[sqlite3.Connection], None]
+
+#: ``MIGRATIONS[k - 1]`` upgrades a version-``k`` file to version ``k + 1``. Each one only
+#: changes tables; :func:`migrate` sets ``user_version`` and runs in one transaction.
+MIGRATIONS: list[Migration] = []
+
+assert len(MIGRATIONS) == SCHEMA_VERSION - 1
+
+
+def migrate(conn: sqlite3.Connection, from_version: int) -> None:
+    """Upgrade ``conn`` (inside an open transaction) from ``from_version`` to the current one."""
+    for version in range(from_version, SCHEMA_VERSION):
+        MIGRATIONS[version - 1](conn)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
