@@ -130,10 +130,15 @@ class ResultsBundle:
 
 def plain_value(value: Any) -> Any:
     """A cell value as None, bool, int, float or str (numpy/pandas scalars unwrapped)."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        if isinstance(value, float) and math.isnan(value):
-            return None
-        return value
+    if value is None or isinstance(value, bool):
+        return None if value is None else bool(value)
+    if isinstance(value, float):  # also numpy.float64, a float subclass
+        value = float(value)
+        return None if math.isnan(value) else value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, str):
+        return str.__str__(value)  # a plain str, also from a str subclass
     if isinstance(value, (Fraction, Decimal)):
         as_float = float(value)
         exact = Fraction(repr(as_float)) == Fraction(value)

@@ -37,14 +37,24 @@ def clean(text):
     return "".join(ch if ch.isprintable() else "?" for ch in str(text))
 
 
+def rows_of(result):
+    """(category, estimate, SE, CI low, CI high): one row for yes/no items, else one per category."""
+    if result.frequencies is None:
+        low, high = result.ci
+        return [("", result.prevalence, result.se, low, high)]
+    return [(name, result.frequencies[k], result.se[k], result.ci[k][0], result.ci[k][1])
+            for k, name in enumerate(result.design.categories)]
+
+
 def main():
     print("Results file:", clean(RESULTS_FILE))
-    print(f"{'item':<24} {'subgroup':<16} {'n':>7} {'estimate':>10} {'SE':>9} {'CI low':>9} {'CI high':>9}  method")
+    print(f"{'item':<24} {'subgroup':<16} {'category':<12} {'n':>7} {'estimate':>10} {'SE':>10} "
+          f"{'CI low':>10} {'CI high':>10}  CI method")
     for item, subgroup, design, counts, confidence, ci in ANALYSES:
         result = rr.estimate(design, counts, confidence=confidence, ci=ci)
-        low, high = result.ci
-        print(f"{clean(item)[:24]:<24} {clean(subgroup)[:16]:<16} {result.n:>7} {result.prevalence:>10.6f} "
-              f"{result.se:>9.6f} {low:>9.6f} {high:>9.6f}  {clean(result.method)}")
+        for category, value, se, low, high in rows_of(result):
+            print(f"{clean(item)[:24]:<24} {clean(subgroup)[:16]:<16} {clean(category)[:12]:<12} {result.n:>7} "
+                  f"{value:>10.6f} {se:>10.6f} {low:>10.6f} {high:>10.6f}  {clean(result.ci_method)}")
 
 
 if __name__ == "__main__":
@@ -54,14 +64,20 @@ if __name__ == "__main__":
 
 def literal(value: Any, where: str = "value") -> str:
     """Python source for ``value`` built only from safe literals (``repr`` of plain types)."""
-    if value is None or isinstance(value, (bool, int, str)):
-        return repr(value)
+    # The base types' own __repr__, so a subclass (numpy.float64, a str subclass) cannot
+    # change the text that becomes code.
+    if value is None or isinstance(value, bool):
+        return repr(None if value is None else bool(value))
+    if isinstance(value, str):
+        return str.__repr__(value)
+    if isinstance(value, int):
+        return int.__repr__(value)
     if isinstance(value, float):
         if math.isnan(value):
             return 'float("nan")'
         if math.isinf(value):
             return 'float("inf")' if value > 0 else '-float("inf")'
-        return repr(value)
+        return float.__repr__(value)
     if isinstance(value, (Fraction, Decimal)):
         return literal(float(value), where)
     if isinstance(value, (list, tuple)):
