@@ -155,6 +155,8 @@ def test_unknown_suffix_and_missing_folder_are_clear_errors(tmp_path):
         export_results(bundle(), tmp_path / "results.ods")
     with pytest.raises(DpdeskError, match="does not exist"):
         export_results(bundle(), tmp_path / "nope" / "results.xlsx")
+    with pytest.raises(ExportError, match="no results"):
+        export_results(ResultsBundle({}), tmp_path / "results.csv")
 
 
 def test_failed_write_keeps_the_old_file_and_leaves_no_temp(tmp_path, monkeypatch):

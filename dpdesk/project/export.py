@@ -286,6 +286,8 @@ def export_results(bundle: ResultsBundle, path: str | os.PathLike, *, repro: boo
     ``<stem>_reproduce.py`` is written beside the results.
     """
     path = Path(path)
+    if not bundle.tables:
+        raise ExportError("There are no results to export yet: run an analysis first, then export.")
     suffix = path.suffix.lower()
     if suffix == ".xlsx":
         written = [write_xlsx(bundle, path)]
@@ -357,7 +359,7 @@ def table_to_tsv(rows: Any) -> str:
     a cell containing a tab, a line break or a quote is quoted as in Excel's own copy.
     """
     columns, values = normalise_table(rows)
-    return _csv_text([columns, *values], delimiter="\t")
+    return _csv_text([columns, *values], delimiter="\t") if columns else ""
 
 
 def table_to_html(rows: Any) -> str:
