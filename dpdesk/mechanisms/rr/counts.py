@@ -54,9 +54,10 @@ def check_counts(d: Design, counts) -> tuple[np.ndarray, ...]:
     else:
         try:
             parts = list(counts)
-        except TypeError:
-            parts = []
-        if len(parts) != d.groups:
+            nested = all(np.ndim(c) == 1 for c in parts)
+        except (TypeError, ValueError):
+            parts, nested = [], False
+        if len(parts) != d.groups or not nested:
             raise EstimationError(
                 f"The {d.name!r} design has {d.groups} groups: give one count vector per group, for example "
                 f"[[no1, yes1], [no2, yes2]]."

@@ -37,6 +37,10 @@ class Design:
     matrix per group. ``model`` names how states map to parameters; ``privacy_states`` are
     the columns compared for the local epsilon (the true states of a respondent who
     follows the instructions: cheaters and liars are behaviour, not states).
+
+    Unary designs (multi-select items) randomize every tick box alike: ``responses`` and
+    ``categories`` are the options and ``matrix`` is the 2 x 2 matrix of one box
+    (reported tick | true tick).
     """
 
     name: str
