@@ -1,0 +1,113 @@
+"""The bundled example: a synthetic but realistic student survey (fixed seed).
+
+About 1,200 students of four faculties. Three quarters answer three sensitive items with
+randomized response (a forced-response item on exam cheating, a crosswise item on
+plagiarism, a stochastic-lie-detector item on drug use, in two randomization groups); the
+other quarter, the comparison group, is asked the same questions directly and, as in real
+surveys, under-reports. Demographics: faculty, year, gender, age.
+
+``resources/examples/make_example.py`` calls :func:`write_example` to regenerate the files.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+SEED = 20261136
+N_STUDENTS = 1200
+FACULTIES = ("Arts", "Science", "Medicine", "Law")
+
+#: The items of the example, as ``dpdesk item`` and ``Project.add_item`` take them.
+ITEMS = [
+    {
+        "name": "exam_cheating",
+        "question": "In the last year, have you cheated in an exam?",
+        "design": "forced",
+        "params": {"p_truth": 0.5, "p_yes": 0.25, "p_no": 0.25},
+        "column": "cheat_rr",
+        "codes": {"no": ["No"], "yes": ["Yes"]},
+        "direct_column": "cheat_direct",
+    },
+    {
+        "name": "plagiarism",
+        "question": "Have you ever handed in work that was partly copied without citing it?",
+        "design": "crosswise",
+        "params": {"p": 0.25},
+        "column": "plag_cw",
+        "codes": {"no": ["different"], "yes": ["same"]},
+        "direct_column": "plag_direct",
+    },
+    {
+        "name": "drug_use",
+        "question": "In the last month, have you used a study drug (such as methylphenidate) without a prescription?",
+        "design": "sld",
+        "params": {"p1": 0.3, "p2": 0.7},
+        "column": "drug_sld",
+        "codes": {"no": ["No"], "yes": ["Yes"]},
+        "group_column": "sld_group",
+        "group_codes": {"1": [1], "2": [2]},
+        "direct_column": "drug_direct",
+    },
+]
+
+_TRUE = {"exam_cheating": {"Arts": 0.22, "Science": 0.28, "Medicine": 0.15, "Law": 0.30},
+         "plagiarism": {"Arts": 0.18, "Science": 0.12, "Medicine": 0.08, "Law": 0.14},
+         "drug_use": {"Arts": 0.06, "Science": 0.10, "Medicine": 0.14, "Law": 0.09}}
+_ADMIT_DIRECTLY = 0.55  # share of carriers who say "yes" when asked directly
+
+
+def make_example(seed: int = SEED):
+    """Return the example survey as a pandas DataFrame (one row per student)."""
+    import pandas as pd
+
+    from dpdesk.mechanisms import rr
+
+    rng = np.random.default_rng(seed)
+    n = N_STUDENTS
+    faculty = rng.choice(FACULTIES, size=n, p=[0.3, 0.3, 0.2, 0.2])
+    year = rng.integers(1, 6, size=n)
+    gender = rng.choice(["female", "male", "diverse"], size=n, p=[0.54, 0.43, 0.03])
+    age = 17 + year + rng.integers(0, 6, size=n)
+    direct = rng.random(n) < 0.25
+    frame = pd.DataFrame({
+        "id": np.arange(1, n + 1),
+        "email": [f"student{i:04d}@uni.example" for i in range(1, n + 1)],
+        "faculty": faculty, "year": year, "gender": gender, "age": age,
+        "mode": np.where(direct, "direct", "randomized"),
+    })
+    sld_group = rng.integers(1, 3, size=n)
+    for item in ITEMS:
+        prevalence = np.array([_TRUE[item["name"]][f] for f in faculty])
+        truth = rng.random(n) < prevalence
+        d = rr.design(item["design"], **item["params"])
+        group = sld_group - 1 if d.groups == 2 else np.zeros(n, int)
+        p_yes = np.array([m[1] for m in d.matrices])  # groups x states
+        state = truth.astype(int)  # non-carrier / carrier (SLD: honest carrier)
+        said_yes = rng.random(n) < p_yes[group, state]
+        labels = item["codes"]
+        rr_answer = np.where(said_yes, labels["yes"][0], labels["no"][0])
+        frame[item["column"]] = np.where(direct, "", rr_answer)
+        admits = truth & (rng.random(n) < _ADMIT_DIRECTLY)
+        frame[item["direct_column"]] = np.where(direct, np.where(admits, "Yes", "No"), "")
+        if d.groups == 2:
+            frame[item["group_column"]] = np.where(direct, 0, sld_group)
+    return frame
+
+
+def write_example(folder: str | Path) -> Path:
+    """Write ``students.csv`` and ``items.json`` into ``folder``; return the CSV path."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    frame = make_example()
+    csv = folder / "students.csv"
+    frame.to_csv(csv, index=False)
+    (folder / "items.json").write_text(json.dumps(ITEMS, indent=2) + "\n", encoding="utf-8")
+    return csv
+
+
+def example_folder() -> Path:
+    """The bundled example files (``resources/examples`` of the source tree)."""
+    return Path(__file__).resolve().parents[2] / "resources" / "examples"
