@@ -99,6 +99,20 @@ def test_xlsx_metadata_and_readme(tmp_path):
         assert word in readme
 
 
+def test_percent_option_and_renamed_sheets(tmp_path):
+    path = tmp_path / "pct.xlsx"
+    tables = {"Estimates": ESTIMATES, "By faculty: law/medicine [2026]": BY_FACULTY}
+    export_results(ResultsBundle(tables, METADATA), path, percent=True)
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames[1] == "By faculty_ law_medicine _2026_"
+    ws = wb["Estimates"]
+    formats = {h.value: c.number_format for h, c in zip(ws[1], ws[2])}
+    assert formats["estimate"] == formats["CI low"] == formats["CI high"] == "0.0%"
+    assert formats["SE"] == "0.0000" and ws["E2"].value == 0.1234567890123
+    meta = {r[0]: r[1] for r in wb["Metadata"].iter_rows(min_row=2, values_only=True)}
+    assert meta["sheet By faculty_ law_medicine _2026_ / table name"] == "By faculty: law/medicine [2026]"
+
+
 def test_exact_fraction_that_is_not_a_decimal_is_text(tmp_path):
     path = tmp_path / "r.xlsx"
     export_results(ResultsBundle({"Estimates": ESTIMATES}, {"budget spent": Fraction(1, 3)}), path)
@@ -165,7 +179,7 @@ def test_failed_write_keeps_the_old_file_and_leaves_no_temp(tmp_path, monkeypatc
     before = path.read_bytes()
     import dpdesk.project.export_xlsx as xl
 
-    def broken(b, target):
+    def broken(b, target, **options):
         target.write_bytes(b"half a workbook")
         raise RuntimeError("disk pulled out")
 

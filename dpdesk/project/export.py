@@ -263,6 +263,8 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> Path:
     tmp = Path(tmp_name)
     try:
         write(tmp)
+        with open(tmp, "r+b") as handle:  # on disk before it takes the final name
+            os.fsync(handle.fileno())
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
@@ -279,18 +281,20 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> Path:
     return path
 
 
-def export_results(bundle: ResultsBundle, path: str | os.PathLike, *, repro: bool = True) -> list[Path]:
+def export_results(bundle: ResultsBundle, path: str | os.PathLike, *, repro: bool = True,
+                   percent: bool = False) -> list[Path]:
     """Write ``bundle`` to ``path`` (.xlsx or .csv); return every file written.
 
     With ``repro=True`` (the default) and repro information in the bundle, the script
-    ``<stem>_reproduce.py`` is written beside the results.
+    ``<stem>_reproduce.py`` is written beside the results. ``percent=True`` shows
+    estimates and CI bounds as ``0.0%`` in the workbook (the values stay proportions).
     """
     path = Path(path)
     if not bundle.tables:
         raise ExportError("There are no results to export yet: run an analysis first, then export.")
     suffix = path.suffix.lower()
     if suffix == ".xlsx":
-        written = [write_xlsx(bundle, path)]
+        written = [write_xlsx(bundle, path, percent=percent)]
     elif suffix == ".csv":
         written = write_csv(bundle, path)
     else:
@@ -317,8 +321,6 @@ def _write_text(text: str, encoding: str) -> Callable[[Path], None]:
     def write(tmp: Path) -> None:
         with open(tmp, "w", encoding=encoding, newline="") as handle:
             handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
 
     return write
 
@@ -343,11 +345,11 @@ def write_csv(bundle: ResultsBundle, path: str | os.PathLike) -> list[Path]:
     return written
 
 
-def write_xlsx(bundle: ResultsBundle, path: str | os.PathLike) -> Path:
+def write_xlsx(bundle: ResultsBundle, path: str | os.PathLike, *, percent: bool = False) -> Path:
     """The Excel workbook: result sheets, then Metadata and Readme (see module docstring)."""
-    from dpdesk.project.export_xlsx import build_workbook
+    from dpdesk.project import export_xlsx
 
-    return atomic_write(Path(path), lambda tmp: build_workbook(bundle, tmp))
+    return atomic_write(Path(path), lambda tmp: export_xlsx.build_workbook(bundle, tmp, percent=percent))
 
 
 # --------------------------------------------------------------------------- clipboard

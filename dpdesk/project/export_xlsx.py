@@ -45,12 +45,16 @@ COLUMN_FORMATS = {
 MIN_WIDTH, MAX_WIDTH, NUMBER_WIDTH = 6, 60, 10
 
 
-def column_format(name: str, values: list[Any]) -> str | None:
+PERCENT_COLUMNS = ("estimate", "prevalence", "difference", "ci low", "ci high")
+
+
+def column_format(name: str, values: list[Any], percent: bool = False) -> str | None:
     """The number format for a column: by name, else ``0`` when every number is whole."""
     numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
-    fmt = COLUMN_FORMATS.get(name.strip().lower())
-    if fmt and fmt.endswith("%") and any(not (0 <= v <= 1) for v in numbers if math.isfinite(v)):
-        return None  # given in percent already: keep General
+    key = name.strip().lower()
+    fmt = "0.0%" if percent and key in PERCENT_COLUMNS else COLUMN_FORMATS.get(key)
+    if key == "confidence" and any(not (0 <= v <= 1) for v in numbers if math.isfinite(v)):
+        return None  # given in percent already (95, not 0.95): keep General
     if fmt:
         return fmt
     if numbers and all(isinstance(v, int) for v in numbers):
@@ -59,8 +63,9 @@ def column_format(name: str, values: list[Any]) -> str | None:
 
 
 class _Writer:
-    def __init__(self, workbook):
+    def __init__(self, workbook, percent: bool = False):
         self.wb = workbook
+        self.percent = percent
         self.header = workbook.add_format({"bold": True, "bottom": 1, "bg_color": "#F2F2F2"})
         self.wrap = workbook.add_format({"text_wrap": True, "valign": "top"})
         self.title = workbook.add_format({"bold": True, "font_size": 13})
@@ -93,7 +98,7 @@ class _Writer:
         widths = []
         for col, name in enumerate(columns):
             values = [r[col] for r in rows]
-            fmt = self.number_format(column_format(name, values))
+            fmt = self.number_format(column_format(name, values, self.percent))
             header = cell_text(name)
             ws.write_string(0, col, header, self.header)
             width = len(header) + 2  # room for the autofilter arrow
@@ -106,8 +111,8 @@ class _Writer:
         ws.autofilter(0, 0, len(rows), len(columns) - 1)
 
 
-def build_workbook(bundle: ResultsBundle, target: Path) -> None:
-    """Write the workbook of ``bundle`` to ``target``."""
+def build_workbook(bundle: ResultsBundle, target: Path, *, percent: bool = False) -> None:
+    """Write the workbook of ``bundle`` to ``target``; ``percent`` formats proportions as 0.0%."""
     import xlsxwriter
 
     options = {
@@ -118,12 +123,15 @@ def build_workbook(bundle: ResultsBundle, target: Path) -> None:
     }
     workbook = xlsxwriter.Workbook(str(target), options)
     try:
-        writer = _Writer(workbook)
-        for sheet, table in zip(sheet_names(bundle), bundle.tables.values()):
+        writer = _Writer(workbook, percent)
+        renamed = []
+        for sheet, (name, table) in zip(sheet_names(bundle), bundle.tables.items()):
             columns, rows = normalise_table(table)
             writer.table(workbook.add_worksheet(sheet), columns, rows)
+            if sheet != str(name):  # Excel's rules changed the name: keep the original
+                renamed.append([f"sheet {sheet} / table name", str(name)])
         meta = workbook.add_worksheet(METADATA_SHEET)
-        writer.table(meta, ["Key", "Value"], [list(pair) for pair in metadata_rows(bundle)])
+        writer.table(meta, ["Key", "Value"], [list(pair) for pair in metadata_rows(bundle)] + renamed)
         readme = workbook.add_worksheet(README_SHEET)
         readme.set_column(0, 0, 100)
         readme.write_string(0, 0, "About these results", writer.title)
