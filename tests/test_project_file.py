@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import os
 import signal
 import sqlite3
@@ -291,6 +292,7 @@ def test_dataset_round_trip_restores_types(project):
             "note": pd.array(["a", None, "c", "d"], dtype="string"),
             "when": pd.to_datetime(["2020-01-01", None, "2021-05-05 10:00", "2022-01-01"], format="ISO8601"),
             "mixed": [1, "x", 2.5, None],
+            "born": [datetime.date(1990, 1, 2), None, datetime.date(2001, 12, 31), datetime.date(1970, 1, 1)],
         }
     )
     source = {"name": "wave1.sav", "sha256": "ab" * 32, "size": 2048}
@@ -301,6 +303,7 @@ def test_dataset_round_trip_restores_types(project):
     assert info["name"] == "wave 1" and info["n_rows"] == 4 and info["source"] == source
     assert info["options"] == {"user_missing": True} and info["report"] == {"rows": 4}
     assert info["columns"] == list(frame.columns)
+    assert info.sha256 == source["sha256"] and info.source_name == "wave1.sav" and info.size == 2048
     # a real table, readable with any SQLite tool
     rows = project.connection.execute(f"SELECT c0, c2 FROM {info['table']} ORDER BY rowid").fetchall()
     assert [tuple(r) for r in rows] == [(0, "yes"), (1, "no"), (2, None), (3, "yes")]
@@ -338,6 +341,7 @@ def test_analyses_saved_per_item(project):
     a2 = project.save_analysis("r", {}, {"n": np.int64(5)})
     assert a2 > a1
     (saved,) = project.analyses("q")
+    assert saved.results == saved["results"]
     assert saved["id"] == a1 and saved["options"] == {"confidence": 0.95} and saved["results"]["estimate"] == 0.3
     assert np.isnan(saved["results"]["ci"][1]) and saved["app_version"] and saved["created_at"]
     assert [a["item"] for a in project.analyses()] == ["q", "r"]

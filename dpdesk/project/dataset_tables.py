@@ -9,6 +9,7 @@ pandas is imported here only, when a dataset is written or read.
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import sqlite3
 from typing import Any
@@ -77,6 +78,11 @@ def _column(series: Any, name: str):
         values = [_python(v) for v in series.astype(object).tolist()]
     for i in missing.nonzero()[0].tolist():
         values[i] = None
+    if dtype == object:
+        kind = _date_kind(values)
+        if kind:  # dates in an object column (pyreadstat's SPSS dates): ISO text, parsed back
+            values = [None if v is None else v.isoformat() for v in values]
+            return "TEXT", f"object:{kind}", None, 0, values
     for i, v in enumerate(values):
         if v is not None and not isinstance(v, (int, float, str, bytes)):
             raise ProjectError(
@@ -84,6 +90,15 @@ def _column(series: Any, name: str):
                 f"Convert the column to text or numbers before importing."
             )
     return sql_type, str(dtype), categories, ordered, values
+
+
+def _date_kind(values: list) -> str | None:
+    """'date', 'datetime' or 'time' when every non-missing value is one of those, else None."""
+    present = [v for v in values if v is not None]
+    for kind, cls in (("datetime", _dt.datetime), ("date", _dt.date), ("time", _dt.time)):
+        if present and all(type(v) is cls for v in present):
+            return kind
+    return None
 
 
 def _python(value: Any) -> Any:
@@ -133,6 +148,9 @@ def _restore(values: list, dtype: str, categories: str | None, ordered: bool, na
             return pd.Series(np.array(values, dtype=bool), name=name)
         if dtype == "object":
             return pd.Series(values, dtype=object, name=name)
+        if dtype.startswith("object:"):
+            parse = getattr(_dt, dtype[7:]).fromisoformat
+            return pd.Series([None if v is None else parse(v) for v in values], dtype=object, name=name)
         return pd.Series(values, dtype=object, name=name).astype(dtype)
     except (TypeError, ValueError) as exc:
         raise ProjectError(

@@ -1,4 +1,6 @@
-"""Survey items as stored in a project, and the JSON used for every JSON column.
+"""What a project returns (items, datasets, analyses) and the JSON of every JSON column.
+
+Records are frozen dataclasses; ``record["name"]`` works as well as ``record.name``.
 
 An item is a question asked with a randomized-response design. The design is stored
 whole (``Design.to_dict()``: its matrices, parameters, name, epsilon and plain-language
@@ -103,8 +105,21 @@ def check_name(name: Any, what: str) -> str:
     return name
 
 
+class _Record:
+    """Attribute access, and dict-style access for callers that prefer it."""
+
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return getattr(self, key)
+        except AttributeError:
+            raise KeyError(key) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+
 @dataclasses.dataclass(frozen=True)
-class Item:
+class Item(_Record):
     """A survey item: a question, its randomized-response design and where its answers are."""
 
     id: int
@@ -147,3 +162,44 @@ class Item:
             created_at=row["created_at"],
             modified_at=row["modified_at"],
         )
+
+
+@dataclasses.dataclass(frozen=True)
+class Dataset(_Record):
+    """An imported dataset (its rows are read with ``Project.dataset_frame(name)``)."""
+
+    id: int
+    name: str
+    table: str
+    n_rows: int
+    columns: list[str]
+    dtypes: dict[str, str]
+    source: dict[str, Any]
+    options: Any
+    report: Any
+    imported_at: str
+    app_version: str
+
+    @property
+    def source_name(self) -> str | None:
+        return self.source.get("name")
+
+    @property
+    def sha256(self) -> str | None:
+        return self.source.get("sha256")
+
+    @property
+    def size(self) -> int | None:
+        return self.source.get("size")
+
+
+@dataclasses.dataclass(frozen=True)
+class Analysis(_Record):
+    """A saved analysis of an item: the options it was run with and its results."""
+
+    id: int
+    item: str | None
+    options: Any
+    results: Any
+    created_at: str
+    app_version: str

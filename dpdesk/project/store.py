@@ -34,6 +34,8 @@ from dpdesk.errors import ProjectError
 from dpdesk.project import dataset_tables, schema
 from dpdesk.project.filelock import ProjectLock
 from dpdesk.project.items import (
+    Analysis,
+    Dataset,
     Item,
     check_name,
     design_record,
@@ -168,8 +170,6 @@ class Project:
             try:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("PRAGMA optimize")
             finally:
                 conn.close()
                 if self._lock is not None:
@@ -381,7 +381,7 @@ class Project:
             conn.execute("UPDATE datasets SET table_name = ?, n_rows = ? WHERE id = ?", (table, n_rows, dataset_id))
             return dataset_id
 
-    def datasets(self) -> list[dict[str, Any]]:
+    def datasets(self) -> list[Dataset]:
         """The imported datasets (without their rows), in import order."""
         out = []
         for r in self._read("SELECT * FROM datasets ORDER BY id"):
@@ -389,19 +389,19 @@ class Project:
                 "SELECT name, dtype FROM dataset_columns WHERE dataset_id = ? ORDER BY position", (r["id"],)
             )
             out.append(
-                {
-                    "id": r["id"],
-                    "name": r["name"],
-                    "table": r["table_name"],
-                    "n_rows": r["n_rows"],
-                    "columns": [c["name"] for c in columns],
-                    "dtypes": {c["name"]: c["dtype"] for c in columns},
-                    "source": {"name": r["source_name"], "sha256": r["source_sha256"], "size": r["source_size"]},
-                    "options": loads(r["options"]),
-                    "report": loads(r["report"]),
-                    "imported_at": r["imported_at"],
-                    "app_version": r["app_version"],
-                }
+                Dataset(
+                    id=r["id"],
+                    name=r["name"],
+                    table=r["table_name"],
+                    n_rows=r["n_rows"],
+                    columns=[c["name"] for c in columns],
+                    dtypes={c["name"]: c["dtype"] for c in columns},
+                    source={"name": r["source_name"], "sha256": r["source_sha256"], "size": r["source_size"]},
+                    options=loads(r["options"]),
+                    report=loads(r["report"]),
+                    imported_at=r["imported_at"],
+                    app_version=r["app_version"],
+                )
             )
         return out
 
@@ -439,7 +439,7 @@ class Project:
             )
             return cur.lastrowid
 
-    def analyses(self, item: str | None = None) -> list[dict[str, Any]]:
+    def analyses(self, item: str | None = None) -> list[Analysis]:
         """Saved analyses, oldest first; of one item (by its current name) when ``item`` is given."""
         if item is None:
             rows = self._read("SELECT * FROM analyses ORDER BY id")
@@ -451,14 +451,14 @@ class Project:
                 rows = self._read("SELECT * FROM analyses WHERE item_id IS NULL AND item_name = ? ORDER BY id", (item,))
         names = {r["id"]: r["name"] for r in self._read("SELECT id, name FROM items")}
         return [
-            {
-                "id": r["id"],
-                "item": names.get(r["item_id"], r["item_name"]),
-                "options": loads(r["options"]),
-                "results": loads(r["results"]),
-                "created_at": r["created_at"],
-                "app_version": r["app_version"],
-            }
+            Analysis(
+                id=r["id"],
+                item=names.get(r["item_id"], r["item_name"]),
+                options=loads(r["options"]),
+                results=loads(r["results"]),
+                created_at=r["created_at"],
+                app_version=r["app_version"],
+            )
             for r in rows
         ]
 

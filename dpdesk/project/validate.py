@@ -55,12 +55,10 @@ def _read_header(path: Path) -> bytes:
 
 def _check_header(path: Path, header: bytes) -> None:
     if not header.startswith(_SQLITE_MAGIC):
-        if not header:
-            what = "is empty"
-        else:
-            what = "is not a dpdesk project (not a SQLite database)"
+        what = "is empty (0 bytes)" if not header else "is not a SQLite database"
         raise ProjectError(
-            f"The file {path} {what}. Open a .dpdesk project file, or restore this one from a backup."
+            f"The file {path} {what}, so it is not a dpdesk project (or it was damaged). "
+            f"Open a .dpdesk project file, or restore this one from a backup. It was left unchanged."
         )
     if len(header) < 100:
         raise _damaged(path, "the file header is cut short")
@@ -75,27 +73,34 @@ def _check_header(path: Path, header: bytes) -> None:
 
 def _check_database(path: Path, conn: sqlite3.Connection) -> int:
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    if app_id != schema.APPLICATION_ID:
+        raise _foreign(path, f"application id {app_id:#x}, expected {schema.APPLICATION_ID:#x}")
     version = conn.execute("PRAGMA user_version").fetchone()[0]
-    has_app = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'app'").fetchone()
-    magic = conn.execute("SELECT value FROM app WHERE key = 'magic'").fetchone() if has_app else None
-    if app_id != schema.APPLICATION_ID or not magic or magic[0] != schema.MAGIC:
-        raise ProjectError(
-            f"The file {path} is a SQLite database but not a dpdesk project "
-            f"(application id {app_id:#x}, expected {schema.APPLICATION_ID:#x}). "
-            f"Open a .dpdesk file, or create a new project and import the data."
-        )
     if version > schema.SCHEMA_VERSION:
         raise ProjectError(
             f"The project {path} was saved by a newer dpdesk (file format {version}; this dpdesk "
             f"reads formats up to {schema.SCHEMA_VERSION}). Update dpdesk to open it; the file was "
             f"left unchanged."
         )
+    try:
+        magic = conn.execute("SELECT value FROM app WHERE key = 'magic'").fetchone()
+    except sqlite3.OperationalError:
+        magic = None
+    if not magic or magic[0] != schema.MAGIC:
+        raise _foreign(path, "it has no dpdesk 'app' record")
     if version < 1:
         raise _damaged(path, f"its file format version is {version}")
     problems = [r[0] for r in conn.execute("PRAGMA integrity_check(5)").fetchall()]
     if problems != ["ok"]:
         raise _damaged(path, "; ".join(problems))
     return version
+
+
+def _foreign(path: Path, detail: str) -> ProjectError:
+    return ProjectError(
+        f"The file {path} is a SQLite database but not a dpdesk project ({detail}). "
+        f"Open a .dpdesk file, or create a new project and import the data. The file was left unchanged."
+    )
 
 
 def _damaged(path: Path, detail: str) -> ProjectError:
