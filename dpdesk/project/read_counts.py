@@ -9,17 +9,22 @@ from __future__ import annotations
 
 from dpdesk.errors import DataError
 
-COUNT_NAMES = ("count", "n", "freq", "frequency", "cnt")
-RESPONSE_NAMES = ("response", "answer", "value", "recorded_response")
+COUNT_NAMES = ("count", "frequency", "freq", "n", "cnt")
+RESPONSE_NAMES = ("response", "recorded_response", "answer", "value")
+_SURE = 3  # the first names of each list are recognised without kind="counts"
 
 
 def describe(frame, forced: bool, name: str, first_row: int = 2):
-    """``(response_column, count_column, group_columns)`` or ``None`` for a respondent file."""
-    import pandas as pd
+    """``(response_column, count_column, group_columns)`` or ``None`` for a respondent file.
 
+    Columns named ``response`` and ``count`` (or ``frequency``) make a counts table; then
+    every count must be a whole number >= 0, else :class:`DataError` names the row.
+    """
     lower = {str(c).strip().lower(): c for c in frame.columns}
-    count = next((lower[n] for n in COUNT_NAMES if n in lower), None)
-    response = next((lower[n] for n in RESPONSE_NAMES if n in lower), None)
+    count_names = COUNT_NAMES if forced else COUNT_NAMES[:_SURE]
+    response_names = RESPONSE_NAMES if forced else RESPONSE_NAMES[:2]
+    count = next((lower[n] for n in count_names if n in lower), None)
+    response = next((lower[n] for n in response_names if n in lower), None)
     others = [c for c in frame.columns if c != count]
     if forced and count is None:
         raise DataError(f"{name}: kind='counts' needs a column named 'count' (whole numbers), "
@@ -35,13 +40,9 @@ def describe(frame, forced: bool, name: str, first_row: int = 2):
     values = frame[count]
     bad = _bad_counts(values)
     if bad is not None:
-        if not forced:
-            return None
         row = int(bad) + first_row
-        raise DataError(f"{name}: row {row}, column '{count}' has {values.loc[bad]!r}, but a count "
+        raise DataError(f"{name}: row {row}, column '{count}' has '{values.loc[bad]}', but a count "
                         f"is a whole number 0 or more. Fix that row of the counts table.")
-    if not pd.api.types.is_integer_dtype(values.dtype) and not forced:
-        return None
     groups = [c for c in frame.columns if c not in (count, response)]
     return response, count, groups
 

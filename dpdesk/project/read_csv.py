@@ -142,7 +142,7 @@ class _Counter(io.RawIOBase):
         return True
 
     def readinto(self, buffer) -> int:
-        data = self.handle.read(len(buffer))
+        data = self.handle.read(min(len(buffer), 1 << 16))
         buffer[: len(data)] = data
         self.done += len(data)
         self.progress(0.15 + 0.75 * self.done / self.size)
@@ -197,15 +197,17 @@ def name_columns(frame, lay, report, name: str):
 
     names = list(lay.names)
     width = frame.shape[1]
-    if width > len(names):
-        extra = frame.iloc[:, len(names):]
+    named = lay.header_width if lay.header_width is not None else len(names)
+    if width > named:
+        extra = frame.iloc[:, named:]
         filled = extra.notna().any(axis=1)
         if filled.any():
             position = int(filled.to_numpy().argmax())
             row = position + lay.header_rows + 1
             raise DataError(f"{name}: row {row} has {width} fields but the header has "
-                            f"{len(names)} names. Add names for the extra columns, or remove "
-                            f"the stray delimiter at the end of row {row}.")
+                            f"{named} names. Add names for the extra columns, or remove "
+                            f"the stray delimiter(s) at the end of row {row}.")
+    if width > len(names):
         names += [f"column_{i + 1}" for i in range(len(names), width)]
         lay.blank_names.extend(names[len(lay.names):])
     frame.columns = pd.Index(range(width))

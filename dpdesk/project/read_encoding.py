@@ -15,7 +15,7 @@ import re
 
 from dpdesk.errors import DataError
 
-BLOCK = 1 << 20
+BLOCK = 1 << 18
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 _NUL = "\x00"
@@ -42,6 +42,7 @@ def detect_encoding(path: str, forced: str | None, progress=None) -> tuple[str, 
         if head.startswith(bom):
             _check(path, encoding, progress)
             return encoding, warnings
+    _refuse_binary(path)
     try:
         _check(path, "utf-8", progress)
         return "utf-8", warnings
@@ -57,6 +58,19 @@ def detect_encoding(path: str, forced: str | None, progress=None) -> tuple[str, 
                         f"Windows-1252 (Western European). If accented letters look wrong, save "
                         f"the file as 'CSV UTF-8' or pass encoding='...'.")
         return "cp1252", warnings
+
+
+def _refuse_binary(path: str) -> None:
+    """Refuse a file whose start is full of NUL or control bytes (an image, a program ...)."""
+    with open(path, "rb") as handle:
+        head = handle.read(8192)
+    control = sum(head.count(bytes([b])) for b in range(32) if b not in (9, 10, 12, 13))
+    if b"\x00" in head or control > max(4, len(head) // 100):
+        line = head[: max(0, head.find(b"\x00"))].count(b"\n") + 1 if b"\x00" in head else 1
+        what = f"line {line} contains a NUL byte (\\x00)" if b"\x00" in head else "the start is full of control characters"
+        raise DataError(f"{os.path.basename(path)}: {what}, so this is not a plain text data file "
+                        f"(binary, damaged, or UTF-16 without a byte-order mark). Export the data "
+                        f"again as CSV (UTF-8), .xlsx, .sav or .dta.")
 
 
 class _Undecodable(Exception):

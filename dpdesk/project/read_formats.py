@@ -53,6 +53,11 @@ def detect_format(path: str, forced: str | None = None) -> str:
     if head.startswith(b"\xd0\xcf\x11\xe0"):
         raise DataError(f"{name}: this is an old Excel 97-2003 (.xls) workbook, which dpdesk does "
                         f"not read. Open it in Excel or LibreOffice and save it as .xlsx or CSV.")
+    lowered = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if lowered.startswith((b"<!doctype html", b"<html", b"<?xml", b"<table")):
+        what = "an XML file (perhaps an Excel 2003 XML sheet)" if lowered.startswith(b"<?xml") else "a web page (HTML)"
+        raise DataError(f"{name}: this is {what}, not a data file, even if its name says otherwise. "
+                        f"Open it in Excel or LibreOffice and save it as .xlsx or CSV.")
     for magic, what in _FOREIGN.items():
         if head.startswith(magic) and (magic in _TEXTUAL or not _looks_like_text(head)):
             raise DataError(f"{name}: this is {what}, not a data file. Export the survey data as "

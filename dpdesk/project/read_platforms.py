@@ -42,6 +42,7 @@ class Layout:
     platform: str | None = None
     blank_names: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    header_width: int | None = None
 
 
 def layout(rows: list[list[str]], platform: str | None = None, header_rows: int | None = None) -> Layout:
@@ -57,12 +58,16 @@ def layout(rows: list[list[str]], platform: str | None = None, header_rows: int 
                         f"Give the number of rows above the first respondent.")
     rows = [[_clean(c) for c in row] for row in rows]
     width = max((len(r) for r in rows), default=0)
+    header_width = len(rows[0]) if rows else 0
     rows = [r + [""] * (width - len(r)) for r in rows]
     found = platform if platform is not None else detect_platform(rows)
     if found in (None, "none") or header_rows is not None and found != platform:
-        return _plain(rows, width, 1 if header_rows is None else header_rows)
-    return {"qualtrics": _qualtrics, "surveymonkey": _surveymonkey,
-            "limesurvey": _limesurvey, "redcap": _redcap}[found](rows, width)
+        result = _plain(rows, width, 1 if header_rows is None else header_rows)
+    else:
+        result = {"qualtrics": _qualtrics, "surveymonkey": _surveymonkey,
+                  "limesurvey": _limesurvey, "redcap": _redcap}[found](rows, width)
+    result.header_width = header_width if result.header_rows else None
+    return result
 
 
 def detect_platform(rows: list[list[str]]) -> str | None:

@@ -1,0 +1,505 @@
+"""Map a randomized-response item to its column and count the recorded responses.
+
+The estimators take counts, never rows (DESIGN.md, idea 2). ``map_item`` turns a column of
+recorded answers into the count of each response (per group for two-group designs such as
+the stochastic lie detector or cheating detection), given the codes that stand for each
+response::
+
+    report = map_item(table, "q7", {"no": ["No", 0, "Nein"], "yes": ["Yes", 1, "Ja"]})
+    report.counts      # [412, 188] in the order of report.responses
+    report.n_used      # 600
+
+Text codes match case- and whitespace-insensitively; numbers match numerically (``1``,
+``1.0`` and ``"1"`` are the same code); value labels from SPSS/Stata work as codes (``"Yes"``
+matches the code ``1`` labelled "Yes"). A value that matches no code and a missing answer
+(blank, or a user-missing code such as 98 "refused") are never dropped silently: each is
+listed with its row number as the user sees it in the file (header rows counted). With
+``exclude=True`` they are left out and listed; otherwise ``report.ok`` is False and
+``report.problems`` says what to fix. A counts table (``response``, ``count``, groups)
+gives the same report, each row weighted by its count.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any, NamedTuple
+
+from dpdesk.errors import DataError
+
+__all__ = ["ItemMapping", "MappingReport", "Problem", "counts_by", "map_counts", "map_item"]
+
+_MISSING = -1
+_UNMATCHED = -2
+_SPACE = re.compile(r"\s+")
+
+
+class Problem(NamedTuple):
+    """One row that was not counted: its row number in the file, the value and why."""
+
+    row: Any
+    column: str
+    value: Any
+    reason: str
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class ItemMapping:
+    """Which column holds an item, which codes mean which response, and the group column."""
+
+    column: str
+    codes: dict
+    responses: tuple = ()
+    group_column: str | None = None
+    group_codes: dict | None = None
+
+    def __post_init__(self):
+        codes = {str(k): _as_list(v) for k, v in dict(self.codes).items()}
+        if not codes:
+            raise DataError(f"Item '{self.column}': give the codes of each response, e.g. "
+                            f"{{'no': ['No', 0], 'yes': ['Yes', 1]}}.")
+        responses = tuple(str(r) for r in self.responses) if self.responses else tuple(codes)
+        _same_names(responses, codes, "responses", self.column)
+        object.__setattr__(self, "codes", codes)
+        object.__setattr__(self, "responses", responses)
+        if (self.group_column is None) != (self.group_codes is None):
+            raise DataError(f"Item '{self.column}': give both group_column and group_codes (the "
+                            f"codes of each group), or neither.")
+        if self.group_codes is not None:
+            groups = {str(k): _as_list(v) for k, v in dict(self.group_codes).items()}
+            if len(groups) < 2:
+                raise DataError(f"Item '{self.column}': group_codes needs at least two groups.")
+            object.__setattr__(self, "group_codes", groups)
+
+    @property
+    def groups(self) -> tuple:
+        return tuple(self.group_codes) if self.group_codes else ()
+
+    def to_dict(self) -> dict:
+        return _jsonable(asdict(self))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ItemMapping":
+        return cls(data["column"], data["codes"], tuple(data.get("responses") or ()),
+                   data.get("group_column"), data.get("group_codes"))
+
+    def apply(self, data, *, exclude: bool = False, value_labels=None, missing_codes=None,
+              first_row: int | None = None, weights: str | None = None) -> "MappingReport":
+        """Count ``data`` (a :class:`Table` or a DataFrame) by this mapping."""
+        return _count(self, data, exclude, value_labels, missing_codes, first_row, weights)
+
+
+@dataclass
+class MappingReport:
+    """Counts of each response (per group), what was used, and every row not counted.
+
+    ``counts`` is a list of ints in the order of ``responses``; for a two-group design it
+    is a list (one per group, in the order of ``groups``) of such lists. ``unmatched`` and
+    ``missing`` list :class:`Problem` rows (1-based row numbers as in the file).
+    """
+
+    column: str
+    responses: tuple
+    counts: list
+    n_used: int
+    n_rows: int
+    groups: tuple = ()
+    group_column: str | None = None
+    unmatched: list = field(default_factory=list)
+    missing: list = field(default_factory=list)
+    excluded: bool = False
+    problems: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)
+    source: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when every row was counted, or the rows not counted were excluded on request."""
+        return not self.problems
+
+    @property
+    def n_unmatched(self) -> int:
+        return sum(p.count for p in self.unmatched)
+
+    @property
+    def n_missing(self) -> int:
+        return sum(p.count for p in self.missing)
+
+    @property
+    def unmatched_rows(self) -> list:
+        return [p.row for p in self.unmatched]
+
+    @property
+    def missing_rows(self) -> list:
+        return [p.row for p in self.missing]
+
+    def raise_for_problems(self) -> None:
+        """Raise :class:`DataError` with every problem when ``ok`` is False."""
+        if self.problems:
+            raise DataError(" ".join(self.problems))
+
+    def to_dict(self) -> dict:
+        data = {k: v for k, v in asdict(self).items() if k not in ("unmatched", "missing")}
+        data["unmatched"] = [p._asdict() for p in self.unmatched]
+        data["missing"] = [p._asdict() for p in self.missing]
+        data["ok"] = self.ok
+        return _jsonable(data)
+
+
+def map_item(data, column: str, codes: dict, *, group_column: str | None = None,
+             group_codes: dict | None = None, responses=None, exclude: bool = False,
+             value_labels=None, missing_codes=None, first_row: int | None = None,
+             weights: str | None = None) -> MappingReport:
+    """Count the responses of an RR item in ``column`` of ``data`` (Table or DataFrame).
+
+    ``codes`` maps each response to its codes, ``responses`` fixes their order (default:
+    the order of ``codes``). ``group_column``/``group_codes`` split the counts by design
+    group. ``value_labels`` (``{code: label}``) and ``missing_codes`` (user-missing codes)
+    default to the import report's; ``first_row`` is the file row of index label 0
+    (default: from the import, else 2 -- one header row); ``weights`` names a count
+    column (default for a counts table: its ``count`` column).
+    """
+    mapping = ItemMapping(column, codes, tuple(responses or ()), group_column, group_codes)
+    return mapping.apply(data, exclude=exclude, value_labels=value_labels,
+                         missing_codes=missing_codes, first_row=first_row, weights=weights)
+
+
+def map_counts(table, codes: dict, *, group_column: str | None = None, group_codes=None,
+               responses=None, exclude: bool = False) -> MappingReport:
+    """The same :class:`MappingReport` from a counts table (``read_table(..., kind="counts")``)."""
+    report = getattr(table, "report", None)
+    column = getattr(report, "response_column", None) or "response"
+    if group_column is None and group_codes is not None and getattr(report, "group_columns", None):
+        group_column = report.group_columns[0]
+    return map_item(table, column, codes, group_column=group_column, group_codes=group_codes,
+                    responses=responses, exclude=exclude)
+
+
+def counts_by(data, column: str, codes: dict, by: str, *, responses=None, group_column=None,
+              group_codes=None, exclude: bool = False, **options) -> dict:
+    """Counts per subgroup value of ``by`` (for subgroup estimates): ``{value: MappingReport}``.
+
+    Subgroups are in sorted order; rows with a blank subgroup come under the key ``None``
+    (never dropped silently).
+    """
+    import pandas as pd
+
+    frame, _ = _frame_and_report(data)
+    if by not in frame.columns:
+        raise DataError(_no_column(by, frame, "subgroup"))
+    values = frame[by]
+    present = pd.unique(values.dropna())
+    try:
+        present = sorted(present)
+    except TypeError:
+        present = sorted(present, key=str)
+    result = {}
+    for value in present:
+        result[_plain(value)] = map_item(_subset(data, values == value), column, codes,
+                                         group_column=group_column, group_codes=group_codes,
+                                         responses=responses, exclude=exclude, **options)
+    blank = values.isna()
+    if blank.any():
+        sub = map_item(_subset(data, blank), column, codes, group_column=group_column,
+                       group_codes=group_codes, responses=responses, exclude=exclude, **options)
+        sub.warnings.append(f"{int(blank.sum())} row(s) have no value in '{by}' and are counted "
+                            f"under the subgroup None.")
+        result[None] = sub
+    return result
+
+
+def _subset(data, mask):
+    frame, report = _frame_and_report(data)
+    part = frame.loc[mask.to_numpy()]
+    if report is None:
+        return part
+    return type(data)(frame=part, report=report, source=data.source)
+
+
+def _frame_and_report(data):
+    frame = getattr(data, "frame", None)
+    if frame is not None and hasattr(data, "report"):
+        return frame, data.report
+    if hasattr(data, "columns") and hasattr(data, "index"):
+        return data, None
+    raise DataError("map_item needs a table from read_table or a pandas DataFrame, "
+                    f"not {type(data).__name__}.")
+
+
+def _no_column(column, frame, what="item") -> str:
+    shown = ", ".join(repr(str(c)) for c in list(frame.columns)[:15])
+    return (f"There is no column {column!r} for the {what}. The columns are: {shown}"
+            f"{' ...' if frame.shape[1] > 15 else ''}. Check the name (it is case-sensitive).")
+
+
+def _count(mapping: ItemMapping, data, exclude, value_labels, missing_codes, first_row, weights):
+    import numpy as np
+
+    frame, report = _frame_and_report(data)
+    source = getattr(getattr(data, "source", None), "name", None)
+    where = f"{source}: " if source else ""
+    for col, what in ((mapping.column, "item"), (mapping.group_column, "group")):
+        if col is not None and col not in frame.columns:
+            raise DataError(where + _no_column(col, frame, what))
+    if first_row is None:
+        first_row = report.first_data_row if report is not None else frame.attrs.get("dpdesk_first_row", 2)
+    if weights is None and report is not None and report.kind == "counts":
+        weights = report.count_column
+    if weights is None and frame.attrs.get("dpdesk_kind") == "counts" and "count" in frame.columns:
+        weights = "count"
+    labels_all = report.value_labels if report is not None else {}
+    missing_all = report.missing_values if report is not None else {}
+    labels = value_labels if value_labels is not None else labels_all.get(mapping.column, {})
+    missing = missing_codes if missing_codes is not None else missing_all.get(mapping.column, [])
+    answer, answer_values = _classify(frame[mapping.column], mapping.codes, labels, missing,
+                                      mapping.column, where)
+    weight = _weights(frame, weights, where, first_row)
+    n_resp = len(mapping.responses)
+    order = [list(mapping.codes).index(r) for r in mapping.responses]
+    remap = np.full(len(order), 0, dtype=np.int64)
+    remap[np.array(order)] = np.arange(len(order))
+    valid = answer >= 0
+    position = np.where(valid, remap[np.clip(answer, 0, None)], 0)
+    problems = [(answer, answer_values, mapping.column)]
+    if mapping.group_column is not None:
+        g_labels = value_labels_for(report, mapping.group_column)
+        g_missing = missing_all.get(mapping.group_column, [])
+        group, group_values = _classify(frame[mapping.group_column], mapping.group_codes, g_labels,
+                                        g_missing, mapping.group_column, where)
+        valid &= group >= 0
+        problems.append((group, group_values, mapping.group_column))
+        cells = np.bincount((np.clip(group, 0, None) * n_resp + position)[valid],
+                            weights=weight[valid], minlength=len(mapping.groups) * n_resp)
+        counts = [[int(round(c)) for c in cells[g * n_resp:(g + 1) * n_resp]]
+                  for g in range(len(mapping.groups))]
+        n_used = sum(map(sum, counts))
+    else:
+        cells = np.bincount(position[valid], weights=weight[valid], minlength=n_resp)
+        counts = [int(round(c)) for c in cells]
+        n_used = sum(counts)
+    result = MappingReport(mapping.column, mapping.responses, counts, n_used,
+                           int(round(weight.sum())), mapping.groups, mapping.group_column,
+                           excluded=exclude, source=source)
+    _list_problems(result, frame, problems, weight, first_row, labels_all, missing_all)
+    _describe_problems(result, where, exclude)
+    return result
+
+
+def value_labels_for(report, column) -> dict:
+    return report.value_labels.get(column, {}) if report is not None else {}
+
+
+def _weights(frame, weights, where, first_row):
+    import numpy as np
+    import pandas as pd
+
+    if weights is None:
+        return np.ones(len(frame), dtype=np.float64)
+    if weights not in frame.columns:
+        raise DataError(where + _no_column(weights, frame, "counts"))
+    values = pd.to_numeric(frame[weights], errors="coerce").astype("float64").to_numpy()
+    bad = ~np.isfinite(values) | (values < 0) | (values != np.round(values))
+    if bad.any():
+        i = int(bad.argmax())
+        raise DataError(f"{where}row {_row(frame.index[i], first_row)}, column '{weights}': "
+                        f"'{frame[weights].iloc[i]}' is not a count (a whole number 0 or more). "
+                        f"Fix the counts table.")
+    return values
+
+
+def _classify(series, codes: dict, labels: dict, missing, column: str, where: str):
+    """Per row: index of the matching response, ``_MISSING`` or ``_UNMATCHED``; and the uniques."""
+    import numpy as np
+    import pandas as pd
+
+    lookup = _lookup(codes, labels, column, where)
+    missing_keys = _missing_keys(missing)
+    factor, uniques = pd.factorize(series, use_na_sentinel=True)
+    kinds = np.empty(len(uniques) + 1, dtype=np.int64)
+    for i, value in enumerate(uniques):
+        key = _key(value)
+        if key is None:
+            kinds[i] = _MISSING
+        elif key in lookup:
+            kinds[i] = lookup[key]
+        elif _is_missing_code(key, missing_keys):
+            kinds[i] = _MISSING
+        else:
+            kinds[i] = _UNMATCHED
+    kinds[-1] = _MISSING  # the NA sentinel (-1) indexes the last slot
+    return kinds[factor], uniques
+
+
+def _lookup(codes: dict, labels: dict, column: str, where: str) -> dict:
+    """Normalised code -> response index, with value labels usable in both directions."""
+    label_to_code = {}
+    for code, label in (labels or {}).items():
+        label_to_code.setdefault(_key(label), []).append(_key(code))
+    code_to_label = {_key(code): _key(label) for code, label in (labels or {}).items()}
+    lookup, owner = {}, {}
+    for index, (response, values) in enumerate(codes.items()):
+        for value in values:
+            key = _key(value)
+            if key is None:
+                raise DataError(f"{where}item '{column}': a blank cannot be the code of response "
+                                f"'{response}'; blanks are missing answers. Remove it from the codes.")
+            keys = [key] + label_to_code.get(key, []) + ([code_to_label[key]] if key in code_to_label else [])
+            for k in keys:
+                if k in owner and owner[k] != response:
+                    raise DataError(f"{where}item '{column}': the code {value!r} is given for both "
+                                    f"'{owner[k]}' and '{response}'. Give each code to one response.")
+                owner[k] = response
+                lookup[k] = index
+    return lookup
+
+
+def _missing_keys(missing) -> tuple[set, list]:
+    keys, ranges = set(), []
+    for item in missing or []:
+        if isinstance(item, dict) and "from" in item:
+            ranges.append((float(item["from"]), float(item["to"])))
+        else:
+            key = _key(item)
+            if key is not None:
+                keys.add(key)
+    return keys, ranges
+
+
+def _is_missing_code(key, missing) -> bool:
+    keys, ranges = missing
+    if key in keys:
+        return True
+    return isinstance(key, float) and any(lo <= key <= hi for lo, hi in ranges)
+
+
+def _key(value):
+    """Normalised form of a code or a value: a float for numbers, folded text, None if blank."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, numbers.Number):
+        number = float(value)
+        return None if math.isnan(number) else number
+    try:
+        import pandas as pd
+
+        if value is pd.NA or value is pd.NaT:
+            return None
+    except ImportError:  # pragma: no cover
+        pass
+    text = _SPACE.sub(" ", str(value)).strip().casefold()
+    if not text:
+        return None
+    try:
+        number = float(text) if len(text) < 40 else None
+    except ValueError:
+        return text
+    return text if number is None or math.isnan(number) or math.isinf(number) else number
+
+
+def _row(label, first_row):
+    try:
+        return int(label) + int(first_row)
+    except (TypeError, ValueError):
+        return label
+
+
+def _list_problems(result, frame, problems, weight, first_row, labels_all, missing_all):
+    import numpy as np
+
+    seen = set()
+    for kinds, uniques, column in problems:
+        bad = np.flatnonzero(kinds < 0)
+        values = frame[column].to_numpy()
+        labels = labels_all.get(column, {})
+        for i in bad:
+            if i in seen:
+                continue
+            seen.add(i)
+            value = _plain(values[i])
+            value = None if _key(value) is None and not isinstance(value, str) else value
+            row = _row(frame.index[i], first_row)
+            count = int(round(weight[i]))
+            if kinds[i] == _UNMATCHED:
+                result.unmatched.append(Problem(row, column, value, "matches no code", count))
+            else:
+                reason = "blank" if _key(value) is None else _missing_reason(value, labels)
+                result.missing.append(Problem(row, column, value, reason, count))
+
+
+def _missing_reason(value, labels) -> str:
+    key = _key(value)
+    for code, label in (labels or {}).items():
+        if _key(code) == key:
+            return f"user-missing code ({label})"
+    return "user-missing code"
+
+
+def _describe_problems(result, where, exclude) -> None:
+    parts = []
+    by_value: dict = {}
+    for p in result.unmatched:
+        by_value.setdefault((p.column, repr(p.value)), []).append(p.row)
+    for (column, value), rows in list(by_value.items())[:8]:
+        parts.append(f"column '{column}' has {value} in {_rows(rows)}, which matches no code")
+    if len(by_value) > 8:
+        parts.append(f"and {len(by_value) - 8} more unmatched values")
+    missing: dict = {}
+    for p in result.missing:
+        missing.setdefault((p.column, p.reason), []).append(p.row)
+    for (column, reason), rows in missing.items():
+        parts.append(f"column '{column}' is missing ({reason}) in {_rows(rows)}")
+    if not parts:
+        return
+    text = f"{where}" + "; ".join(parts) + "."
+    if exclude:
+        result.warnings.append(text + f" Those {len(result.unmatched) + len(result.missing)} row(s) "
+                               f"were left out of the counts (exclude=True).")
+    else:
+        result.problems.append(text + " Add unmatched values to the codes of a response, or map "
+                               "again with exclude=True to leave these rows out (they stay listed).")
+
+
+def _rows(rows) -> str:
+    shown = ", ".join(str(r) for r in rows[:10])
+    return f"row {shown}" if len(rows) == 1 else f"{len(rows)} rows ({shown}{' ...' if len(rows) > 10 else ''})"
+
+
+def _as_list(value) -> list:
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return list(value)
+    return [value]
+
+
+def _same_names(order, codes, what, column) -> None:
+    if len(set(order)) != len(order) or set(order) != set(codes):
+        raise DataError(f"Item '{column}': {what} {list(order)} must name each response of the "
+                        f"codes {list(codes)} exactly once.")
+
+
+def _plain(value):
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    item = getattr(value, "item", None)
+    if callable(item):
+        try:
+            return item()
+        except (TypeError, ValueError):
+            pass
+    return value if isinstance(value, (list, dict)) else str(value)
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {str(_plain(k)) if not isinstance(_plain(k), (str, int, float, bool)) else _plain(k):
+                _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    value = _plain(value)
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value

@@ -1,0 +1,308 @@
+"""read_table on good files: formats, encodings, delimiters, platforms, identifiers, counts."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pathlib
+
+import pytest
+
+from dpdesk.errors import DataError
+from dpdesk.project import ImportReport, Table, read_table
+from dpdesk.project.reading import Cancelled, list_sheets
+
+DATA = pathlib.Path(__file__).parent / "data"
+
+
+def test_table_has_frame_report_and_source_with_sha256():
+    path = DATA / "coded.csv"
+    table = read_table(path)
+    assert isinstance(table, Table) and isinstance(table.report, ImportReport)
+    assert table.source.name == "coded.csv"
+    assert table.source.size == path.stat().st_size
+    assert table.source.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert table.report.format == "csv" and table.report.delimiter == ","
+    assert list(table.frame.columns) == ["id", "rr", "group", "region"]
+    json.dumps(table.report.to_dict())
+    json.dumps(table.to_dict())
+
+
+def test_report_to_dict_is_json_with_value_labels_and_missing_codes():
+    table = read_table(DATA / "survey.sav")
+    text = json.dumps(table.report.to_dict())
+    assert "Refused" in text and "shoplifted" in text
+
+
+@pytest.mark.parametrize("name, encoding, delimiter, decimal", [
+    ("bom.csv", "utf-8-sig", ",", "."),
+    ("european.csv", "cp1252", ";", ","),
+    ("utf16_tab.txt", "utf-16", "\t", "."),
+    ("pipe.csv", "utf-8", "|", "."),
+])
+def test_encoding_delimiter_and_decimal_are_sniffed(name, encoding, delimiter, decimal):
+    report = read_table(DATA / name).report
+    assert (report.encoding, report.delimiter, report.decimal) == (encoding, delimiter, decimal)
+
+
+def test_utf8_bom_is_not_part_of_the_first_name():
+    assert list(read_table(DATA / "bom.csv").frame.columns) == ["q1", "q2"]
+
+
+def test_cp1252_fallback_warns_and_decodes_umlauts():
+    table = read_table(DATA / "european.csv")
+    assert any("Windows-1252" in w for w in table.report.warnings)
+    assert "München" in set(table.frame["Ort"].astype(str))
+    assert table.frame["Gewicht"].tolist() == [1.5, 0.75, 2.25, 1.0]
+
+
+def test_utf16_text_keeps_accents():
+    frame = read_table(DATA / "utf16_tab.txt").frame
+    assert "ça va" in set(frame["comment"].dropna().astype(str))
+
+
+def test_quoted_fields_and_blank_trailing_columns_are_dropped_and_reported():
+    table = read_table(DATA / "quoted.csv")
+    assert list(table.frame.columns) == ["q1", "comment", "score"]
+    assert list(table.frame["comment"].astype(str)) == ["Hello, world", "two\nlines", 'She said "no"']
+    dropped = [e["column"] for e in table.report.excluded_columns]
+    assert dropped == ["column_4", "column_5"]
+    assert any("blank column" in w for w in table.report.warnings)
+
+
+def test_overrides_win_over_sniffing():
+    table = read_table(DATA / "european.csv", encoding="cp1252", delimiter=";", decimal=".")
+    assert table.report.decimal == "."
+    assert table.report.warnings == []
+
+
+def test_unknown_override_is_a_data_error():
+    with pytest.raises(DataError, match="unknown option"):
+        read_table(DATA / "coded.csv", delimter=";")
+
+
+def test_missing_file_is_a_data_error(tmp_path):
+    with pytest.raises(DataError, match="no such file"):
+        read_table(tmp_path / "nope.csv")
+
+
+def test_na_text_stays_an_answer_and_blank_is_missing(tmp_path):
+    path = tmp_path / "na.csv"
+    path.write_text("q1,q2\nNone,1\nNA,\n")
+    frame = read_table(path).frame
+    assert list(frame["q1"].astype(str)) == ["None", "NA"]
+    assert frame["q2"].isna().tolist() == [False, True]
+
+
+def test_blank_rows_are_skipped_with_their_row_numbers(tmp_path):
+    path = tmp_path / "gaps.csv"
+    path.write_text("a,b\n1,2\n,\n3,4\n\n5,6\n")
+    table = read_table(path)
+    assert table.report.dropped_rows == [3, 5]
+    assert table.frame["a"].tolist() == [1, 3, 5]
+    assert list(table.frame.index) == [0, 2, 4]  # index + first_data_row = file row
+
+
+def test_coded_answers_are_stored_compactly():
+    frame = read_table(DATA / "redcap_raw.csv").frame
+    assert str(frame["rr_answer"].dtype) == "int8"
+    assert str(read_table(DATA / "coded.csv").frame["region"].dtype) == "category"
+    assert str(read_table(DATA / "survey.sav").frame["rr1"].dtype) == "Int8"
+
+
+# --- platforms -------------------------------------------------------------------------
+
+def test_qualtrics_three_header_rows():
+    table = read_table(DATA / "qualtrics.csv")
+    report = table.report
+    assert report.platform == "qualtrics" and report.header_rows == 3 and report.first_data_row == 4
+    assert report.variable_labels["Q1"].startswith("Toss a coin")
+    assert len(table.frame) == 12
+    excluded = {e["column"] for e in report.excluded_columns}
+    assert {"IPAddress", "ResponseId", "RecipientEmail", "LocationLatitude", "LocationLongitude",
+            "RecipientFirstName", "RecipientLastName"} <= excluded
+    assert "Q1" in table.frame.columns
+
+
+def test_qualtrics_legacy_two_header_rows_labels_name_identifiers():
+    table = read_table(DATA / "qualtrics_legacy.csv")
+    assert (table.report.platform, table.report.header_rows) == ("qualtrics", 2)
+    assert table.report.variable_labels["Q1"].startswith("Did you cheat")
+    excluded = {e["column"] for e in table.report.excluded_columns}
+    assert {"V1", "V3", "V5", "V6"} <= excluded  # ResponseID, Name, EmailAddress, IPAddress
+
+
+def test_qualtrics_xlsx_is_recognised_too():
+    table = read_table(DATA / "qualtrics.xlsx")
+    assert (table.report.platform, table.report.header_rows) == ("qualtrics", 3)
+    assert table.frame["Q1"].astype(str).tolist() == ["Yes", "No"] * 3
+
+
+def test_surveymonkey_two_header_rows_and_option_columns():
+    table = read_table(DATA / "surveymonkey.csv")
+    report = table.report
+    assert (report.platform, report.header_rows) == ("surveymonkey", 2)
+    assert report.variable_labels["Q1"].startswith("Roll the die")
+    assert report.variable_labels["Q2_2"] == "Which of these do you own? - Bicycle"
+    assert {"Respondent ID", "IP Address", "Email Address", "First Name", "Last Name"} <= {
+        e["column"] for e in report.excluded_columns}
+    assert len(table.frame) == 10
+
+
+def test_limesurvey_by_column_names():
+    table = read_table(DATA / "limesurvey.csv")
+    assert table.report.platform == "limesurvey"
+    assert "ipaddr" not in table.frame.columns and "RR1" in table.frame.columns
+
+
+@pytest.mark.parametrize("name", ["redcap_raw.csv", "redcap_labels.csv"])
+def test_redcap_raw_and_labelled(name):
+    table = read_table(DATA / name)
+    assert table.report.platform == "redcap"
+    assert "Complete?" not in table.frame.columns  # duplicates were told apart
+
+
+def test_platform_can_be_forced_off():
+    table = read_table(DATA / "qualtrics.csv", platform="none", keep_identifiers=True)
+    assert table.report.header_rows == 1 and table.report.platform is None
+
+
+# --- spreadsheets and statistics files --------------------------------------------------
+
+def test_xlsx_sheets_listed_and_chosen():
+    assert list_sheets(DATA / "survey.xlsx") == ["Responses", "Notes"]
+    first = read_table(DATA / "survey.xlsx")
+    assert first.report.sheet == "Responses" and any("2 sheets" in w for w in first.report.warnings)
+    notes = read_table(DATA / "survey.xlsx", sheet="Notes")
+    assert list(notes.frame.columns) == ["note"]
+    assert read_table(DATA / "survey.xlsx", sheet=1).report.sheet == "Notes"
+    with pytest.raises(DataError, match="Responses"):
+        read_table(DATA / "survey.xlsx", sheet="Data")
+
+
+def test_sav_keeps_user_missing_codes_distinct_from_blank():
+    table = read_table(DATA / "survey.sav")
+    column = table.frame["rr1"]
+    assert column.tolist()[:5] == [1, 0, 1, 98, 99]
+    assert column.isna().tolist()[5]
+    assert table.report.missing_values["rr1"] == [98.0, 99.0]
+    assert table.report.value_labels["rr1"][98.0] == "Refused"
+    assert table.report.variable_labels["rr1"].startswith("Have you ever shoplifted")
+    assert table.report.first_data_row == 1
+
+
+def test_dta_value_and_variable_labels():
+    table = read_table(DATA / "survey.dta")
+    assert table.report.format == "dta"
+    assert table.report.value_labels["rr1"] == {0: "No", 1: "Yes"}
+    assert table.report.variable_labels["rr1"] == "Answer"
+
+
+def test_contents_decide_over_extension(tmp_path):
+    path = tmp_path / "really_text.xlsx"
+    path.write_text("q1,q2\n1,2\n")
+    table = read_table(path)
+    assert table.report.format == "csv"
+    assert any("contents are CSV" in w for w in table.report.warnings)
+
+
+# --- identifiers -------------------------------------------------------------------------
+
+def test_identifiers_by_name_and_by_content():
+    table = read_table(DATA / "named.csv")
+    reasons = {e["column"]: e["reason"] for e in table.report.excluded_columns}
+    assert set(reasons) == {"first_name", "last_name", "phone", "contact"}
+    assert "by content" in reasons["contact"] and "e-mail" in reasons["contact"]
+    assert list(table.frame.columns) == ["answer"]
+
+
+def test_ip_and_phone_by_content(tmp_path):
+    path = tmp_path / "c.csv"
+    path.write_text("a,b,c,d\n10.1.2.3,+49 30 1234567,2024-01-05,Yes\n"
+                    "192.168.0.1,+1 (555) 010-9999,2024-01-06,No\n")
+    table = read_table(path)
+    assert {e["column"] for e in table.report.excluded_columns} == {"a", "b"}
+    assert list(table.frame.columns) == ["c", "d"]
+
+
+def test_keep_identifiers_true_or_list():
+    table = read_table(DATA / "named.csv", keep_identifiers=True)
+    assert table.report.excluded_columns == [] and table.frame.shape[1] == 5
+    assert any("kept" in w for w in table.report.warnings)
+    some = read_table(DATA / "named.csv", keep_identifiers=["phone"])
+    assert "phone" in some.frame.columns and "first_name" not in some.frame.columns
+    with pytest.raises(DataError, match="not have"):
+        read_table(DATA / "named.csv", keep_identifiers=["nope"])
+
+
+def test_question_mentioning_email_is_not_an_identifier(tmp_path):
+    path = tmp_path / "q.csv"
+    path.write_text("q1,q2\nYes,No\nNo,No\n")
+    table = read_table(path, header_rows=1)
+    assert table.report.excluded_columns == []
+
+
+# --- counts tables -------------------------------------------------------------------------
+
+def test_counts_table_detected():
+    table = read_table(DATA / "counts.csv")
+    report = table.report
+    assert report.kind == "counts"
+    assert (report.response_column, report.count_column, report.group_columns) == ("response", "count", ["group"])
+
+
+def test_counts_table_forced_and_refused_when_it_has_no_counts(tmp_path):
+    path = tmp_path / "c.csv"
+    path.write_text("answer,n\nyes,3\nno,4\n")
+    assert read_table(path).report.kind == "responses"
+    assert read_table(path, kind="counts").report.count_column == "n"
+    with pytest.raises(DataError, match="count"):
+        read_table(DATA / "coded.csv", kind="counts")
+
+
+# --- progress and cancellation ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def big_csv(tmp_path_factory):
+    import numpy as np
+
+    path = tmp_path_factory.mktemp("big") / "big.csv"
+    rng = np.random.default_rng(5)
+    codes = rng.integers(0, 3, size=(50_000, 6))
+    with open(path, "w") as out:
+        out.write("q1,q2,q3,q4,q5,group\n")
+        np.savetxt(out, codes, fmt="%d", delimiter=",")
+    return path
+
+
+def test_progress_is_reported_in_order_up_to_one(big_csv):
+    seen = []
+    table = read_table(big_csv, progress=seen.append)
+    assert len(table.frame) == 50_000
+    assert seen[0] == 0.0 and seen[-1] == 1.0 and len(seen) >= 4
+    assert seen == sorted(seen)
+    assert all(str(t) == "int8" for t in table.frame.dtypes)
+
+
+def test_progress_returning_false_cancels(big_csv):
+    calls = []
+
+    def stop_half_way(fraction):
+        calls.append(fraction)
+        return fraction < 0.5
+
+    with pytest.raises(Cancelled):
+        read_table(big_csv, progress=stop_half_way)
+    assert max(calls) >= 0.5
+
+
+def test_progress_raising_its_own_error_propagates_unchanged(big_csv):
+    class WorkerCancelled(Exception):
+        pass
+
+    def cancel(fraction):
+        if fraction > 0.2:
+            raise WorkerCancelled()
+
+    with pytest.raises(WorkerCancelled):
+        read_table(big_csv, progress=cancel)
