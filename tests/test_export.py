@@ -193,9 +193,12 @@ def test_failed_write_keeps_the_old_file_and_leaves_no_temp(tmp_path, monkeypatc
 def test_written_file_has_ordinary_permissions(tmp_path):
     path = tmp_path / "results.csv"
     export_results(bundle(), path)
-    umask = os.umask(0)
+    umask = os.umask(0o022)
     os.umask(umask)
     assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+    path.chmod(0o600)  # a replaced file keeps its permissions
+    export_results(bundle(), path)
+    assert path.stat().st_mode & 0o777 == 0o600
 
 
 def test_no_formula_elements_in_the_workbook_xml(tmp_path):
@@ -209,7 +212,8 @@ def test_no_formula_elements_in_the_workbook_xml(tmp_path):
 
 def test_bundle_round_trips_through_json(tmp_path):
     b = bundle()
-    again = ResultsBundle.from_dict(json.loads(json.dumps(b.to_dict(), default=str)))
+    again = ResultsBundle.from_dict(json.loads(json.dumps(b.to_dict())))
+    assert again.metadata["privacy budget spent"] == "3/10"  # exact, as text
     assert again.repro == b.repro
     assert again.tables["Estimates"][0]["estimate"] == 0.1234567890123
     assert math.isinf(again.tables["Estimates"][1]["local epsilon"])

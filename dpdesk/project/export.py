@@ -35,6 +35,7 @@ import html
 import io
 import math
 import os
+import stat
 import tempfile
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timezone
@@ -64,6 +65,8 @@ __all__ = [
 ]
 
 XLSX_TEXT_LIMIT = 32767  # Excel's maximum characters in one cell
+_UMASK = os.umask(0o022)  # read once at import (os.umask can only be read by setting it)
+os.umask(_UMASK)
 METADATA_SHEET = "Metadata"
 README_SHEET = "Readme"
 
@@ -110,9 +113,9 @@ class ResultsBundle:
         return {
             "tables": {name: [dict(zip(cols, row)) for row in rows]
                        for name, (cols, rows) in ((n, normalise_table(t)) for n, t in self.tables.items())},
-            "metadata": dict(self.metadata),
+            "metadata": _jsonable(self.metadata),
             "readme": None if self.readme is None else list(self.readme),
-            "repro": None if self.repro is None else [asdict(r) for r in self.repro],
+            "repro": None if self.repro is None else [_jsonable(asdict(r)) for r in self.repro],
         }
 
     @classmethod
@@ -124,6 +127,20 @@ class ResultsBundle:
             readme=record.get("readme"),
             repro=None if repro is None else [ReproItem(**r) for r in repro],
         )
+
+
+def _jsonable(value: Any) -> Any:
+    """Nested dicts/lists of JSON types; exact Fractions and Decimals become strings ("1/3")."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (Fraction, Decimal)):
+        return str(value)
+    tolist = getattr(value, "tolist", None)  # numpy arrays and scalars
+    if callable(tolist) and not isinstance(value, (str, bytes)):
+        return _jsonable(tolist())
+    return plain_value(value)
 
 
 # --------------------------------------------------------------------------- cells
@@ -249,7 +266,8 @@ def readme_paragraphs(bundle: ResultsBundle) -> list[str]:
 def atomic_write(path: Path, write: Callable[[Path], None]) -> Path:
     """Call ``write(tmp)`` on a temporary file beside ``path``, then ``os.replace`` it.
 
-    The final file gets ordinary permissions (0666 minus the umask), not mkstemp's 0600.
+    The final file keeps the permissions of the file it replaces, or gets ordinary ones
+    (0666 minus the umask), not mkstemp's 0600.
     """
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
@@ -265,9 +283,7 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> Path:
         write(tmp)
         with open(tmp, "r+b") as handle:  # on disk before it takes the final name
             os.fsync(handle.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~_UMASK)
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
