@@ -8,6 +8,10 @@
 
 from .design import DESIGN_NAMES, Design, design, matrix_epsilon, unary_multiselect_epsilon
 from .estimate import CI_METHODS, Estimate, GoodnessOfFit, estimate
+from . import randomizers
+from .planning import efficiency, expected_halfwidth, power, required_n, required_n_for_power
+from .simulate import expected_counts, simulate, simulate_responses
+from .subgroups import compare, compare_direct, estimate_by
 
 __all__ = [
     "CI_METHODS",
@@ -15,8 +19,20 @@ __all__ = [
     "Design",
     "Estimate",
     "GoodnessOfFit",
+    "compare",
+    "compare_direct",
     "design",
+    "efficiency",
     "estimate",
+    "estimate_by",
+    "expected_counts",
+    "expected_halfwidth",
     "matrix_epsilon",
+    "power",
+    "randomizers",
+    "required_n",
+    "required_n_for_power",
+    "simulate",
+    "simulate_responses",
     "unary_multiselect_epsilon",
 ]

@@ -1,0 +1,290 @@
+"""Physical randomizers (coins, a die, cards, birthdays) turned into design probabilities.
+
+Each helper works in exact fractions and returns something :func:`rr.design` takes:
+
+* :class:`DesignParams` — a ``dict`` of float parameters for a named design (so
+  ``rr.design(p.design, **p)`` builds it) that also carries ``exact`` (the same
+  parameters as :class:`fractions.Fraction`) and ``description`` (plain words);
+* :class:`Probability` — a ``float`` (usable as ``p`` or ``q`` of Warner, crosswise,
+  unrelated-question designs) that also carries ``exact`` and ``description``.
+
+>>> forced_from_die(truth=[1, 2, 3, 4], yes=[5], no=[6])
+{'p_truth': 0.6666666666666666, 'p_yes': 0.16666666666666666, 'p_no': 0.16666666666666666}
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any, Iterable
+
+from dpdesk.errors import DesignError
+
+__all__ = [
+    "DesignParams",
+    "Probability",
+    "birth_month",
+    "birthday_range",
+    "cards",
+    "coins",
+    "die",
+    "forced_from_die",
+    "kuk_cards",
+]
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")
+#: Mean Gregorian month lengths: February has 28 + 97/400 days (97 leap years in 400).
+MONTH_DAYS = (31, Fraction(28 * 400 + 97, 400), 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+YEAR_DAYS = sum(MONTH_DAYS, Fraction(0))  # 365.2425 = 146097 / 400
+
+SEASONALITY_NOTE = (
+    "This assumes birthdays spread evenly over the calendar. Real births are not uniform: they vary "
+    "by season and country by a few percent, so the true share differs slightly from the calendar share. "
+    "Use national birth statistics if the exact probability matters."
+)
+
+
+class DesignParams(dict):
+    """Float design parameters for ``rr.design(design, **params)``, with exact values and words."""
+
+    def __init__(self, design: str, exact: dict[str, Fraction], description: str):
+        super().__init__({k: float(v) for k, v in exact.items()})
+        self.design = design
+        self.exact = dict(exact)
+        self.description = description
+
+    def build(self):
+        """The design itself: ``rr.design(self.design, **self)``."""
+        from .design import design
+
+        return design(self.design, **self)
+
+
+class Probability(float):
+    """A probability (a float) with its exact fraction and a plain description."""
+
+    exact: Fraction
+    description: str
+
+    def __new__(cls, exact: Fraction, description: str):
+        obj = super().__new__(cls, float(exact))
+        obj.exact = Fraction(exact)
+        obj.description = description
+        return obj
+
+
+def _fmt(x: Fraction) -> str:
+    if x.denominator == 1:
+        return str(x.numerator)
+    return f"{x.numerator}/{x.denominator} ({float(x):.4g})"
+
+
+def _forced(exact_truth: Fraction, exact_yes: Fraction, exact_no: Fraction, device: str) -> DesignParams:
+    text = (f"{device} Probabilities: answer truthfully {_fmt(exact_truth)}, say 'yes' {_fmt(exact_yes)}, "
+            f"say 'no' {_fmt(exact_no)}.")
+    return DesignParams("forced", {"p_truth": exact_truth, "p_yes": exact_yes, "p_no": exact_no}, text)
+
+
+# ----------------------------------------------------------------------------- coins
+
+
+def coins(tosses: int = 2, *, truth: Iterable[str] = ("H",), yes: Iterable[str] = ("TH",),
+          no: Iterable[str] = ("TT",)) -> DesignParams:
+    """Forced response with fair coins: outcomes are H/T strings, a prefix covers all its endings.
+
+    The default is the classic coin design: first coin heads -> answer truthfully;
+    tails -> toss again, heads -> say 'yes', tails -> say 'no': (1/2, 1/4, 1/4). Every
+    outcome of ``tosses`` coins must get exactly one instruction.
+    """
+    if isinstance(tosses, bool) or not isinstance(tosses, int) or not 1 <= tosses <= 10:
+        raise DesignError(f"tosses = {tosses!r} must be a whole number of coins from 1 to 10.")
+    outcomes = ["".join(o) for o in itertools.product("HT", repeat=tosses)]
+    share = {}
+    for label, patterns in (("truth", truth), ("yes", yes), ("no", no)):
+        patterns = [patterns] if isinstance(patterns, str) else list(patterns)
+        for pat in patterns:
+            pat = str(pat).upper()
+            if not pat or len(pat) > tosses or set(pat) - {"H", "T"}:
+                raise DesignError(
+                    f"Coin outcome {pat!r} (for {label!r}) must be 1 to {tosses} letters H or T, e.g. 'H' or 'TH'."
+                )
+            for o in outcomes:
+                if o.startswith(pat):
+                    if o in share and share[o] != label:
+                        raise DesignError(f"Coin outcome {o} is given two instructions: {share[o]!r} and {label!r}.")
+                    share[o] = label
+    missing = [o for o in outcomes if o not in share]
+    if missing:
+        raise DesignError(f"Coin outcome {missing[0]} has no instruction; give every outcome truth, yes or no.")
+    each = Fraction(1, 2 ** tosses)
+    p = {lab: each * sum(1 for v in share.values() if v == lab) for lab in ("truth", "yes", "no")}
+    if p["truth"] == 0:
+        raise DesignError("No coin outcome asks for the truth; the survey would learn nothing.")
+    return _forced(p["truth"], p["yes"], p["no"], f"Toss {tosses} fair coin{'s' if tosses > 1 else ''}.")
+
+
+# ----------------------------------------------------------------------------- die
+
+
+def _faces(value: Any, sides: int, label: str) -> list[int]:
+    try:
+        faces = [int(f) for f in value]
+    except (TypeError, ValueError):
+        raise DesignError(f"{label} = {value!r} must be a list of die faces, e.g. [5] or [1, 2, 3, 4].") from None
+    bad = [f for f in faces if not 1 <= f <= sides]
+    if bad:
+        raise DesignError(f"Face {bad[0]} (for {label}) is not on a {sides}-sided die (faces 1 to {sides}).")
+    return faces
+
+
+def die(faces_truth: Any, faces_yes: Any, faces_no: Any, sides: int = 6) -> DesignParams:
+    """Forced response with a fair die: numbers of faces, or lists of faces, for each instruction.
+
+    ``die(4, 1, 1)`` and ``die([1, 2, 3, 4], [5], [6])`` both give (4/6, 1/6, 1/6). All
+    ``sides`` faces must have an instruction (a "roll again" face would change the
+    probabilities; leave it out of the design instead).
+    """
+    if isinstance(sides, bool) or not isinstance(sides, int) or sides < 2:
+        raise DesignError(f"sides = {sides!r} must be a whole number of faces, at least 2.")
+    groups = {"truth": faces_truth, "yes": faces_yes, "no": faces_no}
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in groups.values()):
+        counts = dict(groups)
+        if any(v < 0 for v in counts.values()) or sum(counts.values()) != sides:
+            raise DesignError(
+                f"The face counts {list(counts.values())} must be at least 0 and add up to the {sides} sides of the die."
+            )
+        words = f"Roll a fair {sides}-sided die."
+    else:
+        lists = {k: _faces([v] if isinstance(v, int) else v, sides, f"faces_{k}") for k, v in groups.items()}
+        seen: dict[int, str] = {}
+        for k, faces in lists.items():
+            for f in faces:
+                if f in seen:
+                    raise DesignError(f"Face {f} is given two instructions: {seen[f]!r} and {k!r}.")
+                seen[f] = k
+        missing = [f for f in range(1, sides + 1) if f not in seen]
+        if missing:
+            raise DesignError(f"Face {missing[0]} of the {sides}-sided die has no instruction (truth, yes or no).")
+        counts = {k: len(v) for k, v in lists.items()}
+        parts = [f"{'/'.join(map(str, sorted(lists[k])))} -> {k}" for k in ("truth", "yes", "no") if lists[k]]
+        words = f"Roll a fair {sides}-sided die ({'; '.join(parts)})."
+    if counts["truth"] == 0:
+        raise DesignError("No die face asks for the truth; the survey would learn nothing.")
+    return _forced(Fraction(counts["truth"], sides), Fraction(counts["yes"], sides), Fraction(counts["no"], sides),
+                   words)
+
+
+def forced_from_die(truth: Any = (1, 2, 3, 4), yes: Any = (5,), no: Any = (6,), sides: int = 6) -> DesignParams:
+    """Forced-response parameters from die faces: ``forced_from_die([1, 2, 3, 4], [5], [6])``."""
+    return die(truth, yes, no, sides=sides)
+
+
+# ----------------------------------------------------------------------------- cards
+
+
+def _card_count(value: Any, label: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise DesignError(f"{label} = {value!r} must be a whole number of cards, at least 0.")
+    return value
+
+
+def cards(truth: int, yes: int, no: int) -> DesignParams:
+    """Forced response with a shuffled deck: numbers of cards saying 'truth', 'yes', 'no'.
+
+    ``cards(truth=40, yes=10, no=10)`` gives (2/3, 1/6, 1/6). The respondent draws one
+    card and puts it back.
+    """
+    t, y, n = (_card_count(v, k) for v, k in ((truth, "truth"), (yes, "yes"), (no, "no")))
+    if t == 0:
+        raise DesignError("No card asks for the truth; the survey would learn nothing.")
+    total = t + y + n
+    return _forced(Fraction(t, total), Fraction(y, total), Fraction(n, total),
+                   f"Draw one card from a deck of {total} ({t} 'answer truthfully', {y} 'say yes', {n} 'say no').")
+
+
+def kuk_cards(deck1: tuple[int, int], deck2: tuple[int, int]) -> DesignParams:
+    """Kuk's card design from two decks given as (red, black) counts.
+
+    Carriers draw from deck 1, non-carriers from deck 2, and report the colour:
+    ``p1`` and ``p2`` are the shares of red cards (RRreg's Kuk parameters).
+    """
+    shares = []
+    for name, deck in (("deck1", deck1), ("deck2", deck2)):
+        try:
+            red, black = deck
+        except (TypeError, ValueError):
+            raise DesignError(f"{name} = {deck!r} must be a pair (red cards, black cards), e.g. (8, 2).") from None
+        red, black = _card_count(red, f"{name} red"), _card_count(black, f"{name} black")
+        if red + black == 0:
+            raise DesignError(f"{name} has no cards.")
+        shares.append(Fraction(red, red + black))
+    text = (f"Carriers draw from deck 1 (red share {_fmt(shares[0])}), non-carriers from deck 2 "
+            f"(red share {_fmt(shares[1])}); the respondent names the colour.")
+    return DesignParams("kuk", {"p1": shares[0], "p2": shares[1]}, text)
+
+
+# ----------------------------------------------------------------------------- birthdays
+
+
+def _month(m: Any) -> int:
+    if isinstance(m, str):
+        key = m.strip().lower()
+        for i, name in enumerate(MONTHS):
+            if key in (name.lower(), name.lower()[:3]):
+                return i + 1
+    if isinstance(m, int) and not isinstance(m, bool) and 1 <= m <= 12:
+        return m
+    raise DesignError(f"Month {m!r} must be a number 1-12 or a month name such as 'March'.")
+
+
+def birth_month(months: Iterable[Any]) -> Probability:
+    """Share of the year covered by whole birth months (365.2425-day year).
+
+    ``birth_month([1, 2, 3])`` is ``(31 + 28.2425 + 31) / 365.2425 = 0.2471``. A common
+    innocuous question for crosswise and unrelated-question designs.
+    """
+    ms = sorted({_month(m) for m in ([months] if isinstance(months, (str, int)) else months)})
+    if not ms:
+        raise DesignError("months is empty; name at least one birth month.")
+    share = sum((MONTH_DAYS[m - 1] for m in ms), Fraction(0)) / YEAR_DAYS
+    names = ", ".join(MONTHS[m - 1] for m in ms)
+    return Probability(share, f"Birthday in {names}: {_fmt(share)} of the year. {SEASONALITY_NOTE}")
+
+
+def _day(value: Any, label: str) -> tuple[int, int]:
+    if isinstance(value, str):
+        try:
+            m, d = (int(x) for x in value.replace("/", "-").split("-"))
+        except ValueError:
+            raise DesignError(f"{label} = {value!r} must be 'MM-DD', e.g. '03-21', or a pair (month, day).") from None
+    else:
+        try:
+            m, d = value
+        except (TypeError, ValueError):
+            raise DesignError(f"{label} = {value!r} must be a pair (month, day) or 'MM-DD'.") from None
+        m = _month(m)
+    if not (1 <= m <= 12) or not (1 <= d <= (29 if m == 2 else int(MONTH_DAYS[m - 1]))):
+        raise DesignError(f"{label} = {value!r} is not a calendar day.")
+    return m, d
+
+
+def _day_weight(m: int, d: int) -> Fraction:
+    return Fraction(97, 400) if (m, d) == (2, 29) else Fraction(1)
+
+
+def birthday_range(start: Any, end: Any) -> Probability:
+    """Share of the year from ``start`` to ``end`` inclusive (month, day), wrapping over New Year.
+
+    Days of a 365.2425-day year: every day counts 1 except 29 February, which counts
+    97/400. ``birthday_range((12, 1), (1, 31))`` is December and January.
+    """
+    sm, sd = _day(start, "start")
+    em, ed = _day(end, "end")
+    days = [(m, d) for m in range(1, 13) for d in range(1, (29 if m == 2 else int(MONTH_DAYS[m - 1])) + 1)]
+    i, j = days.index((sm, sd)), days.index((em, ed))
+    chosen = days[i:j + 1] if i <= j else days[i:] + days[:j + 1]
+    share = sum((_day_weight(m, d) for m, d in chosen), Fraction(0)) / YEAR_DAYS
+    text = (f"Birthday from {MONTHS[sm - 1]} {sd} to {MONTHS[em - 1]} {ed}: {_fmt(share)} of the year. "
+            f"{SEASONALITY_NOTE}")
+    return Probability(share, text)
