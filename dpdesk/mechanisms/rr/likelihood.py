@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from scipy.optimize import brentq, minimize, minimize_scalar
@@ -132,6 +133,10 @@ class TwoGroup:
     F: np.ndarray
     eta_upper_is_one_minus_pi: bool = False
 
+    @cached_property
+    def _floats(self) -> tuple[list[float], ...]:
+        return self.C.tolist(), self.D.tolist(), self.E.tolist(), self.F.tolist()
+
     def eta_bounds(self, pi: float) -> tuple[float, float]:
         return 0.0, (1.0 - pi if self.eta_upper_is_one_minus_pi else 1.0)
 
@@ -143,10 +148,10 @@ class TwoGroup:
         return _xlogy(y, lam) + _xlogy(n - y, 1 - lam)
 
     def _eta_score(self, y, n, pi, eta) -> float:
-        lam = self.C + self.D * pi + self.E * eta + self.F * pi * eta
-        slope = self.E + self.F * pi
         total = 0.0
-        for k, m, l, s in zip(y, n, lam, slope):
+        for c, d, e, f, k, m in zip(*self._floats, y.tolist(), n.tolist()):
+            l = c + d * pi + e * eta + f * pi * eta
+            s = e + f * pi
             if s == 0:
                 continue
             if k > 0:
