@@ -271,7 +271,7 @@ binary_designs = st.sampled_from([
 ])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(d=binary_designs, data=st.data())
 def test_any_counts_give_an_estimate_inside_its_interval_inside_0_1(d, data):
     counts = data.draw(st.lists(st.integers(0, 5000), min_size=len(d.responses), max_size=len(d.responses))
@@ -280,7 +280,7 @@ def test_any_counts_give_an_estimate_inside_its_interval_inside_0_1(d, data):
     assert 0 <= est.ci[0] <= est.prevalence <= est.ci[1] <= 1
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(name=st.sampled_from(["sld", "cdm", "unrelated_unknown"]),
        c=st.lists(st.integers(0, 2000), min_size=4, max_size=4).filter(lambda c: c[0] + c[1] > 0 and c[2] + c[3] > 0))
 def test_two_group_estimates_stay_in_the_parameter_space(name, c):
