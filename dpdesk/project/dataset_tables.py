@@ -55,6 +55,7 @@ def write_frame(conn: sqlite3.Connection, dataset_id: int, frame: Any) -> tuple[
 
 def _column(series: Any, name: str):
     """(SQL type, dtype text, categories JSON, ordered, list of Python values) of a column."""
+    import numpy as np
     import pandas as pd
 
     dtype = series.dtype
@@ -62,20 +63,22 @@ def _column(series: Any, name: str):
     categories, ordered = None, 0
     if isinstance(dtype, pd.CategoricalDtype):
         cats = dtype.categories
-        categories = json.dumps([_python(v) for v in cats.tolist()], ensure_ascii=False)
+        categories = json.dumps(_natives(cats.tolist()), ensure_ascii=False)
         ordered = int(bool(dtype.ordered))
         sql_type = _SQL_TYPE.get(cats.dtype.kind, "")
-        values = [_python(v) for v in series.astype(object).tolist()]
+        values = _natives(series.astype(object).tolist())
     elif dtype.kind == "M":
         sql_type = "TEXT"
         values = [v.isoformat() for v in series.tolist()]
     elif dtype.kind in "iufb":
         sql_type = _SQL_TYPE[dtype.kind]
-        values = series.to_numpy(dtype=object).tolist()
-        values = [_python(v) for v in values]
-    else:  # object, string, nullable extension types
+        if isinstance(dtype, np.dtype):
+            values = series.to_numpy().tolist()  # numpy gives Python ints, floats and bools
+        else:  # nullable extension types (Int64, Float64, boolean)
+            values = _natives(series.to_numpy(dtype=object).tolist())
+    else:  # object, string
         sql_type = ""
-        values = [_python(v) for v in series.astype(object).tolist()]
+        values = _natives(series.astype(object).tolist())
     for i in missing.nonzero()[0].tolist():
         values[i] = None
     if dtype == object:
@@ -83,13 +86,21 @@ def _column(series: Any, name: str):
         if kind:  # dates in an object column (pyreadstat's SPSS dates): ISO text, parsed back
             values = [None if v is None else v.isoformat() for v in values]
             return "TEXT", f"object:{kind}", None, 0, values
-    for i, v in enumerate(values):
-        if v is not None and not isinstance(v, (int, float, str, bytes)):
-            raise ProjectError(
-                f"Column {name!r}, row {i + 1}: cannot store the value {v!r} ({type(v).__name__}). "
-                f"Convert the column to text or numbers before importing."
-            )
+        for i, v in enumerate(values):
+            if type(v) not in _NATIVE:
+                raise ProjectError(
+                    f"Column {name!r}, row {i + 1}: cannot store the value {v!r} ({type(v).__name__}). "
+                    f"Convert the column to text or numbers before importing."
+                )
     return sql_type, str(dtype), categories, ordered, values
+
+
+_NATIVE = frozenset({int, float, str, bytes, bool, type(None)})
+
+
+def _natives(values: list) -> list:
+    """Plain Python values (numpy scalars become int, float, bool)."""
+    return [v if type(v) in _NATIVE else _python(v) for v in values]
 
 
 def _date_kind(values: list) -> str | None:
@@ -125,7 +136,9 @@ def read_frame(conn: sqlite3.Connection, dataset_id: int, table: str) -> Any:
         n = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
         return pd.DataFrame(index=pd.RangeIndex(n))
     select = ", ".join(m[1] for m in meta)
-    rows = conn.execute(f"SELECT {select} FROM {table} ORDER BY rowid").fetchall()
+    cursor = conn.cursor()
+    cursor.row_factory = None  # plain tuples: much faster than sqlite3.Row for many rows
+    rows = cursor.execute(f"SELECT {select} FROM {table} ORDER BY rowid").fetchall()
     columns = list(zip(*rows)) if rows else [() for _ in meta]
     data = {}
     for (name, _, dtype, categories, ordered), values in zip(meta, columns):
