@@ -162,6 +162,9 @@ def _read(path: str, overrides: dict) -> Table:
         raise DataError(f"read_table got unknown option(s) {', '.join(unknown)}. "
                         f"Use only: {', '.join(sorted(_KNOWN))}.")
     name = os.path.basename(path)
+    if overrides.get("kind") not in (None, "responses", "counts"):
+        raise DataError(f"{name}: kind={overrides['kind']!r} is not known; pass kind='responses' "
+                        f"(one row per respondent) or kind='counts' (a counts table).")
     if not os.path.exists(path):
         raise DataError(f"{name}: no such file ({path}). Check the path and try again.")
     if os.path.isdir(path):
@@ -222,6 +225,10 @@ def _guarded(path: str, work: Callable[[], Any]):
     name = os.path.basename(path)
     try:
         return work()
+    except DataError as exc:
+        if name in str(exc):
+            raise
+        raise DataError(f"{name}: {exc}") from exc
     except (DpdeskError, KeyboardInterrupt, SystemExit, GeneratorExit, SyntaxError, ImportError):
         raise
     except MemoryError:
