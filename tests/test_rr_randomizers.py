@@ -1,0 +1,86 @@
+"""Randomizer helpers: exact probabilities that feed rr.design."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from dpdesk.errors import DesignError
+from dpdesk.mechanisms import rr
+from dpdesk.mechanisms.rr import randomizers as R
+
+
+def test_forced_from_die_matches_spec_example():
+    p = R.forced_from_die(truth=[1, 2, 3, 4], yes=[5], no=[6])
+    assert p == {"p_truth": 4 / 6, "p_yes": 1 / 6, "p_no": 1 / 6}
+    assert p.exact == {"p_truth": Fraction(2, 3), "p_yes": Fraction(1, 6), "p_no": Fraction(1, 6)}
+    assert p.design == "forced" and "die" in p.description
+    d = rr.design(p.design, **p)
+    assert d.matrix[1].tolist() == pytest.approx([1 / 6, 5 / 6])
+    assert p.build().params == d.params
+
+
+def test_die_by_counts_and_other_sides():
+    assert R.die(4, 1, 1) == R.forced_from_die()
+    assert R.die([1, 2, 3, 4, 5, 6, 7], [8, 9], [10], sides=10).exact["p_truth"] == Fraction(7, 10)
+    with pytest.raises(DesignError, match="two instructions"):
+        R.die([1, 2, 3, 4], [4], [5, 6])
+    with pytest.raises(DesignError, match="no instruction"):
+        R.die([1, 2, 3], [5], [6])
+    with pytest.raises(DesignError, match="add up"):
+        R.die(3, 1, 1)
+    with pytest.raises(DesignError, match="not on"):
+        R.die([1, 2, 3, 4], [5], [7])
+
+
+def test_coins():
+    p = R.coins()
+    assert p.exact == {"p_truth": Fraction(1, 2), "p_yes": Fraction(1, 4), "p_no": Fraction(1, 4)}
+    three = R.coins(3, truth=["H", "TH"], yes=["TTH"], no=["TTT"])
+    assert three.exact == {"p_truth": Fraction(3, 4), "p_yes": Fraction(1, 8), "p_no": Fraction(1, 8)}
+    rr.design("forced", **three)
+    with pytest.raises(DesignError, match="no instruction"):
+        R.coins(2, truth=["H"], yes=["TH"], no=[])
+    with pytest.raises(DesignError, match="two instructions"):
+        R.coins(2, truth=["H"], yes=["T"], no=["TT"])
+
+
+def test_cards():
+    p = R.cards(truth=40, yes=10, no=10)
+    assert p.exact == {"p_truth": Fraction(2, 3), "p_yes": Fraction(1, 6), "p_no": Fraction(1, 6)}
+    assert "60" in p.description
+    k = R.kuk_cards((8, 2), (2, 8))
+    assert k == {"p1": 0.8, "p2": 0.2} and k.design == "kuk"
+    rr.design(k.design, **k)
+    with pytest.raises(DesignError):
+        R.cards(0, 5, 5)
+    with pytest.raises(DesignError):
+        R.kuk_cards((0, 0), (1, 1))
+
+
+def test_birth_month_shares_of_365_2425_day_year():
+    q1 = R.birth_month([1, 2, 3])
+    assert q1.exact == (31 + Fraction(28 * 400 + 97, 400) + 31) / Fraction(146097, 400)
+    assert float(q1) == pytest.approx((31 + 28.2425 + 31) / 365.2425)
+    assert "not uniform" in q1.description
+    assert R.birth_month(range(1, 13)).exact == 1
+    assert R.birth_month(["march", "Jan", "February"]) == q1
+    rr.design("crosswise", p=q1)
+    with pytest.raises(DesignError, match="Month"):
+        R.birth_month([13])
+
+
+def test_birthday_range():
+    assert R.birthday_range((1, 1), (12, 31)).exact == 1
+    jan = R.birthday_range((1, 1), (1, 31))
+    assert jan.exact == Fraction(31 * 400, 146097)
+    wrap = R.birthday_range("12-01", "01-31")
+    assert wrap.exact == Fraction(62 * 400, 146097)
+    feb = R.birthday_range((2, 1), (2, 29))
+    assert feb.exact == R.birth_month([2]).exact
+    assert "seasons" in feb.description or "season" in feb.description
+    with pytest.raises(DesignError):
+        R.birthday_range((2, 30), (3, 1))
+    with pytest.raises(DesignError):
+        R.birthday_range("March", (3, 1))
