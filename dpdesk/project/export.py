@@ -147,6 +147,11 @@ def _jsonable(value: Any) -> Any:
 
 def plain_value(value: Any) -> Any:
     """A cell value as None, bool, int, float or str (numpy/pandas scalars unwrapped)."""
+    kind = type(value)
+    if kind is str or kind is int:  # fast path for the common cells
+        return value
+    if kind is float:
+        return None if value != value else value
     if value is None or isinstance(value, bool):
         return None if value is None else bool(value)
     if isinstance(value, float):  # also numpy.float64, a float subclass
@@ -179,6 +184,11 @@ def plain_value(value: Any) -> Any:
 
 def cell_text(value: Any) -> str:
     """The text of one cell in CSV, TSV and HTML: full-precision numbers, safe text."""
+    kind = type(value)
+    if kind is str:
+        return neutralise(value)
+    if kind is float and math.isfinite(value):
+        return repr(value)
     value = plain_value(value)
     if value is None:
         return ""
@@ -213,6 +223,13 @@ def normalise_table(table: Any) -> tuple[list[str], list[list[Any]]]:
                 columns.append(str(key))
     rows = [[plain_value(_get(r, c)) for c in columns] for r in records]
     return columns, rows
+
+
+def table_columns(table: Any) -> list[str]:
+    """The column names of a table (without converting its rows)."""
+    if hasattr(table, "to_dict") and hasattr(table, "columns"):
+        return [str(c) for c in table.columns]
+    return list(dict.fromkeys(str(k) for record in (table or []) if isinstance(record, dict) for k in record))
 
 
 def _get(record: dict, column: str) -> Any:

@@ -51,10 +51,10 @@ def default_readme(bundle: Any) -> list[str]:
     """Paragraphs explaining the exported tables and each column they contain."""
     columns: list[str] = []
     tables = list(getattr(bundle, "tables", {}) or {})
-    from dpdesk.project.export import normalise_table
+    from dpdesk.project.export import table_columns
 
     for table in getattr(bundle, "tables", {}).values():
-        for column in normalise_table(table)[0]:
+        for column in table_columns(table):
             if column.strip().lower() not in columns:
                 columns.append(column.strip().lower())
     lines = [INTRO]
