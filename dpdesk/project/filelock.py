@@ -35,7 +35,14 @@ class ProjectLock:
     def acquire(self, project_path: Path) -> None:
         """Take the lock or raise :class:`ProjectError` naming the process that holds it."""
         for _ in range(10):
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as exc:
+                raise ProjectError(
+                    f"Cannot open the project {project_path}: cannot create its lock file {self.path} "
+                    f"({exc.strerror}). dpdesk needs permission to write in the project's folder; "
+                    f"copy the project to a folder of yours."
+                ) from exc
             if not _try_lock(fd):
                 holder = _read_holder(fd)
                 os.close(fd)

@@ -33,7 +33,7 @@ def check_file(path: Path, *, immutable_ok: bool = True) -> int:
         raise _damaged(path, str(exc)) from exc
     try:
         return _check_database(path, conn)
-    except sqlite3.DatabaseError as exc:
+    except sqlite3.Error as exc:
         raise _damaged(path, str(exc)) from exc
     finally:
         conn.close()
