@@ -229,7 +229,7 @@ def _smallest_n(ok, guess: float) -> int:
     return n
 
 
-def efficiency(design: Design, prevalence: Any, **nuisance: Any) -> Any:
+def efficiency(design: Design, prevalence: Any, *, share=(0.5, 0.5), **nuisance: Any) -> Any:
     """Relative efficiency against direct questioning: ``pi (1 - pi) * I1(pi)`` (at most 1).
 
     The ratio ``Var_direct / Var_RR`` of the variances of a direct-question proportion
@@ -248,7 +248,7 @@ def efficiency(design: Design, prevalence: Any, **nuisance: Any) -> Any:
     if d.is_binary:
         p = _check_prob(prevalence, "prevalence")
         p = min(max(p, 1e-9), 1 - 1e-9)
-        return one(p, float(unit_se(d, p, **nuisance)))
+        return one(p, float(unit_se(d, p, share=share, **nuisance)))
     c = _prevalence_vector(d, prevalence)
     c = np.clip(c, 1e-9, 1 - 1e-9)
     if d.model == "categorical":

@@ -253,6 +253,8 @@ def birth_month(months: Iterable[Any]) -> Probability:
 
 
 def _day(value: Any, label: str) -> tuple[int, int]:
+    if hasattr(value, "month") and hasattr(value, "day"):  # datetime.date
+        value = (int(value.month), int(value.day))
     if isinstance(value, str):
         try:
             m, d = (int(x) for x in value.replace("/", "-").split("-"))
@@ -274,7 +276,10 @@ def _day_weight(m: int, d: int) -> Fraction:
 
 
 def birthday_range(start: Any, end: Any) -> Probability:
-    """Share of the year from ``start`` to ``end`` inclusive (month, day), wrapping over New Year.
+    """Share of the year from ``start`` to ``end`` inclusive, wrapping over New Year.
+
+    ``start`` and ``end`` are (month, day) pairs, ``'MM-DD'`` strings or dates (the year is
+    ignored).
 
     Days of a 365.2425-day year: every day counts 1 except 29 February, which counts
     97/400. ``birthday_range((12, 1), (1, 31))`` is December and January.
