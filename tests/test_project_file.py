@@ -446,3 +446,16 @@ def test_shared_mode_two_processes_write_concurrently(path):
         assert len(analyses) == 50
         # each transaction saw every earlier commit: no lost update, no interleaving
         assert [a.results["seen_before"] for a in analyses] == list(range(50))
+
+
+def test_backup_to_keeps_working_here_and_never_replaces_an_open_project(project, path, tmp_path):
+    project.add_item("q", StandIn())
+    copy = project.backup_to(tmp_path / "backup.dpdesk")
+    project.add_item("after", StandIn())
+    assert project.path == path
+    with Project.open(copy) as c:
+        assert [i.name for i in c.items()] == ["q"]
+        with pytest.raises(ProjectError, match="already open"):
+            project.backup_to(copy)
+    with pytest.raises(ProjectError, match="onto itself"):
+        project.backup_to(path)

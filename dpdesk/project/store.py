@@ -24,14 +24,13 @@ import contextlib
 import datetime as _dt
 import os
 import sqlite3
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any, Iterator
 
 from dpdesk import __version__
 from dpdesk.errors import ProjectError
-from dpdesk.project import dataset_tables, schema
+from dpdesk.project import dataset_tables, schema, sqlite_file
 from dpdesk.project.filelock import ProjectLock
 from dpdesk.project.items import (
     Analysis,
@@ -45,7 +44,6 @@ from dpdesk.project.items import (
 )
 from dpdesk.project.validate import check_file
 
-BUSY_TIMEOUT_MS = 30_000
 _UNSET: Any = object()
 # Processes may share a file, one process may not open it twice (the lock says so, but
 # this gives the clearer message when the second open comes from the same process).
@@ -82,34 +80,7 @@ class Project:
             )
         if not path.parent.is_dir():
             raise ProjectError(f"Cannot create the project {path}: the folder {path.parent} does not exist.")
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        os.close(fd)
-        os.unlink(tmp)  # SQLite makes the file; mkstemp only chose a free name
-        try:
-            conn = sqlite3.connect(tmp, isolation_level=None)
-            try:
-                conn.execute("PRAGMA journal_mode = WAL")
-                conn.execute("BEGIN IMMEDIATE")
-                schema.create_schema(conn, __version__, _now())
-                conn.execute("COMMIT")
-            finally:
-                conn.close()
-            _fsync(tmp)
-            try:
-                os.link(tmp, path)  # fails, atomically, if the name was taken meanwhile
-            except FileExistsError:
-                raise ProjectError(
-                    f"Cannot create the project {path}: a file with that name already exists."
-                ) from None
-            except OSError:  # file systems without hard links
-                if path.exists():
-                    raise ProjectError(f"Cannot create the project {path}: the file already exists.") from None
-                os.replace(tmp, path)
-            _fsync_dir(path.parent)
-        finally:
-            for leftover in (tmp, tmp + "-wal", tmp + "-shm"):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(leftover)
+        sqlite_file.create_project(path, lambda conn: schema.create_schema(conn, __version__, _now()))
         return cls.open(path, shared=shared)
 
     @classmethod
@@ -141,11 +112,11 @@ class Project:
             version = check_file(path, immutable_ok=not shared)
             backup = None
             if version < schema.SCHEMA_VERSION:
-                backup = _backup_before_migrating(path, version)
-            conn = _connect(path)
+                backup = sqlite_file.backup_before_migrating(path, version)
+            conn = sqlite_file.connect(path)
             try:
                 if version < schema.SCHEMA_VERSION:
-                    _migrate(conn, path)
+                    sqlite_file.migrate(conn, path, __version__)
             except BaseException:
                 conn.close()
                 raise
@@ -209,7 +180,7 @@ class Project:
         with self._mutex:
             conn = self.connection
             if self._depth == 0:
-                _execute(conn, "BEGIN IMMEDIATE", self.path)
+                sqlite_file.execute(conn, "BEGIN IMMEDIATE", self.path)
                 savepoint = None
             else:
                 savepoint = f"sp{self._depth}"
@@ -229,7 +200,7 @@ class Project:
             self._depth -= 1
             if savepoint is None:
                 try:
-                    _execute(conn, "COMMIT", self.path)
+                    sqlite_file.execute(conn, "COMMIT", self.path)
                 except BaseException:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
@@ -488,27 +459,19 @@ class Project:
             raise ProjectError(f"Cannot copy the project {self.path} onto itself. Choose another file name.")
         if not target.parent.is_dir():
             raise ProjectError(f"Cannot save to {target}: the folder {target.parent} does not exist.")
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        os.close(fd)
+        lock = None if self._lock is None else ProjectLock(target)
+        if lock is not None:
+            lock.acquire(target)  # never replace a project that is open somewhere
         try:
-            dst = sqlite3.connect(tmp, isolation_level=None)
-            try:
-                with self._mutex:
-                    self.connection.backup(dst)
-                dst.execute("PRAGMA journal_mode = WAL")
-            finally:
-                dst.close()
-            _fsync(tmp)
-            for stale in (str(target) + "-wal", str(target) + "-shm"):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(stale)  # a crashed session's journal must not be applied to the copy
-            os.replace(tmp, target)
-            _fsync_dir(target.parent)
+            self._copy_to(target)
         finally:
-            for leftover in (tmp, tmp + "-wal", tmp + "-shm"):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(leftover)
+            if lock is not None:
+                lock.release()
         return target
+
+    def _copy_to(self, target: Path) -> None:
+        with self._mutex:
+            sqlite_file.copy_atomically(self.connection, target)
 
     def save_as(self, new_path: str | os.PathLike) -> None:
         """"Save As": copy the project to ``new_path`` atomically and go on working there.
@@ -532,8 +495,10 @@ class Project:
             new_lock = ProjectLock(target)
             new_lock.acquire(target)
         try:
-            self.backup_to(target)
-            conn = _connect(target)
+            if not target.parent.is_dir():
+                raise ProjectError(f"Cannot save to {target}: the folder {target.parent} does not exist.")
+            self._copy_to(target)
+            conn = sqlite_file.connect(target)
         except BaseException:
             if new_lock is not None:
                 new_lock.release()
@@ -561,90 +526,3 @@ class NotFound(ProjectError, KeyError):
 
 def _text_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
-    conn.row_factory = sqlite3.Row
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        if conn.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() != "wal":
-            raise ProjectError(f"Cannot use the project {path}: its journal cannot be switched to WAL mode.")
-        conn.execute("PRAGMA synchronous = FULL")
-        conn.execute("PRAGMA foreign_keys = ON")
-    except sqlite3.Error as exc:
-        conn.close()
-        raise ProjectError(f"Cannot open the project {path}: {exc}. Check that the file and its folder are writable.") from exc
-    except BaseException:
-        conn.close()
-        raise
-    return conn
-
-
-def _execute(conn: sqlite3.Connection, sql: str, path: Path) -> None:
-    try:
-        conn.execute(sql)
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            raise ProjectError(
-                f"The project {path} is busy: another program kept it locked for "
-                f"{BUSY_TIMEOUT_MS // 1000} s. Try again when it has finished."
-            ) from exc
-        raise
-
-
-def _migrate(conn: sqlite3.Connection, path: Path) -> None:
-    """Run the migrations in one transaction (re-reading the version, another process may have won)."""
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version < schema.SCHEMA_VERSION:
-            schema.migrate(conn, version)
-            conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES ('migrated_by', ?)", (f"dpdesk {__version__}",))
-        conn.execute("COMMIT")
-    except BaseException as exc:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        if isinstance(exc, sqlite3.Error):
-            raise ProjectError(
-                f"Could not upgrade the project {path} to the current file format: {exc}. "
-                f"The file is unchanged; report this with a copy of the file."
-            ) from exc
-        raise
-
-
-def _backup_before_migrating(path: Path, version: int) -> Path:
-    """Copy an old-version file to ``<file>.v<version>.bak`` (a free name) before migrating it."""
-    target = path.with_name(f"{path.name}.v{version}.bak")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.v{version}.{n}.bak")
-    src = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
-    try:
-        dst = sqlite3.connect(str(target))
-        try:
-            src.backup(dst)
-        finally:
-            dst.close()
-    finally:
-        src.close()
-    _fsync(str(target))
-    return target
-
-
-def _fsync(path: str) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _fsync_dir(folder: Path) -> None:
-    with contextlib.suppress(OSError):  # not possible on every platform
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
