@@ -179,9 +179,10 @@ def test_second_open_from_another_process_is_refused_and_stale_lock_taken_over(p
     if pid == 0:  # child: hold the project open until killed
         try:
             os.close(read_fd)
-            Project.open(path)
+            held = Project.open(path)
             os.write(write_fd, b"open\n")
             signal.pause()
+            held.close()
         finally:
             os._exit(0)
     os.close(write_fd)
@@ -459,3 +460,9 @@ def test_backup_to_keeps_working_here_and_never_replaces_an_open_project(project
             project.backup_to(copy)
     with pytest.raises(ProjectError, match="onto itself"):
         project.backup_to(path)
+
+
+def test_a_dropped_project_releases_its_lock(path):
+    Project.create(path)  # never closed: garbage-collected at once
+    with Project.open(path) as p:
+        assert not p.closed

@@ -149,6 +149,13 @@ class Project:
                     with _OPEN_HERE_LOCK:
                         _OPEN_HERE.discard(self._key)
 
+    def __del__(self) -> None:  # a project dropped without close() must not stay locked
+        try:
+            if getattr(self, "_conn", None) is not None:
+                self.close()
+        except Exception:  # noqa: BLE001 - never raise from a finalizer (e.g. at interpreter exit)
+            pass
+
     @property
     def closed(self) -> bool:
         return self._conn is None
