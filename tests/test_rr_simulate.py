@@ -130,3 +130,19 @@ def test_invalid_inputs(kwargs, match):
     d = rr.design("warner", p=0.7)
     with pytest.raises(EstimationError, match=match):
         rr.simulate(d, **kwargs)
+
+
+def test_simulated_rejection_rate_matches_power():
+    """The Wald test's rejection rate over simulated surveys agrees with rr.power (normal approximation)."""
+    from scipy.stats import norm
+
+    d = rr.design("forced", p_truth=2 / 3, p_yes=1 / 6, p_no=1 / 6)
+    n, pi, null, reps = 2000, 0.025, 0.0, 4000
+    rng = np.random.default_rng(7)
+    yes = np.array([rr.simulate(d, n, pi, rng=rng)[1] for _ in range(reps)])
+    pi_hat = (yes / n - 1 / 6) / (2 / 3)
+    threshold = null + norm.ppf(0.95) * planning.unit_se(d, null) / math.sqrt(n)
+    rate = np.mean(pi_hat > threshold)
+    expected = rr.power(d, n, pi, null=null)
+    assert 0.3 < expected < 0.9
+    assert abs(rate - expected) <= K * math.sqrt(expected * (1 - expected) / reps)

@@ -130,3 +130,11 @@ def test_invalid_subgroup_input_names_the_group():
         rr.estimate_by(FORCED, {})
     with pytest.raises(EstimationError, match="'men'"):
         rr.estimate_by(FORCED, {"women": [700, 300], "men": [600, -1]})
+
+
+def test_unary_subgroups_per_category_and_direct_needs_yes_no():
+    u = rr.design("unary", categories=["a", "b"], epsilon=1.0)
+    res = rr.estimate_by(u, {"x": [[60, 40], [70, 30]], "y": [[50, 50], [80, 20]]})
+    assert np.asarray(res.differences[("x", "y")].difference).shape == (2,)
+    with pytest.raises(EstimationError, match="yes/no"):
+        rr.compare_direct(res.estimates["x"], 10, 100)
