@@ -244,6 +244,9 @@ def test_items_round_trip_with_real_design(project):
     it = project.item("cheat")
     assert it.id == item_id and it.column == "q3" and it.group_column == "g"
     assert it.codes == {1: "yes", 2: "no"}  # integer keys survive JSON
+    assert it.group_codes is None
+    project.update_item("cheat", group_codes={"1": [1], "2": [2]})
+    assert project.item("cheat").group_codes == {"1": [1], "2": [2]}
     assert it.question == "Did you cheat?"
     assert it.design_name == "forced" and it.description == d.describe()
     rebuilt = it.design
@@ -466,3 +469,26 @@ def test_a_dropped_project_releases_its_lock(path):
     Project.create(path)  # never closed: garbage-collected at once
     with Project.open(path) as p:
         assert not p.closed
+
+
+def test_stores_what_the_importer_returns(project, tmp_path):
+    from dpdesk.project.reading import read_table
+
+    csv = tmp_path / "wave.csv"
+    csv.write_text("id,q1,grp\n1,yes,A\n2,no,B\n3,,A\n", encoding="utf-8")
+    table = read_table(str(csv))
+    project.add_dataset("wave", table.frame, source=table.source, options={}, report=table.report)
+    (info,) = project.datasets()
+    assert info.sha256 == table.source.sha256 and info.size == table.source.size
+    assert info.source_name == table.source.name and info.report["n_rows"] == 3
+    pd.testing.assert_frame_equal(project.dataset_frame("wave"), table.frame.reset_index(drop=True))
+
+
+def test_row_index_kept_when_not_the_default(project):
+    frame = pd.DataFrame({"q": ["yes", "no", "yes", "no"]}).drop(index=[1])  # labels 0, 2, 3
+    project.add_dataset("dropped", frame)
+    pd.testing.assert_frame_equal(project.dataset_frame("dropped"), frame)
+    named = pd.DataFrame({"q": [1, 2]}, index=pd.Index(["r7", "r9"], name="respondent"))
+    project.add_dataset("named", named)
+    pd.testing.assert_frame_equal(project.dataset_frame("named"), named)
+    assert project.datasets()[1].columns == ["q"]

@@ -39,6 +39,7 @@ def test_old_files_open_with_their_content(version, tmp_path):
             assert item.design.name == name and item.design.params == params
             assert item.codes == expected["codes"] and item.column == expected["column"]
             assert item.group_column == expected["group_column"] and item.question == expected["question"]
+            assert item.group_codes == expected["group_codes"]
         (info,) = p.datasets()
         assert info["source"] == make_fixtures.SOURCE and info["report"] == make_fixtures.REPORT
         pd.testing.assert_frame_equal(p.dataset_frame("wave 1"), make_fixtures.frame())

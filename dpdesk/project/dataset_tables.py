@@ -16,6 +16,9 @@ from typing import Any
 
 from dpdesk.errors import ProjectError
 
+#: ``dataset_columns.position`` of a stored row index (a frame's non-default index).
+INDEX_POSITION = -1
+
 _SQL_TYPE = {"i": "INTEGER", "u": "INTEGER", "b": "INTEGER", "f": "REAL", "M": "TEXT"}
 
 
@@ -33,11 +36,19 @@ def write_frame(conn: sqlite3.Connection, dataset_id: int, frame: Any) -> tuple[
             f"Rename the columns so that each name is used once, then import again."
         )
     table = f"data_{int(dataset_id)}"
+    parts = [(position, name, series) for position, (name, (_, series)) in enumerate(zip(names, frame.items()))]
+    index = frame.index
+    if not (isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1):
+        if isinstance(index, pd.MultiIndex):
+            raise ProjectError("A dataset with a multi-level row index cannot be stored; call reset_index() first.")
+        # e.g. the importer's row labels after dropping rows: kept so row numbers stay right
+        parts.insert(0, (INDEX_POSITION, "" if index.name is None else str(index.name), index.to_series()))
     columns, meta, data = [], [], []
-    for position, (name, (_, series)) in enumerate(zip(names, frame.items())):
-        sql_type, dtype, categories, ordered, values = _column(series, name)
-        columns.append(f"c{position} {sql_type}".strip())
-        meta.append((dataset_id, position, name, f"c{position}", dtype, categories, ordered))
+    for position, name, series in parts:
+        sql_name = "idx" if position == INDEX_POSITION else f"c{position}"
+        sql_type, dtype, categories, ordered, values = _column(series, name or "row index")
+        columns.append(f"{sql_name} {sql_type}".strip())
+        meta.append((dataset_id, position, name, sql_name, dtype, categories, ordered))
         data.append(values)
     conn.execute(f"CREATE TABLE {table} ({', '.join(columns) or 'placeholder'})")
     conn.executemany(
@@ -128,22 +139,31 @@ def read_frame(conn: sqlite3.Connection, dataset_id: int, table: str) -> Any:
     import pandas as pd
 
     meta = conn.execute(
-        "SELECT name, sql_name, dtype, categories, ordered FROM dataset_columns"
+        "SELECT position, name, sql_name, dtype, categories, ordered FROM dataset_columns"
         " WHERE dataset_id = ? ORDER BY position",
         (dataset_id,),
     ).fetchall()
+    n = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
     if not meta:
-        n = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
         return pd.DataFrame(index=pd.RangeIndex(n))
-    select = ", ".join(m[1] for m in meta)
+    select = ", ".join(m[2] for m in meta)
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples: much faster than sqlite3.Row for many rows
     rows = cursor.execute(f"SELECT {select} FROM {table} ORDER BY rowid").fetchall()
     columns = list(zip(*rows)) if rows else [() for _ in meta]
-    data = {}
-    for (name, _, dtype, categories, ordered), values in zip(meta, columns):
-        data[name] = _restore(list(values), dtype, categories, bool(ordered), name)
-    return pd.DataFrame(data, columns=[m[0] for m in meta])
+    data, index = {}, None
+    for (position, name, _, dtype, categories, ordered), values in zip(meta, columns):
+        series = _restore(list(values), dtype, categories, bool(ordered), name)
+        if position == INDEX_POSITION:
+            index = pd.Index(series).rename(name or None)
+        else:
+            data[name] = series.reset_index(drop=True) if isinstance(series, pd.Series) else series
+    out = pd.DataFrame(data, columns=[m[1] for m in meta if m[0] != INDEX_POSITION])
+    if index is not None:
+        out.index = index
+    elif not data:
+        out = pd.DataFrame(index=pd.RangeIndex(n))
+    return out
 
 
 def _restore(values: list, dtype: str, categories: str | None, ordered: bool, name: str):

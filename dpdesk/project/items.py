@@ -56,15 +56,15 @@ def loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
-def encode_codes(codes: Any) -> str | None:
+def encode_codes(codes: Any, what: str = "the code mapping") -> str | None:
     """Code mapping to JSON. A dict keeps its key types: ``{"pairs": [[key, value], ...]}``."""
     if codes is None:
         return None
     if hasattr(codes, "to_dict"):
         codes = codes.to_dict()
     if isinstance(codes, dict):
-        return dumps({"pairs": [[k, v] for k, v in codes.items()]}, "the code mapping")
-    return dumps({"value": codes}, "the code mapping")
+        return dumps({"pairs": [[k, v] for k, v in codes.items()]}, what)
+    return dumps({"value": codes}, what)
 
 
 def decode_codes(text: str | None) -> Any:
@@ -74,6 +74,19 @@ def decode_codes(text: str | None) -> Any:
     if "pairs" in data:
         return {(tuple(k) if isinstance(k, list) else k): v for k, v in data["pairs"]}
     return data["value"]
+
+
+def plain_dict(value: Any, what: str) -> dict[str, Any]:
+    """A dict from a dict, an object with ``to_dict()`` or a dataclass (e.g. reading.Source)."""
+    if value is None:
+        return {}
+    if hasattr(value, "to_dict"):
+        value = value.to_dict()
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = dataclasses.asdict(value)
+    if not isinstance(value, dict):
+        raise ProjectError(f"{what} must be a dict, not a {type(value).__name__}.")
+    return dict(value)
 
 
 def design_record(design: Any) -> dict[str, Any]:
@@ -129,6 +142,7 @@ class Item(_Record):
     column: str | None
     codes: Any
     group_column: str | None
+    group_codes: Any
     created_at: str
     modified_at: str
 
@@ -159,6 +173,7 @@ class Item(_Record):
             column=row["column_name"],
             codes=decode_codes(row["codes"]),
             group_column=row["group_column"],
+            group_codes=decode_codes(row["group_codes"]),
             created_at=row["created_at"],
             modified_at=row["modified_at"],
         )

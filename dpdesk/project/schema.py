@@ -62,6 +62,7 @@ CREATE TABLE items (
     column_name        TEXT,                   -- data column holding the recorded responses
     codes              TEXT,                   -- JSON: code mapping (see dpdesk.project.items)
     group_column       TEXT,                   -- data column holding the group (two-group designs)
+    group_codes        TEXT,                   -- JSON: which group codes mean which group
     created_at         TEXT NOT NULL DEFAULT {_NOW},
     modified_at        TEXT NOT NULL DEFAULT {_NOW}
 );
@@ -84,12 +85,11 @@ CREATE TABLE dataset_columns (
     dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
     position   INTEGER NOT NULL,
     name       TEXT NOT NULL,                  -- the column name the user sees
-    sql_name   TEXT NOT NULL,                  -- the column in the data table: c<position>
+    sql_name   TEXT NOT NULL,                  -- the column in the data table: c<position> (idx)
     dtype      TEXT NOT NULL,                  -- pandas dtype, e.g. int64, category, Int64
     categories TEXT,                           -- JSON list, for categoricals
     ordered    INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (dataset_id, position),
-    UNIQUE (dataset_id, name)
+    PRIMARY KEY (dataset_id, position)    -- position -1: the frame's row index, if not 0..n-1
 );
 
 CREATE TABLE analyses (

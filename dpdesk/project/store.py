@@ -41,6 +41,7 @@ from dpdesk.project.items import (
     dumps,
     encode_codes,
     loads,
+    plain_dict,
 )
 from dpdesk.project.validate import check_file
 
@@ -228,8 +229,13 @@ class Project:
         codes: Any = None,
         group_column: str | None = None,
         question: str = "",
+        group_codes: Any = None,
     ) -> int:
-        """Add a survey item; returns its id. Names are unique within a project."""
+        """Add a survey item; returns its id. Names are unique within a project.
+
+        ``codes`` maps data values to responses (any JSON-able mapping; key types are kept),
+        ``group_codes`` maps the ``group_column``'s values to the groups of a two-group design.
+        """
         check_name(name, "survey item")
         record = design_record(design)
         with self.transaction() as conn:
@@ -241,8 +247,8 @@ class Project:
             now = _now()
             cur = conn.execute(
                 "INSERT INTO items(name, question, design_name, design_params, design_description,"
-                " design, column_name, codes, group_column, created_at, modified_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " design, column_name, codes, group_column, group_codes, created_at, modified_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     name,
                     question or "",
@@ -253,6 +259,7 @@ class Project:
                     column,
                     encode_codes(codes),
                     group_column,
+                    encode_codes(group_codes, "the group codes"),
                     now,
                     now,
                 ),
@@ -280,6 +287,7 @@ class Project:
         codes: Any = _UNSET,
         group_column: str | None = _UNSET,
         question: str = _UNSET,
+        group_codes: Any = _UNSET,
     ) -> Item:
         """Change the given fields of item ``name`` (pass ``None`` to clear one); returns it."""
         changes: dict[str, Any] = {}
@@ -299,6 +307,8 @@ class Project:
             changes["group_column"] = group_column
         if question is not _UNSET:
             changes["question"] = question or ""
+        if group_codes is not _UNSET:
+            changes["group_codes"] = encode_codes(group_codes, "the group codes")
         with self.transaction() as conn:
             self.item(name)  # raises if missing
             if "name" in changes and conn.execute("SELECT 1 FROM items WHERE name = ?", (changes["name"],)).fetchone():
@@ -333,7 +343,7 @@ class Project:
         ``options`` the import options and ``report`` the import report (JSON-able).
         """
         check_name(name, "dataset")
-        source = dict(source or {})
+        source = plain_dict(source, "A dataset's source")
         with self.transaction() as conn:
             if conn.execute("SELECT 1 FROM datasets WHERE name = ?", (name,)).fetchone():
                 raise ProjectError(
@@ -364,7 +374,8 @@ class Project:
         out = []
         for r in self._read("SELECT * FROM datasets ORDER BY id"):
             columns = self._read(
-                "SELECT name, dtype FROM dataset_columns WHERE dataset_id = ? ORDER BY position", (r["id"],)
+                "SELECT name, dtype FROM dataset_columns WHERE dataset_id = ? AND position >= 0 ORDER BY position",
+                (r["id"],),
             )
             out.append(
                 Dataset(
