@@ -492,3 +492,25 @@ def test_row_index_kept_when_not_the_default(project):
     project.add_dataset("named", named)
     pd.testing.assert_frame_equal(project.dataset_frame("named"), named)
     assert project.datasets()[1].columns == ["q"]
+
+
+def test_usable_from_a_worker_thread(project):
+    import threading
+
+    errors = []
+
+    def work():
+        try:
+            with project.transaction():
+                project.add_dataset("from worker", pd.DataFrame({"x": [1, 2, 3]}))
+                project.add_item("from worker", StandIn())
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    names = [i.name for i in project.items()]  # waits for the worker's transaction, never sees half of it
+    worker.join()
+    assert not errors
+    assert names in ([], ["from worker"])
+    assert [d.name for d in project.datasets()] == ["from worker"]
