@@ -1,0 +1,31 @@
+"""Central differential privacy: exact discrete noise, noisy statistics, accuracy.
+
+Noise is drawn only by OpenDP's exact samplers (:mod:`.noise`). Every statistic returns a
+:class:`Release` carrying its privacy cost as accounting events
+(:mod:`dpdesk.mechanisms.accounting`). Neighbouring relation: add or remove one row.
+"""
+
+from dpdesk.mechanisms.central.noise import gaussian_counts, laplace_counts
+from dpdesk.mechanisms.central.release import Release
+
+__all__ = [
+    "laplace_counts", "gaussian_counts", "Release",
+    "count", "histogram", "crosstab", "sum", "mean", "quantile", "median",
+    "accuracy", "postprocess",
+]
+
+_LAZY = {
+    "count": "tabulate", "histogram": "tabulate", "crosstab": "tabulate",
+    "sum": "numeric", "mean": "numeric", "quantile": "quantiles", "median": "quantiles",
+}
+
+
+def __getattr__(name):
+    import importlib
+
+    if name in _LAZY:
+        mod = importlib.import_module(f"dpdesk.mechanisms.central.{_LAZY[name]}")
+        return getattr(mod, name)
+    if name in ("accuracy", "postprocess", "tabulate", "numeric", "quantiles"):
+        return importlib.import_module(f"dpdesk.mechanisms.central.{name}")
+    raise AttributeError(name)
