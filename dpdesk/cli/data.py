@@ -1,0 +1,300 @@
+"""Commands for projects, data and estimates: new, import, item, estimate, export, demo."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+from dpdesk.errors import DataError, DesignError
+
+
+def register(sub) -> None:
+    p = sub.add_parser("new", help="create a new project file", description="Create a new, empty .dpdesk project.")
+    p.add_argument("project", help="path of the new .dpdesk file")
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("import", help="import a data file into a project",
+                       description="Import CSV/TSV, Excel, SPSS, Stata, survey-platform exports or a counts table. "
+                       "Direct identifiers (e-mail, IP address, names, ...) are left out unless kept explicitly.")
+    p.add_argument("project")
+    p.add_argument("file")
+    p.add_argument("--name", help="dataset name (default: the file name)")
+    p.add_argument("--sheet", help="Excel sheet to read")
+    p.add_argument("--encoding", help="text encoding, e.g. utf-8 or cp1252 (default: detected)")
+    p.add_argument("--delimiter", help="field separator, e.g. ';' (default: detected)")
+    p.add_argument("--decimal", help="decimal mark, '.' or ',' (default: detected)")
+    p.add_argument("--header-rows", type=int, help="number of header rows (default: detected)")
+    p.add_argument("--platform", help="survey platform (qualtrics, surveymonkey, limesurvey, redcap)")
+    p.add_argument("--counts", action="store_true", help="the file is an aggregated counts table")
+    p.add_argument("--keep-identifiers", action="store_true", help="keep columns detected as direct identifiers")
+    p.add_argument("--json", action="store_true", help="print the import report as JSON")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("item", help="add a randomized-response item to a project",
+                       description="Add an RR item: its design and parameters, the column holding its answers and "
+                       "the codes of each response. Example: dpdesk item P.dpdesk cheating --design forced "
+                       "--param p_truth=0.5 --param p_yes=0.25 --param p_no=0.25 --column q7 "
+                       "--codes yes=Yes,Ja,1 --codes no=No,Nein,0")
+    p.add_argument("project")
+    p.add_argument("name", help="item name")
+    p.add_argument("--design", required=True, help="design name (warner, forced, crosswise, sld, ...)")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a design parameter (repeat); values are numbers or JSON lists")
+    p.add_argument("--column", help="the data column with the item's answers")
+    p.add_argument("--codes", action="append", default=[], metavar="RESPONSE=CODE,CODE",
+                   help="codes of one response (repeat for each response)")
+    p.add_argument("--group-column", help="column holding the randomization group (two-group designs)")
+    p.add_argument("--group-codes", action="append", default=[], metavar="GROUP=CODE,CODE",
+                   help="codes of one group (repeat: 1=... and 2=...)")
+    p.add_argument("--question", default="", help="the question text")
+    p.set_defaults(func=cmd_item)
+
+    p = sub.add_parser("estimate", help="estimate every item of a project",
+                       description="Estimate the prevalence of every RR item from the latest imported data.")
+    _analysis_options(p)
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.set_defaults(func=cmd_estimate)
+
+    p = sub.add_parser("export", help="export the results to .xlsx or .csv",
+                       description="Write the estimates (and subgroup tables) to an Excel workbook or CSV files, "
+                       "with a Metadata and a Readme sheet and a reproducibility script beside them.")
+    _analysis_options(p)
+    p.add_argument("out", help="OUT.xlsx or OUT.csv")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("demo", help="build the example project headless and export its results",
+                       description="Build the bundled example project (a student survey), estimate its items by "
+                       "faculty and export the results.")
+    p.add_argument("outdir", nargs="?", default="dpdesk-demo", help="output folder (default: ./dpdesk-demo)")
+    p.set_defaults(func=cmd_demo)
+
+
+def _analysis_options(p) -> None:
+    p.add_argument("project")
+    p.add_argument("--by", help="also estimate by subgroups of this column")
+    p.add_argument("--ci", default="default", choices=["default", "wald", "bootstrap"], help="interval method")
+    p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
+    p.add_argument("--dataset", help="dataset name (default: the latest import)")
+    p.add_argument("--strict", action="store_true",
+                   help="stop at answers that match no code or are missing, instead of excluding them")
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+def cmd_new(args) -> int:
+    from dpdesk.project import Project
+
+    Project.create(args.project).close()
+    print(f"Created {args.project}")
+    return 0
+
+
+def _import_overrides(args) -> dict:
+    keys = ("sheet", "encoding", "delimiter", "decimal", "header_rows", "platform")
+    overrides = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
+    if args.counts:
+        overrides["kind"] = "counts"
+    if args.keep_identifiers:
+        overrides["keep_identifiers"] = True
+    return overrides
+
+
+def import_file(project, path, *, name=None, **overrides):
+    """Read ``path`` and store it in ``project``; return the Table."""
+    from dpdesk.project import read_table
+
+    table = read_table(path, **overrides)
+    project.add_dataset(name or Path(path).name, table.frame, source=table.source.to_dict(),
+                        options=overrides, report=table.report.to_dict())
+    return table
+
+
+def cmd_import(args) -> int:
+    from dpdesk.project import Project
+
+    with Project.open(args.project) as project:
+        table = import_file(project, args.file, name=args.name, **_import_overrides(args))
+    r = table.report
+    if args.json:
+        print(json.dumps(table.to_dict(), indent=2, default=str))
+        return 0
+    print(f"Imported {table.source.name}: {r.n_rows} rows, {r.n_columns} columns ({r.format}"
+          f"{', ' + r.platform if r.platform else ''}, encoding {r.encoding or 'n/a'}, "
+          f"delimiter {r.delimiter!r}, decimal {r.decimal!r}, {r.header_rows} header row(s)).")
+    for ex in r.excluded_columns:
+        print(f"  left out column {ex['column']!r}: {ex['reason']}")
+    for w in r.warnings:
+        print(f"  note: {w}")
+    return 0
+
+
+def _param_value(text: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _pairs(values, what: str) -> dict:
+    out = {}
+    for v in values:
+        if "=" not in v:
+            raise DataError(f"{what} {v!r} must look like NAME=VALUE (for codes: yes=Yes,Ja,1).")
+        key, _, rest = v.partition("=")
+        out[key.strip()] = rest
+    return out
+
+
+def _codes(values, what: str) -> dict | None:
+    pairs = _pairs(values, what)
+    if not pairs:
+        return None
+    return {k: [_param_value(c.strip()) if c.strip().lstrip("-").isdigit() else c.strip() for c in v.split(",")]
+            for k, v in pairs.items()}
+
+
+def cmd_item(args) -> int:
+    from dpdesk.mechanisms import rr
+    from dpdesk.project import Project
+
+    params = {k: _param_value(v) for k, v in _pairs(args.param, "--param").items()}
+    d = rr.design(args.design, **params)
+    codes = _codes(args.codes, "--codes")
+    if codes is not None:
+        missing = [r for r in d.responses if r not in codes]
+        if missing and d.model != "unary":
+            raise DesignError(f"--codes gives no codes for response(s) {missing} of the {d.name!r} design "
+                              f"(responses: {list(d.responses)}). Add --codes {missing[0]}=CODE,...")
+    group_codes = _codes(args.group_codes, "--group-codes")
+    if d.groups == 2 and args.column and (not args.group_column or not group_codes):
+        raise DesignError(f"The {d.name!r} design has two groups: give --group-column and --group-codes 1=... "
+                          f"--group-codes 2=...")
+    with Project.open(args.project) as project:
+        project.add_item(args.name, d, column=args.column, codes=codes, group_column=args.group_column,
+                         group_codes=group_codes, question=args.question)
+    eps = d.epsilon
+    print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
+    return 0
+
+
+def _run_analysis(args):
+    from dpdesk.project import Project
+    from dpdesk.project.analysis import analyze, results_bundle
+
+    with Project.open(args.project) as project:
+        results = analyze(project, dataset=args.dataset, by=args.by, ci=args.ci, confidence=args.confidence,
+                          exclude=not args.strict)
+        bundle = results_bundle(project, results, dataset=args.dataset, ci=args.ci, confidence=args.confidence)
+        for r in results:
+            if r.estimate is not None:
+                project.save_analysis(r.item, {"by": args.by, "ci": args.ci, "confidence": args.confidence},
+                                      r.estimate.to_dict())
+    return results, bundle
+
+
+def _fmt(x, pct=True) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    if isinstance(x, float) and math.isinf(x):
+        return "inf"
+    return f"{100 * x:6.1f}%" if pct else f"{x:.4f}"
+
+
+def print_table(rows: list[dict]) -> None:
+    if not rows:
+        return
+    cols = [c for c in rows[0] if c not in ("design", "CI method", "confidence")]
+    cells = [[c for c in cols]]
+    for r in rows:
+        line = []
+        for c in cols:
+            v = r.get(c)
+            if c in ("estimate", "CI low", "CI high"):
+                line.append(_fmt(v))
+            elif c in ("SE", "local epsilon", "p-value"):
+                line.append(_fmt(v, pct=False))
+            else:
+                line.append("-" if v is None else str(v))
+        cells.append(line)
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cols))]
+    for k, row in enumerate(cells):
+        print("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))))
+        if k == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def cmd_estimate(args) -> int:
+    results, bundle = _run_analysis(args)
+    failed = [r for r in results if r.estimate is None]
+    if args.json:
+        print(json.dumps(bundle.to_dict()["tables"], indent=2, default=str))
+    else:
+        for name, rows in bundle.tables.items():
+            print(f"\n{name}")
+            print_table(rows)
+        print()
+        for r in results:
+            print(r.sentence())
+            if r.mapping is not None and (r.mapping.n_unmatched or r.mapping.n_missing):
+                print(f"  ({r.mapping.n_missing} missing and {r.mapping.n_unmatched} unmatched answers excluded)")
+    return 1 if failed and len(failed) == len(results) else 0
+
+
+def cmd_export(args) -> int:
+    from dpdesk.project import export_results
+
+    _results, bundle = _run_analysis(args)
+    written = export_results(bundle, args.out)
+    for path in written if isinstance(written, (list, tuple)) else [args.out]:
+        print(f"Wrote {path}")
+    return 0
+
+
+def build_demo(outdir) -> dict:
+    """Build the example project in ``outdir`` and export its results; return the paths."""
+    from dpdesk.project import Project, export_results
+    from dpdesk.project.analysis import analyze, results_bundle
+    from dpdesk.project.example import ITEMS, example_folder, write_example
+
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    csv = example_folder() / "students.csv"
+    if not csv.exists():  # an installed copy without the source tree: regenerate (fixed seed)
+        csv = write_example(outdir / "example-data")
+    path = outdir / "example.dpdesk"
+    for stale in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if stale.exists():
+            stale.unlink()
+    from dpdesk.mechanisms import rr
+
+    with Project.create(path) as project:
+        import_file(project, csv, name="students")
+        for it in ITEMS:
+            project.add_item(it["name"], rr.design(it["design"], **it["params"]), column=it["column"],
+                             codes=it["codes"], group_column=it.get("group_column"),
+                             group_codes=it.get("group_codes"), question=it["question"])
+        results = analyze(project, by="faculty")
+        bundle = results_bundle(project, results)
+        xlsx = outdir / "example-results.xlsx"
+        export_results(bundle, xlsx)
+        export_results(bundle, outdir / "example-results.csv", repro=False)
+    return {"project": path, "xlsx": xlsx, "results": results, "bundle": bundle}
+
+
+def cmd_demo(args) -> int:
+    out = build_demo(args.outdir)
+    print(f"Example project: {out['project']}")
+    for name, rows in out["bundle"].tables.items():
+        print(f"\n{name}")
+        print_table(rows)
+    print()
+    for r in out["results"]:
+        print(r.sentence())
+    print(f"\nResults written to {out['xlsx']} (and .csv files and a reproducibility script beside it).")
+    folder = Path(out["xlsx"]).parent
+    if shutil.which("xdg-open") is None:
+        print(f"Open the folder {folder.resolve()} to see them.")
+    return 0

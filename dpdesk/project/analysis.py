@@ -1,0 +1,236 @@
+"""From a project to estimates: count each item's answers, estimate, tabulate, bundle.
+
+This is the path the app and the command line share: the project layer aggregates the
+data (``mapping``), the mechanisms estimate from counts (``dpdesk.mechanisms.rr``), and
+the results become tables for display and export (``export.ResultsBundle``).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from dpdesk import __version__
+from dpdesk.errors import DataError, DpdeskError
+from dpdesk.mechanisms import rr
+from dpdesk.project.export import ReproItem, ResultsBundle
+from dpdesk.project.mapping import MappingReport, counts_by, map_item
+from dpdesk.project.reading import ImportReport, Source, Table
+
+
+@dataclass
+class ItemResult:
+    """One item's counts (with what was excluded), its estimate and its subgroup estimates."""
+
+    item: str
+    question: str
+    design: rr.Design
+    mapping: MappingReport
+    estimate: rr.Estimate | None
+    by: str | None = None
+    subgroups: Any = None  # rr.SubgroupResult
+    subgroup_mappings: dict = field(default_factory=dict)
+    error: str | None = None
+
+    def sentence(self) -> str:
+        """One plain sentence: "We estimate that 23% (95% CI 17% to 29%) of respondents ..."."""
+        e = self.estimate
+        if e is None:
+            return f"{self.item}: no estimate ({self.error})."
+        if not self.design.is_binary:
+            parts = ", ".join(f"{c} {_pct(f)}" for c, f in zip(self.design.categories, e.frequencies))
+            return f"We estimate the shares for {self.item!r} as {parts}."
+        lo, hi = e.ci
+        about = f"would truthfully answer 'yes' to: {self.question}" if self.question else f"have '{self.item}'"
+        return f"We estimate that {_pct(e.prevalence)} ({_pct(e.confidence)} CI {_pct(lo)} to {_pct(hi)}) {about}"
+
+
+def _pct(x: float) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%".replace(".0%", "%")
+
+
+def stored_table(project, dataset: str | None = None) -> Table:
+    """The named (default: the latest) imported dataset as a :class:`Table`."""
+    sets = project.datasets()
+    if not sets:
+        raise DataError(f"The project {project.path} has no data yet. Import a file first "
+                        f"(dpdesk import PROJECT FILE, or Data > Import in the app).")
+    ds = sets[-1] if dataset is None else next((d for d in sets if d.name == dataset), None)
+    if ds is None:
+        raise DataError(f"The project has no dataset {dataset!r}; it has {', '.join(d.name for d in sets)}.")
+    known = set(ImportReport.__dataclass_fields__)
+    report = ImportReport(**{k: v for k, v in (ds.report or {}).items() if k in known})
+    src = ds.source or {}
+    source = Source(src.get("name", ds.name), src.get("path", ""), int(src.get("size") or 0), src.get("sha256", ""))
+    return Table(project.dataset_frame(ds.name), report, source)
+
+
+def item_counts(item, table: Table, *, exclude: bool = True) -> MappingReport:
+    """Count an item's responses in ``table`` by its stored column and codes."""
+    d = rr.Design.from_dict(item.design_record)
+    if not item.column or not item.codes:
+        raise DataError(f"Item {item.name!r} has no column or codes yet: map it to a column of the data first.")
+    return map_item(table, item.column, item.codes, responses=_responses(d, item.codes),
+                    group_column=item.group_column, group_codes=item.group_codes, exclude=exclude)
+
+
+def _responses(d: rr.Design, codes: dict) -> tuple:
+    wanted = tuple(d.responses)
+    return wanted if set(wanted) <= set(codes) else tuple(codes)
+
+
+def _estimate(d: rr.Design, mapping: MappingReport, confidence: float, ci: str) -> rr.Estimate:
+    counts = mapping.counts
+    if d.groups == 2 and mapping.groups:
+        counts = [counts[i] for i in range(len(mapping.groups))]
+    return rr.estimate(d, counts, confidence=confidence, ci=ci)
+
+
+def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: str = "default",
+            confidence: float = 0.95, exclude: bool = True, items: list[str] | None = None) -> list[ItemResult]:
+    """Estimate every item (or the named ones) of the project, optionally by subgroup ``by``.
+
+    With ``exclude=True`` answers matching no code and missing answers are left out and
+    reported (``ItemResult.mapping``); with ``exclude=False`` they stop the item with a
+    message listing the rows.
+    """
+    table = stored_table(project, dataset)
+    results = []
+    for item in project.items():
+        if items is not None and item.name not in items:
+            continue
+        d = rr.Design.from_dict(item.design_record)
+        try:
+            mapping = item_counts(item, table, exclude=exclude)
+            mapping.raise_for_problems()
+            est = _estimate(d, mapping, confidence, ci)
+        except DpdeskError as exc:
+            results.append(ItemResult(item.name, item.question, d, None, None, error=str(exc)))
+            continue
+        res = ItemResult(item.name, item.question, d, mapping, est, by=by)
+        if by is not None:
+            per = counts_by(table, item.column, item.codes, by, responses=_responses(d, item.codes),
+                            group_column=item.group_column, group_codes=item.group_codes, exclude=True)
+            usable = {str(k): _counts_of(d, m) for k, m in per.items() if k is not None and m.n_used > 0}
+            res.subgroup_mappings = per
+            try:
+                res.subgroups = rr.estimate_by(d, usable, confidence=confidence, ci=ci)
+            except DpdeskError as exc:
+                res.error = f"subgroups by {by!r}: {exc}"
+        results.append(res)
+    return results
+
+
+def _counts_of(d: rr.Design, mapping: MappingReport):
+    return mapping.counts if d.groups == 1 else [mapping.counts[i] for i in range(d.groups)]
+
+
+# ----------------------------------------------------------------------------- tables
+
+
+def _design_label(d: rr.Design) -> str:
+    return f"{d.name} ({', '.join(f'{k}={v}' for k, v in d.params.items() if k != 'matrix')})"
+
+
+COLUMNS = ("item", "design", "n", "excluded", "estimate", "SE", "CI low", "CI high", "CI method", "confidence",
+           "local epsilon")
+
+
+def estimate_rows(results: list[ItemResult]) -> list[dict]:
+    """The main table: one row per item (one per category for multi-category items)."""
+    rows = []
+
+    def add(**values):
+        rows.append({c: values.get(c) for c in COLUMNS})
+
+    for r in results:
+        e = r.estimate
+        base = {"item": r.item, "design": _design_label(r.design), "local epsilon": r.design.epsilon}
+        if e is None:
+            add(**base, **{"CI method": r.error})
+            continue
+        excluded = r.mapping.n_unmatched + r.mapping.n_missing if r.mapping else 0
+        common = {**base, "n": e.n, "excluded": excluded, "CI method": e.ci_method, "confidence": e.confidence}
+        if r.design.is_binary:
+            add(**common, estimate=e.prevalence, SE=e.se, **{"CI low": e.ci[0], "CI high": e.ci[1]})
+            for name, (value, se) in e.extra.items():
+                add(**{**common, "item": f"{r.item} [{name}]"}, estimate=value, SE=se)
+        else:
+            for j, cat in enumerate(r.design.categories):
+                add(**{**common, "item": f"{r.item}: {cat}"}, estimate=float(e.frequencies[j]), SE=float(e.se[j]),
+                    **{"CI low": float(e.ci[j][0]), "CI high": float(e.ci[j][1])})
+    return rows
+
+
+def subgroup_rows(results: list[ItemResult]) -> list[dict]:
+    """One row per item and subgroup, then the differences between subgroups."""
+    rows = []
+    for r in results:
+        if r.subgroups is None:
+            continue
+        for label, e in r.subgroups.estimates.items():
+            if not r.design.is_binary:
+                continue
+            rows.append({"item": r.item, "subgroup": label, "n": e.n, "estimate": e.prevalence, "SE": e.se,
+                         "CI low": e.ci[0], "CI high": e.ci[1], "p-value": None})
+        for diff in r.subgroups.differences.values():
+            rows.append({"item": r.item, "subgroup": f"{diff.a} - {diff.b}", "n": None, "estimate": diff.difference,
+                         "SE": diff.se, "CI low": diff.ci[0], "CI high": diff.ci[1], "p-value": diff.p_value})
+    return rows
+
+
+def results_bundle(project, results: list[ItemResult], *, dataset: str | None = None, ci: str = "default",
+                   confidence: float = 0.95) -> ResultsBundle:
+    """Tables, metadata and the reproducibility information for an export."""
+    tables: dict[str, Any] = {"Estimates": estimate_rows(results)}
+    by = next((r.by for r in results if r.by), None)
+    if by:
+        tables[f"By {by}"] = subgroup_rows(results)
+    try:
+        table = stored_table(project, dataset)
+        source = table.source
+        options = next((d.options for d in project.datasets() if d.source.get("sha256") == source.sha256), None)
+    except DpdeskError:
+        source, options = None, None
+    metadata = {
+        "app": f"dpdesk {__version__}",
+        "exported": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "project": str(project.path),
+        "input file": source.name if source else None,
+        "input SHA-256": source.sha256 if source else None,
+        "import options": options,
+        "design parameters": {r.item: dict(r.design.params) for r in results},
+        "CI method": ci,
+        "confidence": confidence,
+        "subgroups by": by,
+    }
+    metadata.update(_budget_metadata(project))
+    repro = []
+    for r in results:
+        if r.estimate is None:
+            continue
+        subs = {str(k): _counts_of(r.design, m) for k, m in r.subgroup_mappings.items() if k is not None and m.n_used}
+        repro.append(ReproItem(r.item, r.design.name, dict(r.design.params),
+                               [list(map(int, c)) for c in r.estimate.counts] if r.design.groups == 2 else
+                               r.estimate.counts[0].tolist() if r.design.model != "unary" else
+                               [c.tolist() for c in r.estimate.counts],
+                               subs, confidence, ci))
+    return ResultsBundle(tables=tables, metadata=metadata, repro=repro)
+
+
+def _budget_metadata(project) -> dict:
+    """Privacy budget spent and left, where the project has one (the noisy-tabulation ledger)."""
+    try:
+        from dpdesk.project.ledger import budget_status
+    except ImportError:
+        return {"privacy budget": "none set (no noisy releases)"}
+    try:
+        status = budget_status(project)
+    except DpdeskError:
+        return {"privacy budget": "none set (no noisy releases)"}
+    if status is None:
+        return {"privacy budget": "none set (no noisy releases)"}
+    return {"privacy budget total": status.total_text, "privacy budget spent": status.spent_text,
+            "privacy budget left": status.remaining_text}
