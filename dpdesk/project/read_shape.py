@@ -118,14 +118,8 @@ def compact(frame):
             out[column] = series
         elif pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_extension_array_dtype(dtype):
             out[column] = pd.to_numeric(series, downcast="integer")
-        elif pd.api.types.is_float_dtype(dtype):
-            values = series.to_numpy()
-            finite = values[~np.isnan(values)]
-            if len(finite) and np.all(finite == np.round(finite)) and np.abs(finite).max() < 2**31:
-                small = _small_int(finite)
-                out[column] = series.astype(small) if len(finite) < n else series.astype(small.lower())
-            else:
-                out[column] = series
+        elif pd.api.types.is_float_dtype(dtype) and not pd.api.types.is_extension_array_dtype(dtype):
+            out[column] = _whole_numbers(series, np, pd)
         elif pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
             out[column] = _maybe_category(series, n)
         else:
@@ -135,12 +129,24 @@ def compact(frame):
     return result
 
 
-def _small_int(values) -> str:
-    low, high = values.min(), values.max()
-    for name, bits in (("Int8", 8), ("Int16", 16), ("Int32", 32)):
-        if -(2 ** (bits - 1)) <= low and high < 2 ** (bits - 1):
-            return name
-    return "Int64"
+def _whole_numbers(series, np, pd):
+    """A float column of whole numbers (codes with blanks) as the smallest (nullable) integers."""
+    values = series.to_numpy()
+    mask = np.isnan(values)
+    filled = np.where(mask, 0.0, values)
+    if not len(values) or mask.all() or not np.array_equal(filled, np.trunc(filled)):
+        return series
+    low, high = filled.min(), filled.max()
+    for kind in (np.int8, np.int16, np.int32):
+        info = np.iinfo(kind)
+        if info.min <= low and high <= info.max:
+            break
+    else:
+        return series
+    codes = filled.astype(kind)
+    if not mask.any():
+        return pd.Series(codes, index=series.index, name=series.name)
+    return pd.Series(pd.arrays.IntegerArray(codes, mask), index=series.index, name=series.name)
 
 
 def _maybe_category(series, n: int):

@@ -1,0 +1,142 @@
+"""Import benchmark: read_table against a bare pandas.read_csv of the same file.
+
+    .venv/bin/python benchmarks/import.py [--rows 1000000] [--cols 20] [--repeat 3]
+
+Writes a synthetic survey file (coded answers 0-4 and 97-99, some blanks, a text group
+column), then times, each in a fresh process (so peak memory is that run's alone):
+
+* ``pandas``: ``pandas.read_csv(path)`` with default options;
+* ``dpdesk``: ``read_table(path, progress=callback)`` (encoding check of every byte,
+  sniffing, parse with progress, compact dtypes, identifier check).
+
+Time is the best of ``--repeat`` runs (wall clock, no tracing). Memory comes from one more
+run of each with ``tracemalloc`` on (numpy and pandas report their buffers to it): the peak
+of memory allocated while reading; also the process's peak resident set size
+(``resource.getrusage`` ru_maxrss, including the interpreter and libraries) and the
+in-memory size of the resulting frame (``memory_usage(deep=True)``).
+Results go to ``benchmarks/results/import.md`` with the machine and the date.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results" / "import.md"
+
+_CHILD = r"""
+import json, resource, sys, time, tracemalloc
+which, path, traced = sys.argv[1], sys.argv[2], sys.argv[3] == "memory"
+import pandas as pd
+from dpdesk.project import read_table
+from dpdesk.project import read_csv, read_shape, read_identifiers, read_counts  # import cost outside
+calls = []
+if traced:
+    tracemalloc.start()
+t0 = time.perf_counter()
+if which == "pandas":
+    frame = pd.read_csv(path)
+else:
+    frame = read_table(path, progress=calls.append).frame
+elapsed = time.perf_counter() - t0
+peak = tracemalloc.get_traced_memory()[1] if traced else 0
+print(json.dumps({"seconds": elapsed, "peak_mib": peak / 2**20,
+                  "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "frame_mib": frame.memory_usage(deep=True).sum() / 2**20,
+                  "rows": len(frame), "progress_calls": len(calls)}))
+"""
+
+
+def make_file(path: pathlib.Path, rows: int, cols: int) -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(2024)
+    block = 100_000
+    with open(path, "w") as out:
+        out.write(",".join([f"q{i + 1}" for i in range(cols - 1)] + ["region"]) + "\n")
+        regions = np.array(["North", "South", "East", "West"])
+        for start in range(0, rows, block):
+            n = min(block, rows - start)
+            codes = rng.choice([0, 1, 2, 3, 4, 97, 98, 99], size=(n, cols - 1),
+                               p=[0.2, 0.2, 0.2, 0.15, 0.15, 0.03, 0.04, 0.03]).astype(str)
+            codes[rng.random(size=codes.shape) < 0.02] = ""
+            region = regions[rng.integers(0, 4, size=n)]
+            lines = [",".join(row) + "," + r for row, r in zip(codes.tolist(), region.tolist())]
+            out.write("\n".join(lines) + "\n")
+
+
+def run(which: str, path: pathlib.Path, mode: str = "time") -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", _CHILD, which, str(path), mode], capture_output=True,
+                         text=True, env=env, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            cpu = next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    import pandas
+
+    return (f"{cpu}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
+            f"Python {platform.python_version()}, pandas {pandas.__version__}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--cols", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        path = pathlib.Path(folder) / "survey.csv"
+        make_file(path, args.rows, args.cols)
+        size = path.stat().st_size
+        results = {}
+        for which in ("pandas", "dpdesk"):
+            runs = [run(which, path) for _ in range(args.repeat)]
+            best = min(runs, key=lambda r: r["seconds"])
+            memory = run(which, path, "memory")
+            best["peak_mib"], best["rss_mib"] = memory["peak_mib"], memory["rss_mib"]
+            results[which] = best
+    ratio = results["dpdesk"]["seconds"] / results["pandas"]["seconds"]
+    lines = [
+        "# Import benchmark",
+        "",
+        f"- Date: {datetime.date.today().isoformat()}",
+        f"- Machine: {machine()}",
+        f"- File: {args.rows:,} rows x {args.cols} columns, {size / 2**20:.1f} MiB CSV (coded "
+        f"answers 0-4 and 97-99 with 2% blanks, one text column)",
+        f"- Command: `.venv/bin/python benchmarks/import.py --rows {args.rows} --cols {args.cols} "
+        f"--repeat {args.repeat}` (best of {args.repeat}, each run in a fresh process)",
+        "",
+        "| reader | seconds | peak traced memory (MiB) | peak RSS (MiB) | frame in memory (MiB) | progress calls |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for which, label in (("pandas", "`pandas.read_csv(path)`"), ("dpdesk", "`read_table(path, progress=...)`")):
+        r = results[which]
+        lines.append(f"| {label} | {r['seconds']:.2f} | {r['peak_mib']:.0f} | {r['rss_mib']:.0f} | {r['frame_mib']:.0f} | "
+                     f"{r.get('progress_calls', 0) if which == 'dpdesk' else '-'} |")
+    lines += ["", f"Time ratio dpdesk / pandas: **{ratio:.2f}x** (target <= 1.5x).", ""]
+    text = "\n".join(lines)
+    print(text)
+    if not args.no_write:
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
