@@ -79,7 +79,7 @@ def _as_int_vector(counts, what: str) -> np.ndarray:
         bad = ~np.isfinite(arr) | (arr != np.round(arr))
         if bad.any():
             idx = tuple(int(i) for i in np.argwhere(bad)[0])
-            raise DataError(f"{what} must be whole numbers; cell {idx} is {arr[idx]!r}. "
+            raise DataError(f"{what} must be whole numbers; cell {idx} is {arr[idx].item()!r}. "
                             "Put non-integer values on a fixed-point grid first.")
     out = arr.astype(np.int64)
     if out.size and int(np.abs(out).max()) >= _LIMIT:

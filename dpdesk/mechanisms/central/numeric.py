@@ -63,7 +63,7 @@ def to_grid(values, lower, upper, resolution=1) -> tuple[np.ndarray, int]:
     bad = ~np.isfinite(x)
     if bad.any():
         i = int(np.argmax(bad))
-        raise DataError(f"Value {i} (row {i + 1}) is {x[i]!r}: missing or infinite values "
+        raise DataError(f"Value {i} (row {i + 1}) is {x[i].item()!r}: missing or infinite values "
                         "cannot be summed. Drop or impute them first.")
     g = np.clip(np.rint(x / float(r)), glo, ghi).astype(np.int64)
     if g.size * d >= _LIMIT:

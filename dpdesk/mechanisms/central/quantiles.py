@@ -77,7 +77,7 @@ def quantile(values, candidates, alpha=0.5, *, epsilon, by=None, by_keys=None,
     bad = ~np.isfinite(x)
     if bad.any():
         i = int(np.argmax(bad))
-        raise DataError(f"Value {i} (row {i + 1}) is {x[i]!r}: drop or impute missing values "
+        raise DataError(f"Value {i} (row {i + 1}) is {x[i].item()!r}: drop or impute missing values "
                         "before a quantile.")
     cands = _candidates(candidates)
     a = _alpha(alpha)

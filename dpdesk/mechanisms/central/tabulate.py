@@ -56,7 +56,8 @@ def _edges(bins) -> np.ndarray:
 def codes(values, keys=None, bins=None) -> np.ndarray:
     """Cell index of each value (-1 when it is in no declared key or bin)."""
     if (keys is None) == (bins is None):
-        raise NoiseParameterError("Declare either keys= (categories) or bins= (numeric edges).")
+        raise NoiseParameterError("Declare either keys= (the public categories) or bins= (numeric "
+                                  "edges); they are never taken from the data.")
     arr = np.asarray(values)
     if arr.ndim != 1:
         arr = arr.reshape(-1)

@@ -1,0 +1,175 @@
+"""The accountant: exact pure sums, the PLD for (epsilon, delta), the planner, refusals."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dpdesk.errors import BudgetError
+from dpdesk.mechanisms import accounting as acc
+from dpdesk.mechanisms.accounting import Gaussian, Laplace, PureDP
+
+
+def test_ten_releases_at_a_tenth_spend_exactly_one():
+    assert acc.epsilon([Laplace(10)] * 10) == Fraction(1)
+    assert acc.epsilon([Laplace("10", 1)] * 10) == 1
+    assert acc.epsilon([PureDP(0.1)] * 10) == Fraction(1)
+    assert Laplace(0.3).epsilon == Fraction(10, 3)
+    assert acc.epsilon([Laplace(3, sensitivity=2), Laplace(Fraction(1, 3))]) == Fraction(2, 3) + 3
+    assert acc.epsilon([]) == 0 and acc.epsilon([], 1e-6) == 0
+    assert isinstance(acc.epsilon([Laplace(7)] * 3), Fraction)
+
+
+def test_events_are_frozen_and_normalised():
+    e = Laplace(0.1)
+    assert e == Laplace("0.1") == Laplace(Fraction(1, 10))
+    with pytest.raises(AttributeError):
+        e.scale = 3
+    with pytest.raises(acc.NoiseParameterError):
+        Laplace(0)
+    with pytest.raises(acc.NoiseParameterError):
+        Gaussian(-1)
+    assert Gaussian(2).rho == Fraction(1, 8)
+
+
+def test_gaussian_without_delta_is_infinite():
+    assert acc.epsilon([Laplace(1), Gaussian(5)]) == math.inf
+    assert not acc.fits([Gaussian(100)], 10)
+
+
+def test_laplace_composition_uses_the_discrete_pld_and_rounds_up():
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    ours = acc.epsilon([Laplace(10)] * 100, 1e-6)
+    discrete = pld.from_discrete_laplace_mechanism(0.1).self_compose(100).get_epsilon_for_delta(1e-6)
+    continuous = pld.from_laplace_mechanism(10.0).self_compose(100).get_epsilon_for_delta(1e-6)
+    assert discrete <= ours <= discrete + 1e-6
+    assert ours.denominator <= 10**6
+    # The continuous Laplace figure (4.69) would under-report the discrete mechanism.
+    assert continuous == pytest.approx(4.6927, abs=1e-3)
+    assert float(ours) == pytest.approx(4.7746, abs=1e-3)
+    assert ours < acc.epsilon([Laplace(10)] * 100)  # far below the pure sum of 10
+
+
+def _rr_epsilon(eps0: float, k: int, delta: float) -> float:
+    """Exact epsilon for k-fold discrete Laplace (sensitivity 1) = binary RR with eps0.
+
+    Privacy loss per release is +eps0 w.p. p = e^eps0/(1+e^eps0), else -eps0, so the
+    composed loss is eps0 (2J - k), J ~ Binomial(k, p); delta(eps) = E[(1 - e^(eps-L))_+].
+    """
+    p = math.exp(eps0) / (1 + math.exp(eps0))
+    j = np.arange(k + 1)
+    pmf = stats.binom.pmf(j, k, p)
+    loss = eps0 * (2 * j - k)
+
+    def delta_of(e):
+        return float(np.sum(pmf * np.clip(1 - np.exp(e - loss), 0, None)))
+
+    lo, hi = 0.0, eps0 * k
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if delta_of(mid) > delta else (lo, mid)
+    return hi
+
+
+def test_laplace_pld_is_close_to_the_exact_randomized_response_figure():
+    exact = _rr_epsilon(0.1, 100, 1e-6)
+    ours = float(acc.epsilon([Laplace(10)] * 100, 1e-6))
+    assert exact <= ours <= exact * 1.002
+    assert float(acc.epsilon([PureDP("0.1")] * 100, 1e-6)) == pytest.approx(ours, abs=2e-6)
+
+
+def _balle_wang_delta(eps, sigma, sens=1.0):
+    """Analytic Gaussian (Balle & Wang 2018, thm 8)."""
+    a = sens / (2 * sigma)
+    b = eps * sigma / sens
+    return stats.norm.cdf(-b + a) - math.exp(eps) * stats.norm.cdf(-b - a)
+
+
+def _eps_from_delta(delta_of, delta):
+    lo, hi = 0.0, 100.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if delta_of(mid) > delta else (lo, mid)
+    return hi
+
+
+def test_gaussian_composition_matches_balle_wang_within_one_percent():
+    sigma, k = 20.0, 10  # k Gaussians of sigma = one Gaussian of sigma / sqrt(k)
+    bw = _eps_from_delta(lambda e: _balle_wang_delta(e, sigma / math.sqrt(k)), 1e-6)
+    ours = float(acc.epsilon([Gaussian(sigma)] * k, 1e-6))
+    assert ours == pytest.approx(bw, rel=0.01)
+
+
+def test_single_discrete_gaussian_against_its_exact_delta():
+    """delta(eps) = sum_y (P(Z=y) - e^eps P(Z=y-1))_+ summed over the discrete pmf."""
+    sigma = 4.0
+    y = np.arange(-400, 401)
+    w = np.exp(-y**2 / (2 * sigma**2))
+    pmf = w / w.sum()
+    shifted = np.exp(-(y - 1) ** 2 / (2 * sigma**2)) / w.sum()
+    exact = _eps_from_delta(lambda e: float(np.clip(pmf - math.exp(e) * shifted, 0, None).sum()),
+                            1e-6)
+    ours = float(acc.epsilon([Gaussian(sigma)], 1e-6))
+    assert exact <= ours <= exact * 1.002
+
+
+def test_pld_result_never_exceeds_the_pure_sum():
+    events = [Laplace(1)] * 2
+    assert acc.epsilon(events, 1e-6) <= 2
+
+
+def test_fits():
+    assert acc.fits([Laplace(10)] * 10, 1)
+    assert not acc.fits([Laplace(10)] * 11, 1)
+    assert acc.fits([Laplace(10)] * 100, 5, delta=1e-6)
+    assert acc.fits([Laplace(10)] * 10, "1.0")
+
+
+def test_pure_plan_splits_exactly_by_weights():
+    scales = acc.plan(1, [1, 2, 7])
+    assert scales == [10, 5, Fraction(10, 7)]
+    assert acc.epsilon([Laplace(s) for s in scales]) == 1
+    s2 = acc.plan("0.3", [1, 1, 1], sensitivity=2)
+    assert acc.epsilon([Laplace(s, 2) for s in s2]) == Fraction(3, 10)
+    with pytest.raises(acc.NoiseParameterError):
+        acc.plan(1, [1], mechanism="gaussian")
+
+
+def test_plan_with_delta_finds_the_common_multiplier():
+    scales = acc.plan(1, [1] * 100, delta=1e-6)
+    assert len(set(scales)) == 1
+    # about 41.5 for the continuous Laplace; the discrete one needs about 41.85
+    assert 41.0 < float(scales[0]) < 42.5
+    assert acc.fits([Laplace(scales[0])] * 100, 1, 1e-6)
+    assert not acc.fits([Laplace(float(scales[0]) * 0.99)] * 100, 1, 1e-6)
+
+
+def test_gaussian_plan_fits():
+    sig = acc.plan(1, [1, 3], delta=1e-5, mechanism="gaussian")
+    events = [Gaussian(s) for s in sig]
+    assert sig[0] > sig[1]
+    assert acc.fits(events, 1, 1e-5)
+    assert not acc.fits([Gaussian(s * Fraction(98, 100)) for s in sig], 1, 1e-5)
+
+
+def test_check_budget_refuses_with_a_clear_message():
+    spent = [Laplace(10)] * 9
+    assert acc.check_budget(spent, Laplace(10), 1) == 1
+    with pytest.raises(BudgetError) as err:
+        acc.check_budget(spent, Laplace(5), 1)
+    msg = str(err.value)
+    assert isinstance(err.value, acc.BudgetExceeded)
+    for part in ("scale 5", "epsilon 0.2", "spent: epsilon 0.9", "total 1",
+                 "remaining: epsilon 0.1", "at least 10"):
+        assert part in msg, (part, msg)
+
+
+def test_check_budget_with_delta():
+    spent = [Gaussian(10)] * 5
+    after = acc.check_budget(spent, Gaussian(10), 2, 1e-6)
+    assert 0 < after < 2
+    with pytest.raises(acc.BudgetExceeded, match="at delta 1e-06"):
+        acc.check_budget(spent, Gaussian(1), 2, 1e-6)
