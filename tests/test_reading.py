@@ -306,3 +306,26 @@ def test_progress_raising_its_own_error_propagates_unchanged(big_csv):
 
     with pytest.raises(WorkerCancelled):
         read_table(big_csv, progress=cancel)
+
+
+def test_cancelled_is_a_data_error_too(big_csv):
+    with pytest.raises(DataError):
+        read_table(big_csv, progress=lambda f: f < 0.5)
+
+
+def test_large_stat_files_are_read_in_slices_with_progress(monkeypatch):
+    from dpdesk.project import read_spss
+
+    whole = read_table(DATA / "survey.sav").frame
+    monkeypatch.setattr(read_spss, "SLICE", 3)
+    seen = []
+    sliced = read_table(DATA / "survey.sav", progress=seen.append)
+    assert sliced.frame.equals(whole)
+    assert len([f for f in seen if 0.05 < f < 0.88]) >= 3
+    assert sliced.report.missing_values == {"rr1": [98.0, 99.0]}
+
+
+def test_report_aliases():
+    report = read_table(DATA / "named.csv").report
+    assert report.excluded == ["first_name", "last_name", "phone", "contact"]
+    assert report.decimal_mark == "." and report.missing_codes == {}

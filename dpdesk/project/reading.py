@@ -27,8 +27,12 @@ __all__ = ["Cancelled", "ImportReport", "Source", "Table", "list_sheets", "read_
 ProgressCallback = Callable[[float], Any]
 
 
-class Cancelled(DpdeskError):
-    """The import was cancelled by its progress callback (nothing was read)."""
+class Cancelled(DataError):
+    """The import was cancelled by its progress callback (nothing was imported).
+
+    A subclass of :class:`DataError`, so code that stops on any import problem also stops
+    here; catch ``Cancelled`` first to treat it as a cancellation rather than an error.
+    """
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,19 @@ class ImportReport:
     group_columns: list[str] = field(default_factory=list)
     dropped_rows: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+    @property
+    def decimal_mark(self) -> str | None:
+        return self.decimal
+
+    @property
+    def missing_codes(self) -> dict[str, list]:
+        return self.missing_values
+
+    @property
+    def excluded(self) -> list[str]:
+        """Names of the columns left out (identifiers, blank columns)."""
+        return [e["column"] for e in self.excluded_columns]
 
     def to_dict(self) -> dict:
         """A JSON-able copy (codes become plain ints, floats or strings)."""
@@ -226,7 +243,7 @@ def _guarded(path: str, work: Callable[[], Any]):
     try:
         return work()
     except DataError as exc:
-        if name in str(exc):
+        if name in str(exc) or isinstance(exc, Cancelled):
             raise
         raise DataError(f"{name}: {exc}") from exc
     except (DpdeskError, KeyboardInterrupt, SystemExit, GeneratorExit, SyntaxError, ImportError):
