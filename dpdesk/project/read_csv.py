@@ -118,12 +118,16 @@ def sniff_decimal(rows: list[list[str]], delimiter: str) -> str:
 
 
 def _first_records(sample: str, complete: bool, delimiter: str, name: str) -> list[list[str]]:
+    from dpdesk.project.read_shape import MAX_CELL
+
+    if csv.field_size_limit() < MAX_CELL:
+        csv.field_size_limit(MAX_CELL)  # the same limit as for cells further down the file
     try:
         rows = list(itertools.islice(csv.reader(io.StringIO(sample), delimiter=delimiter), 60))
     except csv.Error as exc:
         if "field larger than field limit" in str(exc):
-            raise DataError(f"{name}: a value near the top of the file is longer than 131,072 "
-                            f"characters, usually a quote (\") that is opened and never closed. "
+            raise DataError(f"{name}: a value near the top of the file is longer than "
+                            f"{csv.field_size_limit():,} characters, usually a quote (\") that is opened and never closed. "
                             f"Fix the quotes in the file (or save it again from Excel).") from None
         raise DataError(f"{name}: the first rows cannot be split into fields ({exc}). Check the "
                         f"quotes and the delimiter, or pass delimiter='...'.") from None
