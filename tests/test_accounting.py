@@ -173,3 +173,17 @@ def test_check_budget_with_delta():
     assert 0 < after < 2
     with pytest.raises(acc.BudgetExceeded, match="at delta 1e-06"):
         acc.check_budget(spent, Gaussian(1), 2, 1e-6)
+
+
+def test_records_round_trip_exactly():
+    for e in (Laplace(Fraction(1, 3), 2), Gaussian("2.5"), PureDP("0.1")):
+        rec = acc.to_record(e)
+        assert acc.from_record(rec) == e
+        assert all(isinstance(v, str) for v in rec.values())
+    with pytest.raises(acc.NoiseParameterError):
+        acc.from_record({"type": "laplace"})
+
+
+def test_gaussian_refusal_without_delta_explains_why():
+    with pytest.raises(acc.BudgetExceeded, match="needs a delta > 0"):
+        acc.check_budget([], Gaussian(100), 1)

@@ -130,3 +130,13 @@ def test_median_lands_near_the_middle():
     by = central.quantile(x, range(0, 101), 0.9, epsilon=1, by=np.arange(2000) % 2,
                           by_keys=[0, 1])
     assert by.estimate.shape == (2,) and np.all((by.estimate > 50) & (by.estimate < 70))
+
+
+def test_release_record_is_json_ready():
+    import json
+
+    s = central.sum([1.5, 2.25], 0, 10, "0.25", epsilon=1)
+    rec = json.loads(json.dumps(s.record()))
+    assert rec["statistic"] == "sum" and rec["resolution"] == "1/4"
+    assert rec["events"] == [{"type": "laplace", "scale": "40", "sensitivity": "40"}]
+    assert isinstance(rec["noisy"][0], int)

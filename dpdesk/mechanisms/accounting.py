@@ -48,7 +48,7 @@ from dpdesk.errors import BudgetError, DpdeskError
 
 __all__ = [
     "Laplace", "Gaussian", "PureDP", "BudgetExceeded", "epsilon", "fits", "plan",
-    "check_budget", "describe", "ROUNDING", "NoiseParameterError", "as_fraction",
+    "check_budget", "describe", "to_record", "from_record", "ROUNDING", "NoiseParameterError", "as_fraction",
 ]
 
 ROUNDING = Fraction(1, 10**6)  # epsilon under delta > 0 is rounded up to this step
@@ -151,6 +151,34 @@ def describe(event) -> str:
     if isinstance(event, PureDP):
         return f"an epsilon-DP release (epsilon {_fmt(event.epsilon)})"
     return repr(event)
+
+
+def to_record(event) -> dict:
+    """A JSON-ready dict of an event (Fractions as exact strings), e.g. for the ledger."""
+    if isinstance(event, Laplace):
+        return {"type": "laplace", "scale": str(event.scale),
+                "sensitivity": str(event.sensitivity)}
+    if isinstance(event, Gaussian):
+        return {"type": "gaussian", "sigma": str(event.sigma),
+                "sensitivity": str(event.sensitivity)}
+    if isinstance(event, PureDP):
+        return {"type": "pure", "epsilon": str(event.epsilon)}
+    raise NoiseParameterError(f"Not a privacy event: {event!r}.")
+
+
+def from_record(record: dict):
+    """The event written by :func:`to_record`."""
+    kind = record.get("type")
+    try:
+        if kind == "laplace":
+            return Laplace(Fraction(record["scale"]), Fraction(record["sensitivity"]))
+        if kind == "gaussian":
+            return Gaussian(Fraction(record["sigma"]), Fraction(record["sensitivity"]))
+        if kind == "pure":
+            return PureDP(Fraction(record["epsilon"]))
+    except (KeyError, ValueError, ZeroDivisionError) as exc:
+        raise NoiseParameterError(f"Unreadable privacy event record {record!r}: {exc}.") from None
+    raise NoiseParameterError(f"Unknown privacy event type {kind!r} in {record!r}.")
 
 
 def _fmt(x) -> str:
@@ -333,6 +361,8 @@ def check_budget(spent_events, requested_event, total_epsilon, total_delta=0):
     cost = epsilon(requested, d)
     where = f" at delta {_fmt(d)}" if d else ""
     hint = ""
+    if d == 0 and any(isinstance(e, Gaussian) for e in requested):
+        hint = " Gaussian noise has no pure epsilon: the budget needs a delta > 0."
     if remaining > 0 and len(requested) == 1 and isinstance(requested[0], Laplace) and d == 0:
         need = requested[0].sensitivity / remaining
         hint = f" A Laplace scale of at least {_fmt(_round_up_sig(need))} would fit."

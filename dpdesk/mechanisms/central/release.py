@@ -54,6 +54,25 @@ class Release:
     def cells(self) -> int:
         return int(self.noisy.size)
 
+    def record(self) -> dict:
+        """A JSON-ready description (exact Fractions as strings), e.g. for the ledger."""
+        from dpdesk.mechanisms.accounting import to_record
+
+        def plain(v):
+            if isinstance(v, Fraction):
+                return str(v)
+            if isinstance(v, np.generic):
+                return v.item()
+            if isinstance(v, (list, tuple)):
+                return [plain(x) for x in v]
+            return v
+
+        return {"statistic": self.statistic, "keys": plain(self.keys),
+                "noisy": self.noisy.tolist(), "events": [to_record(e) for e in self.events],
+                "mechanism": self.mechanism, "scale": str(self.scale),
+                "sensitivity": str(self.sensitivity), "resolution": str(self.resolution),
+                "details": {k: plain(v) for k, v in self.details.items()}}
+
     def half_width(self, confidence=0.95, simultaneous: bool = True) -> float:
         """Noise half-width in value units: every cell (or each cell) within +-a w.p. c.
 
