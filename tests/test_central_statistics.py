@@ -140,3 +140,11 @@ def test_release_record_is_json_ready():
     assert rec["statistic"] == "sum" and rec["resolution"] == "1/4"
     assert rec["events"] == [{"type": "laplace", "scale": "40", "sensitivity": "40"}]
     assert isinstance(rec["noisy"][0], int)
+
+
+def test_mean_record_and_bad_count_input():
+    m = central.mean([1.0, 2.0], 0, 2, epsilon=1)
+    rec = m.record()
+    assert rec["statistic"] == "mean" and len(rec["sum"]["events"]) == 1
+    with pytest.raises(DataError, match="count"):
+        central.count(None, epsilon=1)

@@ -111,6 +111,11 @@ class MeanRelease:
     def estimate(self) -> np.ndarray:
         return self.adjusted.values
 
+    def record(self) -> dict:
+        """JSON-ready: the two underlying releases and the post-processed means."""
+        return {"statistic": "mean", "sum": self.sum.record(), "count": self.count.record(),
+                "estimate": self.estimate.tolist(), "did": self.adjusted.did}
+
 
 def mean(values, lower, upper, resolution=1, *, epsilon=None, rho=None, mechanism="laplace",
          count_share=Fraction(1, 2), by=None, by_keys=None, check=None) -> MeanRelease:

@@ -105,7 +105,11 @@ def count(data, *, epsilon=None, scale=None, rho=None, mechanism="laplace", by=N
             raise DataError(f"A number of rows cannot be negative; got {data}.")
         n = int(data)
     else:
-        n = len(data)
+        try:
+            n = len(data)
+        except TypeError:
+            raise DataError("count() needs the rows (a list or array) or their number; "
+                            f"got {type(data).__name__}.") from None
     rel = noisy_release("count", ((),), np.array([n]), 1, mechanism=mechanism,
                         epsilon=epsilon, scale=scale, rho=rho, check=check)
     return rel
