@@ -218,6 +218,7 @@ def machine() -> dict[str, str]:
         "numpy": np.__version__,
         "scipy": scipy.__version__,
         "dpdesk commit": commit,
+        "load average (1, 5, 15 min) at the end": " ".join(f"{x:.2f}" for x in os.getloadavg()),
     }
 
 
