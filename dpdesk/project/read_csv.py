@@ -31,11 +31,11 @@ _NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 
 
 def read_text(path: str, report, overrides: dict, progress):
-    """Read a delimited text file; fill ``report``; return the frame (index 0, 1, ...)."""
+    """Read a delimited text file; fill ``report``; return the frame and the file's SHA-256."""
     from dpdesk.project import read_encoding, read_platforms
 
     name = os.path.basename(path)
-    encoding, notes = read_encoding.detect_encoding(path, overrides.get("encoding"),
+    encoding, notes, sha256 = read_encoding.detect_encoding(path, overrides.get("encoding"),
                                                     lambda f: progress(0.15 * f))
     report.encoding = encoding
     report.warnings.extend(notes)
@@ -61,7 +61,7 @@ def read_text(path: str, report, overrides: dict, progress):
     lay = read_platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))
     text_columns = _text_columns(rows[lay.header_rows:], decimal)
     frame = _parse(path, encoding, delimiter, decimal, lay.header_rows, name, progress, text_columns)
-    return name_columns(frame, lay, report, name)
+    return name_columns(frame, lay, report, name), sha256
 
 
 def _sample(path: str, encoding: str) -> tuple[str, bool]:
@@ -137,20 +137,41 @@ def _first_records(sample: str, complete: bool, delimiter: str, name: str) -> li
     return rows
 
 
-class _Counter(io.RawIOBase):
-    """A raw file that reports the share of bytes read; the callback may cancel."""
+class _Counter:
+    """A binary file that reports the share of bytes read; the callback may cancel.
+
+    pandas' C parser calls ``read`` for blocks of 256 KiB, so progress (and a chance to
+    cancel) comes every 256 KiB of the file.
+    """
 
     def __init__(self, handle, size: int, progress):
         self.handle, self.size, self.progress, self.done = handle, max(1, size), progress, 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.handle.read(size)
+        self.done += len(data)
+        self.progress(0.15 + 0.75 * self.done / self.size)
+        return data
+
+    def readable(self) -> bool:
+        return True
+
+    def __iter__(self):
+        return iter(self.handle)
+
+
+class _RawCounter(io.RawIOBase):
+    """The same as a raw stream, for encodings pandas decodes through ``io.TextIOWrapper``."""
+
+    def __init__(self, counter: _Counter):
+        self.counter = counter
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer) -> int:
-        data = self.handle.read(min(len(buffer), 1 << 16))
+        data = self.counter.read(min(len(buffer), 1 << 18))
         buffer[: len(data)] = data
-        self.done += len(data)
-        self.progress(0.15 + 0.75 * self.done / self.size)
         return len(data)
 
 
@@ -176,7 +197,9 @@ def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtyp
 
     size = os.path.getsize(path)
     with open(path, "rb") as raw:
-        stream = io.BufferedReader(_Counter(raw, size, progress), 1 << 20)
+        stream = _Counter(raw, size, progress)
+        if encoding.replace("_", "-").lower() not in ("utf-8", "utf8", "utf-8-sig"):
+            stream = io.BufferedReader(_RawCounter(stream), 1 << 18)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

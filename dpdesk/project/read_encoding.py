@@ -10,6 +10,7 @@ binary or damaged file and are refused with the line where they occur.
 from __future__ import annotations
 
 import codecs
+import hashlib
 import os
 import re
 
@@ -24,8 +25,11 @@ _ENCODING_FIX = ("Open the file in a text editor or Excel and save it as 'CSV UT
                  "encoding='...' with the right encoding")
 
 
-def detect_encoding(path: str, forced: str | None, progress=None) -> tuple[str, list[str]]:
-    """Return ``(encoding, warnings)`` after checking that the whole file decodes."""
+def detect_encoding(path: str, forced: str | None, progress=None) -> tuple[str, list[str], str]:
+    """Return ``(encoding, warnings, sha256)`` after checking that the whole file decodes.
+
+    The SHA-256 of the file's bytes is computed in the same pass (one read of the file).
+    """
     name = os.path.basename(path)
     warnings: list[str] = []
     if forced is not None:
@@ -34,22 +38,19 @@ def detect_encoding(path: str, forced: str | None, progress=None) -> tuple[str, 
         except LookupError:
             raise DataError(f"{name}: unknown encoding {forced!r}. Use e.g. 'utf-8', 'utf-16' or "
                             f"'cp1252'.") from None
-        _check(path, forced, progress)
-        return forced, warnings
+        return forced, warnings, _check(path, forced, progress)
     with open(path, "rb") as handle:
         head = handle.read(4)
     for bom, encoding in _BOMS:
         if head.startswith(bom):
-            _check(path, encoding, progress)
-            return encoding, warnings
+            return encoding, warnings, _check(path, encoding, progress)
     _refuse_binary(path)
     try:
-        _check(path, "utf-8", progress)
-        return "utf-8", warnings
+        return "utf-8", warnings, _check(path, "utf-8", progress)
     except _Undecodable as first:
         _refuse_mixed(path, first)
         try:
-            _check(path, "cp1252", None)
+            digest = _check(path, "cp1252", None)
         except _Undecodable as second:
             raise DataError(f"{name}: line {second.line} holds bytes that are neither UTF-8 nor "
                             f"Windows-1252 text ({second.snippet}); the file may be binary or "
@@ -57,7 +58,7 @@ def detect_encoding(path: str, forced: str | None, progress=None) -> tuple[str, 
         warnings.append(f"The file is not UTF-8 (first at line {first.line}); it was read as "
                         f"Windows-1252 (Western European). If accented letters look wrong, save "
                         f"the file as 'CSV UTF-8' or pass encoding='...'.")
-        return "cp1252", warnings
+        return "cp1252", warnings, digest
 
 
 def _refuse_binary(path: str) -> None:
@@ -80,15 +81,17 @@ class _Undecodable(Exception):
         self.snippet = snippet
 
 
-def _check(path: str, encoding: str, progress) -> None:
-    """Decode the whole file block by block; refuse NUL and control bytes."""
+def _check(path: str, encoding: str, progress) -> str:
+    """Decode the whole file block by block; refuse NUL and control bytes; return its SHA-256."""
     name = os.path.basename(path)
     decoder = codecs.getincrementaldecoder(encoding)()
     size = max(1, os.path.getsize(path))
     lines, done = 1, 0
+    digest = hashlib.sha256()
     with open(path, "rb") as handle:
         while True:
             block = handle.read(BLOCK)
+            digest.update(block)
             final = not block
             try:
                 text = decoder.decode(block, final=final)
@@ -112,7 +115,7 @@ def _check(path: str, encoding: str, progress) -> None:
             if progress is not None:
                 progress(done / size)
             if final:
-                return
+                return digest.hexdigest()
 
 
 def _hex(block: bytes, start: int) -> str:

@@ -64,9 +64,12 @@ def _refuse_duplicates(frame, report, name: str) -> None:
 def _drop_blank_rows(frame, report):
     if frame.shape[1] < 2 or len(frame) == 0:
         return frame
-    blank = frame.isna().all(axis=1)
-    if not blank.any():
-        return frame
+    blank = None
+    for column in range(frame.shape[1]):  # stops at the first column without blanks
+        missing = frame.iloc[:, column].isna().to_numpy()
+        blank = missing if blank is None else blank & missing
+        if not blank.any():
+            return frame
     rows = [int(i) + report.first_data_row for i in frame.index[blank]]
     report.dropped_rows.extend(rows)
     shown = ", ".join(str(r) for r in rows[:10]) + (" ..." if len(rows) > 10 else "")
@@ -133,9 +136,9 @@ def _whole_numbers(series, np, pd):
     """A float column of whole numbers (codes with blanks) as the smallest (nullable) integers."""
     values = series.to_numpy()
     mask = np.isnan(values)
-    filled = np.where(mask, 0.0, values)
-    if not len(values) or mask.all() or not np.array_equal(filled, np.trunc(filled)):
+    if not len(values) or mask.all():
         return series
+    filled = np.where(mask, 0.0, values)
     low, high = filled.min(), filled.max()
     for kind in (np.int8, np.int16, np.int32):
         info = np.iinfo(kind)
@@ -144,6 +147,8 @@ def _whole_numbers(series, np, pd):
     else:
         return series
     codes = filled.astype(kind)
+    if not np.array_equal(codes, filled):  # some value is not a whole number
+        return series
     if not mask.any():
         return pd.Series(codes, index=series.index, name=series.name)
     return pd.Series(pd.arrays.IntegerArray(codes, mask), index=series.index, name=series.name)

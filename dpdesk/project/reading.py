@@ -188,8 +188,8 @@ def _read(path: str, overrides: dict) -> Table:
         raise DataError(f"{name}: is a folder, not a data file. Choose a .csv, .xlsx, .sav or .dta file.")
     progress = _Progress(overrides.get("progress"))
     progress(0.0)
-    source = file_source(path)
-    if source.size == 0:
+    size = os.path.getsize(path)
+    if size == 0:
         raise DataError(f"{name}: the file is empty (0 bytes). Export the data again and check that "
                         f"the export finished.")
     fmt = read_formats.detect_format(path, overrides.get("format"))
@@ -200,7 +200,8 @@ def _read(path: str, overrides: dict) -> Table:
     if fmt == "csv":
         from dpdesk.project import read_csv
 
-        frame = read_csv.read_text(path, report, overrides, progress)
+        frame, sha256 = read_csv.read_text(path, report, overrides, progress)
+        source = Source(name, os.path.abspath(path), size, sha256)
     elif fmt == "xlsx":
         from dpdesk.project import read_excel
 
@@ -209,6 +210,8 @@ def _read(path: str, overrides: dict) -> Table:
         from dpdesk.project import read_spss
 
         frame = read_spss.read_stat_file(path, fmt, report, progress)
+    if fmt != "csv":
+        source = file_source(path)
     frame = read_shape.finish(frame, report, overrides, name, progress)
     progress(1.0)
     return Table(frame=frame, report=report, source=source)
