@@ -2,6 +2,8 @@
 
 The application object lives until ``run`` returns and every connection is to a bound
 method (PITFALLS.md: a lambda capturing ``self`` crashed the real program at exit).
+Heavy libraries (scipy, pandas, matplotlib) are imported only when a view needs them,
+so the first window appears quickly (``benchmarks/startup.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance() or QApplication([sys.argv[0], *(argv or [])])
     app.setApplicationName("dpdesk")
     app.setOrganizationName("dpdesk")
+    app.setApplicationDisplayName("dpdesk")
     app.setApplicationVersion(__version__)
     return app
 
@@ -28,10 +31,15 @@ def run(argv: list[str] | None = None) -> int:
 
         return selftest()
     app = make_app(argv)
+    from dpdesk.gui.error_dialog import install_excepthook
     from dpdesk.gui.main_window import MainWindow
 
+    install_excepthook()
     window = MainWindow()
     window.show()
+    recent = window.settings.recent_files()
+    if recent and str(window.settings.value("reopen_last", "false")).lower() == "true":
+        window.open_project(recent[0])
     code = app.exec()
     del window
     return code

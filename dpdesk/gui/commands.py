@@ -1,0 +1,91 @@
+"""Undoable changes to the project's survey items (QUndoStack commands).
+
+Each command changes the project file at once (one transaction per change, nothing to
+"save"); undo makes the opposite change. :func:`push` applies a command first, so a
+change the project refuses raises (for the caller to show) and is never recorded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtGui import QUndoCommand
+
+
+class ItemCommand(QUndoCommand):
+    """Base: ``apply`` and ``revert`` change the project; ``redo``/``undo`` call them."""
+
+    def __init__(self, text: str, project) -> None:
+        super().__init__(text)
+        self.project = project
+        self._applied = False
+
+    def apply(self) -> None:
+        raise NotImplementedError
+
+    def revert(self) -> None:
+        raise NotImplementedError
+
+    def redo(self) -> None:
+        if self._applied:  # applied by push() already
+            self._applied = False
+            return
+        self.apply()
+
+    def undo(self) -> None:
+        self.revert()
+
+
+class AddItem(ItemCommand):
+    def __init__(self, project, name: str, design: Any, question: str = "") -> None:
+        super().__init__(f"Add item '{name}'", project)
+        self.name, self.design, self.question = name, design, question
+
+    def apply(self) -> None:
+        self.project.add_item(self.name, self.design, question=self.question)
+
+    def revert(self) -> None:
+        self.project.remove_item(self.name)
+
+
+class EditItem(ItemCommand):
+    """Change an item's name, question and design (its data mapping stays)."""
+
+    def __init__(self, project, old_name: str, name: str, design: Any, question: str) -> None:
+        super().__init__(f"Edit item '{name}'", project)
+        old = project.item(old_name)
+        self.before = {"name": old.name, "design": old.design_record, "question": old.question}
+        self.after = {"name": name, "design": design, "question": question}
+
+    def _set(self, current: str, target: dict) -> None:
+        self.project.update_item(current, new_name=target["name"], design=target["design"],
+                                 question=target["question"])
+
+    def apply(self) -> None:
+        self._set(self.before["name"], self.after)
+
+    def revert(self) -> None:
+        self._set(self.after["name"], self.before)
+
+
+class RemoveItem(ItemCommand):
+    def __init__(self, project, name: str) -> None:
+        super().__init__(f"Remove item '{name}'", project)
+        item = project.item(name)
+        self.saved = {"name": item.name, "design": item.design_record, "column": item.column,
+                      "codes": item.codes, "group_column": item.group_column, "question": item.question}
+
+    def apply(self) -> None:
+        self.project.remove_item(self.saved["name"])
+
+    def revert(self) -> None:
+        s = self.saved
+        self.project.add_item(s["name"], s["design"], column=s["column"], codes=s["codes"],
+                              group_column=s["group_column"], question=s["question"])
+
+
+def push(stack, command: ItemCommand) -> None:
+    """Apply ``command`` and record it on ``stack`` (nothing is recorded if applying raises)."""
+    command.apply()
+    command._applied = True
+    stack.push(command)

@@ -1,0 +1,89 @@
+"""The user's settings (QSettings): window geometry, recent projects, last folders.
+
+``DPDESK_SETTINGS_DIR`` (set by the tests and the self-test) points the settings at a
+folder of its own, so a run never touches the user's real settings.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings
+
+MAX_RECENT = 8
+
+
+def make_settings() -> QSettings:
+    folder = os.environ.get("DPDESK_SETTINGS_DIR")
+    if folder:
+        return QSettings(str(Path(folder) / "dpdesk.ini"), QSettings.Format.IniFormat)
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "dpdesk", "dpdesk")
+
+
+def data_folder() -> Path:
+    """A folder for files the program makes for the user (the example project)."""
+    folder = os.environ.get("DPDESK_SETTINGS_DIR")
+    if folder:
+        path = Path(folder) / "data"
+    else:
+        from PySide6.QtCore import QStandardPaths
+
+        path = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class Settings:
+    """Typed access to the few things dpdesk remembers between sessions."""
+
+    def __init__(self, qsettings: QSettings | None = None) -> None:
+        self._s = qsettings or make_settings()
+
+    # recent projects -------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        value = self._s.value("recent/files", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or []) if v]
+
+    def add_recent(self, path: str | os.PathLike) -> None:
+        path = str(Path(path).absolute())
+        files = [path] + [f for f in self.recent_files() if f != path]
+        self._s.setValue("recent/files", files[:MAX_RECENT])
+        self._s.sync()
+
+    def remove_recent(self, path: str) -> None:
+        self._s.setValue("recent/files", [f for f in self.recent_files() if f != str(path)])
+        self._s.sync()
+
+    def clear_recent(self) -> None:
+        self._s.setValue("recent/files", [])
+        self._s.sync()
+
+    # folders ---------------------------------------------------------------------
+    def last_folder(self, kind: str) -> str:
+        """The folder last used for ``kind`` ("project", "data", "export"), else home."""
+        folder = str(self._s.value(f"folders/{kind}", "") or "")
+        return folder if folder and Path(folder).is_dir() else str(Path.home())
+
+    def set_last_folder(self, kind: str, path: str | os.PathLike) -> None:
+        p = Path(path)
+        self._s.setValue(f"folders/{kind}", str(p if p.is_dir() else p.parent))
+
+    # window ----------------------------------------------------------------------
+    def geometry(self) -> QByteArray | None:
+        value = self._s.value("window/geometry")
+        return value if isinstance(value, QByteArray) else None
+
+    def set_geometry(self, geometry: QByteArray) -> None:
+        self._s.setValue("window/geometry", geometry)
+        self._s.sync()
+
+    # preferences -----------------------------------------------------------------
+    def value(self, key: str, default=None):
+        return self._s.value(f"preferences/{key}", default)
+
+    def set_value(self, key: str, value) -> None:
+        self._s.setValue(f"preferences/{key}", value)
+        self._s.sync()

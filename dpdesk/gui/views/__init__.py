@@ -1,0 +1,1 @@
+"""The task views of the main window (one module each)."""

@@ -1,0 +1,222 @@
+"""The Design view: the project's survey items, the wizard to add or edit one, combined privacy."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dpdesk.errors import DpdeskError
+
+from .. import commands
+from ..error_dialog import show_error
+from ..wizard.catalog import BY_KEY
+from ..wizard.common import name
+
+
+def combined_epsilon(epsilons: list[float | None]) -> Fraction | float:
+    """Sequential composition of the items' local epsilons (None = infinite), exactly summed by
+    ``dpdesk.mechanisms.accounting`` (Dwork & Roth 2014, thm 3.16)."""
+    if any(e is None or math.isinf(e) for e in epsilons):
+        return math.inf
+    from dpdesk.mechanisms import accounting
+
+    return accounting.epsilon([accounting.PureDP(Fraction(str(e))) for e in epsilons if e > 0])
+
+
+def combined_words(items: list[tuple[str, float | None]]) -> str:
+    """The privacy a respondent accepts across all items, in words (items: name, epsilon)."""
+    if not items:
+        return "Add a survey item to see how well respondents are protected."
+    finite = [(n, e) for n, e in items if e is not None and not math.isinf(e)]
+    open_items = [n for n, e in items if e is None or math.isinf(e)]
+    parts = []
+    if finite:
+        total = float(combined_epsilon([e for _n, e in finite]))
+        ratio = math.exp(total)
+        ratio_text = f"{ratio:.1f}" if ratio < 100 else f"{ratio:,.0f}"
+        if len(finite) == 1 and not open_items:
+            parts.append(f"Local epsilon {total:.2f}: any answer is at most {ratio_text} times as likely from one "
+                         "kind of respondent as from another.")
+        else:
+            which = "all" if not open_items else "the"
+            parts.append(f"A respondent who answers {which} {len(finite)} items with fully protected answers accepts "
+                         f"a combined local epsilon of {total:.2f} (the items' epsilons add up): together, their "
+                         f"answers are at most {ratio_text} times as likely from one kind of respondent as from "
+                         "another.")
+    if open_items:
+        names = ", ".join(f"'{n}'" for n in open_items)
+        parts.append(f"{names} {'has' if len(open_items) == 1 else 'have'} an answer that is not protected "
+                     "(infinite epsilon); that is usual for designs that detect lying or cheating.")
+    return " ".join(parts)
+
+
+class DesignView(QWidget):
+    wizard_opened = Signal(object)  # the DesignWizard, for tests and the main window
+
+    def __init__(self, window, parent=None) -> None:
+        super().__init__(parent)
+        self.window_ = window
+        self.setObjectName("view_design")
+        title = QLabel("<h2 style='font-weight: normal'>Design</h2>")
+        intro = QLabel("The sensitive questions of your survey and how respondents answer them.")
+        intro.setWordWrap(True)
+        self.table = name(QTableWidget(0, 4), "Survey items", "The survey items of this project and their designs")
+        self.table.setHorizontalHeaderLabels(["Item", "Question", "What respondents do", "Privacy (local epsilon)"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        self.new_button = name(QPushButton("New survey item…"), "New survey item",
+                               "Design a new sensitive question step by step")
+        self.edit_button = name(QPushButton("Edit…"), "Edit item", "Change the selected item's question or design")
+        self.remove_button = name(QPushButton("Remove"), "Remove item", "Remove the selected item (you can undo this)")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.new_button)
+        buttons.addWidget(self.edit_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        self.combined = QLabel()
+        self.combined.setObjectName("combinedEpsilon")
+        self.combined.setWordWrap(True)
+        self.combined.setAccessibleName("Combined privacy")
+        self.combined.setAccessibleDescription("The local epsilon a respondent accepts across all items")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(32, 24, 32, 24)
+        layout.setSpacing(12)
+        layout.addWidget(title)
+        layout.addWidget(intro)
+        layout.addLayout(buttons)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.combined)
+        self.new_button.clicked.connect(self.new_item)
+        self.edit_button.clicked.connect(self.edit_selected)
+        self.remove_button.clicked.connect(self.remove_selected)
+        self.table.itemSelectionChanged.connect(self._update_buttons)
+        self.table.itemDoubleClicked.connect(self.edit_selected)
+        self.wizard = None
+        self.setTabOrder(self.new_button, self.edit_button)
+        self.setTabOrder(self.edit_button, self.remove_button)
+        self.setTabOrder(self.remove_button, self.table)
+        self.refresh()
+
+    # ------------------------------------------------------------------ display
+    def refresh(self) -> None:
+        project = self.window_.project
+        items = project.items() if project is not None and not project.closed else []
+        self.table.setRowCount(len(items))
+        epsilons: list[tuple[str, float | None]] = []
+        for row, item in enumerate(items):
+            record = item.design_record
+            choice = BY_KEY.get(record["name"])
+            what = choice.title if choice else (record.get("summary") or record["name"])
+            eps = record.get("epsilon")
+            epsilons.append((item.name, eps))
+            privacy = "not every answer protected (infinite)" if eps is None else f"{eps:.2f}"
+            for col, text in enumerate((item.name, item.question, what, privacy)):
+                cell = QTableWidgetItem(text)
+                cell.setToolTip(text if col != 2 else (record.get("description") or text))
+                self.table.setItem(row, col, cell)
+        self.table.resizeRowsToContents()
+        self.combined.setText("<b>Combined privacy.</b> " + combined_words(epsilons))
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        has_project = self.window_.project is not None
+        selected = bool(self.table.selectedItems())
+        self.new_button.setEnabled(has_project)
+        self.edit_button.setEnabled(has_project and selected)
+        self.remove_button.setEnabled(has_project and selected)
+
+    def selected_name(self) -> str | None:
+        rows = {i.row() for i in self.table.selectedItems()}
+        if not rows:
+            return None
+        return self.table.item(min(rows), 0).text()
+
+    def select(self, item_name: str) -> None:
+        for row in range(self.table.rowCount()):
+            if self.table.item(row, 0).text() == item_name:
+                self.table.selectRow(row)
+
+    # ------------------------------------------------------------------ actions
+    def new_item(self):
+        from ..wizard.wizard import DesignWizard
+
+        return self._open(DesignWizard(settings=self.window_.settings, parent=self))
+
+    def edit_selected(self, *_args):
+        item_name = self.selected_name()
+        if item_name is None:
+            return None
+        from ..wizard.wizard import DesignWizard, draft_from_item
+
+        try:
+            draft = draft_from_item(self.window_.project.item(item_name))
+        except DpdeskError as exc:
+            show_error(exc, self)
+            return None
+        return self._open(DesignWizard(draft, settings=self.window_.settings, parent=self))
+
+    def _open(self, wizard):
+        self.wizard = wizard
+        wizard.finished.connect(self._on_wizard_finished)
+        wizard.open()
+        self.wizard_opened.emit(wizard)
+        return wizard
+
+    def _save_wizard(self, wizard) -> None:
+        result = wizard.item_result()
+        project = self.window_.project
+        try:
+            if wizard.draft.editing:
+                command = commands.EditItem(project, wizard.draft.editing, result["name"], result["design"],
+                                            result["question"])
+            else:
+                command = commands.AddItem(project, result["name"], result["design"], result["question"])
+            commands.push(self.window_.undo_stack, command)
+        except DpdeskError as exc:
+            show_error(exc, self)
+            return
+        self.refresh()
+        self.select(result["name"])
+        self.window_.statusBar().showMessage(f"Saved item '{result['name']}' to the project.", 5000)
+
+    def _on_wizard_finished(self, code: int) -> None:
+        wizard, self.wizard = self.wizard, None
+        if wizard is None:
+            return
+        if code == QDialog.DialogCode.Accepted:
+            self._save_wizard(wizard)
+        wizard.deleteLater()
+
+    def remove_selected(self) -> None:
+        item_name = self.selected_name()
+        if item_name is None:
+            return
+        try:
+            commands.push(self.window_.undo_stack, commands.RemoveItem(self.window_.project, item_name))
+        except DpdeskError as exc:
+            show_error(exc, self)
+            return
+        self.refresh()
+        self.window_.statusBar().showMessage(f"Removed item '{item_name}'. Undo brings it back.", 5000)

@@ -1,0 +1,1 @@
+"""The survey-design wizard: question, design, randomizer, meaning, instructions."""

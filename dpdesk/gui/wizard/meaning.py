@@ -1,0 +1,84 @@
+"""What a design means for the respondent and the researcher, in words (no Qt).
+
+The numbers come from ``rr`` (epsilon from the design matrices, precision and power from
+``rr.planning``); this module only puts them into sentences.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+
+def pct(x: float, digits: int = 1) -> str:
+    value = 100 * float(x)
+    text = f"{value:.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def times(ratio: float) -> str:
+    if ratio < 10:
+        return f"{ratio:.2f}".rstrip("0").rstrip(".")  # always has a decimal point
+    return f"{ratio:,.0f}"
+
+
+def unprotected_answers(design) -> list[str]:
+    """Recorded answers that are impossible for some respondents (so they reveal them)."""
+    out = []
+    for m in design.matrices:
+        sub = m[:, list(design.privacy_states)] if design.model != "unary" else m
+        for r, row in enumerate(sub):
+            if row.max() > 0 and row.min() <= 0 and design.responses[r] not in out:
+                out.append(design.responses[r])
+    return out
+
+
+def epsilon_words(design) -> str:
+    """The local epsilon explained: how much more likely an answer is from one kind of respondent."""
+    eps = design.epsilon
+    if math.isinf(eps):
+        answers = unprotected_answers(design) if design.model != "unary" else []
+        which = " or ".join(f"'{a}'" for a in answers) or "some"
+        return (f"Local epsilon is infinite: a {which} answer is not protected. It can only come from some "
+                f"respondents, so anyone who gives it is revealed as one of them. Other answers are protected. "
+                f"Choose probabilities above 0 for every instruction to protect every answer.")
+    ratio = math.exp(eps)
+    if design.is_binary:
+        who = "someone who has the attribute as from someone who hasn't (and the other way round)"
+    elif design.model == "unary":
+        who = "someone with one answer as from someone with any other single answer"
+    else:
+        who = "someone in one category as from someone in any other category"
+    return (f"Local epsilon = {eps:.2f}. Whatever a respondent answers, that answer is at most "
+            f"{times(ratio)} times as likely from {who}. Smaller is more private.")
+
+
+def efficiency_words(value: Any) -> str:
+    """Relative efficiency (variance of a direct question over the RR variance) as a sample-size factor."""
+    v = float(min(value)) if hasattr(value, "__len__") else float(value)
+    if not v > 0:
+        return "Carries no information at this prevalence."
+    return f"Needs about {times(1 / v)} times as many respondents as asking directly (efficiency {pct(v, 0)})."
+
+
+def halfwidth_words(hw: Any, n: int) -> str:
+    h = float(max(hw)) if hasattr(hw, "__len__") else float(hw)
+    return (f"With {n:,} respondents the 95% confidence interval will be about ±{pct(h)} wide "
+            f"(estimate plus or minus {pct(h)}).")
+
+
+def required_n_words(n: int, target: float) -> str:
+    return f"To reach ±{pct(target)} you need about {n:,} respondents."
+
+
+def power_words(value: Any, null: float, n: int) -> str:
+    if hasattr(value, "__len__"):
+        low = float(min(value))
+        return (f"Chance of showing that each category is above {pct(null)} with {n:,} respondents: "
+                f"at least {pct(low, 0)} (one-sided test at the 5% level).")
+    chance = float(value)
+    shown = "more than 99%" if chance > 0.99 else pct(chance, 0)
+    return (f"Chance of showing that the prevalence is above {pct(null)} with {n:,} respondents: "
+            f"{shown} (one-sided test at the 5% level).")

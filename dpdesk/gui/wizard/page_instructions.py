@@ -1,0 +1,118 @@
+"""Wizard page 5: respondent instructions (editable), a printable PDF card, plain text to copy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QHBoxLayout,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWizardPage,
+)
+
+from dpdesk.errors import DpdeskError
+
+from ..card import suggested_instructions, write_card
+from ..worker import JobRunner
+from .common import name, note, problem_label, show_problem
+
+
+class InstructionsPage(QWizardPage):
+    def __init__(self, draft, parent=None) -> None:
+        super().__init__(parent)
+        self.draft = draft
+        self.setTitle("Respondent instructions")
+        self.setSubTitle("What respondents read. Edit it freely, then print the card or copy it into your survey.")
+        self.text = name(QPlainTextEdit(), "Instructions", "The instructions respondents will read; you can edit them")
+        self.text.setTabChangesFocus(True)
+        self.reset = name(QPushButton("Use the suggested wording"), "Use the suggested wording",
+                          "Replace your edits with the generated instructions")
+        self.save_pdf = name(QPushButton("Save printable card (PDF)…"), "Save printable card",
+                             "Save the instructions as a PDF card to print")
+        self.copy = name(QPushButton("Copy as plain text"), "Copy as plain text",
+                         "Copy the instructions to paste into an online survey or a paper form")
+        self.status = note(object_name="cardStatus")
+        self.status.setAccessibleName("Card status")
+        self.problem = problem_label()
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.reset)
+        buttons.addStretch(1)
+        buttons.addWidget(self.copy)
+        buttons.addWidget(self.save_pdf)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.text, 1)
+        layout.addLayout(buttons)
+        layout.addWidget(self.status)
+        layout.addWidget(self.problem)
+        self.runner = JobRunner(self)
+        self.runner.done.connect(self._on_saved)
+        self.runner.failed.connect(self._on_failed)
+        self.text.textChanged.connect(self._on_edit)
+        self.reset.clicked.connect(self.use_suggested)
+        self.copy.clicked.connect(self.copy_text)
+        self.save_pdf.clicked.connect(self._ask_and_save)
+        self._filling = False
+        self.last_card: Path | None = None
+
+    def suggested(self) -> str:
+        d = self.draft
+        return suggested_instructions(d.question, d.design(), d.device_text)
+
+    def initializePage(self) -> None:
+        d = self.draft
+        self._set_text(d.instructions if d.instructions_edited and d.instructions else self.suggested())
+
+    def _set_text(self, text: str) -> None:
+        self._filling = True
+        self.text.setPlainText(text)
+        self._filling = False
+        self.draft.instructions = text
+
+    def use_suggested(self) -> None:
+        self.draft.instructions_edited = False
+        self._set_text(self.suggested())
+
+    def _on_edit(self) -> None:
+        self.draft.instructions = self.text.toPlainText()
+        if not self._filling:
+            self.draft.instructions_edited = True
+
+    def copy_text(self) -> None:
+        QApplication.clipboard().setText(self.text.toPlainText())
+        self.status.setText("Copied. Paste it into your survey tool or document.")
+
+    def _ask_and_save(self) -> None:
+        wizard = self.wizard()
+        folder = wizard.settings.last_folder("export") if getattr(wizard, "settings", None) else str(Path.home())
+        path, _ = QFileDialog.getSaveFileName(self, "Save the instruction card", str(Path(folder) / f"{self.draft.name or 'card'}.pdf"),
+                                              "PDF files (*.pdf)")
+        if path:
+            if getattr(wizard, "settings", None):
+                wizard.settings.set_last_folder("export", path)
+            self.save_card(path)
+
+    def save_card(self, path) -> None:
+        """Write the card in a worker; ``runner.done`` fires with the path when it is saved."""
+        path = Path(path)
+        if path.suffix.lower() != ".pdf":
+            path = path.with_suffix(".pdf")
+        self.status.setText("Saving the card…")
+        title = self.draft.name.replace("_", " ").capitalize() or "Instructions"
+        self.runner.start(write_card, path, title, self.text.toPlainText())
+
+    def _on_saved(self, path) -> None:
+        self.last_card = Path(path)
+        show_problem(self.problem, "")
+        self.status.setText(f"Card saved to {path}.")
+
+    def _on_failed(self, exc) -> None:
+        self.status.setText("")
+        show_problem(self.problem, str(exc) if isinstance(exc, DpdeskError)
+                     else "The card could not be saved. Check that the folder exists and is writable.")
+
+    def cleanupPage(self) -> None:
+        self.runner.cancel()

@@ -1,0 +1,198 @@
+"""Wizard page 3: the randomizer (coins, a die, cards, birth months or exact probabilities)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
+)
+
+from dpdesk.errors import DpdeskError
+
+from . import meaning
+from .catalog import BIRTHDAY, CARDS, COIN_PRESETS, COINS, DEVICE_NAMES, DIE, EXACT
+from .common import name, note, problem_label, show_problem
+from .param_editors import CountEditor, ExactEditor, MonthsEditor
+
+
+class RandomizerPage(QWizardPage):
+    def __init__(self, draft, parent=None) -> None:
+        super().__init__(parent)
+        self.draft = draft
+        self.setTitle("The randomizer")
+        self.setSubTitle("Choose what respondents use to randomize privately. The probabilities follow from it.")
+        self.device = name(QComboBox(), "Randomizer", "What respondents use to randomize their answer")
+        self.coin_preset = name(QComboBox(), "Coin rule", "Which coin outcomes mean which instruction")
+        for label, *_ in COIN_PRESETS:
+            self.coin_preset.addItem(label)
+        self.sides = name(QSpinBox(), "Die sides", "How many faces the die has")
+        self.sides.setRange(2, 20)
+        self.sides.setValue(6)
+        self.deck = name(QSpinBox(), "Deck size", "How many cards are in each deck")
+        self.deck.setRange(2, 100)
+        self.deck.setValue(12)
+        top = QFormLayout()
+        top.setVerticalSpacing(10)
+        top.addRow("&Randomizer:", self.device)
+        top.addRow("Coin &rule:", self.coin_preset)
+        top.addRow("Die &sides:", self.sides)
+        top.addRow("Cards in the &deck:", self.deck)
+        self.params_box = QGroupBox("Probabilities")
+        self.params_form = QFormLayout(self.params_box)
+        self.params_form.setVerticalSpacing(10)
+        self.summary = note(object_name="randomizerSummary")
+        self.summary.setAccessibleName("Resulting probabilities")
+        self.problem = problem_label()
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.params_box)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.problem)
+        layout.addStretch(1)
+        self.editors: dict = {}
+        self._top = top
+        self._ok = False
+        self.device.currentIndexChanged.connect(self._on_device)
+        self.coin_preset.currentIndexChanged.connect(self._recompute)
+        self.sides.valueChanged.connect(self._on_total)
+        self.deck.valueChanged.connect(self._on_total)
+
+    # ------------------------------------------------------------------ setup
+    def initializePage(self) -> None:
+        choice = self.draft.choice
+        self.device.blockSignals(True)
+        self.device.clear()
+        for device in choice.devices:
+            self.device.addItem(DEVICE_NAMES[device], device)
+        wanted = self.draft.device if self.draft.device in choice.devices else choice.devices[0]
+        if self.draft.values and EXACT in choice.devices and self.draft.device not in choice.devices:
+            wanted = EXACT
+        self.device.setCurrentIndex(choice.devices.index(wanted))
+        self.device.blockSignals(False)
+        self._on_device()
+
+    def current_device(self) -> str:
+        return self.device.currentData() or EXACT
+
+    def _initial(self, param):
+        value = self.draft.values.get(param.name)
+        return param.default if value is None else value
+
+    def _on_device(self, *_args) -> None:
+        device = self.current_device()
+        self.draft.device = device
+        for widget, show in ((self.coin_preset, device == COINS), (self.sides, device == DIE),
+                             (self.deck, device == CARDS)):
+            self._top.setRowVisible(widget, show)
+        while self.params_form.rowCount():
+            self.params_form.removeRow(0)
+        self.editors = {}
+        previous: QWidget = self.device
+        for param in self.draft.choice.params:
+            kind = device if device in param.devices else EXACT
+            if device == COINS:
+                continue
+            if kind == DIE:
+                editor = CountEditor(param, self._initial(param), self.sides.value(), "faces")
+            elif kind == CARDS:
+                editor = CountEditor(param, self._initial(param), self.deck.value(), "cards")
+            elif kind == BIRTHDAY:
+                editor = MonthsEditor(param, self._initial(param))
+            else:
+                editor = ExactEditor(param, self._initial(param))
+            editor.changed.connect(self._recompute)
+            self.params_form.addRow(param.label + ":", editor)
+            self.editors[param.name] = editor
+            QWidget.setTabOrder(previous, editor.focus_widget())
+            previous = editor.focus_widget()
+        self.params_box.setVisible(bool(self.editors))
+        self._recompute()
+
+    def _on_total(self, *_args) -> None:
+        device = self.current_device()
+        for editor in self.editors.values():
+            if isinstance(editor, CountEditor):
+                editor.set_total(self.sides.value() if device == DIE else self.deck.value())
+        self._recompute()
+
+    # ------------------------------------------------------------------ values
+    def _values_and_words(self) -> tuple[dict, str]:
+        from dpdesk.mechanisms import rr
+
+        device = self.current_device()
+        key = self.draft.design_key
+        if device == COINS:
+            _label, tosses, truth, yes, no = COIN_PRESETS[self.coin_preset.currentIndex()]
+            p = rr.randomizers.coins(tosses, truth=truth, yes=yes, no=no)
+            return dict(p.exact), _label + "."
+        values = {k: e.value() for k, e in self.editors.items()}
+        if key == "forced" and device in (DIE, CARDS):
+            counts = [self.editors[k].spin.value() for k in ("p_truth", "p_yes", "p_no")]
+            if device == DIE:
+                faces, start = [], 1
+                for c in counts:
+                    faces.append(list(range(start, start + c)))
+                    start += c
+                p = rr.randomizers.die(*faces, sides=self.sides.value()) if sum(counts) == self.sides.value() \
+                    else rr.randomizers.die(*counts, sides=self.sides.value())
+            else:
+                p = rr.randomizers.cards(*counts) if sum(counts) == self.deck.value() else None
+                if p is None:
+                    raise _Problem(f"The cards add up to {sum(counts)}, but the deck has {self.deck.value()} "
+                                   f"cards. Make them add up.")
+            return dict(p.exact), p.description.split(" Probabilities:")[0]
+        if device == EXACT:
+            words = "Any private randomizer with these probabilities (for example a random-number app)."
+        elif device == DIE:
+            words = f"Roll a fair {self.sides.value()}-sided die privately. " + "; ".join(
+                e.words() for e in self.editors.values() if isinstance(e, CountEditor)) + "."
+        elif device == CARDS:
+            words = f"Draw one card privately from a shuffled deck of {self.deck.value()} and put it back. " + \
+                "; ".join(e.words() for e in self.editors.values() if isinstance(e, CountEditor)) + "."
+        else:
+            words = " ".join(e.words() for e in self.editors.values() if isinstance(e, MonthsEditor))
+        return values, words
+
+    def _recompute(self, *_args) -> None:
+        try:
+            values, words = self._values_and_words()
+            self.draft.values = values
+            self.draft.device_text = words
+            design = self.draft.design()
+        except (DpdeskError, _Problem) as exc:
+            self._ok = False
+            self.summary.setText("")
+            show_problem(self.problem, str(exc))
+        else:
+            self._ok = True
+            show_problem(self.problem, "")
+            self.summary.setText(self._summary(values, words, design))
+        self.completeChanged.emit()
+
+    def _summary(self, values: dict, words: str, design) -> str:
+        labels = {p.name: p for p in self.draft.choice.params}
+        parts = []
+        for key, value in values.items():
+            exact = getattr(value, "exact", value)
+            frac = f" ({exact.numerator}/{exact.denominator})" if isinstance(exact, Fraction) and exact.denominator > 1 \
+                and exact.denominator <= 1000 else ""
+            shown = f"{float(value):g}" if labels[key].kind == "epsilon" else meaning.pct(float(value)) + frac
+            parts.append(f"{labels[key].label}: <b>{shown}</b>")
+        return "<br>".join(parts) + f"<p>{words}</p>"
+
+    def isComplete(self) -> bool:
+        return self._ok
+
+    def validatePage(self) -> bool:
+        return self._ok
+
+
+class _Problem(Exception):
+    """An inconsistent randomizer (shown on the page, not raised further)."""

@@ -1,0 +1,131 @@
+"""Editors that turn a randomizer (die faces, cards, birth months, a number) into a probability.
+
+Each editor has ``value()`` (an exact :class:`~fractions.Fraction` or a float) and
+``words()`` (how the respondent uses the randomizer for this parameter), and emits
+``changed``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QGridLayout, QSpinBox, QWidget, QHBoxLayout, QLabel
+
+from .common import name
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+class Editor(QWidget):
+    changed = Signal()
+
+    def __init__(self, param, parent=None) -> None:
+        super().__init__(parent)
+        self.param = param
+
+    def value(self):
+        raise NotImplementedError
+
+    def words(self) -> str:
+        return ""
+
+
+class ExactEditor(Editor):
+    def __init__(self, param, initial, parent=None) -> None:
+        super().__init__(param, parent)
+        self.spin = QDoubleSpinBox()
+        if param.kind == "epsilon":
+            self.spin.setRange(0.05, 20.0)
+            self.spin.setSingleStep(0.1)
+            self.spin.setDecimals(2)
+        else:
+            self.spin.setRange(0.0, 1.0)
+            self.spin.setSingleStep(0.05)
+            self.spin.setDecimals(4)
+        self.spin.setValue(float(initial))
+        name(self.spin, param.label, f"{param.label}: " + ("the privacy level, smaller is more private"
+                                                          if param.kind == "epsilon" else "a probability from 0 to 1"))
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.spin)
+        lay.addStretch(1)
+        self.spin.valueChanged.connect(self.changed)
+
+    def value(self):
+        return Fraction(str(round(self.spin.value(), 4)))
+
+    def focus_widget(self):
+        return self.spin
+
+
+class CountEditor(Editor):
+    """``k`` out of a total (die faces or cards): the probability ``k / total``."""
+
+    def __init__(self, param, initial, total: int, unit: str, parent=None) -> None:
+        super().__init__(param, parent)
+        self.total, self.unit = total, unit
+        self.spin = QSpinBox()
+        self.spin.setRange(0, total)
+        self.spin.setValue(round(float(initial) * total))
+        self.suffix = QLabel()
+        name(self.spin, param.label, f"{param.label}: how many of the {total} {unit}")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.spin)
+        lay.addWidget(self.suffix)
+        lay.addStretch(1)
+        self.spin.valueChanged.connect(self._update)
+        self._update()
+
+    def _update(self, *_args) -> None:
+        self.suffix.setText(f"of {self.total} {self.unit}")
+        self.changed.emit()
+
+    def set_total(self, total: int) -> None:
+        fraction = self.spin.value() / self.total if self.total else 0
+        self.total = total
+        self.spin.setRange(0, total)
+        self.spin.setValue(round(fraction * total))
+        self._update()
+
+    def value(self):
+        return Fraction(self.spin.value(), self.total)
+
+    def words(self) -> str:
+        k = self.spin.value()
+        return f"{self.param.label}: {k} of the {self.total} {self.unit}"
+
+    def focus_widget(self):
+        return self.spin
+
+
+class MonthsEditor(Editor):
+    """Birth months: the share of the year they cover (``rr.randomizers.birth_month``)."""
+
+    def __init__(self, param, initial, parent=None) -> None:
+        super().__init__(param, parent)
+        n = max(1, min(11, round(float(initial) * 12)))
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.boxes = []
+        for i, month in enumerate(MONTHS):
+            box = name(QCheckBox(month), f"{param.label}: born in {month}", f"Count a birthday in {month} as 'yes'")
+            box.setChecked(i < n)
+            box.toggled.connect(self.changed)
+            grid.addWidget(box, i // 6, i % 6)
+            self.boxes.append(box)
+
+    def months(self) -> list[int]:
+        return [i + 1 for i, b in enumerate(self.boxes) if b.isChecked()]
+
+    def value(self):
+        from dpdesk.mechanisms import rr
+
+        return rr.randomizers.birth_month(self.months())
+
+    def words(self) -> str:
+        return self.value().description
+
+    def focus_widget(self):
+        return self.boxes[0]

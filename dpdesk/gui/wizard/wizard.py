@@ -1,0 +1,69 @@
+"""The survey-design wizard (QWizard): five pages over one :class:`Draft`."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from PySide6.QtWidgets import QWizard
+
+from dpdesk.errors import DesignError
+
+from .catalog import BY_KEY, EXACT
+from .draft import Draft
+from .page_design import DesignPage
+from .page_instructions import InstructionsPage
+from .page_meaning import MeaningPage
+from .page_question import QuestionPage
+from .page_randomizer import RandomizerPage
+
+
+def draft_from_item(item) -> Draft:
+    """A draft to edit an existing project item (its design's parameters as exact numbers)."""
+    record = item.design_record
+    key = record["name"]
+    choice = BY_KEY.get(key)
+    if choice is None:
+        raise DesignError(
+            f"The item {item.name!r} uses the {key!r} design, which the wizard cannot edit yet. "
+            f"Change it from the command line, or make a new item."
+        )
+    params = dict(record.get("params") or {})
+    categories = [str(c) for c in params.get("categories") or []]
+    values = {p.name: Fraction(str(params[p.name])) for p in choice.params if p.name in params}
+    return Draft(name=item.name, question=item.question or "", answers=choice.answers, categories=categories,
+                 design_key=key, device=EXACT, values=values, instructions="", editing=item.name)
+
+
+class DesignWizard(QWizard):
+    """Design one survey item. After ``accept()``, :meth:`result` gives what to store."""
+
+    def __init__(self, draft: Draft | None = None, settings=None, parent=None) -> None:
+        super().__init__(parent)
+        self.draft = draft or Draft()
+        self.settings = settings
+        self.setWindowTitle("Edit survey item" if self.draft.editing else "New survey item")
+        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.setOption(QWizard.WizardOption.HaveHelpButton, False)
+        self.setAccessibleName("Survey design wizard")
+        self.setAccessibleDescription("Five steps: question, design, randomizer, meaning, instructions")
+        self.question_page = QuestionPage(self.draft)
+        self.design_page = DesignPage(self.draft)
+        self.randomizer_page = RandomizerPage(self.draft)
+        self.meaning_page = MeaningPage(self.draft)
+        self.instructions_page = InstructionsPage(self.draft)
+        for page in (self.question_page, self.design_page, self.randomizer_page, self.meaning_page,
+                     self.instructions_page):
+            self.addPage(page)
+        self.setButtonText(QWizard.WizardButton.FinishButton, "Save item" if self.draft.editing else "Add to project")
+        self.resize(820, 680)
+
+    def item_result(self) -> dict:
+        """``{"name", "question", "design", "instructions"}`` for the project."""
+        d = self.draft
+        return {"name": d.name, "question": d.question, "design": d.design(), "instructions": d.instructions}
+
+    def done(self, code: int) -> None:
+        for page in (self.meaning_page, self.instructions_page):
+            page.runner.shutdown()
+        super().done(code)
