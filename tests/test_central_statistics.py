@@ -23,7 +23,7 @@ def test_count_and_histogram_aggregate_over_declared_keys(monkeypatch):
     h = central.histogram(["a", "b", "a", "zz", "c"], keys=["a", "b", "c", "d"], epsilon=0.5)
     assert h.noisy.tolist() == [2, 1, 1, 0]  # "zz" is not a declared key; "d" is kept
     assert h.keys == (("a", "b", "c", "d"),)
-    assert h.events == (acc.Laplace(2, 1),)
+    assert h.events == (acc.Laplace(2, 1, discrete=True),)
     b = central.histogram([0, 0.5, 1, 2.9, 3, 3.1, -1], bins=[0, 1, 2, 3], epsilon=1)
     assert b.noisy.tolist() == [2, 1, 2]
     assert b.keys == (("[0, 1)", "[1, 2)", "[2, 3]"),)
@@ -35,7 +35,7 @@ def test_crosstab_and_subgroups(monkeypatch):
     cols = np.array(["x", "y", "y", "y", "x", "x"])
     t = central.crosstab(rows, cols, [1, 2], ["x", "y"], scale=3, mechanism="gaussian")
     assert t.noisy.tolist() == [[1, 1], [1, 2]]
-    assert t.events == (acc.Gaussian(3, 1),)
+    assert t.events == (acc.Gaussian(3, 1, discrete=True),)
     by = central.count(None, by=rows, by_keys=[1, 2, 9], epsilon=1)
     assert by.noisy.tolist() == [2, 3, 1]
     hb = central.histogram(cols, keys=["x", "y"], by=rows, by_keys=[1, 2], epsilon=1)
@@ -58,7 +58,7 @@ def test_sum_on_the_grid_with_sensitivity(monkeypatch):
     s = central.sum([1.234, 5.0, 120.0, -3.0], 0, 100, "0.01", epsilon=1)
     # clipped to [0, 100] and put on a 0.01 grid: 123 + 500 + 10000 + 0
     assert s.noisy.tolist() == [10623]
-    assert s.sensitivity == 10000 and s.events == (acc.Laplace(10000, 10000),)
+    assert s.sensitivity == 10000 and s.events == (acc.Laplace(10000, 10000, discrete=True),)
     assert s.estimate.tolist() == [106.23]
     assert s.resolution == Fraction(1, 100)
     neg = central.sum([-7, 3], -10, 5, epsilon=1)
@@ -73,7 +73,7 @@ def test_mean_is_a_sum_and_a_count(monkeypatch):
     _no_noise(monkeypatch)
     m = central.mean([1, 2, 3, 10], 0, 5, epsilon=1)
     assert m.estimate.tolist() == [2.75]  # (1 + 2 + 3 + 5) / 4
-    assert m.events == (acc.Laplace(10, 5), acc.Laplace(2, 1))
+    assert m.events == (acc.Laplace(10, 5, discrete=True), acc.Laplace(2, 1, discrete=True))
     assert acc.epsilon(m.events) == 1
     mb = central.mean([1, 2, 3, 4], 0, 10, by=[0, 0, 1, 1], by_keys=[0, 1], rho=1,
                       mechanism="gaussian")
@@ -87,7 +87,7 @@ def test_budget_is_checked_before_any_noise(monkeypatch):
     monkeypatch.setattr(release, "laplace_counts", boom)
 
     def refuse(events):
-        acc.check_budget([acc.Laplace(1)], events, 1)
+        acc.check_budget([acc.Laplace(1, discrete=True)], events, 1)
 
     with pytest.raises(BudgetError):
         central.histogram(["a"], keys=["a"], epsilon=1, check=refuse)
@@ -138,7 +138,7 @@ def test_release_record_is_json_ready():
     s = central.sum([1.5, 2.25], 0, 10, "0.25", epsilon=1)
     rec = json.loads(json.dumps(s.record()))
     assert rec["statistic"] == "sum" and rec["resolution"] == "1/4"
-    assert rec["events"] == [{"type": "laplace", "scale": "40", "sensitivity": "40"}]
+    assert rec["events"] == [{"type": "laplace", "scale": "40", "sensitivity": "40", "discrete": True}]
     assert isinstance(rec["noisy"][0], int)
 
 

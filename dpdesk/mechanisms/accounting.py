@@ -6,26 +6,27 @@ this relation.
 
 Events (frozen dataclasses, parameters held as exact ``Fraction(str(x))``):
 
-- ``Laplace(scale, sensitivity=1)``: discrete Laplace noise of scale b on a statistic of
-  integer L1 sensitivity D. Pure epsilon = D / b, exact.
-- ``Gaussian(sigma, sensitivity=1)``: discrete Gaussian noise, L2 sensitivity D;
+- ``Laplace(scale, sensitivity=1, discrete=False)``: Laplace noise of scale b on a statistic
+  of L1 sensitivity D. Pure epsilon = D / b, exact.
+- ``Gaussian(sigma, sensitivity=1, discrete=False)``: Gaussian noise, L2 sensitivity D;
   rho = D^2 / (2 sigma^2) zCDP (Canonne, Kamath & Steinke 2020); no pure epsilon.
 - ``PureDP(epsilon)``: any other epsilon-DP release (e.g. report-noisy-max quantiles).
+
+``discrete=False`` (the default) is the continuous mechanism, as dp_accounting's
+``LaplaceDpEvent`` and ``GaussianDpEvent``: 100 Laplace releases at scale 10 cost 4.6927 at
+delta 1e-6. dpdesk's own releases draw OpenDP's *discrete* samplers and are charged with
+``discrete=True`` events, whose PLD is not dominated by the continuous one: with D = 1 the
+discrete Laplace's privacy loss is +-1/b only, binary randomized response with epsilon 1/b,
+the worst case of every (1/b)-DP mechanism (Kairouz, Oh & Viswanath 2015), so the same 100
+releases cost 4.7746. Charging the continuous figure would under-report them.
 
 Composition. With delta = 0 only pure events compose, by exact summation of Fractions
 (Dwork & Roth 2014, thm 3.16); ten releases at 0.1 spend exactly Fraction(1). With
 delta > 0 the events are composed with a privacy loss distribution (PLD; Meiser & Mohammadi
 2018, Koskela et al. 2020, Doroshenko et al. 2022) using dp_accounting's *pessimistic*
-discretisation, for the **discrete** distributions actually sampled:
-
-- Laplace -> ``from_discrete_laplace_mechanism(1/b, D)``. This matters: the discrete Laplace
-  PLD is *not* dominated by the continuous one. With D = 1 its privacy loss is +-1/b only,
-  i.e. binary randomized response with epsilon 1/b, which is the worst case of every
-  (1/b)-DP mechanism (Kairouz, Oh & Viswanath 2015). 100 releases at scale 10 cost 4.7746
-  at delta 1e-6, not the 4.6927 of the continuous Laplace.
-- Gaussian -> ``from_discrete_gaussian_mechanism(sigma, D)`` (the continuous PLD is
-  smaller at some sigma, e.g. sigma = 5, so it would under-report).
-- PureDP -> ``from_privacy_parameters(epsilon, 0)`` (the randomized-response bound above).
+discretisation: ``from_laplace_mechanism`` / ``from_gaussian_mechanism`` for continuous
+events, ``from_discrete_laplace_mechanism`` / ``from_discrete_gaussian_mechanism`` for
+discrete ones, ``from_privacy_parameters(epsilon, 0)`` for PureDP.
 
 Non-integer sensitivities are rounded up to an integer for the PLD (noise and data are on
 an integer grid). Floats handed to dp_accounting are rounded towards more privacy loss, the
@@ -93,10 +94,11 @@ def _positive(x, name) -> Fraction:
 
 @dataclass(frozen=True)
 class Laplace:
-    """Discrete Laplace release: scale b, L1 sensitivity D (integer units); epsilon = D/b."""
+    """Laplace release: scale b, L1 sensitivity D; epsilon = D/b (``discrete``: on integers)."""
 
     scale: Fraction
     sensitivity: Fraction = Fraction(1)
+    discrete: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "scale", _positive(self.scale, "Laplace scale"))
@@ -109,10 +111,11 @@ class Laplace:
 
 @dataclass(frozen=True)
 class Gaussian:
-    """Discrete Gaussian release: sigma, L2 sensitivity D; rho = D^2/(2 sigma^2) zCDP."""
+    """Gaussian release: sigma, L2 sensitivity D; rho = D^2/(2 sigma^2) zCDP (``discrete``: on integers)."""
 
     sigma: Fraction
     sensitivity: Fraction = Fraction(1)
+    discrete: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "sigma", _positive(self.sigma, "Gaussian sigma"))
@@ -143,10 +146,10 @@ _EVENTS = (Laplace, Gaussian, PureDP)
 def describe(event) -> str:
     """A short plain-language description of one event."""
     if isinstance(event, Laplace):
-        return (f"discrete Laplace noise, scale {_fmt(event.scale)}, sensitivity "
+        return (f"{'discrete ' if event.discrete else ''}Laplace noise, scale {_fmt(event.scale)}, sensitivity "
                 f"{_fmt(event.sensitivity)} (epsilon {_fmt(event.epsilon)})")
     if isinstance(event, Gaussian):
-        return (f"discrete Gaussian noise, sigma {_fmt(event.sigma)}, sensitivity "
+        return (f"{'discrete ' if event.discrete else ''}Gaussian noise, sigma {_fmt(event.sigma)}, sensitivity "
                 f"{_fmt(event.sensitivity)} (rho {_fmt(event.rho)})")
     if isinstance(event, PureDP):
         return f"an epsilon-DP release (epsilon {_fmt(event.epsilon)})"
@@ -157,10 +160,10 @@ def to_record(event) -> dict:
     """A JSON-ready dict of an event (Fractions as exact strings), e.g. for the ledger."""
     if isinstance(event, Laplace):
         return {"type": "laplace", "scale": str(event.scale),
-                "sensitivity": str(event.sensitivity)}
+                "sensitivity": str(event.sensitivity), "discrete": event.discrete}
     if isinstance(event, Gaussian):
         return {"type": "gaussian", "sigma": str(event.sigma),
-                "sensitivity": str(event.sensitivity)}
+                "sensitivity": str(event.sensitivity), "discrete": event.discrete}
     if isinstance(event, PureDP):
         return {"type": "pure", "epsilon": str(event.epsilon)}
     raise NoiseParameterError(f"Not a privacy event: {event!r}.")
@@ -171,9 +174,11 @@ def from_record(record: dict):
     kind = record.get("type")
     try:
         if kind == "laplace":
-            return Laplace(Fraction(record["scale"]), Fraction(record["sensitivity"]))
+            return Laplace(Fraction(record["scale"]), Fraction(record["sensitivity"]),
+                           bool(record.get("discrete", True)))
         if kind == "gaussian":
-            return Gaussian(Fraction(record["sigma"]), Fraction(record["sensitivity"]))
+            return Gaussian(Fraction(record["sigma"]), Fraction(record["sensitivity"]),
+                            bool(record.get("discrete", True)))
         if kind == "pure":
             return PureDP(Fraction(record["epsilon"]))
     except (KeyError, ValueError, ZeroDivisionError) as exc:
@@ -219,16 +224,24 @@ def _pld(event, count: int):
     from dp_accounting.pld import common
     from dp_accounting.pld import privacy_loss_distribution as pld
 
-    if isinstance(event, Laplace):
+    if isinstance(event, Laplace) and event.discrete:
         one = pld.from_discrete_laplace_mechanism(
             parameter=_float_up(1 / event.scale),
             sensitivity=_int_sensitivity(event.sensitivity),
             value_discretization_interval=_DISCRETISATION)
-    elif isinstance(event, Gaussian):
+    elif isinstance(event, Laplace):
+        one = pld.from_laplace_mechanism(
+            parameter=_float_down(event.scale), sensitivity=_float_up(event.sensitivity),
+            pessimistic_estimate=True, value_discretization_interval=_DISCRETISATION)
+    elif isinstance(event, Gaussian) and event.discrete:
         one = pld.from_discrete_gaussian_mechanism(
             sigma=_float_down(event.sigma),
             sensitivity=_int_sensitivity(event.sensitivity),
             value_discretization_interval=_DISCRETISATION)
+    elif isinstance(event, Gaussian):
+        one = pld.from_gaussian_mechanism(
+            standard_deviation=_float_down(event.sigma), sensitivity=_float_up(event.sensitivity),
+            pessimistic_estimate=True, value_discretization_interval=_DISCRETISATION)
     else:
         one = pld.from_privacy_parameters(
             common.DifferentialPrivacyParameters(_float_up(event.epsilon), 0.0),
@@ -278,8 +291,11 @@ def fits(events, epsilon_total, delta=0) -> bool:
     return epsilon(events, delta) <= as_fraction(epsilon_total, "total epsilon")
 
 
-def plan(total_epsilon, weights, delta=0, mechanism="laplace", sensitivity=1) -> list[Fraction]:
+def plan(total_epsilon, weights, delta=0, mechanism="laplace", sensitivity=1, discrete=False) -> list[Fraction]:
     """Noise scales (sigmas for Gaussian) for releases sharing ``total_epsilon`` by ``weights``.
+
+    ``discrete=True`` plans for dpdesk's own (discrete) releases; the default plans for the
+    continuous mechanisms (100 Laplace releases in (1, 1e-6): scale 41.5; discrete: 41.85).
 
     delta == 0 (Laplace only): release i gets epsilon_i = total * w_i / sum(w), exactly,
     scale_i = D / epsilon_i; the exact sum is the total. delta > 0: the scales are
@@ -310,7 +326,7 @@ def plan(total_epsilon, weights, delta=0, mechanism="laplace", sensitivity=1) ->
         return base
 
     def ok(c):
-        return fits([make(_round_up_sig(c * b), sens) for b in base], total, d)
+        return fits([make(_round_up_sig(c * b), sens, discrete) for b in base], total, d)
 
     hi = 1.0
     while not ok(hi):
@@ -370,5 +386,5 @@ def check_budget(spent_events, requested_event, total_epsilon, total_delta=0):
         f"Release refused, no noise was drawn: it asks for {what}, costing epsilon "
         f"{_fmt(cost)}{where}. Already spent: epsilon {_fmt(before)} of the total "
         f"{_fmt(total)}; remaining: epsilon {_fmt(remaining)}; with this release the total "
-        f"would be {_fmt(after)}. To fix: add more noise (a larger scale), drop a release, "
-        f"or raise the total budget.{hint}")
+        f"would be {_fmt(after)}. To fix: add more noise (a larger scale) or release fewer "
+        f"statistics; a budget can be lowered but never raised.{hint}")

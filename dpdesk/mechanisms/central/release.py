@@ -110,7 +110,7 @@ def resolve_noise(mechanism: str, sensitivity: Fraction, *, epsilon=None, scale=
             b = d / eps
         else:
             b = as_fraction(scale, "scale")
-        event = Laplace(b, d)
+        event = Laplace(b, d, discrete=True)
         return "laplace", event.scale, event
     if mechanism == "gaussian":
         if epsilon is not None:
@@ -125,7 +125,7 @@ def resolve_noise(mechanism: str, sensitivity: Fraction, *, epsilon=None, scale=
             sigma = Fraction(math.nextafter(s, math.inf))
         else:
             sigma = as_fraction(scale, "sigma")
-        event = Gaussian(sigma, d)
+        event = Gaussian(sigma, d, discrete=True)
         return "gaussian", event.sigma, event
     raise NoiseParameterError(f"mechanism must be 'laplace' or 'gaussian'; got {mechanism!r}.")
 
