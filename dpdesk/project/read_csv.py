@@ -197,9 +197,12 @@ def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtyp
 
     size = os.path.getsize(path)
     with open(path, "rb") as raw:
-        stream = _Counter(raw, size, progress)
-        if encoding.replace("_", "-").lower() not in ("utf-8", "utf8", "utf-8-sig"):
-            stream = io.BufferedReader(_RawCounter(stream), 1 << 18)
+        if getattr(progress, "callback", None) is None:
+            stream = path  # nobody is watching: let pandas read the path (in parallel if it can)
+        else:
+            stream = _Counter(raw, size, progress)
+            if encoding.replace("_", "-").lower() not in ("utf-8", "utf8", "utf-8-sig"):
+                stream = io.BufferedReader(_RawCounter(stream), 1 << 18)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

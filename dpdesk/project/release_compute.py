@@ -26,7 +26,7 @@ import numpy as np
 from dpdesk.errors import DataError
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central import accuracy as acc
-from dpdesk.project.release_request import RequestError, cells
+from dpdesk.project.release_request import RequestError, cells, median_candidates
 
 __all__ = ["noise_for", "planned_events", "compute", "columns_of", "half_widths"]
 
@@ -137,7 +137,7 @@ def _run(spec, data, noise, check):
             raise RequestError("A mean is set by its epsilon; give epsilon.")
         return fn(x, lo, hi, Fraction(spec["resolution"]), by=by, by_keys=by_keys, **kw)
     alpha = Fraction(spec.get("alpha", "1/2"))
-    cands = _floats(spec["candidates"])
+    cands = _floats(median_candidates(spec))
     return central.quantile(x, cands, alpha, epsilon=noise["epsilon"], by=by, by_keys=by_keys,
                             check=check)
 

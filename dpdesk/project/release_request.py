@@ -39,7 +39,7 @@ _FIELDS = {"statistic", "columns", "column", "keys", "bins", "bounds", "resoluti
 _N_COLUMNS = {"count": (0, 1), "histogram": (1, 1), "crosstab": (2, 2), "sum": (1, 1),
               "mean": (1, 1), "median": (1, 1), "quantile": (1, 1)}
 DEFAULT_CONFIDENCE = Fraction(19, 20)
-MEDIAN_GRID = 100  # a median over bounds only: 101 equally spaced candidates
+MEDIAN_GRID = 100  # a median over bounds only: 101 equally spaced candidates (median_candidates)
 
 
 class RequestError(DpdeskError, ValueError):
@@ -51,11 +51,21 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def _frac(x, name: str, *, positive: bool = False) -> str:
+def _fraction(x, name: str) -> Fraction:
+    """Exact value of a number or of text such as "0.1", "1/10", "1e-6"."""
+    if isinstance(x, str):
+        try:
+            return Fraction(x.strip())
+        except (ValueError, ZeroDivisionError):
+            pass
     try:
-        f = as_fraction(x, name)
+        return as_fraction(x, name)
     except NoiseParameterError as exc:
         raise RequestError(str(exc)) from None
+
+
+def _frac(x, name: str, *, positive: bool = False) -> str:
+    f = _fraction(x, name)
     if positive and f <= 0:
         raise RequestError(f"{name} must be positive; got {x!r}.")
     return str(f)
@@ -90,7 +100,7 @@ def _key_list(keys, what: str) -> list:
 def _edges(bins, what: str) -> list[str]:
     if isinstance(bins, (str, bytes)) or not hasattr(bins, "__iter__"):
         raise RequestError(f"{what} must be a list of increasing bin edges; got {bins!r}.")
-    edges = [as_fraction(b, what) if not isinstance(b, bool) else None for b in bins]
+    edges = [_fraction(b, what) if not isinstance(b, bool) else None for b in bins]
     if len(edges) < 2 or None in edges or any(b <= a for a, b in zip(edges, edges[1:])):
         raise RequestError(f"{what} must be at least two increasing numbers (bin edges); got {list(bins)!r}.")
     return [str(e) for e in edges]
@@ -172,10 +182,6 @@ def normalize(request: Mapping[str, Any]) -> dict:
             else:
                 lo, hi = (Fraction(b) for b in spec["bounds"])
                 spec["resolution"] = str(default_resolution(lo, hi))
-        if stat in ("median", "quantile") and "candidates" not in spec:
-            lo, hi = (Fraction(b) for b in spec["bounds"])
-            spec["candidates"] = [str(lo + (hi - lo) * k / MEDIAN_GRID) for k in range(MEDIAN_GRID + 1)]
-            del spec["bounds"]
         if stat == "quantile":
             alpha = Fraction(_frac(request.get("alpha", "1/2"), "alpha"))
             if not 0 < alpha < 1:
@@ -247,3 +253,11 @@ def describe(spec: Mapping) -> str:
 def _num(text: str) -> str:
     f = Fraction(text)
     return str(f.numerator) if f.denominator == 1 else f"{float(f):g}"
+
+
+def median_candidates(spec: Mapping) -> list[Fraction]:
+    """The declared candidates of a median, or 101 equally spaced ones over its bounds."""
+    if spec.get("candidates"):
+        return [Fraction(c) for c in spec["candidates"]]
+    lo, hi = (Fraction(b) for b in spec["bounds"])
+    return [lo + (hi - lo) * k / MEDIAN_GRID for k in range(MEDIAN_GRID + 1)]
