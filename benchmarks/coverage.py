@@ -44,6 +44,7 @@ NS = (100, 500, 2000)
 PREVALENCES = (0.0, 0.01, 0.05, 0.2, 0.5, 0.9)
 TARGET = (0.935, 0.965)  # default interval's coverage band (95% nominal)
 CONFIDENCE = 0.95
+DIAG_SIMS = 800
 EXACT_PAIRS = 3000  # two-group designs: exact coverage when there are at most this many (y1, y2)
 
 #: name -> (design name, parameters, latent-state probabilities as a function of pi)
@@ -192,6 +193,52 @@ def task(args):
     return label, n, rows, errors, time.perf_counter() - t0
 
 
+DIAG_HEADER = ["| design | n | prevalence | P(LR = 0) | 95% quantile of LR(pi0) | median c(pi0) used | "
+               "P(LR > c) = 1 - coverage |", "|---|---:|---:|---:|---:|---:|---:|"]
+
+
+def diagnose_two_group(label: str, n: int, sims: int = 800) -> list[str]:
+    """Null distribution of the profile likelihood ratio at the TRUE prevalence (two-group design).
+
+    The default interval contains pi0 iff LR(pi0) <= c(pi0), the Feldman-Cousins critical value
+    from pi0's own distance to 0 and 1. Coverage is P(LR(pi0) <= c(pi0)), so comparing the 95%
+    quantile of LR(pi0) with c(pi0) shows whether the calibration, not the likelihood, is off.
+    Uses the estimator's internals (diagnostic only).
+    """
+    from dpdesk.mechanisms.rr import intervals as iv
+    from dpdesk.mechanisms.rr.estimate import _se_distances, _two_group_model
+    from dpdesk.mechanisms.rr.likelihood import schur_se
+
+    name, params, states = DESIGNS[label]
+    d = rr.design(name, **params)
+    model = _two_group_model(d)
+    sizes = np.array([n // 2, n - n // 2], float)
+    out = []
+    for k, pi in enumerate(PREVALENCES):
+        lam = yes_probabilities(d, states, pi)
+        rng = np.random.default_rng([SEED, 99, n, k])
+        lrs, crits = [], []
+        for _ in range(sims):
+            y = rng.binomial(sizes.astype(int), lam).astype(float)
+            p_hat, e_hat, _ = model.mle(y, sizes)
+            eta0 = model.profile_eta(y, sizes, pi)
+            lrs.append(max(0.0, 2 * (model.loglik(y, sizes, p_hat, e_hat) - model.loglik(y, sizes, pi, eta0))))
+            se0 = schur_se(model.information(sizes, pi, eta0))
+            crits.append(iv.critical_value(*_se_distances(pi, se0), CONFIDENCE))
+        lrs, crits = np.array(lrs), np.array(crits)
+        out.append(f"| {label} | {n} | {pi:g} | {np.mean(lrs < 1e-9):.3f} | {np.quantile(lrs, 0.95):.2f} | "
+                   f"{np.median(crits):.2f} | {np.mean(lrs > crits + 1e-9):.3f} |")
+    return out
+
+
+def diag_task(args):
+    label, n, sims = args
+    try:
+        return label, n, diagnose_two_group(label, n, sims)
+    except Exception as exc:  # internals renamed: the diagnostic is optional
+        return label, n, [f"| {label} | {n} | diagnostic failed: {type(exc).__name__}: {exc} | | | | |"]
+
+
 # ----------------------------------------------------------------------------- report
 
 
@@ -230,7 +277,7 @@ def _pct(x: float, flag: bool = False, digits: int = 1) -> str:
     return f"**{s}**" if flag and not out else s
 
 
-def write_report(rows, errors, sims, workers, elapsed, path: Path) -> list[str]:
+def write_report(rows, errors, sims, workers, elapsed, path: Path, diag=None) -> list[str]:
     mc_se = math.sqrt(0.95 * 0.05 / sims)
     order = {k: i for i, k in enumerate(DESIGNS)}
     rows = sorted(rows, key=lambda r: (order[r["design"]], r["n"], r["pi"]))
@@ -239,9 +286,10 @@ def write_report(rows, errors, sims, workers, elapsed, path: Path) -> list[str]:
         # The exact coverage is the truth where we have it; else the simulated one.
         judged = r["exact_default"] if not math.isnan(r["exact_default"]) else r["sim_default"]
         if not (TARGET[0] - 1e-12 <= judged <= TARGET[1] + 1e-12) or not r["contains_estimate"]:
-            kind = "exact" if not math.isnan(r["exact_default"]) else "simulated"
+            kind = (f"exact; simulated {100 * r['sim_default']:.1f}%" if not math.isnan(r["exact_default"])
+                    else f"simulated, +-{100 * 1.96 * math.sqrt(judged * (1 - judged) / sims):.1f} points at 95%")
             outside.append(f"- {r['design']}, n={r['n']}, prevalence={r['pi']:g}: default coverage "
-                           f"{100 * judged:.2f}% ({kind}; simulated {100 * r['sim_default']:.1f}%)"
+                           f"{100 * judged:.2f}% ({kind})"
                            + ("" if r["contains_estimate"] else "; interval does NOT always contain the estimate"))
     m = machine()
     lines = [
@@ -279,19 +327,53 @@ def write_report(rows, errors, sims, workers, elapsed, path: Path) -> list[str]:
             f"{_pct(r['exact_default'], True, 2)} | {_pct(r['sim_wald'])} | {_pct(r['exact_wald'], digits=2)} | "
             f"{r['width_default']:.4f} | {r['width_wald']:.4f} |")
     # summary
-    judged = [r["exact_default"] if not math.isnan(r["exact_default"]) else r["sim_default"] for r in rows]
-    wald = [r["exact_wald"] if not math.isnan(r["exact_wald"]) else r["sim_wald"] for r in rows]
+    def best(r, which):
+        return r[f"exact_{which}"] if not math.isnan(r[f"exact_{which}"]) else r[f"sim_{which}"]
+
+    judged = [best(r, "default") for r in rows]
+    wald = [best(r, "wald") for r in rows]
+    near0 = [r for r in rows if r["pi"] <= 0.05]
+    ratio = [r["width_default"] / r["width_wald"] for r in rows if r["width_wald"] > 0]
     lines += [
         "",
         "## Summary",
         "",
         f"- Default interval: coverage {100 * min(judged):.1f}% to {100 * max(judged):.1f}% over "
-        f"{len(rows)} cells (exact where available, else simulated).",
-        f"- Wald interval: coverage {100 * min(wald):.1f}% to {100 * max(wald):.1f}%.",
-        f"- Cells outside the target band: {len(outside)}.",
+        f"{len(rows)} cells (exact where available, else simulated); "
+        f"{len(outside)} cells outside {100 * TARGET[0]:.1f}-{100 * TARGET[1]:.1f}%.",
+        f"- Wald interval: coverage {100 * min(wald):.1f}% to {100 * max(wald):.1f}%; at prevalence <= 0.05 "
+        f"it averages {100 * np.mean([best(r, 'wald') for r in near0]):.1f}% (the default: "
+        f"{100 * np.mean([best(r, 'default') for r in near0]):.1f}%).",
+        f"- Width default / Wald: median {np.median(ratio):.2f}, range {min(ratio):.2f}-{max(ratio):.2f}.",
+        "",
+        "| design | default coverage min-max | cells outside | Wald coverage min-max |",
+        "|---|---:|---:|---:|",
     ]
+    for label in DESIGNS:
+        mine = [r for r in rows if r["design"] == label]
+        if not mine:
+            continue
+        dv = [best(r, "default") for r in mine]
+        wv = [best(r, "wald") for r in mine]
+        bad = sum(1 for v in dv if not TARGET[0] - 1e-12 <= v <= TARGET[1] + 1e-12)
+        lines.append(f"| {label} | {100 * min(dv):.1f}-{100 * max(dv):.1f}% | {bad} | "
+                     f"{100 * min(wv):.1f}-{100 * max(wv):.1f}% |")
     if outside:
         lines += ["", "### Cells outside the target", "", *outside]
+    if diag:
+        lines += [
+            "", "## Why the two-group designs under-cover (diagnostic)", "",
+            "The default interval contains the true prevalence pi0 exactly when the profile likelihood-ratio "
+            "statistic LR(pi0) is at most the calibrated critical value c(pi0) (Feldman-Cousins, from pi0's "
+            "distance to 0 and 1 alone). Below: the simulated null distribution of LR(pi0) "
+            f"({DIAG_SIMS} draws per row, same data-generating process as the table). For a 1-parameter "
+            "model on the boundary, P(LR = 0) is 1/2 and the 95% quantile is 2.71; here the nuisance sits "
+            "on its own bound (SLD t = 1: pi t <= pi; CDM gamma = 0: beta <= 1 - pi), so the parameter "
+            "space near the truth is a 2-D wedge: the estimate lands on pi = 0 less often than 1/2 and "
+            "LR(pi0) behaves like a chi-bar-square mixture with a chi-square(2) part, whose 95% quantile "
+            "is well above the 2.71 used.",
+            "", *DIAG_HEADER, *diag,
+        ]
     if errors:
         lines += ["", "### Estimation errors", "", *[f"- {e}" for e in errors[:50]]]
         if len(errors) > 50:
@@ -309,7 +391,16 @@ def main(argv=None) -> int:
     ap.add_argument("--n", nargs="*", type=int, default=list(NS))
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "coverage.md")
     ap.add_argument("--quick", action="store_true", help="smoke run: n=100, 200 simulations, to a temp file")
+    ap.add_argument("--diagnose", action="store_true",
+                    help="only print the profile-LR null distribution for the two-group designs (1 process)")
     a = ap.parse_args(argv)
+    if a.diagnose:
+        print("\n".join(DIAG_HEADER))
+        for label, (name, params, _) in DESIGNS.items():
+            if rr.design(name, **params).groups == 2:
+                for n in a.n:
+                    print("\n".join(diagnose_two_group(label, n, DIAG_SIMS)), flush=True)
+        return 0
     if a.quick:
         a.n, a.sims = [100], 200
         if a.out == ap.get_default("out"):
@@ -332,7 +423,14 @@ def main(argv=None) -> int:
             worst = min((x["exact_default"] if not math.isnan(x["exact_default"]) else x["sim_default"]) for x in r)
             print(f"[{i}/{len(jobs)}] {label:30s} n={n:5d}  {dt:6.1f}s  min default coverage {100 * worst:.1f}%"
                   f"  (elapsed {(time.perf_counter() - t0) / 60:.1f} min)", flush=True)
-    outside = write_report(rows, errors, a.sims, workers, time.perf_counter() - t0, a.out)
+        diag_jobs = [(lab, n, DIAG_SIMS) for lab in a.designs for n in a.n
+                     if rr.design(DESIGNS[lab][0], **DESIGNS[lab][1]).groups == 2 and not a.quick]
+        diag = []
+        if diag_jobs:
+            print(f"diagnostic: profile-LR null distribution, {len(diag_jobs)} jobs", flush=True)
+            done = {(lab, n): lines for lab, n, lines in pool.imap_unordered(diag_task, diag_jobs)}
+            diag = [x for j in diag_jobs for x in done[(j[0], j[1])]]
+    outside = write_report(rows, errors, a.sims, workers, time.perf_counter() - t0, a.out, diag)
     print(f"wrote {a.out}; {len(outside)} cells outside target, {len(errors)} estimation errors")
     for line in outside:
         print(line)
