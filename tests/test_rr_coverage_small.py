@@ -19,7 +19,8 @@ PREVALENCES = (0.0, 0.01, 0.05, 0.2, 0.5, 0.9)
 # Band for the exact coverage of a nominal 95% interval: the yes-count is discrete, so the
 # exact coverage jumps as pi crosses an interval endpoint and oscillates around the nominal
 # level by about +-1.5 points at n = 100 (Brown, Cai & DasGupta 2001, Stat. Sci. 16, 101,
-# for the binomial proportion). The band is 95% -1.5/+1.6 points.
+# for the binomial proportion). The band is 95% -1.5/+1.6 points. Measured on a grid of 2,001
+# prevalences: 93.61-96.15% at n = 100, 94.41-95.60% at n = 500.
 LOW, HIGH = 0.935, 0.966
 
 
