@@ -36,6 +36,7 @@ def test_create_open_and_recent(window, tmp_path, qtbot):
     assert window.project is None and window.pages.currentWidget() is window.welcome
     assert window.settings.recent_files() == [str(tmp_path / "survey.dpdesk")]
     assert window.welcome.recent.count() == 1
+    shot(window, "welcome_recent")
     assert [a.data() for a in window.recent_menu.actions()] == [str(tmp_path / "survey.dpdesk")]
     window.welcome.recent.setCurrentRow(0)
     window.welcome.recent.itemActivated.emit(window.welcome.recent.item(0))

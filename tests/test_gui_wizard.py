@@ -239,3 +239,32 @@ def test_preview_cancel_and_replace(project_window, qtbot):
     mp.runner.cancel()
     assert not mp.cancel.isEnabled()
     wizard.reject()
+
+
+def _every_choice_and_device():
+    from dpdesk.gui.wizard.catalog import CHOICES
+
+    return [(c.key, d) for c in CHOICES for d in c.devices]
+
+
+@pytest.mark.parametrize("key,device", _every_choice_and_device())
+def test_every_design_and_randomizer_has_valid_defaults(project_window, key, device):
+    """Each design, with each of its randomizers at the default settings, is a valid rr design."""
+    from dpdesk.gui.wizard.catalog import BY_KEY
+
+    choice = BY_KEY[key]
+    wizard = _start(project_window, "Have you ever done it?", choice.answers, "a, b, c")
+    wizard.next()
+    wizard.design_page.buttons[key].setChecked(True)
+    wizard.next()
+    rp = wizard.randomizer_page
+    rp.device.setCurrentIndex(rp.device.findData(device))
+    assert rp.isComplete(), rp.problem.text()
+    assert rp.summary.text()
+    wizard.next()
+    mp = wizard.meaning_page
+    assert wizard.currentPage() is mp and not mp.problem.isVisibleTo(mp), mp.problem.text()
+    assert "Local epsilon" in mp.privacy.text() and "respondents" in mp.precision.text()
+    wizard.next()
+    assert wizard.instructions_page.text.toPlainText().startswith("Have you ever done it?")
+    wizard.reject()

@@ -162,8 +162,10 @@ class MainWindow(QMainWindow):
             self.design_view.wizard.reject()
         self.undo_stack.clear()
         if self.project is not None:
+            name = self.project.path.name
             self.project.close()
             self.project = None
+            self.statusBar().showMessage(f"Closed {name}. Every change was already saved.", 5000)
             self._refresh()
             self.project_changed.emit(None)
 

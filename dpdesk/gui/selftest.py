@@ -37,12 +37,23 @@ def selftest() -> int:
 
 
 def _run(app, tmp: Path) -> int:
-    from dpdesk.gui.card import suggested_instructions, write_card
-    from dpdesk.gui.example_project import build_example
     from dpdesk.gui.main_window import MainWindow
-    from dpdesk.project.analysis import analyze
 
     window = MainWindow()
+    try:
+        return _exercise(app, window, tmp)
+    finally:
+        window.close()
+        app.processEvents()
+        del window
+
+
+def _exercise(app, window, tmp: Path) -> int:
+    from dpdesk.gui.card import suggested_instructions, write_card
+    from dpdesk.gui.example_project import build_example
+    from dpdesk.gui.pdftext import page_count, pdf_text
+    from dpdesk.project.analysis import analyze
+
     window.show()
     app.processEvents()
     _check(window.isVisible(), "the main window did not show")
@@ -62,11 +73,10 @@ def _run(app, tmp: Path) -> int:
     item = window.project.items()[0]
     pdf = write_card(None, tmp / "card.pdf", item.name, suggested_instructions(item.question, item.design, ""))
     data = pdf.read_bytes()
-    _check(data.startswith(b"%PDF") and b"/Type /Page" in data, "the instruction card is not a PDF")
+    _check(data.startswith(b"%PDF") and page_count(data) == 1, "the instruction card is not a one-page PDF")
+    _check(" ".join(item.question.split()) in pdf_text(data), "the instruction card does not show the question")
     window.close()
-    app.processEvents()
     _check(window.project is None, "the project did not close with the window")
-    del window
     return 0
 
 

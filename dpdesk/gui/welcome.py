@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -51,8 +52,15 @@ class WelcomeView(QWidget):
         self.recent_empty = QLabel("Projects you open will be listed here.")
         self.recent_empty.setStyleSheet("color: #666;")
         self.recent_empty.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        recent_title = QLabel("<b>Recent projects</b>")
+        recent_title.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.recent_empty.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.recent.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.recent.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.recent.setSpacing(2)
         recent_col = QVBoxLayout()
-        recent_col.addWidget(QLabel("<b>Recent projects</b>"))
+        recent_col.setSpacing(8)
+        recent_col.addWidget(recent_title)
         recent_col.addWidget(self.recent, 1)
         recent_col.addWidget(self.recent_empty)
         recent_col.addStretch(0)
@@ -84,7 +92,7 @@ class WelcomeView(QWidget):
         self.recent.clear()
         for f in files:
             path = Path(f)
-            item = QListWidgetItem(f"{path.stem}    —    {path.parent}")
+            item = QListWidgetItem(f"{path.stem}\n{path.parent}")
             item.setData(Qt.ItemDataRole.UserRole, str(path))
             item.setToolTip(str(path))
             self.recent.addItem(item)

@@ -131,7 +131,8 @@ class DesignView(QWidget):
             what = choice.title if choice else (record.get("summary") or record["name"])
             eps = record.get("epsilon")
             epsilons.append((item.name, eps))
-            privacy = "not every answer protected (infinite)" if eps is None else f"{eps:.2f}"
+            privacy = ("infinite: not every answer is protected" if eps is None
+                       else f"{eps:.2f}: answers at most {math.exp(eps):.1f}x as likely")
             for col, text in enumerate((item.name, item.question, what, privacy)):
                 cell = QTableWidgetItem(text)
                 cell.setToolTip(text if col != 2 else (record.get("description") or text))

@@ -59,6 +59,9 @@ class RandomizerPage(QWizardPage):
         self.editors: dict = {}
         self._top = top
         self._ok = False
+        QWidget.setTabOrder(self.device, self.coin_preset)
+        QWidget.setTabOrder(self.coin_preset, self.sides)
+        QWidget.setTabOrder(self.sides, self.deck)
         self.device.currentIndexChanged.connect(self._on_device)
         self.coin_preset.currentIndexChanged.connect(self._recompute)
         self.sides.valueChanged.connect(self._on_total)
@@ -94,7 +97,7 @@ class RandomizerPage(QWizardPage):
         while self.params_form.rowCount():
             self.params_form.removeRow(0)
         self.editors = {}
-        previous: QWidget = self.device
+        previous: QWidget = {COINS: self.coin_preset, DIE: self.sides, CARDS: self.deck}.get(device, self.device)
         for param in self.draft.choice.params:
             kind = device if device in param.devices else EXACT
             if device == COINS:
@@ -112,14 +115,30 @@ class RandomizerPage(QWizardPage):
             self.editors[param.name] = editor
             QWidget.setTabOrder(previous, editor.focus_widget())
             previous = editor.focus_widget()
+        if self.draft.design_key == "forced" and device in (DIE, CARDS):
+            self._complete_forced_counts()
         self.params_box.setVisible(bool(self.editors))
         self._recompute()
+
+    def _complete_forced_counts(self) -> None:
+        """Make the faces or cards add up: 'yes' and 'no' rounded down, the rest answer truthfully."""
+        total = self.sides.value() if self.current_device() == DIE else self.deck.value()
+        yes, no = self.editors["p_yes"].spin, self.editors["p_no"].spin
+        if self.editors["p_truth"].spin.value() + yes.value() + no.value() == total:
+            return
+        for spin, param in ((yes, "p_yes"), (no, "p_no")):
+            spin.blockSignals(True)
+            spin.setValue(int(float(self._initial(self.editors[param].param)) * total))
+            spin.blockSignals(False)
+        self.editors["p_truth"].spin.setValue(total - yes.value() - no.value())
 
     def _on_total(self, *_args) -> None:
         device = self.current_device()
         for editor in self.editors.values():
             if isinstance(editor, CountEditor):
                 editor.set_total(self.sides.value() if device == DIE else self.deck.value())
+        if self.draft.design_key == "forced" and device in (DIE, CARDS):
+            self._complete_forced_counts()
         self._recompute()
 
     # ------------------------------------------------------------------ values

@@ -52,6 +52,8 @@ class DesignWizard(QWizard):
         self.randomizer_page = RandomizerPage(self.draft)
         self.meaning_page = MeaningPage(self.draft)
         self.instructions_page = InstructionsPage(self.draft)
+        if settings is not None:
+            self.meaning_page.runs = int(settings.value("preview_runs", self.meaning_page.runs))
         for page in (self.question_page, self.design_page, self.randomizer_page, self.meaning_page,
                      self.instructions_page):
             self.addPage(page)
@@ -64,6 +66,7 @@ class DesignWizard(QWizard):
         return {"name": d.name, "question": d.question, "design": d.design(), "instructions": d.instructions}
 
     def done(self, code: int) -> None:
+        self.meaning_page.timer.stop()
         for page in (self.meaning_page, self.instructions_page):
             page.runner.shutdown()
         super().done(code)
