@@ -67,6 +67,8 @@ def choose_sheet(sheets: list[str], wanted, name: str) -> str:
         folded = {s.strip().lower(): s for s in sheets}
         if str(wanted).strip().lower() in folded:
             return folded[str(wanted).strip().lower()]
+        if str(wanted).strip().isdigit() and int(wanted) < len(sheets):  # "1" from a command line
+            return sheets[int(wanted)]
     raise DataError(f"{name}: there is no sheet {wanted!r}. The sheets are: "
                     f"{', '.join(repr(s) for s in sheets)}; pass sheet= with one of these names "
                     f"(or its position, 0 for the first).")

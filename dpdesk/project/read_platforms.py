@@ -182,7 +182,4 @@ def _redcap(rows, width) -> Layout:
     if seen > 1:
         warnings.append(f"REDCap labelled export: the {seen} 'Complete?' columns were named "
                         f"'Complete? (1)' ... in instrument order.")
-    labels = {}
-    if names and names[0] == "Record ID":
-        labels = {n: n for n in names}
-    return Layout(1, names, {k: v for k, v in labels.items() if k != v}, "redcap", blank, warnings)
+    return Layout(1, names, {}, "redcap", blank, warnings)
