@@ -22,3 +22,23 @@ def test_selftest_failure_says_why(qapp, monkeypatch, capsys, tmp_path):
     assert selftest.selftest() == 1
     err = capsys.readouterr().err
     assert "self-test FAILED" in err and "disk full" in err
+
+
+def test_real_app_starts_and_quits_cleanly(tmp_path):
+    """The real ``run`` in a subprocess: a crash at exit (PITFALLS.md) only shows there."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from PySide6.QtCore import QTimer\n"
+        "from dpdesk.gui.app import make_app, run\n"
+        "app = make_app([])\n"
+        "QTimer.singleShot(0, app.closeAllWindows)\n"
+        "sys.exit(run([]))\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", DPDESK_SETTINGS_DIR=str(tmp_path))
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (tmp_path / "dpdesk.ini").exists()  # the window geometry was saved on close

@@ -123,6 +123,7 @@ def test_two_group_lie_detector_with_a_die(project_window, qtbot):
     assert not rp.isComplete() and "must differ" in rp.problem.text()
     assert not wizard.button(QWizard.WizardButton.NextButton).isEnabled()
     rp.editors["p2"].spin.setValue(4)
+    shot(wizard, "wizard_3_randomizer_die_two_groups")
     _to_meaning(qtbot, wizard)
     assert "not protected" in wizard.meaning_page.privacy.text()  # a 'no' reveals a non-carrier or a liar
     wizard.next()
@@ -141,6 +142,7 @@ def test_multi_category_krr(project_window, qtbot):
     page = wizard.design_page
     assert set(page.buttons) == {"forced_multi", "krr"}
     assert page.selected() == "forced_multi"
+    shot(wizard, "wizard_2_design_categories")
     page.buttons["krr"].setChecked(True)
     wizard.next()
     rp = wizard.randomizer_page
@@ -151,6 +153,7 @@ def test_multi_category_krr(project_window, qtbot):
     assert mp.shares.text() == "33.3, 33.3, 33.3"
     assert "Local epsilon = 1.50" in mp.privacy.text() and "category" in mp.privacy.text()
     assert mp.plot.table.rowCount() == 3 * mp.runs  # one row per survey and category
+    shot(wizard, "wizard_4_meaning_categories")
     wizard.next()
     text = wizard.instructions_page.text.toPlainText()
     assert "[ ] never" in text and "[ ] several times" in text

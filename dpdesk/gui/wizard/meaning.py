@@ -51,8 +51,15 @@ def epsilon_words(design) -> str:
         who = "someone with one answer as from someone with any other single answer"
     else:
         who = "someone in one category as from someone in any other category"
-    return (f"Local epsilon = {eps:.2f}. Whatever a respondent answers, that answer is at most "
+    text = (f"Local epsilon = {eps:.2f}. Whatever a respondent answers, that answer is at most "
             f"{times(ratio)} times as likely from {who}. Smaller is more private.")
+    if design.model == "unary":
+        from dpdesk.mechanisms import rr
+
+        multi = rr.unary_multiselect_epsilon(design)
+        text += (f" When any set of options may apply, the whole answer is protected at epsilon {multi:.2f} "
+                 "(the options' epsilons add up).")
+    return text
 
 
 def efficiency_words(value: Any) -> str:
@@ -65,20 +72,24 @@ def efficiency_words(value: Any) -> str:
 
 def halfwidth_words(hw: Any, n: int) -> str:
     h = float(max(hw)) if hasattr(hw, "__len__") else float(hw)
-    return (f"With {n:,} respondents the 95% confidence interval will be about ±{pct(h)} wide "
-            f"(estimate plus or minus {pct(h)}).")
+    return (f"With {n:,} respondents the 95% confidence interval will be about ±{pct(h)} "
+            f"(the estimate plus or minus {100 * h:.1f} percentage points).")
 
 
 def required_n_words(n: int, target: float) -> str:
     return f"To reach ±{pct(target)} you need about {n:,} respondents."
 
 
+def _chance(x: float) -> str:
+    return "more than 99%" if x > 0.99 else pct(x, 0)
+
+
 def power_words(value: Any, null: float, n: int) -> str:
     if hasattr(value, "__len__"):
         low = float(min(value))
+        shown = _chance(low) if low > 0.99 else f"at least {pct(low, 0)}"
         return (f"Chance of showing that each category is above {pct(null)} with {n:,} respondents: "
-                f"at least {pct(low, 0)} (one-sided test at the 5% level).")
-    chance = float(value)
-    shown = "more than 99%" if chance > 0.99 else pct(chance, 0)
+                f"{shown} (one-sided test at the 5% level).")
+    shown = _chance(float(value))
     return (f"Chance of showing that the prevalence is above {pct(null)} with {n:,} respondents: "
             f"{shown} (one-sided test at the 5% level).")

@@ -38,6 +38,8 @@ class RandomizerPage(QWizardPage):
         self.deck = name(QSpinBox(), "Deck size", "How many cards are in each deck")
         self.deck.setRange(2, 100)
         self.deck.setValue(12)
+        for spin in (self.sides, self.deck):
+            spin.setMaximumWidth(90)
         top = QFormLayout()
         top.setVerticalSpacing(10)
         top.addRow("&Randomizer:", self.device)
