@@ -329,3 +329,15 @@ def test_report_aliases():
     report = read_table(DATA / "named.csv").report
     assert report.excluded == ["first_name", "last_name", "phone", "contact"]
     assert report.decimal_mark == "." and report.missing_codes == {}
+
+
+def test_location_pairs_by_content(tmp_path):
+    path = tmp_path / "geo.csv"
+    path.write_text('where,answer\n"51.5074, -0.1278",Yes\n"48.8566, 2.3522",No\n')
+    table = read_table(path)
+    assert table.report.excluded == ["where"]
+    assert "location" in table.report.excluded_columns[0]["reason"]
+
+
+def test_sheet_by_position_as_text():
+    assert read_table(DATA / "survey.xlsx", sheet="1").report.sheet == "Notes"

@@ -5,7 +5,8 @@ first/last/full name, a platform's response ID (which the platform links back to
 respondent), latitude/longitude, phone number (cf. the HIPAA Safe Harbor list,
 45 CFR 164.514(b)(2), and the GDPR notion of direct identification). A column is one
 when its name (or its question text) says so, or when most of its values look like one
-(e-mail, IPv4/IPv6, Qualtrics response ID, phone number with 9-15 digits). Such columns
+(e-mail, IPv4/IPv6, Qualtrics response ID, "latitude, longitude" pairs, phone number
+with 9-15 digits). Such columns
 are dropped unless ``keep_identifiers`` is ``True`` or lists them; the report says which
 and why. A column where only a few values look like e-mail addresses or phone numbers
 gets a warning (free text where someone left contact details).
@@ -36,8 +37,9 @@ _IPV4 = re.compile(r"^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3
 _IPV6 = re.compile(r"^[0-9A-Fa-f]{0,4}(:[0-9A-Fa-f]{0,4}){2,7}$")
 _RESPONSE_ID = re.compile(r"^R_[A-Za-z0-9]{15,17}$")
 _PHONE = re.compile(r"^\+?[\d(][\d\s().-]{7,}\d$")
+_LAT_LONG = re.compile(r"^\(?-?\d{1,2}\.\d{3,}\s*[,;]\s*-?\d{1,3}\.\d{3,}\)?$")
 _BY_CONTENT = (("e-mail address", _EMAIL), ("IP address", _IPV4), ("IP address", _IPV6),
-               ("response ID", _RESPONSE_ID), ("phone number", None))
+               ("response ID", _RESPONSE_ID), ("location", _LAT_LONG), ("phone number", None))
 SAMPLE = 500
 
 
