@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QListWidget,
+    QListWidgetItem,
     QMainWindow,
     QMessageBox,
     QHBoxLayout,
@@ -33,6 +34,13 @@ from .wizard.common import name
 from .worker import JobRunner
 
 TASKS = ("Design", "Data", "Results", "Tabulate", "Export")
+TASK_TIPS = {
+    "Design": "The sensitive questions and how respondents answer them",
+    "Data": "Import the survey answers",
+    "Results": "Estimates with confidence intervals",
+    "Tabulate": "Private tables of the other variables",
+    "Export": "Save results as a workbook, CSV or a script",
+}
 PROJECT_FILTER = "dpdesk projects (*.dpdesk)"
 DATA_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".sav", ".dta"}
 
@@ -65,7 +73,11 @@ class MainWindow(QMainWindow):
 
         self.welcome = WelcomeView()
         self.nav = name(QListWidget(), "Tasks", "Choose what to work on: design, data, results, tabulate, export")
-        self.nav.addItems(TASKS)
+        for task in TASKS:
+            item = QListWidgetItem(task)
+            item.setToolTip(TASK_TIPS[task])
+            item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, TASK_TIPS[task])
+            self.nav.addItem(item)
         self.nav.setFixedWidth(170)
         self.views = QStackedWidget()
         from .views.design_view import DesignView
@@ -227,6 +239,8 @@ class MainWindow(QMainWindow):
 
     def open_example(self) -> None:
         """Open the example project, building it first (in a worker) if it does not exist yet."""
+        if self.jobs.running:  # already being prepared
+            return
         path = self.example_path()
         if path.exists():
             self.open_project(path)
