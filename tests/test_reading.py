@@ -341,3 +341,16 @@ def test_location_pairs_by_content(tmp_path):
 
 def test_sheet_by_position_as_text():
     assert read_table(DATA / "survey.xlsx", sheet="1").report.sheet == "Notes"
+
+
+def test_dta_user_missing_letters_stay_distinct(tmp_path):
+    import pandas as pd
+    import pyreadstat
+
+    path = tmp_path / "tagged.dta"
+    frame = pd.DataFrame({"q": pd.array([1, 0, "a", 1, "b"], dtype=object)})
+    pyreadstat.write_dta(frame, path, missing_user_values={"q": ["a", "b"]},
+                         variable_value_labels={"q": {0: "No", 1: "Yes", "a": "Refused"}})
+    table = read_table(path)
+    assert table.report.missing_values == {"q": ["a", "b"]}
+    assert [str(v) for v in table.frame["q"]] == ["1", "0", "a", "1", "b"]
