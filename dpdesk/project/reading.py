@@ -163,10 +163,17 @@ def read_table(path, **overrides) -> Table:
     ``format`` (``"csv"``, ``"xlsx"``, ``"sav"``, ``"dta"``) and ``progress``
     (``callback(fraction)``; returning ``False`` or raising cancels).
     """
-    path = os.fspath(path)
+    try:
+        path = os.fsdecode(os.fspath(path))
+    except TypeError:
+        raise DataError(f"read_table needs the path of a file, not {type(path).__name__} "
+                        f"{str(path)[:60]!r}. Pass the file's name as text.") from None
+    overrides = {_ALIASES.get(k, k): v for k, v in overrides.items()}
     return _guarded(path, lambda: _read(path, overrides))
 
 
+_ALIASES = {"sep": "delimiter", "sheet_name": "sheet", "decimal_mark": "decimal",
+            "kind_of_table": "kind", "keep_identifier_columns": "keep_identifiers"}
 _KNOWN = {"encoding", "delimiter", "decimal", "header_rows", "sheet", "platform", "kind",
           "keep_identifiers", "progress", "format"}
 
