@@ -34,6 +34,7 @@ def shot(widget, name: str) -> Path:
     """Save a screenshot of ``widget`` to docs/screenshots/<name>.png."""
     from PySide6.QtWidgets import QApplication
 
+    QApplication.setCursorFlashTime(0)  # a steady text cursor: the same picture every run
     QApplication.processEvents()  # let pending layout requests settle first
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
