@@ -354,3 +354,11 @@ def test_dta_user_missing_letters_stay_distinct(tmp_path):
     table = read_table(path)
     assert table.report.missing_values == {"q": ["a", "b"]}
     assert [str(v) for v in table.frame["q"]] == ["1", "0", "a", "1", "b"]
+
+
+def test_excel_sep_hint_line_sets_the_delimiter(tmp_path):
+    path = tmp_path / "hint.csv"
+    path.write_bytes(b"sep=;\r\nq1;w\r\n1;1,5\r\n0;2\r\n")
+    table = read_table(path)
+    assert (table.report.delimiter, table.report.decimal, table.report.first_data_row) == (";", ",", 3)
+    assert list(table.frame.columns) == ["q1", "w"] and table.frame["w"].tolist() == [1.5, 2.0]

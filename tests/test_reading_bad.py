@@ -61,6 +61,7 @@ EXPECTED = {
     "zip_of_text.xlsx": "not an Excel workbook",
     "old_excel.xls": ".xls",
     "counts_negative.csv": "row 3",
+    "encrypted.xlsx": "password",
 }
 
 

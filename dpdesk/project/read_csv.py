@@ -27,6 +27,7 @@ _DECIMAL_COMMA = re.compile(r"^-?\d+,\d+$")
 _DECIMAL_POINT = re.compile(r"^-?\d+\.\d+$")
 _FIELDS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 _EOF_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
+_SEP_HINT = re.compile(r"\A\ufeff?sep=(.)\r?\n", re.IGNORECASE)
 _NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 
 
@@ -43,7 +44,11 @@ def read_text(path: str, report, overrides: dict, progress):
     if not sample.strip():
         raise DataError(f"{name}: the file holds only blank lines or spaces, no data. Export the "
                         f"data again and check that the export finished.")
-    delimiter = overrides.get("delimiter") or sniff_delimiter(sample, complete, path)
+    hint = _SEP_HINT.match(sample)  # Excel's "sep=;" first line names the delimiter
+    if hint:
+        sample = sample[hint.end():]
+    delimiter = (overrides.get("delimiter") or (hint.group(1) if hint else None)
+                 or sniff_delimiter(sample, complete, path))
     if len(delimiter) != 1 or delimiter in '"\r\n':
         raise DataError(f"{name}: delimiter {delimiter!r} cannot be used; give one character such "
                         f"as ',' ';' '\\t' or '|'.")
@@ -60,6 +65,8 @@ def read_text(path: str, report, overrides: dict, progress):
     report.decimal = decimal
     lay = read_platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))
     text_columns = _text_columns(rows[lay.header_rows:], decimal)
+    if hint:
+        lay.header_rows += 1  # the "sep=" line is one more row above the data
     frame = _parse(path, encoding, delimiter, decimal, lay.header_rows, name, progress, text_columns)
     return name_columns(frame, lay, report, name), sha256
 

@@ -51,6 +51,12 @@ def detect_format(path: str, forced: str | None = None) -> str:
     if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
         return "xlsx"  # read_excel checks that the zip really is a workbook
     if head.startswith(b"\xd0\xcf\x11\xe0"):
+        with open(path, "rb") as handle:
+            start = handle.read(1 << 20)
+        if "EncryptionInfo".encode("utf-16-le") in start:
+            raise DataError(f"{name}: this workbook is protected with a password (encrypted), so "
+                            f"it cannot be read. Open it in Excel, remove the password (File > "
+                            f"Info > Protect Workbook), save it and import it again.")
         raise DataError(f"{name}: this is an old Excel 97-2003 (.xls) workbook, which dpdesk does "
                         f"not read. Open it in Excel or LibreOffice and save it as .xlsx or CSV.")
     lowered = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()

@@ -186,6 +186,8 @@ def bad_files() -> None:
         "sqlite_named.csv": b"SQLite format 3\x00" + bytes(100),
         "html_named.xls": b"<html><body><table><tr><td>q1</td></tr></table></body></html>\n",
         "old_excel.xls": b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(200),
+        "encrypted.xlsx": b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(300) + "EncryptionInfo".encode("utf-16-le")
+                          + bytes(100),
         "ragged_rows.csv": b"q1,q2,q3\n1,2,3\n4,5,6,7,8\n9,10,11\n",
         "extra_field_first_row.csv": b"q1,q2\n1,2,3\n4,5,6\n",
         "mixed_encodings.csv": "q1,city\nYes,Zürich\n".encode() + "No,Genève\n".encode("cp1252"),
