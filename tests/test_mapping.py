@@ -50,7 +50,7 @@ def test_exclude_drops_problem_rows_but_reports_them():
     report = map_item(table, "rr", {"no": [0, "no"], "yes": [1, "yes"]}, exclude=True)
     assert report.ok and report.excluded
     assert report.counts == [6, 6]
-    assert len(report.unmatched) == 6 and len(report.missing) == 3
+    assert len(report.unmatched) == 6 and len(report.missing) == 3 and report.n_excluded == 9
     assert "left out" in report.warnings[0]
 
 

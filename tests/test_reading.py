@@ -362,3 +362,16 @@ def test_excel_sep_hint_line_sets_the_delimiter(tmp_path):
     table = read_table(path)
     assert (table.report.delimiter, table.report.decimal, table.report.first_data_row) == (";", ",", 3)
     assert list(table.frame.columns) == ["q1", "w"] and table.frame["w"].tolist() == [1.5, 2.0]
+
+
+def test_with_and_without_progress_give_the_same_table(tmp_path):
+    """Over 5 MB pandas may parse a path with threads; the counted stream must agree."""
+    path = tmp_path / "six_mb.csv"
+    block = "".join(f"{k % 3},{k % 5},,{'North' if k % 2 else 'South'},{k % 7 - 1}\n" for k in range(1000))
+    path.write_text("a,b,c,region,d\n" + block * 500 + "1,2,,East,3\n")
+    quiet = read_table(path)
+    watched = read_table(path, progress=lambda f: None)
+    assert quiet.frame.equals(watched.frame)
+    assert len(quiet.frame) == 500_001 and str(quiet.frame["a"].dtype) == "int8"
+    assert set(quiet.frame["region"].cat.categories) == {"North", "South", "East"}
+    assert quiet.frame["c"].isna().all()

@@ -129,6 +129,11 @@ class MappingReport:
         return sum(p.count for p in self.missing)
 
     @property
+    def n_excluded(self) -> int:
+        """Rows (or, for a counts table, respondents) left out with ``exclude=True``."""
+        return self.n_unmatched + self.n_missing if self.excluded else 0
+
+    @property
     def unmatched_rows(self) -> list:
         return [p.row for p in self.unmatched]
 
