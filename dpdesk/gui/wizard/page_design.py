@@ -47,8 +47,10 @@ def facts(choice, categories) -> str:
                                            else [GUESS] * len(d.categories))
         eff = rr.efficiency(d, guess)
         v = float(min(eff)) if hasattr(eff, "__len__") else float(eff)
-        efficiency = f"needs about {meaning.times(1 / v)} times the respondents of a direct question" if v > 0 \
-            else "carries little information"
+        where = (f"at a {GUESS:.0%} prevalence" if d.is_binary else "with equal category shares"
+                 if d.model == "categorical" else f"at {GUESS:.0%} per option")
+        efficiency = (f"needs about {meaning.times(1 / v)} times the respondents of a direct question ({where})"
+                      if v > 0 else "carries little information")
     except DpdeskError as exc:  # a catalog default that rr refuses: say so instead of failing
         return f"Not available with these answers: {exc}"
     return (f"<b>Privacy:</b> {privacy}.<br><b>Efficiency:</b> {efficiency}.<br>"
