@@ -375,3 +375,10 @@ def test_with_and_without_progress_give_the_same_table(tmp_path):
     assert len(quiet.frame) == 500_001 and str(quiet.frame["a"].dtype) == "int8"
     assert set(quiet.frame["region"].cat.categories) == {"North", "South", "East"}
     assert quiet.frame["c"].isna().all()
+
+
+def test_header_rows_that_agree_with_the_platform_keep_it():
+    table = read_table(DATA / "qualtrics.csv", header_rows=3)
+    assert table.report.platform == "qualtrics"
+    plain = read_table(DATA / "qualtrics.csv", header_rows=1, keep_identifiers=True)
+    assert plain.report.platform is None and plain.report.header_rows == 1

@@ -61,11 +61,16 @@ def layout(rows: list[list[str]], platform: str | None = None, header_rows: int 
     header_width = len(rows[0]) if rows else 0
     rows = [r + [""] * (width - len(r)) for r in rows]
     found = platform if platform is not None else detect_platform(rows)
-    if found in (None, "none") or header_rows is not None and found != platform:
+    if found in (None, "none"):
         result = _plain(rows, width, 1 if header_rows is None else header_rows)
     else:
         result = {"qualtrics": _qualtrics, "surveymonkey": _surveymonkey,
                   "limesurvey": _limesurvey, "redcap": _redcap}[found](rows, width)
+        if header_rows is not None and header_rows != result.header_rows:
+            if platform is None:  # the user's count wins over a detected signature
+                result = _plain(rows, width, header_rows)
+            else:
+                result.header_rows = header_rows
     result.header_width = header_width if result.header_rows else None
     return result
 
