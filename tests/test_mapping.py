@@ -160,3 +160,22 @@ def test_large_column_is_counted_quickly():
     frame = pd.DataFrame({"q": pd.Categorical(rng.choice(["Yes", "No"], size=200_000))})
     report = map_item(frame, "q", YES_NO)
     assert sum(report.counts) == 200_000 and report.ok
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_VALUES = st.one_of(st.none(), st.sampled_from(["Yes", "no", " NO ", "x", "", "1", "0"]),
+                    st.integers(-2, 3), st.floats(allow_nan=True, allow_infinity=False, width=32))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(_VALUES, min_size=1, max_size=30), st.booleans())
+def test_every_row_is_counted_or_listed(values, exclude):
+    frame = pd.DataFrame({"q": pd.array(values, dtype=object)})
+    report = map_item(frame, "q", YES_NO, exclude=exclude)
+    assert report.n_used + report.n_unmatched + report.n_missing == len(values)
+    listed = sorted(report.unmatched_rows + report.missing_rows)
+    assert len(set(listed)) == len(listed)
+    assert report.ok == (exclude or not listed)
+    json.dumps(report.to_dict())
