@@ -153,6 +153,15 @@ def test_example_project_builds_in_a_worker_and_opens(window, qtbot):
     assert window.design_view.table.rowCount() == 3
     assert "infinite" in window.design_view.combined.text()  # the SLD item leaves 'no' unprotected
     shot(window, "main_window_design")
+    before = window.project.item("drug_use")
+    window.design_view.select("drug_use")
+    window.design_view.remove_selected()
+    window.undo_stack.undo()
+    after = window.project.item("drug_use")  # back with its data mapping
+    assert (after.column, after.codes, after.group_column, after.group_codes, after.design_record) == \
+        (before.column, before.codes, before.group_column, before.group_codes, before.design_record)
+    window.design_view.table.clearSelection()
+    window.statusBar().clearMessage()
     window.nav.setCurrentRow(1)
     shot(window, "main_window_data")
 

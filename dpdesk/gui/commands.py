@@ -73,15 +73,17 @@ class RemoveItem(ItemCommand):
         super().__init__(f"Remove item '{name}'", project)
         item = project.item(name)
         self.saved = {"name": item.name, "design": item.design_record, "column": item.column,
-                      "codes": item.codes, "group_column": item.group_column, "question": item.question}
+                      "codes": item.codes, "group_column": item.group_column, "question": item.question,
+                      "group_codes": getattr(item, "group_codes", None)}
 
     def apply(self) -> None:
         self.project.remove_item(self.saved["name"])
 
     def revert(self) -> None:
         s = self.saved
+        extra = {"group_codes": s["group_codes"]} if s["group_codes"] is not None else {}
         self.project.add_item(s["name"], s["design"], column=s["column"], codes=s["codes"],
-                              group_column=s["group_column"], question=s["question"])
+                              group_column=s["group_column"], question=s["question"], **extra)
 
 
 def push(stack, command: ItemCommand) -> None:
