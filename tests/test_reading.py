@@ -382,3 +382,8 @@ def test_header_rows_that_agree_with_the_platform_keep_it():
     assert table.report.platform == "qualtrics"
     plain = read_table(DATA / "qualtrics.csv", header_rows=1, keep_identifiers=True)
     assert plain.report.platform is None and plain.report.header_rows == 1
+
+
+@pytest.mark.parametrize("spelled", ["\t", "\\t", "tab", "TAB"])
+def test_tab_delimiter_spellings(spelled):
+    assert read_table(DATA / "utf16_tab.txt", delimiter=spelled).report.delimiter == "\t"

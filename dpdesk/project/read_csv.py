@@ -28,6 +28,7 @@ _DECIMAL_POINT = re.compile(r"^-?\d+\.\d+$")
 _FIELDS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 _EOF_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
 _SEP_HINT = re.compile(r"\A\ufeff?sep=(.)\r?\n", re.IGNORECASE)
+_SPELLED = {"\\t": "\t", "tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
 _NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 
 
@@ -47,8 +48,9 @@ def read_text(path: str, report, overrides: dict, progress):
     hint = _SEP_HINT.match(sample)  # Excel's "sep=;" first line names the delimiter
     if hint:
         sample = sample[hint.end():]
-    delimiter = (overrides.get("delimiter") or (hint.group(1) if hint else None)
-                 or sniff_delimiter(sample, complete, path))
+    delimiter = overrides.get("delimiter")
+    delimiter = _SPELLED.get(str(delimiter).lower(), delimiter) if delimiter else None
+    delimiter = delimiter or (hint.group(1) if hint else None) or sniff_delimiter(sample, complete, path)
     if len(delimiter) != 1 or delimiter in '"\r\n':
         raise DataError(f"{name}: delimiter {delimiter!r} cannot be used; give one character such "
                         f"as ',' ';' '\\t' or '|'.")
