@@ -387,3 +387,11 @@ def test_header_rows_that_agree_with_the_platform_keep_it():
 @pytest.mark.parametrize("spelled", ["\t", "\\t", "tab", "TAB"])
 def test_tab_delimiter_spellings(spelled):
     assert read_table(DATA / "utf16_tab.txt", delimiter=spelled).report.delimiter == "\t"
+
+
+def test_one_column_file_keeps_blank_answers_but_not_trailing_blank_lines(tmp_path):
+    path = tmp_path / "one.csv"
+    path.write_text("q1\nYes\n\nNo\n\n\n")
+    table = read_table(path)
+    assert table.frame["q1"].isna().tolist() == [False, True, False]
+    assert table.report.dropped_rows == [5, 6]

@@ -62,14 +62,30 @@ def _refuse_duplicates(frame, report, name: str) -> None:
 
 
 def _drop_blank_rows(frame, report):
-    if frame.shape[1] < 2 or len(frame) == 0:
+    """Drop completely blank rows; in a one-column file only those at the very end.
+
+    (In a one-column file a blank line in the middle is a missing answer, kept.)
+    """
+    import numpy as np
+
+    if len(frame) == 0 or frame.shape[1] == 0:
         return frame
+    if frame.shape[1] == 1:
+        missing = frame.iloc[:, 0].isna().to_numpy()
+        tail = len(missing) - int(np.argmax(~missing[::-1])) if (~missing).any() else 0
+        blank = np.zeros(len(missing), dtype=bool)
+        blank[tail:] = True
+        return _drop(frame, blank, report) if blank.any() else frame
     blank = None
     for column in range(frame.shape[1]):  # stops at the first column without blanks
         missing = frame.iloc[:, column].isna().to_numpy()
         blank = missing if blank is None else blank & missing
         if not blank.any():
             return frame
+    return _drop(frame, blank, report)
+
+
+def _drop(frame, blank, report):
     rows = [int(i) + report.first_data_row for i in frame.index[blank]]
     report.dropped_rows.extend(rows)
     shown = ", ".join(str(r) for r in rows[:10]) + (" ..." if len(rows) > 10 else "")
