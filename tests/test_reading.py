@@ -395,3 +395,11 @@ def test_one_column_file_keeps_blank_answers_but_not_trailing_blank_lines(tmp_pa
     table = read_table(path)
     assert table.frame["q1"].isna().tolist() == [False, True, False]
     assert table.report.dropped_rows == [5, 6]
+
+
+@pytest.mark.parametrize("header", ["study_id,age,survey_complete", "pid,redcap_event_name,q1",
+                                    "Study ID,Event Name,Answer,Complete?"])
+def test_redcap_with_a_custom_record_id(tmp_path, header):
+    path = tmp_path / "r.csv"
+    path.write_text(header + "\n" + ",".join(["1"] * len(header.split(","))) + "\n")
+    assert read_table(path).report.platform == "redcap"

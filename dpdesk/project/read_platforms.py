@@ -90,10 +90,14 @@ def detect_platform(rows: list[list[str]]) -> str | None:
     if len(first & _LIME) >= 3 or len(first & _LIME_HEADINGS) >= 3:
         return "limesurvey"
     names = [c.strip().lower() for c in rows[0]]
-    if names and names[0] == "record_id" and ("redcap_event_name" in names
-                                              or any(n.endswith("_complete") for n in names)):
+    if any(n.startswith(("redcap_event_name", "redcap_repeat_instrument", "redcap_data_access_group"))
+           for n in names):
         return "redcap"
-    if names and names[0] == "record id" and "complete?" in names:
+    if names and (names[0] == "record_id" or names[0].endswith("_id")) and any(
+            n.endswith("_complete") for n in names):
+        return "redcap"
+    if names and "complete?" in names and (names[0] in ("record id", "participant id", "study id")
+                                           or "event name" in names):
         return "redcap"
     return None
 
