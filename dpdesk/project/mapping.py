@@ -414,26 +414,33 @@ def _row(label, first_row):
 
 
 def _list_problems(result, frame, problems, weight, first_row, labels_all, missing_all):
+    """Every row not counted, as a :class:`Problem` (each row once, item column first)."""
     import numpy as np
 
-    seen = set()
+    seen = np.zeros(len(frame), dtype=bool)
+    index = frame.index
+    integer_index = index.dtype.kind in "iu"
+    labels_array = index.to_numpy()
     for kinds, uniques, column in problems:
-        bad = np.flatnonzero(kinds < 0)
-        values = frame[column].to_numpy()
+        bad = np.flatnonzero((kinds < 0) & ~seen)
+        seen[bad] = True
+        values = frame[column].iloc[bad].astype(object).to_numpy()
+        rows = (labels_array[bad] + int(first_row)).tolist() if integer_index else [
+            _row(label, first_row) for label in labels_array[bad]]
+        counts = np.rint(weight[bad]).astype(np.int64).tolist()
         labels = labels_all.get(column, {})
-        for i in bad:
-            if i in seen:
-                continue
-            seen.add(i)
-            value = _plain(values[i])
-            value = None if _key(value) is None and not isinstance(value, str) else value
-            row = _row(frame.index[i], first_row)
-            count = int(round(weight[i]))
-            if kinds[i] == _UNMATCHED:
+        reasons: dict = {}  # one lookup per distinct value, not per row
+        for row, value, kind, count in zip(rows, values, kinds[bad].tolist(), counts):
+            blank = _key(value) is None
+            value = None if blank and not isinstance(value, str) else _plain(value)
+            if kind == _UNMATCHED:
                 result.unmatched.append(Problem(row, column, value, "matches no code", count))
+                continue
+            if blank:
+                reason = "blank"
             else:
-                reason = "blank" if _key(value) is None else _missing_reason(value, labels)
-                result.missing.append(Problem(row, column, value, reason, count))
+                reason = reasons.get(value) or reasons.setdefault(value, _missing_reason(value, labels))
+            result.missing.append(Problem(row, column, value, reason, count))
 
 
 def _missing_reason(value, labels) -> str:
@@ -487,7 +494,7 @@ def _same_names(order, codes, what, column) -> None:
 
 
 def _plain(value):
-    if value is None or isinstance(value, (str, bool, int, float)):
+    if value is None or type(value) in (str, bool, int, float):
         return value
     item = getattr(value, "item", None)
     if callable(item):
