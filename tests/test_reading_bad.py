@@ -126,6 +126,8 @@ def test_generated_bad_file(tmp_path, name):
     ({"encoding": "klingon"}, "encoding"),
     ({"delimiter": ";;"}, "delimiter"),
     ({"format": "parquet"}, "format"),
+    ({"decimal": ","}, "both"),
+    ({"decimal": "x"}, "decimal"),
 ])
 def test_bad_overrides(overrides, words):
     path = BAD.parent / ("survey.xlsx" if "sheet" in overrides else "coded.csv")

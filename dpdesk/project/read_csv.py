@@ -58,12 +58,16 @@ def read_text(path: str, report, overrides: dict, progress):
     rows = _first_records(sample, complete, delimiter, name)
     width = max(len(r) for r in rows)
     if width > MAX_COLUMNS:
-        raise DataError(f"{name}: row 1 has {width:,} columns; dpdesk reads at most {MAX_COLUMNS:,} "
+        raise DataError(f"{name}: the first rows have {width:,} columns; dpdesk reads at most {MAX_COLUMNS:,} "
                         f"(as Excel). Check the delimiter (found {_NAMES.get(delimiter, delimiter)}"
                         f"), or if the file is transposed (one respondent per column), transpose it.")
     decimal = overrides.get("decimal") or sniff_decimal(rows[1:], delimiter)
     if decimal not in (".", ","):
-        raise DataError(f"{name}: decimal mark {decimal!r} is not '.' or ','.")
+        raise DataError(f"{name}: decimal mark {decimal!r} is not '.' or ','. Pass decimal='.' or "
+                        f"decimal=','.")
+    if decimal == delimiter:
+        raise DataError(f"{name}: the decimal mark and the delimiter are both {decimal!r}. Pass "
+                        f"delimiter=';' with decimal=',' (European CSV), or decimal='.'.")
     report.decimal = decimal
     lay = read_platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))
     text_columns = _text_columns(rows[lay.header_rows:], decimal)
