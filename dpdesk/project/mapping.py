@@ -71,7 +71,8 @@ class ItemMapping:
         if self.group_codes is not None:
             groups = {str(k): _as_list(v) for k, v in dict(self.group_codes).items()}
             if len(groups) < 2:
-                raise DataError(f"Item '{self.column}': group_codes needs at least two groups.")
+                raise DataError(f"Item '{self.column}': group_codes needs at least two groups. "
+                                f"Give the codes of each group, e.g. {{'A': [1], 'B': [2]}}.")
             object.__setattr__(self, "group_codes", groups)
 
     @property
@@ -231,7 +232,7 @@ def _frame_and_report(data):
     if hasattr(data, "columns") and hasattr(data, "index"):
         return data, None
     raise DataError("map_item needs a table from read_table or a pandas DataFrame, "
-                    f"not {type(data).__name__}.")
+                    f"not {type(data).__name__}. Pass the Table (or its .frame).")
 
 
 def _no_column(column, frame, what="item") -> str:
@@ -490,7 +491,7 @@ def _as_list(value) -> list:
 def _same_names(order, codes, what, column) -> None:
     if len(set(order)) != len(order) or set(order) != set(codes):
         raise DataError(f"Item '{column}': {what} {list(order)} must name each response of the "
-                        f"codes {list(codes)} exactly once.")
+                        f"codes {list(codes)} exactly once. Give responses=None to use the order of the codes.")
 
 
 def _plain(value):

@@ -34,7 +34,7 @@ def finish(frame, report, overrides: dict, name: str, progress):
     _refuse_huge_cells(frame, report, name)
     kind = overrides.get("kind")
     if kind not in (None, "responses", "counts"):
-        raise DataError(f"{name}: kind={kind!r} is not 'responses' or 'counts'.")
+        raise DataError(f"{name}: kind={kind!r} is not known; pass kind='responses' or kind='counts'.")
     counts = read_counts.describe(frame, kind == "counts", name, report.first_data_row) if kind != "responses" else None
     if counts is None:
         frame = read_identifiers.exclude(frame, report, overrides.get("keep_identifiers", False), name)
