@@ -403,3 +403,8 @@ def test_redcap_with_a_custom_record_id(tmp_path, header):
     path = tmp_path / "r.csv"
     path.write_text(header + "\n" + ",".join(["1"] * len(header.split(","))) + "\n")
     assert read_table(path).report.platform == "redcap"
+
+
+def test_list_sheets_of_a_csv_says_it_has_none():
+    with pytest.raises(DataError, match="no sheets"):
+        list_sheets(DATA / "coded.csv")

@@ -148,9 +148,20 @@ def file_source(path: str) -> Source:
 
 def list_sheets(path) -> list[str]:
     """The sheet names of an Excel workbook, in workbook order."""
-    from dpdesk.project import read_excel
+    from dpdesk.project import read_excel, read_formats
 
-    return _guarded(os.fspath(path), lambda: read_excel.sheet_names(os.fspath(path)))
+    path = os.fsdecode(os.fspath(path))
+
+    def names() -> list[str]:
+        if not os.path.isfile(path):
+            raise DataError(f"{os.path.basename(path)}: no such file ({path}). Check the path.")
+        fmt = read_formats.detect_format(path)
+        if fmt != "xlsx":
+            raise DataError(f"{os.path.basename(path)}: this is a {fmt.upper()} file, which has no "
+                            f"sheets. Only .xlsx workbooks have sheets; import the file directly.")
+        return read_excel.sheet_names(path)
+
+    return _guarded(path, names)
 
 
 def read_table(path, **overrides) -> Table:
