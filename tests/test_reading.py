@@ -408,3 +408,26 @@ def test_redcap_with_a_custom_record_id(tmp_path, header):
 def test_list_sheets_of_a_csv_says_it_has_none():
     with pytest.raises(DataError, match="no sheets"):
         list_sheets(DATA / "coded.csv")
+
+
+def test_large_workbook_reports_progress_and_can_be_cancelled(tmp_path):
+    import datetime
+
+    import xlsxwriter
+
+    path = tmp_path / "big.xlsx"
+    book = xlsxwriter.Workbook(path, {"constant_memory": True})
+    sheet = book.add_worksheet("Data")
+    when = book.add_format({"num_format": "yyyy-mm-dd"})
+    sheet.write_row(0, 0, ["q1", "when"])
+    for r in range(1, 5_001):
+        sheet.write_number(r, 0, r % 2)
+        sheet.write_datetime(r, 1, datetime.datetime(2024, 1, 1 + r % 28), when)
+    book.close()
+    seen = []
+    table = read_table(path, progress=seen.append)
+    assert len(table.frame) == 5_000 and str(table.frame["q1"].dtype) == "int8"
+    assert str(table.frame["when"].dtype).startswith("datetime64")
+    assert len([f for f in seen if 0.1 < f < 0.8]) >= 1
+    with pytest.raises(Cancelled):
+        read_table(path, progress=lambda f: f < 0.2)

@@ -90,7 +90,7 @@ def read_workbook(path: str, report, overrides: dict, progress):
         report.warnings.append(f"The workbook has {len(sheets)} sheets; read the first, "
                                f"'{sheet}'. Pass sheet='...' to read another.")
     progress(0.1)
-    raw = pd.read_excel(path, sheet_name=sheet, header=None, engine="openpyxl")
+    raw = _sheet_rows(path, sheet, progress)
     progress(0.8)
     if raw.shape[0] == 0 or raw.shape[1] == 0:
         raise DataError(f"{name}: sheet '{sheet}' is empty. Choose the sheet with the data "
@@ -101,6 +101,33 @@ def read_workbook(path: str, report, overrides: dict, progress):
     frame = _numbers_from_text(frame)
     report.first_data_row = lay.header_rows + 1
     return read_csv.name_columns(frame, lay, report, name)
+
+
+def _sheet_rows(path: str, sheet: str, progress):
+    """The sheet's cells (cached values of formulas) as a frame, reporting progress by rows.
+
+    The same reading as ``pandas.read_excel(header=None)`` with openpyxl in read-only mode,
+    but row by row so that a large workbook reports progress and can be cancelled.
+    """
+    import openpyxl
+    import pandas as pd
+
+    workbook = openpyxl.load_workbook(path, read_only=True, data_only=True, keep_links=False)
+    try:
+        worksheet = workbook[sheet]
+        total = max(1, int(worksheet.max_row or 0))
+        rows, last = [], 0
+        for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1):
+            rows.append(row)
+            if any(v is not None and v != "" for v in row):
+                last = number
+            if number % 2000 == 0:
+                progress(0.1 + 0.7 * min(1.0, number / total))
+    finally:
+        workbook.close()
+    rows = rows[:last]  # trailing empty (formatted) rows are not data
+    width = max((len(r) for r in rows), default=0)
+    return pd.DataFrame([list(r) + [None] * (width - len(r)) for r in rows]).fillna(float("nan"))
 
 
 def _text(value) -> str:
