@@ -431,3 +431,41 @@ def test_large_workbook_reports_progress_and_can_be_cancelled(tmp_path):
     assert len([f for f in seen if 0.1 < f < 0.8]) >= 1
     with pytest.raises(Cancelled):
         read_table(path, progress=lambda f: f < 0.2)
+
+
+@pytest.fixture
+def small_pieces(monkeypatch):
+    """Make the threaded piece-wise parser run on small files."""
+    from dpdesk.project import read_chunks
+
+    monkeypatch.setattr(read_chunks, "MIN_BYTES", 1)
+    monkeypatch.setattr(read_chunks, "PIECE", 1 << 12)
+    monkeypatch.setattr(read_chunks, "workers", lambda: 2)
+
+
+def test_piecewise_parse_agrees_with_serial(tmp_path, small_pieces):
+    path = tmp_path / "p.csv"
+    rows = "".join(f"{k % 3},{'' if k % 11 == 0 else k % 5},{'abc'[k % 3]},{k / 4}\n" for k in range(6000))
+    path.write_text("a,b,c,d\nla,lb,lc,ld\n" + rows)
+    seen = []
+    pieces = read_table(path, header_rows=2, progress=seen.append)
+    serial = read_table(path, header_rows=2)
+    assert pieces.frame.equals(serial.frame) and len(pieces.frame) == 6000
+    assert len([f for f in seen if 0.15 < f < 0.9]) > 5
+    assert list(pieces.frame["c"].cat.categories) == ["a", "b", "c"]
+
+
+def test_piecewise_parse_falls_back_for_quoted_line_breaks_and_errors(tmp_path, small_pieces):
+    path = tmp_path / "q.csv"
+    rows = [f'{k},"line one\nline two {k}"\n' for k in range(3000)]
+    path.write_text("id,comment\n" + "".join(rows))
+    table = read_table(path, progress=lambda f: None)
+    assert len(table.frame) == 3000 and table.frame["comment"].iloc[5] == "line one\nline two 5"
+    bad = tmp_path / "r.csv"
+    lines = ["1,2"] * 5000
+    lines[4000] = "1,2,3"
+    bad.write_text("a,b\n" + "\n".join(lines) + "\n")
+    with pytest.raises(DataError, match="row 4002"):
+        read_table(bad, progress=lambda f: None)
+    with pytest.raises(Cancelled):
+        read_table(path, progress=lambda f: f < 0.3)

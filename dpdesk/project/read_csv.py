@@ -208,9 +208,21 @@ def _text_columns(rows: list[list[str]], decimal: str) -> dict:
 def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtypes=None):
     import pandas as pd
 
+    from dpdesk.project import read_chunks
+
+    options = dict(sep=delimiter, decimal=decimal, keep_default_na=False, na_values=[""],
+                   skip_blank_lines=False, engine="c", quotechar='"', doublequote=True,
+                   dtype=dtypes or None)
+    watched = getattr(progress, "callback", None) is not None
+    if watched and read_chunks.eligible(path, encoding):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            frame = read_chunks.parse(path, options, header_rows, progress)
+        if frame is not None:
+            return frame
     size = os.path.getsize(path)
     with open(path, "rb") as raw:
-        if getattr(progress, "callback", None) is None:
+        if not watched:
             stream = path  # nobody is watching: let pandas read the path (in parallel if it can)
         else:
             stream = _Counter(raw, size, progress)
@@ -219,10 +231,8 @@ def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtyp
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                return pd.read_csv(stream, sep=delimiter, decimal=decimal, header=None,
-                                   skiprows=header_rows, encoding=encoding, keep_default_na=False,
-                                   na_values=[""], skip_blank_lines=False, engine="c",
-                                   quotechar='"', doublequote=True, dtype=dtypes or None)
+                return pd.read_csv(stream, header=None, skiprows=header_rows, encoding=encoding,
+                                   **options)
         except pd.errors.EmptyDataError:
             raise DataError(f"{name}: there are no data rows below the {header_rows} header "
                             f"row(s). Export the responses again (check filters), or pass "
