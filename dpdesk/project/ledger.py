@@ -471,7 +471,7 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
         if rho:
             cost["rho"] = str(rho)
         params = {"dataset": ds.name, "events": [_event_to_json(e) for e in planned],
-                  "noise": {k: str(v) for k, v in noise.items()}}
+                  "noise": {k: [str(x) for x in v] if isinstance(v, tuple) else str(v) for k, v in noise.items()}}
         prev = conn.execute("SELECT hash FROM releases ORDER BY seq DESC LIMIT 1").fetchone()
         seq = (conn.execute("SELECT coalesce(max(seq), 0) FROM releases").fetchone()[0]) + 1
         fields = {"seq": seq, "time": _now(), "app_version": __version__, "dataset_sha256": sha, "request": key,

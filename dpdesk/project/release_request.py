@@ -221,10 +221,13 @@ def normalize(request: Mapping[str, Any]) -> dict:
 
 
 def default_resolution(lo: Fraction, hi: Fraction) -> Fraction:
-    """Grid width for sums: 10^(k - 4) for the largest bound's order 10^k (1/100 for [0, 100])."""
+    """Grid width for sums: 10^(k - 3) for the largest bound's order 10^k (1/10 for [0, 100]).
+
+    A respondent then moves a sum by at most 10^4 grid units (the sensitivity).
+    """
     m = max(abs(lo), abs(hi))
     k = len(str(math.floor(m))) - 1 if m >= 1 else -len(str(math.floor(1 / m)))
-    return Fraction(10) ** (k - 4)
+    return Fraction(10) ** (k - 3)
 
 
 def cells(spec: Mapping) -> int:
