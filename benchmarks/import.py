@@ -149,12 +149,13 @@ def main() -> None:
               f"with a progress callback **{ratios['progress'][0]:.2f}x** wall, "
               f"{ratios['progress'][1]:.2f}x CPU.", "",
               "pandas 3.1 parses a large UTF-8 file from a path with several threads. read_table "
-              "gives pandas the path when there is no progress callback; with a callback it feeds "
-              "the parser through a byte counter (progress and a chance to cancel every 256 KiB), "
-              "which pandas reads with one thread.", "",
+              "cuts a large UTF-8 file into pieces of about 4 MiB at line ends, parses them on a "
+              "thread pool and makes each piece compact at once (so the peak memory stays low), "
+              "reporting progress as pieces finish; other files go through one parser with a "
+              "byte counter (progress every 256 KiB).", "",
               "read_table does more than read_csv: it checks that every byte decodes (and hashes "
               "the file in the same pass), sniffs the delimiter, decimal mark and platform, "
-              "reports progress every 256 KiB (the callback can cancel), skips blank rows, "
+              "reports progress (the callback can cancel), skips blank rows, "
               "stores codes as int8/Int8 and text as categories, and looks for identifiers.", ""]
     text = "\n".join(lines)
     print(text)

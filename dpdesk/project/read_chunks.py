@@ -3,9 +3,9 @@
 pandas (3.1) parses a large UTF-8 file given by path on several threads, but then it
 reports no progress and cannot be cancelled. Here the data part of the file is cut at
 line ends into pieces of about 4 MiB, each piece is parsed by ``pandas.read_csv`` on a
-thread pool (its C tokenizer runs without the GIL), and progress is reported (and the
-callback may cancel) as pieces finish. Columns are joined piece by piece; categories are
-united (``union_categoricals``).
+thread pool (its C tokenizer runs without the GIL) and made compact at once (small
+integers, categories), and progress is reported (and the callback may cancel) as pieces
+finish. Columns are joined piece by piece; categories are united (``union_categoricals``).
 
 Whenever a piece fails or the pieces disagree (a quoted value with a line break cut at a
 piece boundary, a ragged row, different widths), ``None`` is returned and the caller
@@ -115,10 +115,14 @@ def _piece(path: str, a: int, b: int, options: dict):
     with open(path, "rb") as handle:
         handle.seek(a)
         data = handle.read(b - a)
+    from dpdesk.project.read_shape import compact
+
     try:
-        return pd.read_csv(io.BytesIO(data), header=None, encoding="utf-8", **options)
+        frame = pd.read_csv(io.BytesIO(data), header=None, encoding="utf-8", **options)
     except Exception:  # noqa: BLE001 - the serial parser reports it with its row
         return None
+    del data
+    return compact(frame)  # small pieces to join: peak memory stays near the final size
 
 
 def _join(parts, pd):

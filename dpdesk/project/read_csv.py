@@ -214,7 +214,7 @@ def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtyp
                    skip_blank_lines=False, engine="c", quotechar='"', doublequote=True,
                    dtype=dtypes or None)
     watched = getattr(progress, "callback", None) is not None
-    if watched and read_chunks.eligible(path, encoding):
+    if read_chunks.eligible(path, encoding):  # large UTF-8: pieces on threads, less memory
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             frame = read_chunks.parse(path, options, header_rows, progress)
