@@ -37,7 +37,6 @@ from .likelihood import (
     categorical_covariance,
     categorical_mle,
     covariance,
-    schur_se,
 )
 
 CI_METHODS = ("default", "wald", "bootstrap")
@@ -139,26 +138,48 @@ def one_parameter_interval(model: OneParameter, counts, pi_hat: float, confidenc
     sizes = [float(c.sum()) for c in counts]
     l_hat = model.loglik(counts, pi_hat)
 
-    def accepted(p: float) -> bool:
+    def excess(p: float) -> float:
         lr = 2 * (l_hat - model.loglik(counts, p))
+        if lr == math.inf:
+            return 1e300
         info = model.information(sizes, p)
         se0 = 1 / math.sqrt(info) if 0 < info < math.inf else (0.0 if info == math.inf else math.inf)
-        return lr <= iv.critical_value(*_se_distances(p, se0), confidence) + 1e-9
+        return lr - iv.critical_value(*_se_distances(p, se0), confidence) - 1e-9
 
-    return iv.invert_test(accepted, pi_hat)
+    return iv.invert_test(excess, pi_hat)
 
 
 def two_group_interval(model: TwoGroup, y, n, pi_hat: float, eta_hat: float, confidence: float) -> tuple[float, float]:
-    """Calibrated profile-likelihood interval for the prevalence of a two-group design."""
+    """Profile-likelihood interval for the prevalence of a two-group design, calibrated in 2D.
+
+    The critical value at each candidate prevalence is the Feldman-Cousins value for the
+    two-dimensional parameter space with the nuisance at its profiled value
+    (``intervals.critical_value_2d``), so a nuisance on its boundary (t = 1, gamma = 0) is
+    accounted for.
+    """
     l_hat = model.loglik(y, n, pi_hat, eta_hat)
 
-    def accepted(p: float) -> bool:
+    region = model.affine_region()
+
+    cache: dict[float, float] = {}
+
+    def critical(p: float) -> float:
+        # The critical value changes slowly with p: computed on a grid of step 1e-3 and reused.
+        g = round(p, 3)
+        if g not in cache:
+            eta = model.profile_eta(y, n, g)
+            cache[g] = iv.critical_value_2d(model.affine_information(n, g, eta), model.affine_point(g, eta),
+                                            region, model.affine_segment(g), confidence)
+        return cache[g]
+
+    def excess(p: float) -> float:
         eta = model.profile_eta(y, n, p)
         lr = 2 * (l_hat - model.loglik(y, n, p, eta))
-        se0 = schur_se(model.information(n, p, eta))
-        return lr <= iv.critical_value(*_se_distances(p, se0), confidence) + 1e-9
+        if lr == math.inf:
+            return 1e300
+        return lr - critical(p) - 1e-9
 
-    return iv.invert_test(accepted, pi_hat)
+    return iv.invert_test(excess, pi_hat, tol=1e-7)
 
 
 def _percentile(samples: np.ndarray, confidence: float) -> np.ndarray:
@@ -321,13 +342,13 @@ def _categorical_profile_interval(P, n_vec, c_hat, j, conf):
     N = float(n_vec.sum())
     l_hat = float(n_vec @ np.log(np.maximum(P @ c_hat, 1e-300)))
 
-    def accepted(p):
+    def excess(p):
         c = categorical_mle(P, n_vec, fixed=(j, p))
         lr = 2 * (l_hat - float(n_vec @ np.log(np.maximum(P @ c, 1e-300))))
         se0 = math.sqrt(max(categorical_covariance(P, N, c)[j, j], 0.0))
-        return lr <= iv.critical_value(*_se_distances(p, se0), conf) + 1e-9
+        return lr - iv.critical_value(*_se_distances(p, se0), conf) - 1e-9
 
-    return iv.invert_test(accepted, float(c_hat[j]), tol=1e-6)
+    return iv.invert_test(excess, float(c_hat[j]), tol=1e-6)
 
 
 def _unary(d: Design, counts, conf, ci, B, rng):

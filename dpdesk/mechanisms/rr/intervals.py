@@ -70,24 +70,20 @@ def critical_value(d_low: float, d_high: float, confidence: float) -> float:
 
 
 def invert_test(
-    accepted: Callable[[float], bool], estimate: float, *, lo: float = 0.0, hi: float = 1.0, tol: float = 1e-8
+    excess: Callable[[float], float], estimate: float, *, lo: float = 0.0, hi: float = 1.0, tol: float = 1e-9
 ) -> tuple[float, float]:
-    """The interval ``{theta in [lo, hi] : accepted(theta)}`` around an accepted ``estimate``.
+    """The interval ``{theta in [lo, hi] : excess(theta) <= 0}`` around ``estimate``.
 
-    Assumes the acceptance region is an interval (true for the likelihood-ratio tests here,
-    whose statistic is convex around the estimate). Bisection to ``tol``.
+    ``excess(theta)`` is the test statistic minus its critical value (``<= 0`` at the
+    estimate). Assumes the acceptance region is an interval (true for the likelihood-ratio
+    tests here, whose statistic grows away from the estimate); each end is found by Brent's
+    method to ``tol``.
     """
     def edge(outer: float) -> float:
-        if accepted(outer):
+        if outer == estimate or excess(outer) <= 0:
             return outer
-        a, b = outer, estimate  # a rejected, b accepted
-        while abs(b - a) > tol:
-            m = (a + b) / 2
-            if accepted(m):
-                b = m
-            else:
-                a = m
-        return b
+        return brentq(excess, outer, estimate, xtol=tol, rtol=1e-12) if outer < estimate else \
+            brentq(excess, estimate, outer, xtol=tol, rtol=1e-12)
 
     return edge(lo), edge(hi)
 
@@ -128,3 +124,85 @@ def mover_difference(
     d = a - b
     (la, ua), (lb, ub) = a_ci, b_ci
     return d - math.hypot(a - la, ub - b), d + math.hypot(ua - a, b - lb)
+
+
+# ----------------------------------------------------------------------------- two parameters
+#
+# For two-group designs the nuisance parameter may sit on its own boundary (SLD with every
+# carrier honest, t = 1; CDM without cheaters, gamma = 0), where the one-parameter
+# calibration above under-covers. There the critical value comes from the same
+# Feldman-Cousins ordering in two dimensions, with the nuisance at its profiled value
+# ("profile construction", Cranmer 2005, PHYSTAT; Feldman & Cousins 1998, sec. V): in the
+# Gaussian approximation the unconstrained estimate is N(theta0, I^-1) in coordinates where
+# the model is affine, and the statistic is T = d^2(x, segment {pi = pi0}) - d^2(x, region)
+# in the Fisher metric. Its quantile is taken over a fixed set of normal draws, so the
+# interval is deterministic.
+
+_DRAWS = None
+
+
+def _normal_draws():
+    global _DRAWS
+    if _DRAWS is None:
+        import numpy as np
+
+        # A fixed quasi-random design (not a source of privacy noise): antithetic pairs of
+        # a seeded normal sample, so the critical value is reproducible.
+        z = np.random.default_rng(20261129).standard_normal((2000, 2))
+        _DRAWS = np.vstack([z, -z])
+    return _DRAWS
+
+
+def _segment_dist2(P, a, b):
+    import numpy as np
+
+    ab = b - a
+    denom = float(ab @ ab)
+    if denom <= 0:
+        d = P - a
+        return np.einsum("ij,ij->i", d, d)
+    t = np.clip(((P - a) @ ab) / denom, 0.0, 1.0)
+    d = P - (a + t[:, None] * ab)
+    return np.einsum("ij,ij->i", d, d)
+
+
+def _polygon_dist2(P, V):
+    """Squared Euclidean distance from points P to the convex polygon V (counter-clockwise)."""
+    import numpy as np
+
+    k = len(V)
+    inside = np.ones(len(P), bool)
+    best = np.full(len(P), np.inf)
+    for i in range(k):
+        a, b = V[i], V[(i + 1) % k]
+        edge = b - a
+        cross = edge[0] * (P[:, 1] - a[1]) - edge[1] * (P[:, 0] - a[0])
+        inside &= cross >= -1e-12
+        best = np.minimum(best, _segment_dist2(P, a, b))
+    return np.where(inside, 0.0, best)
+
+
+def critical_value_2d(info, theta0, polygon, segment, confidence: float) -> float:
+    """Critical value of the profile likelihood ratio for the first of two parameters.
+
+    ``info``: Fisher information (2 x 2) at ``theta0`` in affine coordinates;
+    ``polygon``: the parameter space (counter-clockwise vertices); ``segment``: its part
+    where the first parameter equals ``theta0[0]``. See the comment above.
+    """
+    import numpy as np
+
+    try:
+        R = np.linalg.cholesky(np.asarray(info, float)).T  # info = R' R, det R > 0
+    except np.linalg.LinAlgError:
+        return z_value(confidence) ** 2
+    y0 = R @ np.asarray(theta0, float)
+    V = np.asarray(polygon, float) @ R.T
+    edges = np.roll(V, -1, axis=0) - V
+    lines = np.abs(edges[:, 0] * (y0[1] - V[:, 1]) - edges[:, 1] * (y0[0] - V[:, 0])) / np.hypot(*edges.T)
+    if lines.min() > 6.0:  # every boundary more than 6 SE away: the plain chi-square value
+        return z_value(confidence) ** 2
+    P = y0 + _normal_draws()
+    a, b = (np.asarray(s, float) @ R.T for s in segment)
+    T = np.maximum(_segment_dist2(P, a, b) - _polygon_dist2(P, V), 0.0)
+    k = min(len(T) - 1, int(math.ceil(confidence * len(T))) - 1)
+    return float(np.partition(T, k)[k])

@@ -215,6 +215,33 @@ class TwoGroup:
             info += m * np.outer(g, g) / v
         return info
 
+    # Affine coordinates, for the two-dimensional calibration of intervals: the model is
+    # affine in (pi, eta), or in (pi, pi * eta) for the SLD (E = 0, F = 1).
+
+    def affine_point(self, pi: float, eta: float) -> np.ndarray:
+        return np.array([pi, pi * eta if np.any(self.F != 0) else eta])
+
+    def affine_region(self) -> np.ndarray:
+        """The parameter space in affine coordinates (counter-clockwise polygon)."""
+        if np.any(self.F != 0):
+            return np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]])  # 0 <= pi * t <= pi <= 1
+        if self.eta_upper_is_one_minus_pi:
+            return np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])  # pi + beta <= 1
+        return np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+
+    def affine_segment(self, pi: float) -> tuple[np.ndarray, np.ndarray]:
+        """The points of the region with the first coordinate equal to ``pi``."""
+        top = pi if np.any(self.F != 0) else self.eta_bounds(pi)[1]
+        return np.array([pi, 0.0]), np.array([pi, top])
+
+    def affine_information(self, n, pi: float, eta: float) -> np.ndarray:
+        """Fisher information in affine coordinates (lambda kept 0.5/n from 0 and 1)."""
+        M = np.column_stack([self.D, self.F if np.any(self.F != 0) else self.E])
+        lam = self.C + self.D * pi + self.E * eta + self.F * pi * eta
+        n = np.asarray(n, float)
+        lam = np.clip(lam, 0.5 / n, 1 - 0.5 / n)
+        return (M.T * (n / (lam * (1 - lam)))) @ M
+
 
 def covariance(info: np.ndarray) -> np.ndarray:
     """Inverse information; parameters whose information is zero get infinite variance."""
