@@ -121,7 +121,8 @@ def test_release_records_everything_and_replay_is_free(project):
     e = ledger.release(project, HIST)
     assert e.seq == 1 and e.mechanism == "discrete_laplace" and e.dataset == "wave 1"
     assert e.request == normalize(HIST) and e.cost["epsilon"] == "1/10" and e.cost["delta"] == "0"
-    assert e.noise_params["events"] == [{"type": "laplace", "scale": "10", "sensitivity": "1"}]
+    assert e.noise_params["events"] == [{"type": "laplace", "scale": "10", "sensitivity": "1",
+                                             "discrete": True}]
     assert e.result["keys"] == [KEYS] and len(e.values) == 3 and all(float(v).is_integer() for v in e.values)
     assert e.half_width == e.result["half_width"]["simultaneous"] > e.result["half_width"]["per_cell"] > 0
     assert e.app_version and e.time.endswith("Z") and len(e.hash) == 64
@@ -157,7 +158,7 @@ def test_statistics_of_each_kind(project):
     assert by_stat["crosstab"].half_width <= 200  # the accuracy target was met
     assert entries[-1].mechanism == "discrete_gaussian" and "rho" in entries[-1].cost
     # delta budget: spending is the PLD composition of every event, below the plain sum
-    events = [ledger._event_from_json(d) for x in entries for d in x.noise_params["events"]]
+    events = [accounting.from_record(d) for x in entries for d in x.noise_params["events"]]
     s = ledger.budget_status(project)
     assert s.spent_epsilon == accounting.epsilon(events, Fraction(1, 10**6))
     assert s.spent_epsilon <= sum(x.epsilon for x in entries)

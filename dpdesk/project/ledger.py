@@ -258,22 +258,6 @@ def lower_budget(project, epsilon, delta=None, *, dataset: str | None = None) ->
     return budget_status(project, ds.name)
 
 
-def _event_to_json(e) -> dict:
-    if isinstance(e, accounting.Laplace):
-        return {"type": "laplace", "scale": str(e.scale), "sensitivity": str(e.sensitivity)}
-    if isinstance(e, accounting.Gaussian):
-        return {"type": "gaussian", "sigma": str(e.sigma), "sensitivity": str(e.sensitivity)}
-    return {"type": "pure", "epsilon": str(e.epsilon)}
-
-
-def _event_from_json(d: Mapping):
-    if d["type"] == "laplace":
-        return accounting.Laplace(Fraction(d["scale"]), Fraction(d["sensitivity"]))
-    if d["type"] == "gaussian":
-        return accounting.Gaussian(Fraction(d["sigma"]), Fraction(d["sensitivity"]))
-    return accounting.PureDP(Fraction(d["epsilon"]))
-
-
 def _load(text: str) -> dict:
     """A JSON column; text edited into something unreadable comes back as {"unreadable": text}."""
     try:
@@ -289,7 +273,7 @@ def _spent_events(conn, sha: str) -> list:
     events = []
     for (params,) in conn.execute("SELECT noise_params FROM releases WHERE dataset_sha256 = ? ORDER BY seq", (sha,)):
         try:
-            events.extend(_event_from_json(e) for e in _load(params)["events"])
+            events.extend(accounting.from_record(e) for e in _load(params)["events"])
         except (KeyError, TypeError, ValueError, ZeroDivisionError, accounting.NoiseParameterError):
             continue
     return events
@@ -470,7 +454,7 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
         rho = sum((e.rho for e in planned if isinstance(e, accounting.Gaussian)), Fraction(0))
         if rho:
             cost["rho"] = str(rho)
-        params = {"dataset": ds.name, "events": [_event_to_json(e) for e in planned],
+        params = {"dataset": ds.name, "events": [accounting.to_record(e) for e in planned],
                   "noise": {k: [str(x) for x in v] if isinstance(v, tuple) else str(v) for k, v in noise.items()}}
         prev = conn.execute("SELECT hash FROM releases ORDER BY seq DESC LIMIT 1").fetchone()
         seq = (conn.execute("SELECT coalesce(max(seq), 0) FROM releases").fetchone()[0]) + 1

@@ -177,10 +177,12 @@ def _gaussian_mean(spec, x, by, by_keys, sigmas, check):
     together before either is drawn (``central.mean`` sets sigmas from rho, unrounded)."""
     from dpdesk.mechanisms import central
     from dpdesk.mechanisms.central.numeric import MeanRelease
+    from dpdesk.mechanisms.central.release import resolve_noise
 
     lo, hi = (Fraction(v) for v in spec["bounds"])
     r = Fraction(spec["resolution"])
-    events = (accounting.Gaussian(sigmas[0], _grid_sensitivity(spec)), accounting.Gaussian(sigmas[1], 1))
+    events = (resolve_noise("gaussian", _grid_sensitivity(spec), scale=sigmas[0])[2],
+              resolve_noise("gaussian", Fraction(1), scale=sigmas[1])[2])
     check(events)
     total = central.sum(x, lo, hi, r, scale=sigmas[0], mechanism="gaussian", by=by, by_keys=by_keys)
     if by is None:

@@ -1,0 +1,240 @@
+"""Commands for noisy tabulation: budget, release, ledger (see docs/readme/privacy.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from fractions import Fraction
+
+from dpdesk.errors import BudgetError
+
+
+def register(sub) -> None:
+    p = sub.add_parser("budget", help="show or set the privacy budget of the data",
+                       description="Show the privacy budget of a dataset's data (total, spent, left), or set it "
+                       "with --set. A budget is set once and can then only be lowered; it stays with the data, "
+                       "also when the same file is imported again.")
+    p.add_argument("project")
+    p.add_argument("--set", dest="epsilon", metavar="EPS", help="total epsilon (e.g. 1); a smaller value lowers it")
+    p.add_argument("--delta", metavar="D", help="total delta (e.g. 1e-6; default 0: pure epsilon)")
+    p.add_argument("--dataset", help="dataset name (default: the latest import)")
+    p.add_argument("--json", action="store_true", help="print the budget as JSON")
+    p.set_defaults(func=cmd_budget)
+
+    p = sub.add_parser("release", help="release a noisy statistic and record it in the ledger",
+                       description="Release a count, histogram, cross-tab, sum, mean or median with calibrated "
+                       "noise, spending privacy budget. Keys, bins and bounds are public: declare them, they are "
+                       "never read from the data. The same request again shows the recorded result at no cost. "
+                       "Example: dpdesk release P.dpdesk --stat histogram --columns region --keys north south "
+                       "--epsilon 0.1")
+    p.add_argument("project")
+    p.add_argument("--stat", required=True, choices=["count", "histogram", "crosstab", "sum", "mean", "median"])
+    p.add_argument("--columns", nargs="+", default=[], metavar="COLUMN",
+                   help="the column(s): none for a count, two for a cross-tab")
+    p.add_argument("--keys", nargs="+", action="append", metavar="KEY",
+                   help="categories of a column (repeat for the second column of a cross-tab)")
+    p.add_argument("--bins", nargs="+", action="append", metavar="EDGE",
+                   help="numeric bin edges of a column (or the candidate values of a median); in a cross-tab "
+                   "with --keys and --bins, the keys belong to the first column")
+    p.add_argument("--bounds", nargs=2, metavar=("LO", "HI"), help="clipping bounds of a sum, mean or median")
+    p.add_argument("--resolution", help="grid width of a sum or mean (default: 1/1000 of the largest bound's order)")
+    p.add_argument("--by", help="also by subgroups of this column ...")
+    p.add_argument("--by-keys", nargs="+", metavar="KEY", help="... with these public subgroup values")
+    size = p.add_mutually_exclusive_group(required=True)
+    size.add_argument("--epsilon", help="privacy cost of this release")
+    size.add_argument("--accuracy", help="target half-width: every cell within +-A (at --confidence)")
+    size.add_argument("--scale", help="noise scale (sigma for Gaussian noise)")
+    p.add_argument("--mechanism", choices=["laplace", "gaussian"], default="laplace")
+    p.add_argument("--confidence", default="0.95", help="confidence of the half-width (default 0.95)")
+    p.add_argument("--dataset", help="dataset name (default: the latest import)")
+    p.add_argument("--preview", action="store_true", help="show the cost and accuracy only; release nothing")
+    p.add_argument("--json", action="store_true", help="print the ledger entry as JSON")
+    p.set_defaults(func=cmd_release)
+
+    p = sub.add_parser("ledger", help="list every release and check the ledger",
+                       description="List every noisy release of the project (time, statistic, cost, result) and "
+                       "check its hash chain: says so when the ledger was edited outside dpdesk.")
+    p.add_argument("project")
+    p.add_argument("--json", action="store_true", help="print the ledger as JSON")
+    p.set_defaults(func=cmd_ledger)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _plain(x):
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return {f.name: _plain(getattr(x, f.name)) for f in dataclasses.fields(x)}
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, Fraction):
+        return str(x)
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    return x
+
+
+def _num(v) -> str:
+    if isinstance(v, (int, float)):
+        return f"{v:.6g}" if isinstance(v, float) and not float(v).is_integer() else f"{v:.0f}"
+    return str(v)
+
+
+def _cells(result: dict) -> list[tuple[str, object]]:
+    """(label, value) for each released cell."""
+    keys, values = result.get("keys") or [], result.get("values")
+    if not keys:
+        return [("", values)]
+    if len(keys) == 1:
+        return [(str(k), v) for k, v in zip(keys[0], values)]
+    return [(f"{a} x {b}", v) for a, row in zip(keys[0], values) for b, v in zip(keys[1], row)]
+
+
+def _cost(entry) -> str:
+    """The release's own epsilon, rounded up, with its exact fraction when that is longer."""
+    from dpdesk.project.ledger_text import epsilon_text
+
+    try:
+        eps, delta = Fraction(entry.cost["epsilon"]), Fraction(entry.cost.get("delta", "0"))
+    except (KeyError, ValueError, ZeroDivisionError, TypeError):
+        return "cost unreadable"
+    from dpdesk.project.ledger_text import number_text
+
+    text = epsilon_text(eps, delta, up=True)
+    return text if Fraction(number_text(eps, up=True)) == eps else f"{text} [exactly {eps}]"
+
+
+def _status_line(status) -> str:
+    return f"Budget of {status.dataset!r}: spent {status.spent_text} of {status.total_text}; left {status.remaining_text}."
+
+
+def _request(args) -> dict:
+    req = {"statistic": args.stat, "columns": args.columns, "mechanism": args.mechanism,
+           "confidence": args.confidence}
+    for name in ("epsilon", "accuracy", "scale", "resolution", "by"):
+        if getattr(args, name) is not None:
+            req[name] = getattr(args, name)
+    if args.by_keys is not None:
+        req["by_keys"] = args.by_keys
+    if args.bounds is not None:
+        req["bounds"] = args.bounds
+    keys, bins = args.keys or [], args.bins or []
+    if args.stat == "histogram":
+        if keys:
+            req["keys"] = keys[0]
+        if bins:
+            req["bins"] = bins[0]
+    elif args.stat == "crosstab":
+        axes_k, axes_b = list(keys), list(bins)
+        req["keys"] = [axes_k.pop(0) if axes_k and (len(keys) == 2 or i == 0 or not bins) else None
+                       for i in range(2)]
+        req["bins"] = [None if req["keys"][i] is not None else (axes_b.pop(0) if axes_b else None) for i in range(2)]
+    elif args.stat == "median" and bins:
+        req["bins"] = bins[0]
+    elif keys or bins:
+        raise BudgetError(f"A {args.stat} takes no --keys or --bins.")
+    return req
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+def cmd_budget(args) -> int:
+    from dpdesk.project import Project, ledger
+
+    with Project.open(args.project) as project:
+        if args.epsilon is not None:
+            current = ledger.budget_status(project, args.dataset)
+            if current is None:
+                status = ledger.set_budget(project, args.epsilon, args.delta or 0, dataset=args.dataset)
+            else:
+                status = ledger.lower_budget(project, args.epsilon, args.delta, dataset=args.dataset)
+        else:
+            if args.delta is not None:
+                raise BudgetError("--delta goes with --set (e.g. --set 1 --delta 1e-6).")
+            status = ledger.budget_status(project, args.dataset)
+    if args.json:
+        print(json.dumps(_plain(status), indent=2, ensure_ascii=False))
+        return 0
+    if status is None:
+        print("No privacy budget is set for this data yet. Set one with: dpdesk budget PROJECT --set 1")
+        return 0
+    print(f"Privacy budget of {status.dataset!r} (data SHA-256 {status.dataset_sha256[:12]}...)")
+    print(f"  total  {status.total_text}")
+    print(f"  spent  {status.spent_text} in {status.releases} release(s)")
+    print(f"  left   {status.remaining_text}")
+    if status.total_delta:
+        print("  (epsilon at this delta, from the composition of all releases by a privacy-loss-distribution accountant)")
+    if not status.ledger_intact:
+        print("  WARNING: the ledger was edited outside dpdesk; no more releases are made (see dpdesk ledger).")
+    return 0
+
+
+def cmd_release(args) -> int:
+    from dpdesk.project import Project, ledger
+
+    request = _request(args)
+    with Project.open(args.project) as project:
+        if args.preview:
+            pv = ledger.preview(project, request, dataset=args.dataset)
+            if args.json:
+                print(json.dumps(_plain(dataclasses.replace(pv, events=tuple(map(repr, pv.events)))), indent=2))
+                return 0 if pv.fits else 1
+            print(f"Preview (no noise drawn): costs {pv.cost_text}; leaves {pv.remaining_after_text}.")
+            if pv.half_width:
+                hw = pv.half_width
+                print(f"Half-width at {float(Fraction(hw['confidence'])):.0%}: +-{_num(hw['simultaneous'])} for all "
+                      f"{hw['cells']} cell(s) at once, +-{_num(hw['per_cell'])} for any one cell.")
+            if not pv.fits:
+                print(pv.message)
+                return 1
+            return 0
+        entry = ledger.release(project, request, dataset=args.dataset)
+        status = ledger.budget_status(project, args.dataset)
+    if args.json:
+        print(json.dumps(_plain(entry), indent=2, ensure_ascii=False))
+        return 0
+    print(f"{entry.description} (dataset {entry.dataset!r}, release #{entry.seq})")
+    hw = entry.result.get("half_width")
+    for label, value in _cells(entry.result):
+        pm = f" +- {_num(hw['simultaneous'])}" if hw else ""
+        print(f"  {label:<24} {_num(value)}{pm}" if label else f"  {_num(value)}{pm}")
+    if hw:
+        print(f"  +-: every cell within this half-width of its exact value with probability "
+              f"{float(Fraction(hw['confidence'])):.0%} (noise only, before any rounding).")
+    elif entry.statistic == "mean":
+        print("  (mean = noisy sum / noisy count, clipped to the bounds; its error has no simple half-width)")
+    if entry.replayed:
+        print(f"Released before, on {entry.time}: shown again at no cost (never re-noised).")
+    else:
+        print(f"Cost: {_cost(entry)} ({entry.mechanism.replace('_', ' ')} noise).")
+    if status is not None:
+        print(_status_line(status))
+    return 0
+
+
+def cmd_ledger(args) -> int:
+    from dpdesk.project import Project, ledger
+
+    with Project.open(args.project) as project:
+        entries = ledger.ledger(project)
+        check = ledger.verify_ledger(project)
+    if args.json:
+        print(json.dumps({"intact": check.ok, "problems": check.problems, "releases": _plain(entries)},
+                         indent=2, ensure_ascii=False))
+        return 0 if check.ok else 1
+    if not entries:
+        print("No releases yet.")
+    for e in entries:
+        cost = _cost(e)
+        values = ", ".join(f"{label} {_num(v)}" if label else _num(v) for label, v in _cells(e.result)[:6])
+        more = " ..." if len(_cells(e.result)) > 6 else ""
+        print(f"#{e.seq}  {e.time}  {e.description}  {cost}  ->  {values}{more}")
+    if check.ok:
+        print(f"Ledger intact: {check.releases} release(s), hash chain verified.")
+        return 0
+    print("WARNING: " + check.message(args.project))
+    return 1
