@@ -443,13 +443,18 @@ def small_pieces(monkeypatch):
     monkeypatch.setattr(read_chunks, "workers", lambda: 2)
 
 
-def test_piecewise_parse_agrees_with_serial(tmp_path, small_pieces):
+def test_piecewise_parse_agrees_with_serial(tmp_path, monkeypatch):
+    from dpdesk.project import read_chunks
+
     path = tmp_path / "p.csv"
     rows = "".join(f"{k % 3},{'' if k % 11 == 0 else k % 5},{'abc'[k % 3]},{k / 4}\n" for k in range(6000))
     path.write_text("a,b,c,d\nla,lb,lc,ld\n" + rows)
+    serial = read_table(path, header_rows=2)
+    monkeypatch.setattr(read_chunks, "MIN_BYTES", 1)
+    monkeypatch.setattr(read_chunks, "PIECE", 1 << 12)
+    monkeypatch.setattr(read_chunks, "workers", lambda: 2)
     seen = []
     pieces = read_table(path, header_rows=2, progress=seen.append)
-    serial = read_table(path, header_rows=2)
     assert pieces.frame.equals(serial.frame) and len(pieces.frame) == 6000
     assert len([f for f in seen if 0.15 < f < 0.9]) > 5
     assert list(pieces.frame["c"].cat.categories) == ["a", "b", "c"]
@@ -469,3 +474,20 @@ def test_piecewise_parse_falls_back_for_quoted_line_breaks_and_errors(tmp_path, 
         read_table(bad, progress=lambda f: None)
     with pytest.raises(Cancelled):
         read_table(path, progress=lambda f: f < 0.3)
+
+
+def test_piecewise_parse_with_pieces_of_different_types(tmp_path, monkeypatch):
+    from dpdesk.project import read_chunks
+
+    path = tmp_path / "t.csv"
+    first = "".join(f"{k % 3},{k % 4}\n" for k in range(3000))
+    second = "".join(f"{k / 8},{'x' if k % 2 else ''}\n" for k in range(3000))
+    path.write_text("a,b\n" + first + second)
+    serial = read_table(path).frame  # under MIN_BYTES: one parser
+    monkeypatch.setattr(read_chunks, "MIN_BYTES", 1)
+    monkeypatch.setattr(read_chunks, "PIECE", 1 << 12)
+    monkeypatch.setattr(read_chunks, "workers", lambda: 2)
+    pieces = read_table(path).frame
+    assert str(pieces["a"].dtype) == str(serial["a"].dtype) == "float64"
+    assert pieces["a"].tolist() == serial["a"].tolist()
+    assert [str(v) for v in pieces["b"]] == [str(v) for v in serial["b"]]

@@ -134,5 +134,8 @@ def _join(parts, pd):
         if all(isinstance(s.dtype, pd.CategoricalDtype) for s in pieces):
             columns[j] = pd.Series(union_categoricals(pieces, ignore_order=True))
         else:
-            columns[j] = pd.concat(pieces, ignore_index=True)
+            joined = pd.concat(pieces, ignore_index=True)
+            if isinstance(joined.dtype, pd.api.extensions.ExtensionDtype) and joined.dtype.kind == "f":
+                joined = joined.astype("float64")  # Int8 + float pieces: plain floats, as serial
+            columns[j] = joined
     return pd.DataFrame(columns)
