@@ -37,12 +37,12 @@ class ItemCommand(QUndoCommand):
 
 
 class AddItem(ItemCommand):
-    def __init__(self, project, name: str, design: Any, question: str = "") -> None:
+    def __init__(self, project, name: str, design: Any, question: str = "", instructions: str = "") -> None:
         super().__init__(f"Add item '{name}'", project)
-        self.name, self.design, self.question = name, design, question
+        self.name, self.design, self.question, self.instructions = name, design, question, instructions
 
     def apply(self) -> None:
-        self.project.add_item(self.name, self.design, question=self.question)
+        self.project.add_item(self.name, self.design, question=self.question, instructions=self.instructions)
 
     def revert(self) -> None:
         self.project.remove_item(self.name)
@@ -51,15 +51,18 @@ class AddItem(ItemCommand):
 class EditItem(ItemCommand):
     """Change an item's name, question and design (its data mapping stays)."""
 
-    def __init__(self, project, old_name: str, name: str, design: Any, question: str) -> None:
+    def __init__(self, project, old_name: str, name: str, design: Any, question: str,
+                 instructions: str | None = None) -> None:
         super().__init__(f"Edit item '{name}'", project)
         old = project.item(old_name)
-        self.before = {"name": old.name, "design": old.design_record, "question": old.question}
-        self.after = {"name": name, "design": design, "question": question}
+        self.before = {"name": old.name, "design": old.design_record, "question": old.question,
+                       "instructions": old.instructions}
+        self.after = {"name": name, "design": design, "question": question,
+                      "instructions": old.instructions if instructions is None else instructions}
 
     def _set(self, current: str, target: dict) -> None:
         self.project.update_item(current, new_name=target["name"], design=target["design"],
-                                 question=target["question"])
+                                 question=target["question"], instructions=target["instructions"])
 
     def apply(self) -> None:
         self._set(self.before["name"], self.after)
@@ -74,7 +77,7 @@ class RemoveItem(ItemCommand):
         item = project.item(name)
         self.saved = {"name": item.name, "design": item.design_record, "column": item.column,
                       "codes": item.codes, "group_column": item.group_column, "question": item.question,
-                      "group_codes": getattr(item, "group_codes", None)}
+                      "group_codes": getattr(item, "group_codes", None), "instructions": item.instructions}
 
     def apply(self) -> None:
         self.project.remove_item(self.saved["name"])
@@ -83,7 +86,8 @@ class RemoveItem(ItemCommand):
         s = self.saved
         extra = {"group_codes": s["group_codes"]} if s["group_codes"] is not None else {}
         self.project.add_item(s["name"], s["design"], column=s["column"], codes=s["codes"],
-                              group_column=s["group_column"], question=s["question"], **extra)
+                              group_column=s["group_column"], question=s["question"],
+                              instructions=s["instructions"], **extra)
 
 
 def push(stack, command: ItemCommand) -> None:

@@ -145,6 +145,7 @@ class Item(_Record):
     group_codes: Any
     created_at: str
     modified_at: str
+    instructions: str = ""
 
     @property
     def design_name(self) -> str:
@@ -176,6 +177,7 @@ class Item(_Record):
             group_codes=decode_codes(row["group_codes"]),
             created_at=row["created_at"],
             modified_at=row["modified_at"],
+            instructions=row["instructions"] if "instructions" in row.keys() else "",
         )
 
 

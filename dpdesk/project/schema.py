@@ -19,7 +19,7 @@ APPLICATION_ID = 0x44504B64
 #: Value of the ``app`` table's ``magic`` row.
 MAGIC = "dpdesk project"
 #: Schema version written by this dpdesk.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Fractions are stored as exact text "p/q" or "n" (str(fractions.Fraction)). These SQL
 # expressions read the numerator and denominator of such a text column as integers.
@@ -186,7 +186,12 @@ Migration = Callable[[sqlite3.Connection], None]
 
 #: ``MIGRATIONS[k - 1]`` upgrades a version-``k`` file to version ``k + 1``. Each one only
 #: changes tables; :func:`migrate` sets ``user_version`` and runs in one transaction.
-MIGRATIONS: list[Migration] = []
+def _v1_to_v2(conn: sqlite3.Connection) -> None:
+    """v2: items keep the respondent instructions as the researcher edited them."""
+    conn.execute("ALTER TABLE items ADD COLUMN instructions TEXT NOT NULL DEFAULT ''")
+
+
+MIGRATIONS: list[Migration] = [_v1_to_v2]
 
 assert len(MIGRATIONS) == SCHEMA_VERSION - 1
 

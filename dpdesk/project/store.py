@@ -230,11 +230,13 @@ class Project:
         group_column: str | None = None,
         question: str = "",
         group_codes: Any = None,
+        instructions: str = "",
     ) -> int:
         """Add a survey item; returns its id. Names are unique within a project.
 
         ``codes`` maps data values to responses (any JSON-able mapping; key types are kept),
-        ``group_codes`` maps the ``group_column``'s values to the groups of a two-group design.
+        ``group_codes`` maps the ``group_column``'s values to the groups of a two-group design;
+        ``instructions`` keeps the respondent instructions as edited (default: the design's).
         """
         check_name(name, "survey item")
         record = design_record(design)
@@ -247,8 +249,8 @@ class Project:
             now = _now()
             cur = conn.execute(
                 "INSERT INTO items(name, question, design_name, design_params, design_description,"
-                " design, column_name, codes, group_column, group_codes, created_at, modified_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " design, column_name, codes, group_column, group_codes, created_at, modified_at, instructions)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     name,
                     question or "",
@@ -262,6 +264,7 @@ class Project:
                     encode_codes(group_codes, "the group codes"),
                     now,
                     now,
+                    instructions or "",
                 ),
             )
             return cur.lastrowid
@@ -288,6 +291,7 @@ class Project:
         group_column: str | None = _UNSET,
         question: str = _UNSET,
         group_codes: Any = _UNSET,
+        instructions: str = _UNSET,
     ) -> Item:
         """Change the given fields of item ``name`` (pass ``None`` to clear one); returns it."""
         changes: dict[str, Any] = {}
@@ -309,6 +313,8 @@ class Project:
             changes["question"] = question or ""
         if group_codes is not _UNSET:
             changes["group_codes"] = encode_codes(group_codes, "the group codes")
+        if instructions is not _UNSET:
+            changes["instructions"] = instructions or ""
         with self.transaction() as conn:
             self.item(name)  # raises if missing
             if "name" in changes and conn.execute("SELECT 1 FROM items WHERE name = ?", (changes["name"],)).fetchone():

@@ -189,11 +189,13 @@ class DesignView(QWidget):
         result = wizard.item_result()
         project = self.window_.project
         try:
+            # Instructions are stored only as edited; unedited ones follow the design's wording.
+            text = result["instructions"] if wizard.draft.instructions_edited else ""
             if wizard.draft.editing:
                 command = commands.EditItem(project, wizard.draft.editing, result["name"], result["design"],
-                                            result["question"])
+                                            result["question"], text)
             else:
-                command = commands.AddItem(project, result["name"], result["design"], result["question"])
+                command = commands.AddItem(project, result["name"], result["design"], result["question"], text)
             commands.push(self.window_.undo_stack, command)
         except DpdeskError as exc:
             show_error(exc, self)

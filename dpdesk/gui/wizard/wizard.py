@@ -31,7 +31,8 @@ def draft_from_item(item) -> Draft:
     categories = [str(c) for c in params.get("categories") or []]
     values = {p.name: Fraction(str(params[p.name])) for p in choice.params if p.name in params}
     return Draft(name=item.name, question=item.question or "", answers=choice.answers, categories=categories,
-                 design_key=key, device=EXACT, values=values, instructions="", editing=item.name)
+                 design_key=key, device=EXACT, values=values, instructions=item.instructions or "",
+                 instructions_edited=bool(item.instructions), editing=item.name)
 
 
 class DesignWizard(QWizard):
