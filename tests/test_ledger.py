@@ -295,6 +295,7 @@ def test_an_edited_ledger_is_found_and_stops_releases(tmp_path):
           """UPDATE releases SET result = replace(result, '"noisy":', '"noisy":1') WHERE seq = 1""",
           "CREATE TRIGGER releases_no_update BEFORE UPDATE ON releases BEGIN SELECT RAISE(ABORT, 'x'); END")
     with Project.open(path) as p:
+        assert not p.ledger_check.ok  # found on open, before any release is asked for
         check = ledger.verify_ledger(p)
         assert not check.ok and "release #1 was changed" in check.problems[0]
         for request in (HIST, {"statistic": "count", "epsilon": 0.01}):  # neither a replay nor a new one

@@ -131,7 +131,20 @@ class Project:
         project = cls(path, conn, lock)
         project._key = key if not shared else None
         project.backup_path = backup
+        project.check_ledger()
         return project
+
+    def check_ledger(self):
+        """Check the release ledger's hash chain (read only); the result is kept as ``ledger_check``.
+
+        A ledger edited outside dpdesk is found here, on open: ``ledger_check.ok`` is False
+        and releases are refused (``dpdesk.project.ledger``) until it is resolved.
+        """
+        from dpdesk.project import ledger_chain
+
+        with self._mutex:
+            self.ledger_check = ledger_chain.check(self.connection)
+        return self.ledger_check
 
     def close(self) -> None:
         """Close the file (uncommitted changes of an unfinished transaction are dropped)."""
