@@ -197,3 +197,17 @@ def test_records_round_trip_exactly():
 def test_gaussian_refusal_without_delta_explains_why():
     with pytest.raises(acc.BudgetExceeded, match="needs a delta > 0"):
         acc.check_budget([], Gaussian(100), 1)
+
+
+def test_large_sensitivity_gaussians_are_priced_quickly_by_zcdp_and_never_below_the_pld():
+    import time
+
+    t = time.perf_counter()
+    big = acc.epsilon([Gaussian(9e7, 90000, discrete=True)] * 3, 1e-6)
+    assert time.perf_counter() - t < 2
+    # the same ratio sigma / sensitivity with sensitivity 1: the PLD is tighter than zCDP
+    small = acc.epsilon([Gaussian(1000, 1, discrete=True)] * 3, 1e-6)
+    assert small <= big <= small * 1.3
+    # zCDP conversion of one Gaussian: CKS 2020 cor. 13, checked against its closed-form upper bound
+    rho = 1 / (2 * 1000.0**2)
+    assert acc.zcdp_epsilon([Gaussian(1000)], 1e-6) <= rho + 2 * math.sqrt(rho * math.log(1e6))
