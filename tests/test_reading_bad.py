@@ -181,3 +181,45 @@ def test_fuzz_any_text_with_header_rows(tmp_path, text):
 def test_committed_corpus_is_small():
     """The committed corpus is small (the big files are generated)."""
     assert sum((BAD / n).stat().st_size for n in COMMITTED) < 200_000
+
+
+def _cells(frame):
+    import pandas as pd
+
+    def norm(v):
+        if v is None or (not isinstance(v, str) and pd.isna(v)):
+            return None
+        try:
+            return float(v)
+        except (TypeError, ValueError):
+            return str(v)
+
+    return [[norm(v) for v in row] for row in frame.astype(object).itertuples(index=False)]
+
+
+_PIECE_CELL = st.text(alphabet=list('ab1,"\n'), max_size=4) | st.sampled_from(["", "2", "1.5", "x"])
+
+
+@_FUZZ
+@given(st.lists(st.lists(_PIECE_CELL, min_size=3, max_size=3), min_size=2, max_size=40))
+def test_fuzz_piecewise_parse_agrees_with_serial(tmp_path, rows):
+    from dpdesk.project import read_chunks
+
+    def quote(cell):
+        return '"' + cell.replace('"', '""') + '"' if any(c in cell for c in ',"\n') else cell
+
+    text = "a,b,c\n" + "".join(",".join(quote(c) for c in row) + "\n" for row in rows)
+    path = tmp_path / "pieces.csv"
+    path.write_text(text)
+    outcomes = []
+    for small in (False, True):
+        saved = read_chunks.MIN_BYTES, read_chunks.PIECE, read_chunks.workers
+        if small:
+            read_chunks.MIN_BYTES, read_chunks.PIECE, read_chunks.workers = 1, 16, (lambda: 2)
+        try:
+            outcomes.append(_cells(read_table(path).frame))
+        except DataError as exc:
+            outcomes.append(str(exc))
+        finally:
+            read_chunks.MIN_BYTES, read_chunks.PIECE, read_chunks.workers = saved
+    assert outcomes[0] == outcomes[1]

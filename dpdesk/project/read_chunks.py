@@ -132,10 +132,13 @@ def _join(parts, pd):
     for j in range(parts[0].shape[1]):
         pieces = [p.iloc[:, j] for p in parts]
         if all(isinstance(s.dtype, pd.CategoricalDtype) for s in pieces):
-            columns[j] = pd.Series(union_categoricals(pieces, ignore_order=True))
-        else:
-            joined = pd.concat(pieces, ignore_index=True)
-            if isinstance(joined.dtype, pd.api.extensions.ExtensionDtype) and joined.dtype.kind == "f":
-                joined = joined.astype("float64")  # Int8 + float pieces: plain floats, as serial
-            columns[j] = joined
+            try:
+                columns[j] = pd.Series(union_categoricals(pieces, ignore_order=True))
+                continue
+            except TypeError:  # categories of different types (e.g. an all-blank piece)
+                pieces = [s.astype(object) for s in pieces]
+        joined = pd.concat(pieces, ignore_index=True)
+        if isinstance(joined.dtype, pd.api.extensions.ExtensionDtype) and joined.dtype.kind == "f":
+            joined = joined.astype("float64")  # Int8 + float pieces: plain floats, as serial
+        columns[j] = joined
     return pd.DataFrame(columns)
