@@ -26,15 +26,23 @@ sys.path.insert(0, str(ROOT))
 from dpdesk.mechanisms import rr  # noqa: E402
 
 
-def machine() -> dict[str, str]:
-    """Machine description shared with benchmarks/coverage.py (loaded by path: the name
-    ``coverage`` is also the coverage.py package)."""
+def _coverage_module():
+    """benchmarks/coverage.py, loaded by path (the name ``coverage`` is also the coverage.py package)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("_rr_coverage_bench", Path(__file__).with_name("coverage.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod.machine()
+    return mod
+
+
+_COV = _coverage_module()
+_COV.GIT_AT_START = _COV.git_state()  # the checkout is shared: record what was imported
+
+
+def machine() -> dict[str, str]:
+    """Machine description shared with benchmarks/coverage.py."""
+    return _COV.machine()
 
 NS = (1_000, 10_000_000)
 PREVALENCES = (0.2, 0.0)
