@@ -29,3 +29,14 @@ test: setup
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
+
+# Installers (packaging/, docs/readme/install.md). PyInstaller is a build-only tool, installed here
+# into the venv, never a runtime dependency. test-package needs root or sudo (apt-get install).
+.PHONY: package test-package
+
+package: setup
+	$(VENV)/bin/pip install --quiet pyinstaller
+	PY=$(PY) sh packaging/build.sh
+
+test-package: package
+	sh packaging/linux/test_package.sh

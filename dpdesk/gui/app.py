@@ -8,6 +8,7 @@ so the first window appears quickly (``benchmarks/startup.py``).
 
 from __future__ import annotations
 
+import os
 import sys
 
 from PySide6.QtWidgets import QApplication
@@ -37,9 +38,24 @@ def run(argv: list[str] | None = None) -> int:
     install_excepthook()
     window = MainWindow()
     window.show()
+    project = next((a for a in app.arguments()[1:] if not a.startswith("-")), None)  # dpdesk FILE.dpdesk
     recent = window.settings.recent_files()
-    if recent and str(window.settings.value("reopen_last", "false")).lower() == "true":
+    if project is not None:
+        window.open_project(project)
+    elif recent and str(window.settings.value("reopen_last", "false")).lower() == "true":
         window.open_project(recent[0])
+    if os.environ.get("DPDESK_QUIT_AFTER_SHOW"):  # installer checks and benchmarks/package.py
+        return _report_and_quit(app, window)
     code = app.exec()
     del window
     return code
+
+
+def _report_and_quit(app: QApplication, window) -> int:
+    """Print that the window is shown (and which project is open), then close: no event loop."""
+    app.processEvents()
+    opened = window.project.path if window.project is not None else "-"
+    print(f"dpdesk window shown: {window.isVisible()}; project: {opened}", flush=True)
+    window.close()
+    app.processEvents()
+    return 0 if window.project is None else 1

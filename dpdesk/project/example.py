@@ -109,5 +109,17 @@ def write_example(folder: str | Path) -> Path:
 
 
 def example_folder() -> Path:
-    """The bundled example files (``resources/examples`` of the source tree)."""
-    return Path(__file__).resolve().parents[2] / "resources" / "examples"
+    """The bundled example files: ``resources/examples`` of the source tree or of a frozen build.
+
+    A PyInstaller bundle keeps its data under ``sys._MEIPASS`` (``_internal`` beside the
+    program, ``Contents/Resources`` in a macOS app); ``packaging/dpdesk.spec`` puts them there.
+    """
+    import sys
+
+    source = Path(__file__).resolve().parents[2] / "resources" / "examples"
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle and not source.is_dir():
+        frozen = Path(bundle) / "resources" / "examples"
+        if frozen.is_dir():
+            return frozen
+    return source

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Build the frozen one-folder app (dist/dpdesk) and, on Debian/Ubuntu, the .deb (make package).
+#   PY=.venv/bin/python sh packaging/build.sh
+# PyInstaller is a build-only tool: installed into the build environment here, never a runtime dependency.
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+PY=${PY:-.venv/bin/python}
+"$PY" -c "import PyInstaller" 2>/dev/null || "$PY" -m pip install --quiet pyinstaller
+QT_QPA_PLATFORM=offscreen "$PY" packaging/render_icons.py build/icons
+start=$(date +%s)
+"$PY" -m PyInstaller --noconfirm --clean --log-level WARN \
+  --distpath dist --workpath build/pyinstaller packaging/dpdesk.spec
+echo "PyInstaller: dist/dpdesk in $(( $(date +%s) - start )) s, $(du -sh dist/dpdesk | cut -f1)"
+# The frozen app must pass its own self-test before it is packaged.
+QT_QPA_PLATFORM=offscreen DPDESK_SETTINGS_DIR="$ROOT/build/selftest-settings" dist/dpdesk/dpdesk --selftest
+if [ "$(uname -s)" = Linux ] && command -v dpkg-deb >/dev/null 2>&1; then
+  PY="$PY" sh packaging/linux/make_deb.sh
+fi

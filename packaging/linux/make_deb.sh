@@ -1,0 +1,61 @@
+#!/bin/sh
+# Build dist/dpdesk_<version>_<arch>.deb from the PyInstaller bundle in dist/dpdesk (make package).
+#   bundle      /opt/dpdesk               (dist/dpdesk as built)
+#   launcher    /usr/bin/dpdesk           (runs /opt/dpdesk/dpdesk with the same arguments)
+#   desktop     /usr/share/applications/dpdesk.desktop      (Exec=dpdesk %f)
+#   MIME type   /usr/share/mime/packages/dpdesk.xml         (*.dpdesk -> application/x-dpdesk-project)
+#   icons       /usr/share/icons/hicolor/*/{apps,mimetypes}/
+# The desktop, MIME and icon caches are refreshed by dpkg triggers of desktop-file-utils,
+# shared-mime-info and hicolor-icon-theme, so the package needs no maintainer scripts.
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+PY=${PY:-$ROOT/.venv/bin/python}
+BUNDLE=$ROOT/dist/dpdesk
+ICONS=$ROOT/build/icons
+[ -x "$BUNDLE/dpdesk" ] || { echo "no bundle at $BUNDLE: run the PyInstaller step first (make package)" >&2; exit 1; }
+[ -f "$ICONS/dpdesk-256.png" ] || QT_QPA_PLATFORM=offscreen "$PY" "$HERE/../render_icons.py" "$ICONS"
+
+VERSION=$("$PY" -c "import dpdesk; print(dpdesk.__version__)")
+ARCH=$(dpkg --print-architecture)
+TREE=$ROOT/build/deb/dpdesk_${VERSION}_${ARCH}
+rm -rf "$TREE"
+mkdir -p "$TREE/DEBIAN" "$TREE/opt" "$TREE/usr/bin" "$TREE/usr/share/applications" \
+         "$TREE/usr/share/mime/packages" "$TREE/usr/share/doc/dpdesk"
+cp -a "$BUNDLE" "$TREE/opt/dpdesk"
+chmod -R u=rwX,go=rX "$TREE/opt/dpdesk"
+
+cat > "$TREE/usr/bin/dpdesk" <<'SH'
+#!/bin/sh
+exec /opt/dpdesk/dpdesk "$@"
+SH
+chmod 755 "$TREE/usr/bin/dpdesk"
+install -m 644 "$HERE/dpdesk.desktop" "$TREE/usr/share/applications/dpdesk.desktop"
+install -m 644 "$HERE/dpdesk-mime.xml" "$TREE/usr/share/mime/packages/dpdesk.xml"
+install -m 644 "$HERE/copyright" "$TREE/usr/share/doc/dpdesk/copyright"
+for size in 16 24 32 48 64 128 256 512; do
+  for kind in apps mimetypes; do
+    mkdir -p "$TREE/usr/share/icons/hicolor/${size}x${size}/$kind"
+  done
+  install -m 644 "$ICONS/dpdesk-$size.png" "$TREE/usr/share/icons/hicolor/${size}x${size}/apps/dpdesk.png"
+  install -m 644 "$ICONS/dpdesk-$size.png" \
+    "$TREE/usr/share/icons/hicolor/${size}x${size}/mimetypes/application-x-dpdesk-project.png"
+done
+mkdir -p "$TREE/usr/share/icons/hicolor/scalable/apps" "$TREE/usr/share/icons/hicolor/scalable/mimetypes"
+install -m 644 "$HERE/../icons/dpdesk.svg" "$TREE/usr/share/icons/hicolor/scalable/apps/dpdesk.svg"
+install -m 644 "$HERE/../icons/dpdesk.svg" "$TREE/usr/share/icons/hicolor/scalable/mimetypes/application-x-dpdesk-project.svg"
+
+if command -v desktop-file-validate >/dev/null 2>&1; then
+  desktop-file-validate "$TREE/usr/share/applications/dpdesk.desktop"
+fi
+SIZE=$(du -sk --exclude=DEBIAN "$TREE" | cut -f1)
+sed -e "s/@VERSION@/$VERSION/" -e "s/@ARCH@/$ARCH/" -e "s/@INSTALLED_SIZE@/$SIZE/" \
+  "$HERE/control.in" > "$TREE/DEBIAN/control"
+# Every system library the bundle links to must come from a package in Depends.
+"$PY" "$HERE/check_depends.py" "$TREE/opt/dpdesk" "$TREE/DEBIAN/control"
+
+OUT=$ROOT/dist/dpdesk_${VERSION}_${ARCH}.deb
+rm -f "$OUT"
+# zstd (level 3 unless DEB_ZLEVEL says otherwise): seconds; dpkg-deb's default xz takes minutes on this bundle (PITFALLS.md).
+dpkg-deb -Zzstd -z"${DEB_ZLEVEL:-3}" --root-owner-group --build "$TREE" "$OUT" >/dev/null
+echo "built $OUT ($(du -h "$OUT" | cut -f1), installed size $((SIZE / 1024)) MiB)"
