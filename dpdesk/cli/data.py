@@ -102,14 +102,7 @@ def _import_overrides(args) -> dict:
     return overrides
 
 
-def import_file(project, path, *, name=None, **overrides):
-    """Read ``path`` and store it in ``project``; return the Table."""
-    from dpdesk.project import read_table
-
-    table = read_table(path, **overrides)
-    project.add_dataset(name or Path(path).name, table.frame, source=table.source.to_dict(),
-                        options=overrides, report=table.report.to_dict())
-    return table
+from dpdesk.project.importing import import_file  # noqa: E402 - shared with the app's import dialog
 
 
 def cmd_import(args) -> int:

@@ -84,8 +84,18 @@ class MainWindow(QMainWindow):
 
         self.design_view = DesignView(self)
         self.views.addWidget(self.design_view)
+        from .views.data_view import DataView
+        from .views.export_view import ExportView
+        from .views.results_view import ResultsView
+
+        self.data_view = DataView(self)
+        self.results_view = ResultsView(self)
+        self.export_view = ExportView(self, self.results_view)
+        own = {"Data": self.data_view, "Results": self.results_view, "Export": self.export_view}
         for task in TASKS[1:]:
-            self.views.addWidget(PlaceholderView(task))
+            self.views.addWidget(own.get(task) or PlaceholderView(task))
+        self.project_changed.connect(self._refresh_data_views)
+        self.data_view.imported.connect(self.results_view.refresh)
         self.nav.setObjectName("nav")
         self.nav.setStyleSheet("QListWidget#nav { font-size: 11pt; border: none; background: palette(base); }"
                                "QListWidget#nav::item { padding: 8px 14px; border: none; }"
@@ -170,6 +180,8 @@ class MainWindow(QMainWindow):
 
     def close_project(self) -> None:
         self.jobs.cancel()
+        for view in (self.data_view, self.results_view, self.export_view):
+            view.shutdown()  # their jobs read the project: finish them before it closes
         if self.design_view.wizard is not None:
             self.design_view.wizard.reject()
         self.undo_stack.clear()
@@ -303,8 +315,16 @@ class MainWindow(QMainWindow):
         if path.suffix.lower() == ".dpdesk":
             self.open_project(path)
         else:
+            if self.project is None:
+                self.statusBar().showMessage(f"To import {path.name}, open or create a project first.", 8000)
+                return
             self.nav.setCurrentRow(TASKS.index("Data"))
-            self.statusBar().showMessage(f"To import {path.name}, use the Data view (coming in the next version).", 8000)
+            self.statusBar().showMessage(f"Importing {path.name}: check the preview, map the items, then Import.", 8000)
+            self.data_view.import_dialog(path)
+
+    def _refresh_data_views(self, _project) -> None:
+        self.data_view.refresh()
+        self.results_view.refresh()
 
     @staticmethod
     def _dropped_path(event) -> Path | None:

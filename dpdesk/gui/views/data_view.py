@@ -1,0 +1,199 @@
+"""The Data view: import a file, browse the imported table, and read its variables.
+
+The table is a lazy model (:class:`~dpdesk.gui.table_model.FrameModel`): a million rows
+scroll because only the visible cells are formatted. The variable list gives each
+column's question text, value labels and missing codes from the import report.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..error_dialog import show_error
+from ..table_model import FrameModel
+from ..wizard.common import name, note
+from ..worker import JobRunner
+
+
+def load_job(job, project, dataset: str):
+    """Worker: the stored dataset as a Table (rows read from the project file)."""
+    from dpdesk.project.analysis import stored_table
+
+    job.progress(0.0, f"Loading {dataset}…")
+    return dataset, stored_table(project, dataset)
+
+
+def variable_rows(table) -> list[tuple[str, str, str, str, str]]:
+    """(column, type, question text, value labels, missing codes) for the variable list."""
+    r = table.report
+    out = []
+    for column in table.frame.columns:
+        c = str(column)
+        labels = r.value_labels.get(c) or {}
+        shown = "; ".join(f"{k} = {v}" for k, v in list(labels.items())[:12]) + ("; …" if len(labels) > 12 else "")
+        missing = ", ".join(str(m) for m in (r.missing_values.get(c) or []))
+        out.append((c, str(table.frame[column].dtype), r.variable_labels.get(c, ""), shown, missing))
+    return out
+
+
+class DataView(QWidget):
+    dataset_shown = Signal(str)  # the dataset now in the table
+    dialog_opened = Signal(object)  # the ImportDialog (tests drive it)
+    imported = Signal(str)  # a dataset was just imported (results are out of date)
+
+    def __init__(self, window, parent=None) -> None:
+        super().__init__(parent)
+        self.window_ = window
+        self.setObjectName("view_data")
+        self.table = None
+        self.dialog = None
+        self.jobs = JobRunner(self)
+        self.jobs.done.connect(self._on_loaded)
+        self.jobs.failed.connect(self._on_failed)
+        title = QLabel("<h2 style='font-weight: normal'>Data</h2>")
+        self.import_button = name(QPushButton("Import data…"), "Import data",
+                                  "Import survey answers from CSV, Excel, SPSS, Stata or a counts table")
+        self.import_button.clicked.connect(self._on_import_clicked)
+        self.datasets = name(QComboBox(), "Dataset", "Which imported data to show")
+        self.datasets.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.datasets.activated.connect(self._on_dataset_chosen)
+        self.info = note(object_name="dataInfo")
+        self.model = FrameModel()
+        self.view = name(QTableView(), "Data table", "The imported answers; row numbers are as in the file")
+        self.view.setModel(self.model)
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.view.verticalHeader().setDefaultSectionSize(22)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.view.horizontalHeader().setDefaultSectionSize(110)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.variables = name(QTableWidget(0, 5), "Variables",
+                              "Each column with its type, question text, value labels and missing codes")
+        self.variables.setHorizontalHeaderLabels(["Variable", "Type", "Question text", "Value labels", "Missing codes"])
+        self.variables.verticalHeader().setVisible(False)
+        self.variables.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        header = self.variables.horizontalHeader()
+        for c in (0, 1, 4):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.empty = note("No data yet. Import the survey answers with <b>Import data…</b> or drop the file on "
+                          "the window (CSV/TSV, Excel, SPSS, Stata, survey-platform exports, counts tables).")
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.view)
+        split.addWidget(self.variables)
+        split.setSizes([420, 200])
+        top = QHBoxLayout()
+        top.addWidget(title)
+        top.addStretch(1)
+        top.addWidget(QLabel("Dataset:"))
+        top.addWidget(self.datasets)
+        top.addWidget(self.import_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(32, 24, 32, 24)
+        layout.setSpacing(10)
+        layout.addLayout(top)
+        layout.addWidget(self.empty)
+        layout.addWidget(self.info)
+        layout.addWidget(split, 1)
+        self.split = split
+
+    @property
+    def project(self):
+        return self.window_.project
+
+    # ------------------------------------------------------------------ project
+    def refresh(self) -> None:
+        """List the project's datasets and load the latest (in the worker)."""
+        self.jobs.cancel()
+        self.datasets.clear()
+        sets = self.project.datasets() if self.project is not None else []
+        for d in sets:
+            self.datasets.addItem(f"{d.name} ({d.n_rows:,} rows)", d.name)
+        self.import_button.setEnabled(self.project is not None)
+        self.empty.setVisible(not sets)
+        self.split.setVisible(bool(sets))
+        if not sets:
+            self.table = None
+            self.model.set_frame(None)
+            self.variables.setRowCount(0)
+            self.info.setText("")
+            return
+        self.datasets.setCurrentIndex(len(sets) - 1)
+        self.load(sets[-1].name)
+
+    def load(self, dataset: str) -> None:
+        self.info.setText(f"Loading {dataset}…")
+        self.jobs.start(load_job, self.project, dataset)
+
+    def _on_dataset_chosen(self, index: int) -> None:
+        self.load(self.datasets.itemData(index))
+
+    def _on_loaded(self, result) -> None:
+        self.show_table(*result)
+
+    def _on_failed(self, exc) -> None:
+        self.info.setText("")
+        show_error(exc, self)
+
+    def show_table(self, dataset: str, table) -> None:
+        self.table = table
+        r = table.report
+        self.model.set_frame(table.frame, value_labels=r.value_labels, first_row=r.first_data_row)
+        src = table.source
+        left = f"; left out: {', '.join(r.excluded)}" if r.excluded else ""
+        self.info.setText(f"<b>{dataset}</b>: {len(table.frame):,} rows, {len(table.frame.columns)} columns, from "
+                          f"{src.name} (SHA-256 {src.sha256[:12]}…){left}")
+        rows = variable_rows(table)
+        self.variables.setRowCount(len(rows))
+        for i, row in enumerate(rows):
+            for j, text in enumerate(row):
+                self.variables.setItem(i, j, QTableWidgetItem(text))
+        self.empty.hide()
+        self.split.show()
+        self.dataset_shown.emit(dataset)
+
+    # ------------------------------------------------------------------ import
+    def _on_import_clicked(self) -> None:
+        dialog = self.import_dialog()
+        if dialog is not None:
+            dialog.choose_file()
+
+    def import_dialog(self, path=None):
+        """Open the import dialog (for ``path`` if given); returns it (tests drive it)."""
+        if self.project is None:
+            return None
+        from ..import_dialog import ImportDialog
+
+        self.dialog = ImportDialog(self.project, path, self)
+        self.dialog.imported.connect(self._on_imported)
+        self.dialog.open()
+        self.dialog_opened.emit(self.dialog)
+        return self.dialog
+
+    def _on_imported(self, dataset: str, table) -> None:
+        self.jobs.cancel()
+        self.datasets.addItem(f"{dataset} ({len(table.frame):,} rows)", dataset)
+        self.datasets.setCurrentIndex(self.datasets.count() - 1)
+        self.show_table(dataset, table)
+        self.window_.statusBar().showMessage(f"Imported {dataset}.", 8000)
+        self.imported.emit(dataset)
+
+    def shutdown(self) -> None:
+        if self.dialog is not None:
+            self.dialog.reject()  # cancels (and waits for) its job; a cancelled save is rolled back
+            self.dialog = None
+        self.jobs.shutdown()

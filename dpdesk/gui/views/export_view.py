@@ -1,0 +1,153 @@
+"""The Export view: the current results as a workbook, CSV files, plots, the clipboard or a script.
+
+Files are written by the project export (``analysis.results_bundle`` then
+``export.export_results`` or ``repro.write_repro_script``) in a worker; plots by
+:func:`dpdesk.gui.plots.save_figure`. Only current results are exported: while the
+Results view is updating, the buttons wait.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFileDialog,
+    QGridLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..clipboard import copy_table
+from ..error_dialog import show_error
+from ..wizard.common import name, note
+from ..worker import JobRunner
+
+FILTERS = {"xlsx": "Excel workbook (*.xlsx)", "csv": "CSV files (*.csv)", "py": "Python script (*.py)"}
+
+
+def export_job(job, project, rs, path: str, percent: bool = False) -> list[Path]:
+    """Worker: the results bundle of ``rs`` written to ``path`` (.xlsx, .csv or a .py script)."""
+    from dpdesk.project import analysis
+    from dpdesk.project.export import export_results
+
+    job.progress(0.1, "Preparing the export…")
+    o = rs.options
+    bundle = analysis.results_bundle(project, rs.results, ci=o.ci, confidence=o.confidence)
+    if rs.direct:
+        bundle.tables["Direct questions"] = rs.direct
+        bundle.metadata["direct-question columns"] = dict(o.direct)
+    path = Path(path)
+    job.check()
+    if path.suffix.lower() == ".py":
+        from dpdesk.project.repro import write_repro_script
+
+        return [write_repro_script(bundle, path)]
+    return export_results(bundle, path, percent=percent)
+
+
+class ExportView(QWidget):
+    def __init__(self, window, results_view, parent=None) -> None:
+        super().__init__(parent)
+        self.window_ = window
+        self.results_view = results_view
+        self.setObjectName("view_export")
+        self.written: list[Path] = []
+        self.jobs = JobRunner(self)
+        self.jobs.done.connect(self._on_written)
+        self.jobs.failed.connect(self._on_failed)
+        title = QLabel("<h2 style='font-weight: normal'>Export</h2>")
+        intro = note("Save the current results (the options chosen in Results) to share them or to analyse them "
+                     "further. Workbooks and CSV files carry a Metadata sheet (input file and its SHA-256, import "
+                     "options, design parameters, interval method) and a script that recomputes every estimate.")
+        self.xlsx_button = name(QPushButton("Excel workbook (.xlsx)…"), "Export workbook",
+                                "One sheet per table, a Metadata and a Readme sheet, and a reproducibility script")
+        self.csv_button = name(QPushButton("CSV files (.csv)…"), "Export CSV",
+                               "One CSV file per table, metadata and readme beside, and a reproducibility script")
+        self.script_button = name(QPushButton("Reproducibility script (.py)…"), "Save reproducibility script",
+                                  "A Python script that recomputes every estimate from the counts")
+        self.plot_button = name(QPushButton("Forest plot (PNG, SVG, PDF)…"), "Save forest plot",
+                                "Save the forest plot as an image or a PDF")
+        self.copy_button = name(QPushButton("Copy estimates table"), "Copy estimates table",
+                                "Copy the estimates (full precision) to paste into Excel or Word")
+        self.percent = name(QCheckBox("Percentages in the workbook"),
+                            "Percent format",
+                            "Show estimates and bounds as percentages in the workbook (the values stay proportions)")
+        self.state = note(object_name="exportState")
+        self.state.setAccessibleName("Export state")
+        grid = QGridLayout()
+        for i, b in enumerate((self.xlsx_button, self.csv_button, self.script_button, self.plot_button,
+                               self.copy_button)):
+            grid.addWidget(b, i, 0)
+        grid.setColumnStretch(1, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(32, 24, 32, 24)
+        layout.setSpacing(12)
+        layout.addWidget(title)
+        layout.addWidget(intro)
+        layout.addLayout(grid)
+        layout.addWidget(self.percent)
+        layout.addWidget(self.state)
+        layout.addStretch(1)
+        self.xlsx_button.clicked.connect(self._xlsx)
+        self.csv_button.clicked.connect(self._csv)
+        self.script_button.clicked.connect(self._script)
+        self.plot_button.clicked.connect(self.results_view.forest.save_dialog)
+        self.copy_button.clicked.connect(self.copy)
+        results_view.updated.connect(self._on_results)
+        self._on_results(results_view.current)
+
+    def _on_results(self, rs) -> None:
+        ready = rs is not None and not self.results_view.stale
+        for b in (self.xlsx_button, self.csv_button, self.script_button, self.copy_button):
+            b.setEnabled(ready)
+        self.plot_button.setEnabled(ready and bool(rs.forest))
+        if not self.jobs.running:
+            self.state.setText("" if ready else "The results are not ready yet: open Results (they are computed "
+                               "there with the options you choose), then export.")
+
+    # ------------------------------------------------------------------ exporting
+    def _xlsx(self) -> None:
+        self.export_dialog("xlsx")
+
+    def _csv(self) -> None:
+        self.export_dialog("csv")
+
+    def _script(self) -> None:
+        self.export_dialog("py")
+
+    def export_dialog(self, kind: str) -> None:
+        if self.results_view.current is None or self.results_view.stale:
+            self.state.setText("Wait until the results are up to date, then export.")
+            return
+        stem = Path(self.window_.project.path).stem if self.window_.project is not None else "results"
+        suggested = f"{stem}_reproduce.py" if kind == "py" else f"{stem} results.{kind}"
+        path, _ = QFileDialog.getSaveFileName(self, "Export results", suggested, FILTERS[kind])
+        if path:
+            if Path(path).suffix.lower() != f".{kind}":
+                path += f".{kind}"
+            self.export(path)
+
+    def export(self, path):
+        """Write the current results to ``path`` in the worker; returns the job."""
+        self.state.setText(f"Writing {Path(path).name}…")
+        return self.jobs.start(export_job, self.window_.project, self.results_view.current, str(path),
+                               self.percent.isChecked())
+
+    def _on_written(self, paths: list[Path]) -> None:
+        self.written = list(paths)
+        self.state.setText("Written: " + ", ".join(p.name for p in paths) + f" (in {paths[0].parent}).")
+        self.window_.statusBar().showMessage(f"Exported {paths[0].name}.", 8000)
+
+    def _on_failed(self, exc) -> None:
+        self.state.setText("")
+        show_error(exc, self)
+
+    def copy(self) -> None:
+        if self.results_view.current is not None:
+            copy_table(self.results_view.current.estimates)
+
+    def shutdown(self) -> None:
+        self.jobs.shutdown()

@@ -1,0 +1,362 @@
+"""The Results view: each item's estimate in numbers, words and plots, by subgroup if asked.
+
+Everything is computed in a worker by the project layer (``analysis.analyze``) and ``rr``
+(``compare_direct`` for a direct-question column); this view only shows the rows. When
+an option changes the results are recomputed, and until the new ones arrive the old ones
+are greyed out under an "Updating…" line: stale results are never shown as current.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QTableView,
+    QTableWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..clipboard import copy_table
+from ..plots import PlotPanel, draw_bars, draw_forest
+from ..table_model import RowsModel
+from ..wizard.common import name, note
+from ..worker import JobRunner
+
+CI_METHODS = [("default", "likelihood ratio (recommended)"), ("wald", "Wald"), ("bootstrap", "bootstrap (slower)")]
+CONFIDENCE = [(0.95, "95%"), (0.90, "90%"), (0.99, "99%")]
+DIRECT_CODES = {"no": ["no", 0, "false", "nein", "non"], "yes": ["yes", 1, "true", "ja", "oui"]}
+NONE = "(none)"
+
+
+@dataclass(frozen=True)
+class Options:
+    ci: str = "default"
+    confidence: float = 0.95
+    by: str | None = None
+    direct: tuple = ()  # (item, column) pairs
+
+
+@dataclass
+class ResultSet:
+    """What one run produced, as plain rows for the tables and plots."""
+
+    options: Options
+    results: list
+    estimates: list[dict]
+    subgroups: list[dict]
+    sentences: list[str]
+    forest: list[dict]
+    direct: list[dict]
+    bars: dict[str, list[dict]] = field(default_factory=dict)
+    subgroup_plot: list[dict] = field(default_factory=list)
+    tests: list[str] = field(default_factory=list)
+
+
+def _pct(x) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def analyze_job(job, project, options: Options) -> ResultSet:
+    """Worker: estimates (and subgroups), direct-question comparisons, rows for tables and plots."""
+    from dpdesk.errors import DpdeskError
+    from dpdesk.mechanisms import rr
+    from dpdesk.project import analysis
+    from dpdesk.project.mapping import map_item
+
+    job.progress(0.05, "Estimating…")
+    results = analysis.analyze(project, by=options.by, ci=options.ci, confidence=options.confidence)
+    job.check()
+    forest, direct, bars, sub_plot, tests = [], [], {}, [], []
+    direct_columns = dict(options.direct)
+    table = analysis.stored_table(project) if direct_columns else None
+    for r in results:
+        e = r.estimate
+        if e is None:
+            continue
+        if r.design.is_binary:
+            forest.append({"item": r.item, "kind": "randomized response", "n": e.n, "estimate": float(e.prevalence),
+                           "CI low": float(e.ci[0]), "CI high": float(e.ci[1])})
+            column = direct_columns.get(r.item)
+            if column:
+                job.check()
+                try:
+                    m = map_item(table, column, DIRECT_CODES, exclude=True)
+                    dc = rr.compare_direct(e, m.counts[1], m.n_used, confidence=options.confidence)
+                except DpdeskError as exc:
+                    direct.append({"item": r.item, "direct column": column, "problem": str(exc)})
+                    continue
+                forest.append({"item": r.item, "kind": "direct question", "n": m.n_used, "estimate": dc.direct,
+                               "CI low": dc.direct_ci[0], "CI high": dc.direct_ci[1]})
+                direct.append({"item": r.item, "direct column": column, "n direct": m.n_used,
+                               "RR estimate": dc.rr, "direct estimate": dc.direct,
+                               "difference (RR - direct)": dc.difference, "SE": dc.se, "CI low": dc.ci[0],
+                               "CI high": dc.ci[1], "p-value (RR > direct)": dc.p_value})
+        else:
+            bars[r.item] = [{"category": str(c), "estimate": float(e.frequencies[j]), "SE": float(e.se[j]),
+                             "CI low": float(e.ci[j][0]), "CI high": float(e.ci[j][1])}
+                            for j, c in enumerate(r.design.categories)]
+        if r.subgroups is not None and r.design.is_binary:
+            for label, s in r.subgroups.estimates.items():
+                sub_plot.append({"item": f"{r.item}: {label}", "kind": "randomized response", "n": s.n,
+                                 "estimate": float(s.prevalence), "CI low": float(s.ci[0]), "CI high": float(s.ci[1])})
+            t = r.subgroups.test
+            if t is not None:
+                tests.append(f"{r.item}: test that every {options.by} has the same prevalence: "
+                             f"{t.method}, statistic {t.statistic:.2f} on {t.df} df, p = {t.p_value:.3g}.")
+    sentences = [r.sentence() for r in results]
+    for r in results:
+        if r.estimate is not None and r.mapping is not None and r.mapping.n_excluded:
+            sentences.append(f"{r.item}: {r.mapping.n_excluded:,} row(s) left out ({r.mapping.n_unmatched:,} matching "
+                             f"no code, {r.mapping.n_missing:,} missing); {r.estimate.n:,} used.")
+    job.progress(1.0, "Done")
+    return ResultSet(options, results, analysis.estimate_rows(results), analysis.subgroup_rows(results), sentences,
+                     forest, direct, bars, sub_plot, tests)
+
+
+class RowsTable(QWidget):
+    """A result table with Copy table (and optionally Export…) buttons under it."""
+
+    def __init__(self, title: str, description: str, export=None, parent=None) -> None:
+        super().__init__(parent)
+        self.title = title
+        self.model = RowsModel(digits=4)
+        self.view = name(QTableView(), title, description)
+        self.view.setModel(self.model)
+        self.view.verticalHeader().setVisible(False)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.view.setMinimumHeight(140)
+        self.copy_button = name(QPushButton("Copy table"), f"Copy {title}",
+                                "Copy the table (full precision) to paste into Excel or Word")
+        self.copy_button.clicked.connect(self.copy)
+        buttons = QHBoxLayout()
+        buttons.addWidget(QLabel(f"<b>{title}</b>"))
+        buttons.addStretch(1)
+        buttons.addWidget(self.copy_button)
+        if export is not None:
+            self.export_button = name(QPushButton("Export…"), f"Export {title}",
+                                      "Save the results as an Excel workbook or CSV, with a reproducibility script")
+            self.export_button.clicked.connect(export)
+            buttons.addWidget(self.export_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(buttons)
+        layout.addWidget(self.view)
+
+    def set_rows(self, rows: list[dict]) -> None:
+        self.model.set_rows(rows)
+        self.copy_button.setEnabled(bool(rows))
+        self.view.setMinimumHeight(min(360, 32 + 26 * max(1, len(rows))))
+
+    def copy(self) -> None:
+        copy_table(self.model.rows)
+
+
+class ResultsView(QWidget):
+    updated = Signal(object)  # the new ResultSet (or None when stale)
+
+    def __init__(self, window, parent=None) -> None:
+        super().__init__(parent)
+        self.window_ = window
+        self.setObjectName("view_results")
+        self.current: ResultSet | None = None
+        self.stale = True
+        self.jobs = JobRunner(self)
+        self.jobs.done.connect(self._on_done)
+        self.jobs.failed.connect(self._on_failed)
+        title = QLabel("<h2 style='font-weight: normal'>Results</h2>")
+        self.ci = self._combo("Interval method", "How the confidence interval is computed", CI_METHODS)
+        self.confidence = self._combo("Confidence level", "The confidence level of every interval", CONFIDENCE)
+        self.by = self._combo("Subgroups", "Estimate separately for each value of this column", [(None, NONE)])
+        self.direct = name(QTableWidget(0, 2), "Direct questions",
+                           "For each item, the column (if any) where the same question was asked directly")
+        self.direct.setHorizontalHeaderLabels(["Item", "Asked directly in column"])
+        self.direct.verticalHeader().setVisible(False)
+        self.direct.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.direct.setMaximumHeight(120)
+        self.state = QLabel()
+        self.state.setObjectName("resultsState")
+        self.state.setAccessibleName("Results state")
+        self.state.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Confidence interval:", self.ci)
+        form.addRow("Confidence level:", self.confidence)
+        form.addRow("Subgroups by:", self.by)
+        options = QHBoxLayout()
+        options.addLayout(form)
+        options.addWidget(self.direct, 1)
+
+        self.content = QWidget()
+        self.sentences = note(object_name="resultsSentences")
+        self.sentences.setAccessibleName("Results in words")
+        self.estimates = RowsTable("Estimates", "Each item's estimate, SE, interval, n used and excluded, local epsilon",
+                                   export=self.export_dialog)
+        self.forest = PlotPanel("Forest plot", "each item's estimate and interval; direct-question estimates beside")
+        self.direct_table = RowsTable("Direct questions", "Randomized response against asking directly")
+        self.subgroup_table = RowsTable("Subgroups", "Estimates per subgroup and differences with CI and p-value")
+        self.subgroup_tests = note()
+        self.subgroup_plot = PlotPanel("Subgroup plot", "each item's estimate per subgroup")
+        self.bars_box = QVBoxLayout()
+        self.bars: dict[str, PlotPanel] = {}
+        inner = QVBoxLayout(self.content)
+        inner.setContentsMargins(0, 0, 8, 0)
+        for w in (self.sentences, self.estimates, self.forest, self.direct_table, self.subgroup_table,
+                  self.subgroup_tests, self.subgroup_plot):
+            inner.addWidget(w)
+        inner.addLayout(self.bars_box)
+        inner.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.content)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(32, 24, 32, 24)
+        layout.addWidget(title)
+        layout.addLayout(options)
+        layout.addWidget(self.state)
+        layout.addWidget(scroll, 1)
+        for combo in (self.ci, self.confidence, self.by):
+            combo.currentIndexChanged.connect(self.recompute)
+        self._show_state("No results yet.")
+
+    def _combo(self, accessible: str, description: str, choices) -> QComboBox:
+        combo = name(QComboBox(), accessible, description)
+        for value, text in choices:
+            combo.addItem(text, value)
+        return combo
+
+    @property
+    def project(self):
+        return self.window_.project
+
+    # ------------------------------------------------------------------ options
+    def options(self) -> Options:
+        direct = tuple((self.direct.item(r, 0).text(), self.direct.cellWidget(r, 1).currentData())
+                       for r in range(self.direct.rowCount()) if self.direct.cellWidget(r, 1).currentData())
+        return Options(self.ci.currentData(), self.confidence.currentData(), self.by.currentData(), direct)
+
+    def refresh(self) -> None:
+        """Fill the options from the project (columns of the latest data) and recompute."""
+        self.jobs.cancel()
+        project = self.project
+        sets = project.datasets() if project is not None else []
+        columns = sets[-1].columns if sets else []
+        dtypes = sets[-1].dtypes if sets else {}
+        self.by.blockSignals(True)
+        keep = self.by.currentData()
+        self.by.clear()
+        self.by.addItem(NONE, None)
+        for c in columns:
+            if dtypes.get(c, "") in ("object", "category", "str", "string", "bool") or "int" in dtypes.get(c, ""):
+                self.by.addItem(c, c)
+        self.by.setCurrentIndex(max(0, self.by.findData(keep)))
+        self.by.blockSignals(False)
+        self._fill_direct(project, columns)
+        if project is None or not sets:
+            self.current = None
+            self._show_state("Import the survey answers in Data first; the results appear here.")
+            self.content.setEnabled(False)
+            return
+        self.recompute()
+
+    def _fill_direct(self, project, columns: list[str]) -> None:
+        from dpdesk.project.example import ITEMS
+
+        preset = {it["name"]: it.get("direct_column") for it in ITEMS}
+        items = [it for it in project.items() if it.design.is_binary] if project is not None else []
+        self.direct.setRowCount(len(items))
+        from PySide6.QtWidgets import QTableWidgetItem
+
+        for r, it in enumerate(items):
+            self.direct.setItem(r, 0, QTableWidgetItem(it.name))
+            combo = name(QComboBox(), f"Direct column of {it.name}", "The column where this question was asked directly")
+            combo.addItem(NONE, None)
+            for c in columns:
+                if c != it.column:
+                    combo.addItem(c, c)
+            combo.setCurrentIndex(max(0, combo.findData(preset.get(it.name))))
+            combo.currentIndexChanged.connect(self.recompute)
+            self.direct.setCellWidget(r, 1, combo)
+
+    # ------------------------------------------------------------------ computing
+    def recompute(self, *_args) -> None:
+        if self.project is None or not self.project.datasets():
+            return
+        self.stale = True
+        self.content.setEnabled(False)  # greyed out: the numbers below are not for these options
+        self._show_state("Updating… the results below are for the previous options.", busy=True)
+        self.updated.emit(None)
+        self.jobs.start(analyze_job, self.project, self.options())
+
+    def _show_state(self, text: str, busy: bool = False) -> None:
+        self.state.setText(text)
+        self.state.setStyleSheet("color: #8a5a00; font-weight: bold;" if busy else "color: gray;")
+
+    def _on_done(self, rs: ResultSet) -> None:
+        self.current, self.stale = rs, False
+        self.sentences.setText("<br>".join(rs.sentences))
+        self.estimates.set_rows(rs.estimates)
+        conf = rs.options.confidence
+        if rs.forest:
+            self.forest.plot(draw_forest, rs.forest, confidence=conf)
+        self.forest.setVisible(bool(rs.forest))
+        self.direct_table.set_rows(rs.direct)
+        self.direct_table.setVisible(bool(rs.direct))
+        self.subgroup_table.set_rows(rs.subgroups)
+        self.subgroup_table.setVisible(bool(rs.subgroups))
+        self.subgroup_tests.setText("<br>".join(rs.tests))
+        self.subgroup_tests.setVisible(bool(rs.tests))
+        if rs.subgroup_plot:
+            self.subgroup_plot.title = f"Subgroups by {rs.options.by}"
+            table = [{"item": r["item"].split(": ", 1)[0], "subgroup": r["item"].split(": ", 1)[-1],
+                      **{k: r[k] for k in ("n", "estimate", "CI low", "CI high")}} for r in rs.subgroup_plot]
+            self.subgroup_plot.plot(draw_forest, rs.subgroup_plot, table_rows=table, confidence=conf)
+        self.subgroup_plot.setVisible(bool(rs.subgroup_plot))
+        self._show_bars(rs.bars, conf)
+        self.content.setEnabled(True)
+        method = dict(CI_METHODS)[rs.options.ci]
+        self._show_state(f"Up to date: {method} intervals at {100 * conf:.0f}%"
+                         + (f", by {rs.options.by}" if rs.options.by else "") + ".")
+        self.updated.emit(rs)
+
+    def _show_bars(self, bars: dict, confidence: float) -> None:
+        for item in list(self.bars):
+            if item not in bars:
+                self.bars.pop(item).deleteLater()
+        for item, rows in bars.items():
+            panel = self.bars.get(item)
+            if panel is None:
+                panel = self.bars[item] = PlotPanel(f"{item} categories", f"the share of each category of {item}")
+                self.bars_box.addWidget(panel)
+            panel.plot(draw_bars, rows, title=item, confidence=confidence)
+
+    def _on_failed(self, exc) -> None:
+        from dpdesk.errors import DpdeskError
+
+        self.current = None
+        self._show_state(f"The results could not be computed: {exc}" if isinstance(exc, DpdeskError)
+                         else "The results could not be computed (a mistake in dpdesk).")
+        if not isinstance(exc, DpdeskError):
+            from ..error_dialog import show_error
+
+            show_error(exc, self)
+
+    # ------------------------------------------------------------------ export
+    def export_dialog(self) -> None:
+        export_view = getattr(self.window_, "export_view", None)
+        if export_view is not None:
+            export_view.export_dialog("xlsx")
+        else:  # pragma: no cover - the window always has an export view
+            QFileDialog.getSaveFileName(self, "Export results")
+
+    def shutdown(self) -> None:
+        self.jobs.shutdown()

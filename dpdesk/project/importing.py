@@ -1,0 +1,80 @@
+"""Store an imported table in a project, with its items' mappings, in one step.
+
+Shared by the command line (``dpdesk import``) and the app's import dialog. The app reads
+the file first (``read_table``), lets the researcher check the preview and each item's
+mapping, then calls :func:`store_import`: the dataset and every mapping are committed in
+one transaction, so a failed or cancelled import leaves the project as it was.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+__all__ = ["distinct_values", "free_dataset_name", "import_file", "store_import"]
+
+
+def import_file(project, path, *, name=None, **overrides):
+    """Read ``path`` and store it in ``project``; return the Table."""
+    from dpdesk.project import read_table
+
+    table = read_table(path, **overrides)
+    options = {k: v for k, v in overrides.items() if k != "progress"}
+    project.add_dataset(name or Path(path).name, table.frame, source=table.source.to_dict(),
+                        options=options, report=table.report.to_dict())
+    return table
+
+
+def free_dataset_name(project, wanted: str) -> str:
+    """``wanted``, or ``wanted (2)``, ``wanted (3)``, ... if the project already has it."""
+    taken = {d.name for d in project.datasets()}
+    if wanted not in taken:
+        return wanted
+    i = 2
+    while f"{wanted} ({i})" in taken:
+        i += 1
+    return f"{wanted} ({i})"
+
+
+def store_import(project, table, *, name: str, options: dict | None = None,
+                 mappings: dict[str, dict] | None = None, check: Callable[[], Any] | None = None) -> str:
+    """Add ``table`` as dataset ``name`` and set each item's mapping, all in one transaction.
+
+    ``mappings`` maps an item name to ``update_item`` keywords (``column``, ``codes``,
+    ``group_column``, ``group_codes``). ``check()`` is called before the commit; if it
+    raises (for example because the import was cancelled) nothing is stored.
+    """
+    options = {k: v for k, v in (options or {}).items() if k != "progress"}
+    with project.transaction():
+        project.add_dataset(name, table.frame, source=table.source.to_dict(), options=options,
+                            report=table.report.to_dict())
+        for item, changes in (mappings or {}).items():
+            project.update_item(item, **changes)
+        if check is not None:
+            check()
+    return name
+
+
+def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str, int]]:
+    """The most frequent values of ``column``: ``(value, value label or "", count)``.
+
+    Blanks come as ``(None, "blank", count)``; user-missing codes get their label with
+    "(missing code)". At most ``limit`` values, most frequent first.
+    """
+    from dpdesk.project.mapping import _plain, value_labels_for
+
+    frame = table.frame
+    counts = frame[column].value_counts(dropna=False, sort=True).head(limit)
+    labels = value_labels_for(table.report, column) if getattr(table, "report", None) else {}
+    missing = set(map(str, (table.report.missing_values or {}).get(column, []))) if getattr(table, "report", None) else set()
+    out = []
+    for value, count in counts.items():
+        value = _plain(value)
+        if value is None or (isinstance(value, float) and value != value):
+            out.append((None, "blank", int(count)))
+            continue
+        label = labels.get(value, labels.get(str(value), ""))
+        if str(value) in missing:
+            label = f"{label} (missing code)".strip()
+        out.append((value, str(label), int(count)))
+    return out

@@ -1,0 +1,149 @@
+"""Import in the app: a messy file (cp1252, ';', decimal commas) with overrides, a mapping problem
+fixed in the mapping dialog, the data view; a cancelled import leaves the project as it was."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from dpdesk.gui.testing import settings_dir, shot, window  # noqa: F401 - fixtures
+
+ANSWERS = ["Ja", "Nein", "Nein", "ja ", "Nein", "J", "", "Nein", "Ja", "Nein"]
+
+
+@pytest.fixture
+def messy(tmp_path):
+    """A European export: Windows-1252, semicolons, decimal commas, an e-mail column, a typo "J"."""
+    lines = ["Befragte;E-Mail;Fakultät;Note;Frage_7;Gruppe"]
+    for i in range(60):
+        answer = ANSWERS[i % len(ANSWERS)]
+        faculty = ["Jura", "Medizin", "Ökonomie"][i % 3]
+        lines.append(f"{i + 1};p{i}@uni.example;{faculty};{1 + (i % 4)},{i % 10};{answer};{1 + i % 2}")
+    path = tmp_path / "umfrage.csv"
+    path.write_bytes(("\r\n".join(lines) + "\r\n").encode("cp1252"))
+    return path
+
+
+@pytest.fixture
+def project_window(window, tmp_path):
+    from dpdesk.mechanisms import rr
+
+    window.create_project(tmp_path / "survey.dpdesk")
+    window.project.add_item("cheating", rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25),
+                            question="Have you cheated in an exam?")
+    window._refresh_data_views(window.project)
+    return window
+
+
+def _read(dialog, qtbot, **changes):
+    with qtbot.waitSignal(dialog.jobs.done, timeout=30_000):
+        for key, value in changes.items():
+            combo = dialog.combos[key]
+            combo.setCurrentIndex(combo.findData(value))
+        dialog.reread() if changes else None
+    return dialog.table
+
+
+def open_import(window, qtbot, path):
+    """Open the import dialog for ``path`` (as a drop does) and wait for the preview."""
+    from dpdesk.gui.import_dialog import ImportDialog
+
+    with qtbot.waitSignal(window.data_view.dialog_opened, timeout=5_000) as opened:
+        window.open_dropped(path)
+    dialog: ImportDialog = opened.args[0]
+    qtbot.waitUntil(lambda: dialog.table is not None, timeout=30_000)
+    return dialog
+
+
+def test_messy_file_with_overrides_and_a_mapping_fixed_in_the_dialog(project_window, qtbot, messy):
+    window = project_window
+    dialog = open_import(window, qtbot, messy)
+    r = dialog.table.report
+    assert (r.encoding, r.delimiter, r.decimal) == ("cp1252", ";", ",")
+    assert "E-Mail" in r.excluded and "E-Mail" in dialog.report.text()
+    assert dialog.combos["delimiter"].itemText(0) == "detected: semicolon ;"
+    assert dialog.preview_model.rowCount() == 60 and "Fakultät" in dialog.preview_model.columns
+    assert dialog.preview_model.headerData(0, Qt.Orientation.Vertical) == "2"  # row numbers as in the file
+    # override the decimal mark: read again, "Note" is now text; back to detected
+    _read(dialog, qtbot, decimal=".")
+    assert dialog.table.frame["Note"].dtype.kind != "f"  # "2,1" stays text
+    _read(dialog, qtbot, decimal=None)
+    assert dialog.table.frame["Note"].dtype.kind == "f" and dialog.table.frame["Note"].iloc[1] == pytest.approx(2.1)
+    shot(dialog, "import_dialog")
+
+    # map the item: codes from the column's values; "J" matches nothing, a blank is missing
+    dialog.open_mapping()
+    m = dialog.mapping_dialog
+    with qtbot.waitSignal(m.jobs.done, timeout=10_000, check_params_cb=lambda res: res[0] == "values"):
+        m.column.setCurrentIndex(m.column.findData("Frage_7"))
+    assert {"Ja", "Nein", "J"} <= set(m.codes.values) and len(m.codes.values) == 4
+    lower_ja = next(v for v in m.codes.values if str(v).strip() == "ja")
+    for value, response in (("Ja", "yes"), (lower_ja, "yes"), ("Nein", "no")):
+        with qtbot.waitSignal(m.jobs.done, timeout=10_000, check_params_cb=lambda res: res[0] == "check"):
+            m.codes.assign(value, response)
+    report = m.reports["cheating"]
+    assert report.n_unmatched == 6 and report.n_missing == 6  # "J" and the blanks, with their rows
+    assert m.status("cheating") == "problems" and not m.ready()
+    assert "match no code" in m.report.text() and "rows 7, 17" in m.report.text()
+    shot(m, "mapping_dialog")
+    with qtbot.waitSignal(m.jobs.done, timeout=10_000, check_params_cb=lambda res: res[0] == "check"):
+        m.codes.assign("J", "yes")  # fix: "J" means yes
+    assert m.reports["cheating"].n_unmatched == 0 and m.status("cheating") == "problems"  # blanks remain
+    m.exclude_box.setChecked(True)  # leave the blank answers out
+    assert m.status("cheating") == "excluded" and m.ready()
+    m.accept()
+    assert dialog.mappings["cheating"]["column"] == "Frage_7"
+    assert "1 of 1 items mapped" in dialog.mapping_label.text()
+
+    # import: stored with the mapping, shown in the data view
+    with qtbot.waitSignal(dialog.imported, timeout=30_000):
+        dialog.start_import()
+    project = window.project
+    assert [d.name for d in project.datasets()] == ["umfrage.csv"]
+    item = project.item("cheating")
+    assert item.column == "Frage_7" and sorted(str(c).strip() for c in item.codes["yes"]) == ["J", "Ja", "ja"]
+    dv = window.data_view
+    assert dv.model.rowCount() == 60 and "E-Mail" not in dv.model.columns
+    assert dv.variables.rowCount() == 5
+    window.resize(1100, 720)
+    shot(window, "data_view")
+
+
+def test_cancelled_import_leaves_the_project_as_it_was(project_window, qtbot, messy):
+    window = project_window
+    dialog = open_import(window, qtbot, messy)
+    before = window.project.item("cheating").to_dict()
+    dialog.mappings = {"cheating": {"column": "Frage_7", "codes": {"no": ["Nein"], "yes": ["Ja"]},
+                                    "group_column": None, "group_codes": None}}
+    dialog.start_import()
+    job = dialog.store
+    dialog.cancel_job()
+    assert job.wait(30)
+    assert window.project.datasets() == []
+    assert window.project.item("cheating").to_dict() == before
+    assert "nothing was imported" in dialog.status.text()
+    # reading can be cancelled too, and then importing works
+    dialog.reread()
+    dialog.cancel_job()
+    assert dialog.table is None and not dialog.import_button.isEnabled()
+    with qtbot.waitSignal(dialog.jobs.done, timeout=30_000):
+        dialog.reread()
+    with qtbot.waitSignal(dialog.imported, timeout=30_000):
+        dialog.start_import()
+    assert [d.name for d in window.project.datasets()] == ["umfrage.csv"]
+
+
+def test_lazy_model_over_a_million_rows(qtbot):
+    import numpy as np
+    import pandas as pd
+    from PySide6.QtCore import Qt
+
+    from dpdesk.gui.table_model import FrameModel
+
+    n = 1_000_000
+    frame = pd.DataFrame({"q": np.arange(n) % 3, "t": pd.Series(["a", None] * (n // 2), dtype=object)})
+    model = FrameModel(frame, value_labels={"q": {1: "Yes", 0: "No"}}, first_row=2)
+    assert model.rowCount() == n and model.columnCount() == 2
+    last = model.index(n - 1, 0)
+    assert model.data(last) == "0 = No" and model.headerData(n - 1, Qt.Orientation.Vertical) == str(n + 1)
+    assert model.data(model.index(1, 1)) == "" and model.data(model.index(1, 1), Qt.ItemDataRole.ToolTipRole) == "blank (missing)"

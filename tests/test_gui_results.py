@@ -1,0 +1,71 @@
+"""Results view on the example project: estimates, sentences, forest plot with direct questions, subgroups."""
+
+from __future__ import annotations
+
+import pytest
+
+from dpdesk.gui.testing import settings_dir, shot, window  # noqa: F401 - fixtures
+
+
+@pytest.fixture
+def example(tmp_path):
+    from dpdesk.gui.example_project import build_example
+
+    return build_example(None, tmp_path / "example.dpdesk")
+
+
+def _open_with_results(window, qtbot, path):
+    rv = window.results_view
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        window.open_project(path)
+    return rv
+
+
+def test_results_of_the_example(window, qtbot, example):
+    rv = _open_with_results(window, qtbot, example)
+    rs = rv.current
+    assert not rv.stale and rv.content.isEnabled()
+    assert rv.state.text().startswith("Up to date")
+    items = [r["item"] for r in rs.estimates]
+    assert items[:2] == ["exam_cheating", "plagiarism"] and "drug_use" in items
+    for row in rs.estimates:
+        if row["estimate"] is not None and "[" not in row["item"]:
+            assert row["CI low"] <= row["estimate"] <= row["CI high"]
+            assert row["n"] > 0 and row["excluded"] > 0  # the direct-question quarter is left out and counted
+    assert any("We estimate that" in s and "CI" in s for s in rs.sentences)
+    assert "exam_cheating" in rv.sentences.text()
+    # direct questions preselected from the example's items: RR and direct rows beside each other
+    kinds = {(r["item"], r["kind"]) for r in rs.forest}
+    assert ("exam_cheating", "direct question") in kinds and ("drug_use", "randomized response") in kinds
+    assert len(rs.direct) == 3 and all(0 <= d["p-value (RR > direct)"] <= 1 for d in rs.direct)
+    assert rv.forest.model.rowCount() == len(rs.forest) == 6  # the table beside the plot
+    window.nav.setCurrentRow(2)
+    window.resize(1200, 900)
+    shot(window, "results")
+    shot(rv.forest, "results_forest_plot")
+
+
+def test_options_recompute_and_stale_results_are_greyed(window, qtbot, example):
+    rv = _open_with_results(window, qtbot, example)
+    old = rv.current
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        rv.by.setCurrentIndex(rv.by.findData("faculty"))
+        assert rv.stale and not rv.content.isEnabled()  # never shown as current while updating
+        assert rv.state.text().startswith("Updating")
+        assert not window.export_view.xlsx_button.isEnabled()
+    rs = rv.current
+    assert rs is not old and rs.options.by == "faculty"
+    labels = {r["subgroup"] for r in rs.subgroups if r["item"] == "exam_cheating"}
+    assert {"Arts", "Law", "Medicine", "Science"} <= labels
+    diffs = [r for r in rs.subgroups if " - " in str(r["subgroup"])]
+    assert diffs and all(0 <= r["p-value"] <= 1 and r["CI low"] <= r["estimate"] <= r["CI high"] for r in diffs)
+    assert rs.tests and "faculty" in rs.tests[0]
+    assert rv.subgroup_plot.isVisibleTo(rv) and rv.subgroup_plot.model.rowCount() == len(rs.subgroup_plot)
+    # the interval method changes the intervals
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        rv.ci.setCurrentIndex(rv.ci.findData("wald"))
+    assert "Wald" in rv.current.estimates[0]["CI method"]
+    window.nav.setCurrentRow(2)
+    window.resize(1200, 900)
+    rv.content.parentWidget().parentWidget().verticalScrollBar().setValue(900)
+    shot(window, "results_subgroups")
