@@ -29,6 +29,12 @@ def build_parser() -> argparse.ArgumentParser:
         privacy = None
     if privacy is not None:
         privacy.register(sub)
+    try:
+        from dpdesk.cli import share
+    except ImportError:  # the data-sharing commands are optional until built
+        share = None
+    if share is not None:
+        share.register(sub)
     return parser
 
 

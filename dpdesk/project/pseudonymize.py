@@ -1,0 +1,217 @@
+"""Pseudonyms for identifier columns by format-preserving encryption (FF3-1).
+
+FF3-1 (NIST SP 800-38G Rev. 1, 2019 draft; the ``ff3`` package, AES with a 56-bit
+tweak) encrypts a string of digits into another string of digits of the same length,
+and likewise over the alphabets 0-9a-z, 0-9A-Z and 0-9a-zA-Z. Under one key and one
+*context* (which fixes the tweak), the same value always gets the same pseudonym, so
+pseudonymised tables still join, and the key's holder can decrypt.
+
+Rules kept here:
+
+* The key is read from a file the researcher keeps (hex, 128, 192 or 256 bits) and is
+  never written into the project, an export or a report. :func:`generate_key` writes a
+  new 256-bit key from ``secrets`` to a file readable by its owner only.
+* Values that do not fit the format (characters outside the alphabet, or a length
+  outside FF3-1's bounds: at least ``ceil(log_radix 10^6)`` characters, e.g. 6 digits,
+  so the domain has at least a million values; at most ``2 floor(96 / log2 radix)``) are
+  reported by row and never passed through in clear or changed silently: the whole
+  column is refused (:class:`PseudonymError`) unless ``invalid="blank"`` asks for them
+  to be left blank, which the disclosure report then states.
+* Blank cells stay blank.
+
+Cautions (also in the help): a pseudonym keeps the value's length and alphabet (a
+format leak), equal values give equal pseudonyms (counts and links survive), and
+metadata such as timestamps are not encrypted and can re-identify by themselves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import secrets
+import string
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from dpdesk.errors import DataError
+
+ALPHABETS = {
+    "digits": string.digits,
+    "lower": string.digits + string.ascii_lowercase,
+    "upper": string.digits + string.ascii_uppercase,
+    "alnum": string.digits + string.ascii_lowercase + string.ascii_uppercase,
+}
+DEFAULT_CONTEXT = "dpdesk"
+
+
+class PseudonymError(DataError):
+    """Values that cannot be pseudonymised, listed by row, or a bad key."""
+
+
+def length_bounds(radix: int) -> tuple[int, int]:
+    """FF3-1's message lengths for ``radix``: radix^min >= 10^6 and min..2*floor(96/log2 radix)."""
+    return math.ceil(6 / math.log10(radix) - 1e-12), 2 * math.floor(96 / math.log2(radix))
+
+
+def generate_key(path) -> Path:
+    """Write a new random 256-bit key (hex) to ``path`` (owner-only permissions); never overwrites."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise PseudonymError(f"Cannot write the key to {path}: the folder {path.parent} does not exist.")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise PseudonymError(f"The key file {path} already exists; dpdesk never overwrites a key (the pseudonyms "
+                             "made with it could no longer be reproduced). Use it with --key-file, or choose "
+                             "another name.") from None
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        handle.write(secrets.token_hex(32) + "\n")
+    return path
+
+
+def read_key(path) -> str:
+    """The hex key in the file ``path`` (32, 48 or 64 hex digits); messages never show the key."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        raise PseudonymError(f"The key file {path} does not exist. Create one with --new-key {path}.") from None
+    except UnicodeDecodeError:
+        raise PseudonymError(f"The key file {path} is not a hex key (it has non-ASCII bytes).") from None
+    if len(text) not in (32, 48, 64) or any(c not in string.hexdigits for c in text):
+        raise PseudonymError(f"The key file {path} must hold one AES key as 32, 48 or 64 hex digits "
+                             f"(it holds {len(text)} characters). Create a new key with --new-key.")
+    return text
+
+
+def tweak_for(context: str) -> str:
+    """The 56-bit FF3-1 tweak (14 hex digits) of a context text: the first 7 bytes of its SHA-256."""
+    return hashlib.sha256(f"dpdesk pseudonym:{context}".encode("utf-8")).hexdigest()[:14]
+
+
+@dataclass
+class Problem:
+    """A value that cannot be pseudonymised: its row label and what is wrong (never the value)."""
+
+    row: object
+    reason: str
+
+
+def _text(value) -> str | None:
+    """A cell as text (None when blank); whole floats become integers (123456.0 -> '123456')."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, (float, np.floating)):
+        return str(int(value)) if float(value).is_integer() else str(value)
+    text = str(value)
+    return text if text.strip() else None
+
+
+def choose_alphabet(texts) -> str:
+    """The smallest of the alphabets that holds every character of ``texts``."""
+    chars = set().union(*map(set, texts)) if texts else set()
+    for name in ("digits", "upper", "lower", "alnum"):
+        if chars <= set(ALPHABETS[name]):
+            return name
+    return "alnum"
+
+
+def _problem(text: str, alphabet: str, lo: int, hi: int) -> str | None:
+    stray = [(i, ch) for i, ch in enumerate(text) if ch not in alphabet]
+    if stray:
+        i, ch = stray[0]
+        what = "a space" if ch.isspace() else f"the character {ch!r}"
+        return f"{what} at position {i + 1} (only {_describe(alphabet)} can be pseudonymised)"
+    if not lo <= len(text) <= hi:
+        return f"{len(text)} characters; FF3-1 needs {lo} to {hi} with this alphabet"
+    return None
+
+
+def _describe(alphabet: str) -> str:
+    return {v: k for k, v in {"digits 0-9": ALPHABETS["digits"], "0-9 and a-z": ALPHABETS["lower"],
+                              "0-9 and A-Z": ALPHABETS["upper"], "0-9, a-z and A-Z": ALPHABETS["alnum"]}.items()
+            }.get(alphabet, "the alphabet's characters")
+
+
+@dataclass
+class Pseudonyms:
+    """The pseudonymised column, the alphabet used, and the rows left blank (``invalid="blank"``)."""
+
+    values: pd.Series
+    alphabet: str
+    blanked: list[Problem]
+
+
+def pseudonymize(series: pd.Series, key: str, *, alphabet: str = "auto", context: str = DEFAULT_CONTEXT,
+                 invalid: str = "raise", column: str | None = None, row_offset: int = 0,
+                 tweak: str | None = None) -> Pseudonyms:
+    """FF3-1 pseudonyms of ``series`` under the hex ``key`` (see the module docstring).
+
+    ``alphabet`` is ``"digits"``, ``"upper"``, ``"lower"``, ``"alnum"`` or ``"auto"`` (the
+    smallest that fits the values). Rows in messages are ``index label + row_offset``
+    (pass the import's first data row to get the file's row numbers). The result is text.
+    ``tweak`` (14 hex digits) overrides the tweak derived from ``context`` (for test vectors).
+    """
+    FF3Cipher = _cipher_class()
+    name = column or str(series.name)
+    if invalid not in ("raise", "blank"):
+        raise PseudonymError(f"invalid must be 'raise' or 'blank' (got {invalid!r}).")
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    texts = [_text(v) for v in uniques]
+    if alphabet == "auto":
+        alphabet = choose_alphabet([t for t in texts if t is not None])
+    if alphabet not in ALPHABETS:
+        raise PseudonymError(f"Unknown alphabet {alphabet!r}; use one of {', '.join(ALPHABETS)} or auto.")
+    chars = ALPHABETS[alphabet]
+    lo, hi = length_bounds(len(chars))
+    out = np.empty(len(uniques) + 1, dtype=object)  # last slot: blank
+    out[-1] = None
+    bad: dict[int, str] = {}
+    cipher = FF3Cipher.withCustomAlphabet(key, tweak or tweak_for(context), chars)
+    for j, text in enumerate(texts):
+        if text is None:
+            out[j] = None
+            continue
+        reason = _problem(text, chars, lo, hi)
+        if reason:
+            bad[j] = reason
+            out[j] = None
+        else:
+            out[j] = cipher.encrypt(text)
+    problems = []
+    if bad:
+        where = np.flatnonzero(np.isin(codes, list(bad)))
+        labels = series.index[where]
+        problems = [Problem(_row(label, row_offset), bad[int(codes[i])]) for i, label in zip(where, labels)]
+        if invalid == "raise":
+            listed = "; ".join(f"row {p.row}: {p.reason}" for p in problems[:8])
+            more = f" (and {len(problems) - 8} more rows)" if len(problems) > 8 else ""
+            raise PseudonymError(f"Column {name!r}: {len(problems)} value(s) cannot be pseudonymised and were not "
+                                 f"passed through: {listed}{more}. Correct them in the data, choose a wider "
+                                 f"alphabet, or leave them blank (--invalid blank).")
+    mapped = out[np.where(codes < 0, len(uniques), codes)]
+    return Pseudonyms(pd.Series(mapped, index=series.index, name=series.name, dtype=object), alphabet, problems)
+
+
+def _cipher_class():
+    try:
+        from ff3 import FF3Cipher
+    except ImportError:
+        raise PseudonymError("Pseudonymisation needs the ff3 package (FF3-1 encryption), which is not "
+                             "installed. Install it with: pip install 'ff3>=1.0'.") from None
+    return FF3Cipher
+
+
+def _row(label, offset: int):
+    return label + offset if isinstance(label, (int, np.integer)) else label
+
+
+def reveal(series: pd.Series, key: str, *, alphabet: str, context: str = DEFAULT_CONTEXT) -> pd.Series:
+    """Decrypt pseudonyms made by :func:`pseudonymize` (for the key's holder)."""
+    cipher = _cipher_class().withCustomAlphabet(key, tweak_for(context), ALPHABETS[alphabet])
+    values = [None if _text(v) is None else cipher.decrypt(str(v)) for v in series]
+    return pd.Series(values, index=series.index, name=series.name, dtype=object)
