@@ -91,7 +91,11 @@ class MainWindow(QMainWindow):
         self.data_view = DataView(self)
         self.results_view = ResultsView(self)
         self.export_view = ExportView(self, self.results_view)
-        own = {"Data": self.data_view, "Results": self.results_view, "Export": self.export_view}
+        from .views.tabulate_view import TabulateView
+
+        self.tabulate_view = TabulateView(self)
+        own = {"Data": self.data_view, "Results": self.results_view, "Export": self.export_view,
+               "Tabulate": self.tabulate_view}
         for task in TASKS[1:]:
             self.views.addWidget(own.get(task) or PlaceholderView(task))
         self.project_changed.connect(self._refresh_data_views)
@@ -113,6 +117,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.workspace)
         self.setCentralWidget(self.pages)
         self.project_label = QLabel()
+        self.statusBar().addPermanentWidget(self.tabulate_view.meter)
         self.statusBar().addPermanentWidget(self.project_label)
         self.statusBar().showMessage("Ready")
 
@@ -180,7 +185,7 @@ class MainWindow(QMainWindow):
 
     def close_project(self) -> None:
         self.jobs.cancel()
-        for view in (self.data_view, self.results_view, self.export_view):
+        for view in (self.data_view, self.results_view, self.export_view, self.tabulate_view):
             view.shutdown()  # their jobs read the project: finish them before it closes
         if self.design_view.wizard is not None:
             self.design_view.wizard.reject()

@@ -1,0 +1,419 @@
+"""The Tabulate view: publish counts, tables, sums, means and medians with noise.
+
+Before anything is released the view shows the cost, the accuracy (± at the chosen
+confidence, per cell and for the whole table) and what would remain, from
+:func:`dpdesk.project.ledger.preview` (no data read, no noise drawn). A release that
+would not fit is disabled with the reason in view. Release asks for a confirmation that
+states the cost and runs :func:`dpdesk.project.ledger.release` in a worker (progress,
+Cancel; a cancelled release is rolled back and spends nothing). The budget meter in the
+status bar and the panel here always show the ledger's own numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dpdesk.errors import DpdeskError
+
+from ..budget_meter import BudgetMeter, BudgetPanel, meter_state
+from ..error_dialog import show_error
+from ..ledger_view import LedgerView
+from ..release_form import ReleaseForm
+from ..release_plan import PlanPane, accuracy_text
+from ..release_result import ResultPane
+from ..worker import JobRunner
+
+STAGES = {"verified": (0.2, "Ledger verified"), "checked": (0.4, "Budget checked"),
+          "noised": (0.7, "Noise drawn"), "recorded": (0.9, "Recording the release")}
+
+
+def release_job(job, project, requests: list[dict]) -> list:
+    """Release each request in turn (one ledger transaction each); progress stages are
+    cancellation points, so Cancel before "recorded" rolls the release back."""
+    from dpdesk.project import ledger
+
+    out = []
+    for i, request in enumerate(requests):
+        def say(stage, i=i):
+            if stage in STAGES:  # "committed": too late to cancel, the release is recorded
+                frac, text = STAGES[stage]
+                job.progress((i + frac) / len(requests), f"{text} ({i + 1} of {len(requests)})")
+
+        job.check()
+        out.append(ledger.release(project, request, progress=say))
+    return out
+
+
+def ask_confirmation(parent, text: str) -> bool:
+    """The confirmation before a release (tests replace ``TabulateView.confirm``)."""
+    box = QMessageBox(QMessageBox.Icon.Question, "Release with noise?", text,
+                      QMessageBox.StandardButton.Cancel, parent)
+    ok = box.addButton("Release", QMessageBox.ButtonRole.AcceptRole)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    return box.clickedButton() is ok
+
+
+class TabulateView(QWidget):
+    budget_changed = Signal()
+    released = Signal(list)  # the LedgerEntry objects of a finished release
+
+    def __init__(self, window, parent=None) -> None:
+        super().__init__(parent)
+        self.window_ = window
+        self.setObjectName("view_tabulate")
+        self.confirm = ask_confirmation
+        self.jobs = JobRunner(self)
+        self.meter = BudgetMeter()
+        self.panel = BudgetPanel()
+        self.form = ReleaseForm()
+        self.preview_label = QLabel()
+        self.preview_label.setObjectName("previewText")
+        self.preview_label.setWordWrap(True)
+        self.preview_label.setTextFormat(Qt.TextFormat.RichText)
+        self.reason = QLabel()
+        self.reason.setObjectName("releaseReason")
+        self.reason.setWordWrap(True)
+        self.reason.setStyleSheet("QLabel { color: #b71c1c; }")
+        self.release_button = QPushButton("Release…")
+        self.release_button.setObjectName("releaseButton")
+        self.release_button.setAccessibleName("Release")
+        self.cancel_button = QPushButton("Cancel")
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setTextVisible(True)
+        self.progress.hide()
+        self.cancel_button.hide()
+        self.result = ResultPane()
+        self.plan = PlanPane()
+        self.ledger_view = LedgerView()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.result, "Result")
+        self.tabs.addTab(self.plan, "Plan several")
+        self.tabs.addTab(self.ledger_view, "Releases")
+
+        left = QWidget()
+        lcol = QVBoxLayout(left)
+        lcol.setContentsMargins(0, 0, 8, 0)
+        lcol.addWidget(self.form)
+        lcol.addWidget(self.preview_label)
+        lcol.addWidget(self.reason)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.release_button)
+        buttons.addWidget(self.progress, 1)
+        buttons.addWidget(self.cancel_button)
+        lcol.addLayout(buttons)
+        lcol.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidget(left)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        split = QSplitter()
+        split.addWidget(scroll)
+        split.addWidget(self.tabs)
+        split.setStretchFactor(0, 5)
+        split.setStretchFactor(1, 6)
+        title = QLabel("<h2 style='font-weight: normal'>Tabulate</h2>")
+        intro = QLabel("Publish counts, tables and means of the ordinary variables with calibrated noise. "
+                       "Each release spends part of the privacy budget below; see its cost and accuracy "
+                       "before you release.")
+        intro.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(32, 24, 32, 24)
+        layout.setSpacing(10)
+        layout.addWidget(title)
+        layout.addWidget(intro)
+        layout.addWidget(self.panel)
+        layout.addWidget(split, 1)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(150)
+        self._timer.timeout.connect(self.update_preview)
+        self.form.changed.connect(self._timer.start)
+        self.release_button.clicked.connect(self.release)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.panel.budget_requested.connect(self.budget_dialog)
+        self.meter.open_requested.connect(self.show_in_window)
+        self.ledger_view.opened.connect(self._open_entry)
+        self.plan.add_requested.connect(self.add_to_plan)
+        self.plan.plan_requested.connect(self.make_plan)
+        self.plan.release_requested.connect(self.release_many)
+        self.jobs.done.connect(self._on_done)
+        self.jobs.failed.connect(self._on_failed)
+        self.jobs.progress.connect(self._on_progress)
+        self.jobs.busy.connect(self._on_busy)
+        self._poll = QTimer(self)
+        self._poll.setInterval(20)
+        self._poll.timeout.connect(self._poll_job)
+        window.project_changed.connect(self._on_project)
+        data_view = getattr(window, "data_view", None)
+        if data_view is not None:
+            data_view.imported.connect(self._on_project)  # new columns, maybe a new budget
+        self.preview = None
+        self.status = None
+        self.dialog = None
+        self.error_box = None
+        self._releasing = False
+        self._job = None
+        self._on_project(window.project)
+
+    # ------------------------------------------------------------------ project and budget
+    @property
+    def project(self):
+        p = self.window_.project
+        return p if p is not None and not p.closed else None
+
+    def _on_project(self, _project) -> None:
+        self.shutdown()
+        self.plan.requests.clear()
+        self.plan.table.setRowCount(0)
+        self.plan._forget_plan()
+        p = self.project
+        columns = list(p.datasets()[-1].columns) if p is not None and p.datasets() else []
+        self.form.set_columns(columns)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Re-read the budget and the ledger, then the preview."""
+        from dpdesk.project import ledger
+
+        p = self.project
+        try:
+            self.status = ledger.budget_status(p) if p is not None and p.datasets() else None
+        except DpdeskError:
+            self.status = None
+        self.form.set_gaussian_allowed(bool(self.status and self.status.total_delta))
+        self.ledger_view.refresh(p)
+        self.update_preview()
+        self.budget_changed.emit()
+
+    def show_in_window(self) -> None:
+        from ..main_window import TASKS
+
+        if self.project is not None:
+            self.window_.nav.setCurrentRow(TASKS.index("Tabulate"))
+
+    def budget_dialog(self):
+        """Open the guided budget step (set, or lower once set). Returns the dialog."""
+        from ..budget_dialog import BudgetDialog
+
+        if self.project is None:
+            return None
+        self.dialog = BudgetDialog(self.status, self)
+        self.dialog.finished.connect(self._on_budget_dialog)
+        self.dialog.open()
+        return self.dialog
+
+    def _on_budget_dialog(self, code: int) -> None:
+        dialog, self.dialog = self.dialog, None
+        if dialog is None:
+            return
+        if code == QDialog.DialogCode.Accepted:
+            eps, delta = dialog.values()
+            self.apply_budget(eps, delta)
+        dialog.deleteLater()
+
+    def apply_budget(self, epsilon, delta=0) -> bool:
+        """Set the budget (first time) or lower it; errors are shown in words."""
+        from dpdesk.project import ledger
+
+        try:
+            if self.status is None:
+                status = ledger.set_budget(self.project, epsilon, delta)
+                words = f"Privacy budget set: {status.total_text}."
+            else:
+                status = ledger.lower_budget(self.project, epsilon, delta)
+                words = f"Privacy budget lowered to {status.total_text}."
+        except DpdeskError as exc:
+            self.error_box = show_error(exc, self)
+            return False
+        self.window_.statusBar().showMessage(words, 8000)
+        self.refresh()
+        return True
+
+    # ------------------------------------------------------------------ preview
+    def update_preview(self) -> None:
+        from dpdesk.project import ledger
+
+        p = self.project
+        self.preview = None
+        reason = ""
+        if p is None or not p.datasets():
+            reason = "Open a project with imported respondent data to publish tables."
+        elif not p.ledger_check.ok or (self.status is not None and not self.status.ledger_intact):
+            reason = ("Releases are stopped: the release ledger was edited outside dpdesk (see Releases). "
+                      "Restore the project from a backup made before the edit.")
+        if not reason:
+            try:
+                self.preview = ledger.preview(p, self.form.request())
+            except DpdeskError as exc:
+                reason = f"To see the cost and accuracy: {exc}"
+        pv = self.preview
+        if pv is not None:
+            self._show_preview(pv)
+            if self.status is None:
+                reason = "Set the privacy budget first (the button above) — then releases can be made."
+            elif not pv.fits:
+                reason = pv.message
+        else:
+            self.preview_label.setText("")
+            self.form.show_followed(None, None)
+        self.reason.setText(reason)
+        self.reason.setVisible(bool(reason))
+        can = pv is not None and pv.fits and self.status is not None and not self.jobs.running
+        self.release_button.setEnabled(can and not self._releasing)
+        self.release_button.setToolTip(reason or "Release this table with noise (asks first)")
+        self._push_meter()
+
+    def _show_preview(self, pv) -> None:
+        hw = pv.half_width
+        eps = None if pv.cost_epsilon == math.inf else math.ceil(float(pv.cost_epsilon) * 1e4) / 1e4
+        self.form.show_followed(eps, hw["simultaneous"] if hw else None)
+        conf = f"{float(Fraction(pv.request['confidence'])):.0%}"
+        if pv.replay:
+            lines = ["<b>Released before</b>: showing it again is free (it is never re-noised)."]
+        else:
+            lines = [f"<b>Cost</b> {pv.cost_text}"]
+        if hw:
+            cells = hw["cells"]
+            lines.append(f"<b>Accuracy at {conf}</b>: every one of the {cells} cell(s) within "
+                         f"<b>±{hw['simultaneous']:,.4g}</b> at once; any one cell ±{hw['per_cell']:,.4g}"
+                         if cells > 1 else f"<b>Accuracy at {conf}</b>: within <b>±{hw['simultaneous']:,.4g}</b>")
+        else:
+            lines.append("<b>Accuracy</b>: " + accuracy_text(pv))
+        if self.status is not None:
+            lines.append(f"<b>Left afterwards</b> {pv.remaining_after_text} of {self.status.total_text}")
+        self.preview_label.setText("<br>".join(lines))
+
+    def _push_meter(self) -> None:
+        pending = self.preview if self.status is not None and not self._releasing else None
+        state = meter_state(self.project, pending)
+        self.meter.set_state(state)
+        self.panel.set_state(state)
+
+    # ------------------------------------------------------------------ release
+    def release(self) -> None:
+        """Release the form's request after a confirmation that states the cost."""
+        pv = self.preview
+        if self._releasing or self.jobs.running or pv is None or not pv.fits or self.status is None:
+            return
+        if pv.replay:
+            text = "This table was released before: it is shown again at no cost."
+        else:
+            text = (f"Release the {pv.request['statistic']} with noise? It costs {pv.cost_text} of the "
+                    f"{self.status.remaining_text} left, leaving {pv.remaining_after_text}. A release cannot "
+                    "be taken back.")
+        self._start([pv.request], text)
+
+    def release_many(self, requests: list) -> None:
+        if self._releasing or self.jobs.running or not requests or self.status is None:
+            return
+        text = (f"Release the {len(requests)} planned tables with noise? Together they use at most the "
+                f"{self.status.remaining_text} left. Releases cannot be taken back.")
+        self._start(list(requests), text)
+
+    def _start(self, requests: list, text: str) -> None:
+        self._releasing = True  # set before the dialog: a second click does nothing
+        self.release_button.setEnabled(False)
+        self.plan.release_button.setEnabled(False)
+        if not self.confirm(self, text):
+            self._releasing = False
+            self.update_preview()
+            return
+        self.progress.setValue(0)
+        self.progress.show()
+        self.cancel_button.show()
+        self._job = self.jobs.start(release_job, self.project, requests)
+
+    def cancel(self) -> None:
+        """Cancel the running release; anything not yet recorded is rolled back (nothing spent)."""
+        self.cancel_button.setEnabled(False)
+        self.window_.statusBar().showMessage("Cancelling the release…", 8000)
+        self.jobs.cancel()
+
+    def _on_busy(self, busy: bool) -> None:
+        if not busy and self._job is not None:
+            self._poll.start()  # finish up once the job's thread is really done
+
+    def _poll_job(self) -> None:
+        job = self._job
+        if job is not None and not job.is_finished:
+            return
+        self._poll.stop()
+        cancelled = job is not None and job.cancelled
+        self._on_finished()
+        if cancelled:
+            self.window_.statusBar().showMessage(
+                "Release cancelled: nothing was spent (a release already recorded stays in the list).", 8000)
+
+    def shutdown(self) -> None:
+        """Cancel and wait for the release job (before the project closes)."""
+        self.jobs.shutdown()
+        self._poll.stop()
+        self._job = None
+        self._releasing = False
+        self.progress.hide()
+        self.cancel_button.hide()
+
+    def _on_progress(self, fraction: float, text: str) -> None:
+        self.progress.setValue(int(fraction * 100))
+        self.progress.setFormat(text)
+
+    def _on_done(self, entries: list) -> None:
+        if entries:
+            last = entries[-1]
+            self.result.show_entry(last, "replayed" if last.replayed else "released")
+            self.tabs.setCurrentWidget(self.result)
+            spent = sum(0 if e.replayed else 1 for e in entries)
+            self.window_.statusBar().showMessage(
+                f"Released {spent} table(s)." if spent else "Shown again at no cost.", 8000)
+        self.released.emit(entries)
+
+    def _on_failed(self, exc) -> None:
+        self.error_box = show_error(exc, self)
+
+    def _on_finished(self) -> None:
+        self._job = None
+        self._releasing = False
+        self.cancel_button.setEnabled(True)
+        self.progress.hide()
+        self.cancel_button.hide()
+        if self.project is not None:
+            self.project.check_ledger()
+        self.refresh()
+
+    def _open_entry(self, entry) -> None:
+        self.result.show_entry(entry, "opened")
+        self.tabs.setCurrentWidget(self.result)
+
+    # ------------------------------------------------------------------ plan
+    def add_to_plan(self) -> None:
+        try:
+            self.plan.add(self.form.request())
+        except DpdeskError as exc:
+            self.error_box = show_error(exc, self)
+
+    def make_plan(self) -> None:
+        if self.project is None:
+            return
+        try:
+            self.plan.make_plan(self.project)
+        except DpdeskError as exc:
+            self.error_box = show_error(exc, self)
