@@ -115,16 +115,18 @@ def test_t_closeness_per_class_matches_the_pairwise_emd():
         dc.t_closeness(classes, s, ordered=True, t=3)
 
 
-def test_t_closeness_in_blocks_equals_one_block(monkeypatch):
+def test_t_closeness_equals_the_pairwise_emd_for_many_classes_and_values():
     rng = np.random.default_rng(5)
-    qi = rng.integers(0, 300, 3000)
-    s = rng.integers(0, 9, 3000)
+    qi = rng.integers(0, 40, 3000)
+    s = rng.integers(0, 300, 3000) ** 2 % 251  # many values, uneven, some absent from classes
+    _, ranks = np.unique(s, return_inverse=True)
     classes = dc.equivalence_classes([qi])
-    whole = dc.t_closeness(classes, s, ordered=True).distance
-    from dpdesk.mechanisms.disclosure import closeness
-
-    monkeypatch.setattr(closeness, "_CELLS", 50)
-    assert dc.t_closeness(classes, s, ordered=True).distance == pytest.approx(whole)
+    m = ranks.max() + 1
+    q = np.bincount(ranks, minlength=m) / ranks.size
+    res = dc.t_closeness(classes, ranks, ordered=True)
+    for c in range(classes.n_classes):
+        p = np.bincount(ranks[classes.labels == c], minlength=m)
+        assert res.distance[c] == pytest.approx(dc.emd_ordered(p / p.sum(), q), abs=1e-12)
 
 
 def test_generalisation_by_hand():
