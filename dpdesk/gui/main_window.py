@@ -33,13 +33,14 @@ from .welcome import WelcomeView
 from .wizard.common import name
 from .worker import JobRunner
 
-TASKS = ("Design", "Data", "Results", "Tabulate", "Export")
+TASKS = ("Design", "Data", "Results", "Tabulate", "Export", "Share")
 TASK_TIPS = {
     "Design": "The sensitive questions and how respondents answer them",
     "Data": "Import the survey answers",
     "Results": "Estimates with confidence intervals",
     "Tabulate": "Private tables of the other variables",
     "Export": "Save results as a workbook, CSV or a script",
+    "Share": "Check how identifiable the data is and export a safer extract",
 }
 PROJECT_FILTER = "dpdesk projects (*.dpdesk)"
 DATA_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".sav", ".dta"}
@@ -94,8 +95,11 @@ class MainWindow(QMainWindow):
         from .views.tabulate_view import TabulateView
 
         self.tabulate_view = TabulateView(self)
+        from .views.share_view import ShareView
+
+        self.share_view = ShareView(self)
         own = {"Data": self.data_view, "Results": self.results_view, "Export": self.export_view,
-               "Tabulate": self.tabulate_view}
+               "Tabulate": self.tabulate_view, "Share": self.share_view}
         for task in TASKS[1:]:
             self.views.addWidget(own.get(task) or PlaceholderView(task))
         self.project_changed.connect(self._refresh_data_views)
@@ -185,7 +189,7 @@ class MainWindow(QMainWindow):
 
     def close_project(self) -> None:
         self.jobs.cancel()
-        for view in (self.data_view, self.results_view, self.export_view, self.tabulate_view):
+        for view in (self.data_view, self.results_view, self.export_view, self.tabulate_view, self.share_view):
             view.shutdown()  # their jobs read the project: finish them before it closes
         if self.design_view.wizard is not None:
             self.design_view.wizard.reject()

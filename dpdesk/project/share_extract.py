@@ -75,14 +75,15 @@ class Extract:
         _check_columns(frame, options.quasi, "quasi-identifier")
         _check_columns(frame, options.sensitive, "sensitive")
         identifiers = [c for c in identifiers if c in frame.columns]
+        if frame.shape[1] and len(identifiers) == frame.shape[1]:
+            raise DataError("Every column is marked a direct identifier, so the extract would be empty. Mark the "
+                            "survey answers and demographics as quasi-identifiers, sensitive or other.")
+        if not options.quasi:
+            check(frame, options)  # says what is missing (no records, no quasi-identifiers)
         overlap = sorted(set(identifiers) & (set(options.quasi) | set(options.sensitive)))
         if overlap:
             raise DataError(f"{', '.join(overlap)} is marked a direct identifier and also quasi-identifier or "
                             "sensitive; give each column one role.")
-        if frame.shape[1] and len(identifiers) == frame.shape[1]:
-            raise DataError("Every column is marked a direct identifier, so the extract would be empty. Mark the "
-                            "survey answers and demographics as quasi-identifiers, sensitive or other, or "
-                            "pseudonymise an identifier to keep it.")
         self.original = frame
         self.options = options
         self.identifiers = list(identifiers)
