@@ -4,7 +4,7 @@ Measures, on a synthetic survey (age 18-90, sex, region of 20, education of 6, b
 month of 12, occupation of 40; a sensitive 5-point scale and a nominal diagnosis of 8):
 
 - the mechanisms alone on integer codes: equivalence classes, k-anonymity, l-diversity
-  and t-closeness (ordered and equal distance);
+  and t-closeness (ordered and equal distance; also a numeric column of 100,000 values);
 - the project layer on the data frame: ``sharing.check`` (coding with pandas included);
 - an ``Extract`` with two remedies (age in 10-year bands, rare occupations merged),
   each rerunning every check;
@@ -73,6 +73,10 @@ def main() -> None:
     rows.append(("t-closeness, ordered distance, 5 values", t, f"largest t {tc.largest:.3f}"))
     t, tc = timed(lambda: dc.t_closeness(classes, diag, ordered=False, t=0.2))
     rows.append(("t-closeness, equal distance, 8 values", t, f"largest t {tc.largest:.3f}"))
+    income = pd.factorize(rng.integers(0, 100_000, N), sort=True)[0].astype(np.int64)
+    t, tc = timed(lambda: dc.t_closeness(classes, income, ordered=True))
+    rows.append((f"t-closeness, ordered distance, {income.max() + 1} values (income)", t,
+                 f"largest t {tc.largest:.3f}"))
 
     opts = ShareOptions(quasi=quasi, sensitive=["stress", "diagnosis"], k=5, l=2, t=0.2)
     t, res = timed(lambda: check(frame, opts), repeat=2)
