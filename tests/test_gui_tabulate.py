@@ -107,7 +107,7 @@ def test_over_budget_is_disabled_with_reason_and_refused_with_nothing_spent(view
     histogram(view, 0.8)
     assert not view.preview.fits
     assert not view.release_button.isEnabled()
-    assert view.reason.isVisible() and "nothing was spent" in view.reason.text()
+    assert view.reason.isVisible() and "does not fit" in view.reason.text()
     assert view.meter.state.warning  # red before any click
     # the budget is lowered behind the view's back after a preview that fitted: the ledger refuses
     histogram(view, 0.3)
@@ -179,6 +179,7 @@ def test_plan_several_evenly_and_by_weights_then_release_together(view, window, 
     assert len(entries) == 3
     assert spent(window) == 1
     assert view.meter.state.remaining == 0 and len(view.meter.state.segments) == 3
+    view.tabs.setCurrentWidget(view.plan)
     shot(window, "tabulate_plan")
 
 

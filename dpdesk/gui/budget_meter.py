@@ -222,7 +222,7 @@ class BudgetBar(QWidget):
         outline = OVER if s.warning else (LOW if s.nearly_full else QColor("#8a99ab"))
         for i, (rect, seg, kind) in enumerate(self.parts()):
             if kind == "spent":
-                colour = TAMPERED if not s.intact else (LOW if s.nearly_full else SPENT[i % 2])
+                colour = TAMPERED if not s.intact else SPENT[i % 2]
                 p.fillRect(rect, colour)
                 if rect.width() > 3:
                     p.setPen(QPen(QColor("white"), 1))
@@ -340,7 +340,8 @@ class BudgetPanel(QWidget):
         self.total.setText(f"<b>Total</b> {state.total_text}")
         self.spent.setText(f"<b>Spent</b> {state.spent_text} in {state.releases} release(s)")
         red = state.warning
-        left = f"<span style='color:#c62828'>{state.remaining_text}</span>" if red else state.remaining_text
+        colour = "#c62828" if red else ("#b36b00" if state.nearly_full else None)
+        left = f"<span style='color:{colour}'>{state.remaining_text}</span>" if colour else state.remaining_text
         self.remaining.setText(f"<b>Left</b> {left}")
         self.button.setText("Lower the budget…")
         self.button.setEnabled(state.intact)

@@ -87,7 +87,9 @@ class ResultPane(QWidget):
         self.table.setHorizontalHeaderLabels(["Cell", "Noisy value", "±", "Interval"])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setAccessibleName("Released values")
         self.notes = QLabel()
         self.notes.setWordWrap(True)
@@ -110,7 +112,6 @@ class ResultPane(QWidget):
                 if c:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
         cost = entry.cost.get("epsilon", "?")
         try:
             from dpdesk.project.ledger_text import epsilon_text

@@ -60,6 +60,14 @@ def release_job(job, project, requests: list[dict]) -> list:
     return out
 
 
+def refusal_words(message: str) -> str:
+    """The ledger's refusal, worded for before the click (nothing was tried yet)."""
+    head = "Release refused, nothing was spent and no noise was drawn: "
+    if message.startswith(head):
+        return "This release does not fit the budget, so it cannot be made: " + message[len(head):]
+    return message
+
+
 def ask_confirmation(parent, text: str) -> bool:
     """The confirmation before a release (tests replace ``TabulateView.confirm``)."""
     box = QMessageBox(QMessageBox.Icon.Question, "Release with noise?", text,
@@ -129,6 +137,10 @@ class TabulateView(QWidget):
         split.addWidget(self.tabs)
         split.setStretchFactor(0, 5)
         split.setStretchFactor(1, 6)
+        split.setChildrenCollapsible(False)
+        left.setMinimumWidth(430)
+        scroll.setMinimumWidth(440)
+        split.setSizes([460, 560])
         title = QLabel("<h2 style='font-weight: normal'>Tabulate</h2>")
         intro = QLabel("Publish counts, tables and means of the ordinary variables with calibrated noise. "
                        "Each release spends part of the privacy budget below; see its cost and accuracy "
@@ -271,7 +283,7 @@ class TabulateView(QWidget):
             if self.status is None:
                 reason = "Set the privacy budget first (the button above) — then releases can be made."
             elif not pv.fits:
-                reason = pv.message
+                reason = refusal_words(pv.message)
         else:
             self.preview_label.setText("")
             self.form.show_followed(None, None)
@@ -298,8 +310,10 @@ class TabulateView(QWidget):
                          if cells > 1 else f"<b>Accuracy at {conf}</b>: within <b>±{hw['simultaneous']:,.4g}</b>")
         else:
             lines.append("<b>Accuracy</b>: " + accuracy_text(pv))
-        if self.status is not None:
+        if self.status is not None and pv.fits:
             lines.append(f"<b>Left afterwards</b> {pv.remaining_after_text} of {self.status.total_text}")
+        elif self.status is not None:
+            lines.append(f"<b>Does not fit</b>: {self.status.remaining_text} is left of {self.status.total_text}")
         self.preview_label.setText("<br>".join(lines))
 
     def _push_meter(self) -> None:
