@@ -163,3 +163,26 @@ def test_csv_text_is_made_safe_for_spreadsheets(tmp_path):
     path, _ = export_extract(ex, tmp_path / "x.csv")
     text = path.read_text(encoding="utf-8-sig")
     assert "'=HYPERLINK(1)" in text and "'-2" in text and "-1.5" in text and "'-1.5" not in text
+
+
+def test_report_names_columns_left_out_at_import():
+    ex = Extract(survey(50), ShareOptions(quasi=["age"], k=2))
+    rows = report_rows(ex, at_import=[{"column": "IPAddress", "reason": "direct identifier: IP address"}])
+    assert ("left out at import", "IPAddress: direct identifier: IP address") in rows
+
+
+def test_classes_agree_with_pandas_groupby_on_random_data():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(st.tuples(st.sampled_from(["a", "b", None]), st.integers(0, 3), st.sampled_from([1.5, 2.0])),
+                    min_size=1, max_size=60), st.integers(2, 4))
+    def prop(records, k):
+        frame = pd.DataFrame(records, columns=["x", "y", "z"])
+        res = check(frame, ShareOptions(quasi=["x", "y", "z"], k=k))
+        sizes = frame.fillna({"x": "<blank>"}).groupby(["x", "y", "z"]).size()
+        assert res.k.n_classes == len(sizes) and res.k.smallest == sizes.min()
+        assert res.k.n_at_risk == int(sizes[sizes < k].sum())
+
+    prop()

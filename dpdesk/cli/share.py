@@ -198,9 +198,11 @@ def cmd_share(args) -> int:
                           "steps": [s.description for s in extract.steps],
                           "options": options.to_dict()}, indent=2, ensure_ascii=False))
     else:
-        print(report_text(report_rows(extract, source=source, dataset=args.dataset)), end="")
+        print(report_text(report_rows(extract, source=source, dataset=args.dataset,
+                                      at_import=report.excluded_columns)), end="")
     if args.out:
-        written = export_extract(extract, args.out, source=source, dataset=args.dataset)
+        written = export_extract(extract, args.out, source=source, dataset=args.dataset,
+                                 at_import=report.excluded_columns)
         if not args.json:
             print("Wrote " + " and ".join(str(p) for p in written) + ".")
     return 0

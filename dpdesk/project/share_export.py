@@ -50,8 +50,9 @@ def _risk_line(result, loss) -> str:
     return line
 
 
-def report_rows(extract: Extract, *, source: str | None = None, dataset: str | None = None) -> list[tuple[str, str]]:
-    """The disclosure report as (heading, text) rows."""
+def report_rows(extract: Extract, *, source: str | None = None, dataset: str | None = None,
+                at_import: list[dict] | None = None) -> list[tuple[str, str]]:
+    """The disclosure report as (heading, text) rows; ``at_import``: the import's ``excluded_columns``."""
     opts = extract.options
     rows: list[tuple[str, str]] = [
         ("Disclosure report", f"written by dpdesk {__version__} on "
@@ -69,6 +70,8 @@ def report_rows(extract: Extract, *, source: str | None = None, dataset: str | N
     ]
     for column in opts.skipped_sensitive():
         rows.append(("not checked", f"{column}: randomized-response answers, protected at the source"))
+    for excluded in at_import or []:
+        rows.append(("left out at import", f"{excluded.get('column')}: {excluded.get('reason', '')}"))
     if extract.left_out():
         rows.append(("left out (direct identifiers)", ", ".join(extract.left_out())))
     for column, alphabet in extract.pseudonymised.items():
@@ -115,14 +118,15 @@ def _safe_text(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def export_extract(extract: Extract, path, *, source: str | None = None, dataset: str | None = None) -> list[Path]:
+def export_extract(extract: Extract, path, *, source: str | None = None, dataset: str | None = None,
+                   at_import: list[dict] | None = None) -> list[Path]:
     """Write the shared frame to ``path`` (.csv, .xlsx or .sav) and its report; returns the files."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise ExportError(f"Cannot write {path.name}: choose a name ending in .csv, .xlsx or .sav.")
     frame = extract.shared_frame()
-    rows = report_rows(extract, source=source, dataset=dataset)
+    rows = report_rows(extract, source=source, dataset=dataset, at_import=at_import)
     if suffix == ".xlsx":
         if len(frame) > XLSX_MAX_ROWS:
             raise ExportError(f"The extract has {len(frame)} rows, more than an Excel sheet holds "

@@ -68,11 +68,11 @@ def step_job(job, extract, method: str, *args, **kwargs):
     return ("extract", extract)
 
 
-def export_job(job, extract, path, source):
+def export_job(job, extract, path, source, report):
     from dpdesk.project.share_export import export_extract
 
     job.progress(0.2, "Writing the extract…")
-    return ("written", export_extract(extract, path, source=source))
+    return ("written", export_extract(extract, path, source=source.name, at_import=report.excluded_columns))
 
 
 class ShareView(QWidget):
@@ -350,7 +350,7 @@ class ShareView(QWidget):
 
     def export_to(self, path) -> None:
         if self.extract is not None and not self.jobs.running:
-            self.jobs.start(export_job, self.extract, path, self.table.source.name)
+            self.jobs.start(export_job, self.extract, path, self.table.source, self.table.report)
 
     # ------------------------------------------------------------------ results
     def _on_done(self, result) -> None:
