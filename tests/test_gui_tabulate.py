@@ -175,12 +175,13 @@ def test_plan_several_evenly_and_by_weights_then_release_together(view, window, 
     view.make_plan()
     eps = [Fraction(p["epsilon"]) for p in view.plan.planned]
     assert eps == [Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)]
+    view.tabs.setCurrentWidget(view.plan)
+    shot(window, "tabulate_plan")
     entries = release_and_wait(view, qtbot, view.plan.release_button)
     assert len(entries) == 3
     assert spent(window) == 1
     assert view.meter.state.remaining == 0 and len(view.meter.state.segments) == 3
-    view.tabs.setCurrentWidget(view.plan)
-    shot(window, "tabulate_plan")
+    assert view.plan.requests == [] and "released" in view.plan.status.text()
 
 
 def test_close_and_reopen_shows_the_same_meter(view, window, qtbot, tmp_path):
@@ -206,3 +207,20 @@ def test_opening_an_old_release_costs_nothing(view, window, qtbot):
     view.ledger_view.open_button.click()
     assert "costs nothing" in view.result.title.text()
     assert spent(window) == Fraction(1, 10)
+
+
+def test_gaussian_noise_needs_a_delta_and_the_meter_follows_the_accountant(view, window, qtbot):
+    from dpdesk.project import ledger
+
+    gaussian = view.form.mechanism.model().item(1)
+    view.apply_budget(Fraction(1), Fraction(1, 10**6))
+    assert gaussian.isEnabled()
+    histogram(view, 0.2)
+    view.form.mechanism.setCurrentIndex(1)
+    view.update_preview()
+    pv = view.preview
+    assert pv.fits and pv.cost_epsilon <= Fraction(1, 5) and "δ = 1e-6" in view.preview_label.text()
+    release_and_wait(view, qtbot)
+    status = ledger.budget_status(window.project)
+    assert view.meter.state.spent == status.spent_epsilon
+    assert sum(s.width for s in view.meter.state.segments) == status.spent_epsilon

@@ -264,6 +264,7 @@ class BudgetMeter(QWidget):
         self.bar = BudgetBar(compact=True)
         self.bar.setFixedSize(140, 14)
         self.label = QLabel()
+        self.label.setMinimumWidth(self.label.fontMetrics().horizontalAdvance("ε = 0.000001 left of 0.000001"))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 0, 6, 0)
         layout.setSpacing(6)
@@ -358,6 +359,8 @@ class BudgetPanel(QWidget):
             note = "The whole budget is spent: no more tables can be published from this data."
         elif state.nearly_full:
             note = "Nearly all of the budget is spent: plan what is left carefully."
+        elif state.releases == 0:
+            note = "Nothing spent yet. Each release will show here as a block; hover over one to see what it was."
         else:
             note = "Each block is one release; hover over it to see what it was."
         if state.delta:

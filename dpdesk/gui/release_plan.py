@@ -48,11 +48,14 @@ class PlanPane(QWidget):
                        "budget among them and see each one's accuracy before anything is released.")
         intro.setWordWrap(True)
         self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["What", "Weight", "Cost", "Accuracy at the confidence asked"])
+        self.table.setHorizontalHeaderLabels(["What", "Weight", "Cost", "Accuracy"])
+        self.table.horizontalHeaderItem(3).setToolTip("± at the confidence asked, every cell at once")
         self.table.verticalHeader().setVisible(False)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setAccessibleName("Planned releases")
         self.add_button = QPushButton("Add the form's table")
         self.remove_button = QPushButton("Remove")
@@ -104,6 +107,12 @@ class PlanPane(QWidget):
         weight.valueChanged.connect(self._forget_plan)
         self.table.setCellWidget(row, 1, weight)
         self._forget_plan()
+
+    def clear(self, words: str = "") -> None:
+        self.requests.clear()
+        self.table.setRowCount(0)
+        self._forget_plan()
+        self.status.setText(words)
 
     def remove_selected(self) -> None:
         rows = sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True)

@@ -184,6 +184,7 @@ class TabulateView(QWidget):
         self.error_box = None
         self._releasing = False
         self._job = None
+        self._many = False
         self._on_project(window.project)
 
     # ------------------------------------------------------------------ project and budget
@@ -194,9 +195,7 @@ class TabulateView(QWidget):
 
     def _on_project(self, _project) -> None:
         self.shutdown()
-        self.plan.requests.clear()
-        self.plan.table.setRowCount(0)
-        self.plan._forget_plan()
+        self.plan.clear()
         p = self.project
         columns = list(p.datasets()[-1].columns) if p is not None and p.datasets() else []
         self.form.set_columns(columns)
@@ -341,6 +340,7 @@ class TabulateView(QWidget):
             return
         text = (f"Release the {len(requests)} planned tables with noise? Together they use at most the "
                 f"{self.status.remaining_text} left. Releases cannot be taken back.")
+        self._many = True
         self._start(list(requests), text)
 
     def _start(self, requests: list, text: str) -> None:
@@ -348,7 +348,7 @@ class TabulateView(QWidget):
         self.release_button.setEnabled(False)
         self.plan.release_button.setEnabled(False)
         if not self.confirm(self, text):
-            self._releasing = False
+            self._releasing = self._many = False
             self.update_preview()
             return
         self.progress.setValue(0)
@@ -395,6 +395,8 @@ class TabulateView(QWidget):
             last = entries[-1]
             self.result.show_entry(last, "replayed" if last.replayed else "released")
             self.tabs.setCurrentWidget(self.result)
+            if self._many:
+                self.plan.clear(f"The {len(entries)} planned tables were released; see Releases.")
             spent = sum(0 if e.replayed else 1 for e in entries)
             self.window_.statusBar().showMessage(
                 f"Released {spent} table(s)." if spent else "Shown again at no cost.", 8000)
@@ -405,6 +407,7 @@ class TabulateView(QWidget):
 
     def _on_finished(self) -> None:
         self._job = None
+        self._many = False
         self._releasing = False
         self.cancel_button.setEnabled(True)
         self.progress.hide()
