@@ -264,7 +264,7 @@ class BudgetMeter(QWidget):
         self.bar = BudgetBar(compact=True)
         self.bar.setFixedSize(140, 14)
         self.label = QLabel()
-        self.label.setMinimumWidth(self.label.fontMetrics().horizontalAdvance("ε = 0.000001 left of 0.000001"))
+        self.label.setMinimumWidth(self.label.fontMetrics().horizontalAdvance("ε = 0.0001 left of 0.0001"))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 0, 6, 0)
         layout.setSpacing(6)

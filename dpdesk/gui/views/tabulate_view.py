@@ -113,7 +113,11 @@ class TabulateView(QWidget):
         self.ledger_view = LedgerView()
         self.tabs = QTabWidget()
         self.tabs.addTab(self.result, "Result")
-        self.tabs.addTab(self.plan, "Plan several")
+        plan_scroll = QScrollArea()  # its buttons need room; the window can still be narrow
+        plan_scroll.setWidget(self.plan)
+        plan_scroll.setWidgetResizable(True)
+        plan_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.tabs.addTab(plan_scroll, "Plan several")
         self.tabs.addTab(self.ledger_view, "Releases")
 
         left = QWidget()
@@ -138,9 +142,9 @@ class TabulateView(QWidget):
         split.setStretchFactor(0, 5)
         split.setStretchFactor(1, 6)
         split.setChildrenCollapsible(False)
-        left.setMinimumWidth(430)
-        scroll.setMinimumWidth(440)
-        split.setSizes([460, 560])
+        scroll.setMinimumWidth(200)  # the window can still be made small (700 px)
+        split.setSizes([500, 520])
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         title = QLabel("<h2 style='font-weight: normal'>Tabulate</h2>")
         intro = QLabel("Publish counts, tables and means of the ordinary variables with calibrated noise. "
                        "Each release spends part of the privacy budget below; see its cost and accuracy "
