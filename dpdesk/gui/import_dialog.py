@@ -65,10 +65,11 @@ def read_job(job, path: str, overrides: dict):
 
 def store_job(job, project, table, name: str, options: dict, mappings: dict):
     """Worker: the dataset and the mappings in one transaction (Cancel rolls it all back)."""
-    from dpdesk.project.importing import store_import
+    from dpdesk.project.importing import own_connection, store_import
 
     job.progress(0.0, "Saving the data in the project…")
-    return store_import(project, table, name=name, options=options, mappings=mappings, check=job.check)
+    with own_connection(project) as own:  # the window's connection stays free meanwhile
+        return store_import(own, table, name=name, options=options, mappings=mappings, check=job.check)
 
 
 def _shown(value) -> str:
@@ -80,7 +81,7 @@ class ImportDialog(QDialog):
 
     imported = Signal(str, object)
 
-    def __init__(self, project, path=None, parent=None) -> None:
+    def __init__(self, project, path=None, parent=None, *, taken: list[str] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Import survey data")
         self.setObjectName("importDialog")
@@ -90,12 +91,15 @@ class ImportDialog(QDialog):
         self.table = None
         self.mappings: dict[str, dict] = {}
         self.mapping_dialog = None
+        self.items_: list = []
         self.jobs = JobRunner(self)
         self.jobs.done.connect(self._on_done)
         self.jobs.failed.connect(self._on_failed)
         self.jobs.progress.connect(self._on_progress)
         self.jobs.busy.connect(self._on_busy)
         self._phase = ""
+        self.taken = [d.name for d in project.datasets()] if taken is None else list(taken)
+        self._has_items = bool(project.items())  # read now: the GUI thread never waits for the project later
 
         self.file_label = name(QLabel("No file chosen."), "File", "The file to import")
         self.choose_button = name(QPushButton("Choose file…"), "Choose file", "Choose the data file to import")
@@ -178,7 +182,7 @@ class ImportDialog(QDialog):
         self.file_label.setText(f"<b>{Path(path).name}</b> <span style='color: gray'>{Path(path).parent}</span>")
         from dpdesk.project.importing import free_dataset_name
 
-        self.dataset_name.setText(free_dataset_name(self.project, Path(path).name))
+        self.dataset_name.setText(free_dataset_name(self.taken, Path(path).name))
         for combo in self.combos.values():
             combo.setCurrentIndex(0)
         self._fill_sheets()
@@ -292,14 +296,16 @@ class ImportDialog(QDialog):
         """Keep each item's stored mapping where its columns are in this file."""
         columns = {str(c) for c in self.table.frame.columns}
         self.mappings = {}
-        for it in self.project.items():
+        self.items_ = self.project.items()
+        self._has_items = bool(self.items_)
+        for it in self.items_:
             if it.column in columns and it.codes and (it.group_column is None or it.group_column in columns):
                 self.mappings[it.name] = {"column": it.column, "codes": it.codes, "group_column": it.group_column,
                                           "group_codes": it.group_codes}
         self._show_mapping_summary()
 
     def _show_mapping_summary(self) -> None:
-        items = [it.name for it in self.project.items()]
+        items = [it.name for it in self.items_]
         if not items:
             self.mapping_label.setText("The project has no survey items yet; add them in Design, or import now.")
             return
@@ -311,7 +317,7 @@ class ImportDialog(QDialog):
     def open_mapping(self) -> None:
         from .mapping_dialog import MappingDialog
 
-        self.mapping_dialog = MappingDialog(self.table, self.project.items(), self.mappings, self)
+        self.mapping_dialog = MappingDialog(self.table, self.items_, self.mappings, self)
         self.mapping_dialog.accepted.connect(self._on_mapping_accepted)
         self.mapping_dialog.open()
 
@@ -323,8 +329,7 @@ class ImportDialog(QDialog):
     def _update_buttons(self) -> None:
         busy = self.jobs.running
         self.import_button.setEnabled(self.table is not None and not busy)
-        self.map_button.setEnabled(self.table is not None and not busy and bool(self.project.items()) if not busy
-                                   else False)
+        self.map_button.setEnabled(self.table is not None and not busy and self._has_items)
         self.cancel_button.setEnabled(busy)
         for combo in self.combos.values():
             combo.setEnabled(not (busy and self._phase == "store") and (combo is not self.combos["sheet"]

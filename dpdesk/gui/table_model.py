@@ -1,7 +1,8 @@
 """A lazy table model over a data frame: cells are turned into text only when they are shown.
 
-The columns are kept as NumPy arrays (one per column), so a view of a million rows asks
-for the few dozen visible cells and nothing else. Value labels show beside their codes
+Nothing is converted when the frame is set: the rows a view asks for are turned into
+Python values a block of 256 at a time (and cached), so a million rows cost what the
+visible few dozen cost. Value labels show beside their codes
 ("1 = Yes"); blanks show as an empty cell with "blank (missing)" as the tooltip.
 """
 
@@ -11,6 +12,8 @@ import math
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+
+BLOCK = 256  # rows turned into Python values at a time
 
 
 def cell_text(value: Any) -> str:
@@ -32,28 +35,42 @@ class FrameModel(QAbstractTableModel):
                  max_rows: int | None = None, parent=None) -> None:
         super().__init__(parent)
         self._columns: list[str] = []
-        self._arrays: list = []
+        self._series: list = []
+        self._numeric: list[bool] = []
         self._labels: list[dict] = []
+        self._blocks: dict[tuple[int, int], list] = {}
         self._rows = 0
         self.first_row = first_row
         self.set_frame(frame, value_labels=value_labels, first_row=first_row, max_rows=max_rows)
 
     def set_frame(self, frame, *, value_labels: dict | None = None, first_row: int = 2,
                   max_rows: int | None = None) -> None:
+        """Show ``frame``; nothing is converted here (blocks of rows are, when first shown)."""
         self.beginResetModel()
         value_labels = value_labels or {}
+        self._blocks.clear()
         if frame is None:
-            self._columns, self._arrays, self._labels, self._rows = [], [], [], 0
+            self._columns, self._series, self._labels, self._rows, self._numeric = [], [], [], 0, []
         else:
             if max_rows is not None:
                 frame = frame.iloc[:max_rows]
             self._columns = [str(c) for c in frame.columns]
-            self._arrays = [frame[c].to_numpy(dtype=object, copy=False) if frame[c].dtype.kind not in "iufb"
-                            else frame[c].to_numpy() for c in frame.columns]
+            self._series = [frame.iloc[:, j] for j in range(len(self._columns))]
+            self._numeric = [s.dtype.kind in "iuf" for s in self._series]
             self._labels = [{str(k): str(v) for k, v in (value_labels.get(c) or {}).items()} for c in self._columns]
             self._rows = len(frame)
         self.first_row = first_row
         self.endResetModel()
+
+    def _block(self, column: int, block: int) -> list:
+        key = (column, block)
+        values = self._blocks.get(key)
+        if values is None:
+            if len(self._blocks) > 4096:  # keep memory bounded while scrolling far
+                self._blocks.clear()
+            start = block * BLOCK
+            values = self._blocks[key] = self._series[column].iloc[start:start + BLOCK].tolist()
+        return values
 
     @property
     def columns(self) -> list[str]:
@@ -66,9 +83,7 @@ class FrameModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._columns)
 
     def raw(self, row: int, column: int) -> Any:
-        value = self._arrays[column][row]
-        item = getattr(value, "item", None)
-        return item() if callable(item) and getattr(value, "ndim", 1) == 0 else value
+        return self._block(column, row // BLOCK)[row % BLOCK]
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -82,8 +97,7 @@ class FrameModel(QAbstractTableModel):
                 return "blank (missing)"
             return f"{self._columns[index.column()]}: {text}" + (f" ({label})" if label else "")
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            kind = getattr(self._arrays[index.column()], "dtype", None)
-            if kind is not None and kind.kind in "iuf":
+            if self._numeric[index.column()]:
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 

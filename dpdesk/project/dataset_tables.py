@@ -150,7 +150,10 @@ def read_frame(conn: sqlite3.Connection, dataset_id: int, table: str) -> Any:
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples: much faster than sqlite3.Row for many rows
     rows = cursor.execute(f"SELECT {select} FROM {table} ORDER BY rowid").fetchall()
-    columns = list(zip(*rows)) if rows else [() for _ in meta]
+    # one column at a time in Python bytecode: zip(*rows) would hold the GIL for seconds on a
+    # million rows, freezing the window while a worker reads (the interpreter switches threads
+    # between bytecodes, never inside one C call)
+    columns = [[row[j] for row in rows] for j in range(len(meta))] if rows else [() for _ in meta]
     data, index = {}, None
     for (position, name, _, dtype, categories, ordered), values in zip(meta, columns):
         series = _restore(list(values), dtype, categories, bool(ordered), name)

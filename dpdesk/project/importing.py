@@ -8,10 +8,28 @@ one transaction, so a failed or cancelled import leaves the project as it was.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
-__all__ = ["distinct_values", "free_dataset_name", "import_file", "store_import"]
+__all__ = ["distinct_values", "free_dataset_name", "import_file", "own_connection", "store_import"]
+
+
+@contextlib.contextmanager
+def own_connection(project) -> Iterator[Any]:
+    """The same project file through a second connection, for a worker's long reads and writes.
+
+    The project is in WAL mode, so reading a million rows here (or writing them in one
+    transaction) never waits for, nor holds up, the program's own connection: the window
+    can still read the project meanwhile.
+    """
+    from dpdesk.project.store import Project
+
+    other = Project.open(project.path, shared=True)
+    try:
+        yield other
+    finally:
+        other.close()
 
 
 def import_file(project, path, *, name=None, **overrides):
@@ -25,9 +43,9 @@ def import_file(project, path, *, name=None, **overrides):
     return table
 
 
-def free_dataset_name(project, wanted: str) -> str:
-    """``wanted``, or ``wanted (2)``, ``wanted (3)``, ... if the project already has it."""
-    taken = {d.name for d in project.datasets()}
+def free_dataset_name(taken, wanted: str) -> str:
+    """``wanted``, or ``wanted (2)``, ``wanted (3)``, ... if ``taken`` (a project or names) has it."""
+    taken = {d.name for d in taken.datasets()} if hasattr(taken, "datasets") else set(taken)
     if wanted not in taken:
         return wanted
     i = 2

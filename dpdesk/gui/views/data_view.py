@@ -7,7 +7,7 @@ column's question text, value labels and missing codes from the import report.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -32,9 +32,11 @@ from ..worker import JobRunner
 def load_job(job, project, dataset: str):
     """Worker: the stored dataset as a Table (rows read from the project file)."""
     from dpdesk.project.analysis import stored_table
+    from dpdesk.project.importing import own_connection
 
     job.progress(0.0, f"Loading {dataset}…")
-    return dataset, stored_table(project, dataset)
+    with own_connection(project) as own:  # the window's connection stays free meanwhile
+        return dataset, stored_table(own, dataset)
 
 
 def variable_rows(table) -> list[tuple[str, str, str, str, str]]:
@@ -133,7 +135,13 @@ class DataView(QWidget):
             self.info.setText("")
             return
         self.datasets.setCurrentIndex(len(sets) - 1)
-        self.load(sets[-1].name)
+        self.info.setText(f"Loading {sets[-1].name}…")
+        # started from the event loop: other views read the project first (a running job holds it)
+        QTimer.singleShot(0, self._load_chosen)
+
+    def _load_chosen(self) -> None:
+        if self.project is not None and self.datasets.count():
+            self.load(self.datasets.currentData())
 
     def load(self, dataset: str) -> None:
         self.info.setText(f"Loading {dataset}…")
@@ -178,7 +186,8 @@ class DataView(QWidget):
             return None
         from ..import_dialog import ImportDialog
 
-        self.dialog = ImportDialog(self.project, path, self)
+        taken = [self.datasets.itemData(i) for i in range(self.datasets.count())]
+        self.dialog = ImportDialog(self.project, path, self, taken=taken)
         self.dialog.imported.connect(self._on_imported)
         self.dialog.open()
         self.dialog_opened.emit(self.dialog)

@@ -33,9 +33,13 @@ def export_job(job, project, rs, path: str, percent: bool = False) -> list[Path]
     from dpdesk.project import analysis
     from dpdesk.project.export import export_results
 
+    from dpdesk.project.importing import own_connection
+
     job.progress(0.1, "Preparing the export…")
     o = rs.options
-    bundle = analysis.results_bundle(project, rs.results, ci=o.ci, confidence=o.confidence)
+    with own_connection(project) as own:  # the window's connection stays free meanwhile
+        bundle = analysis.results_bundle(own, rs.results, ci=o.ci, confidence=o.confidence)
+    bundle.metadata["project"] = str(project.path)
     if rs.direct:
         bundle.tables["Direct questions"] = rs.direct
         bundle.metadata["direct-question columns"] = dict(o.direct)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -67,7 +67,20 @@ def _pct(x) -> str:
 
 
 def analyze_job(job, project, options: Options) -> ResultSet:
-    """Worker: estimates (and subgroups), direct-question comparisons, rows for tables and plots."""
+    """Worker: estimates (and subgroups), direct-question comparisons, rows for tables and plots.
+
+    Reads through its own connection, so the window's connection is never held up.
+    """
+    from dpdesk.project.importing import own_connection
+
+    import matplotlib.backends.backend_qtagg  # noqa: F401 - imported here, not on the GUI thread
+    import matplotlib.figure  # noqa: F401
+
+    with own_connection(project) as own:
+        return _analyze(job, own, options)
+
+
+def _analyze(job, project, options: Options) -> ResultSet:
     from dpdesk.errors import DpdeskError
     from dpdesk.mechanisms import rr
     from dpdesk.project import analysis
@@ -170,6 +183,7 @@ class ResultsView(QWidget):
         self.setObjectName("view_results")
         self.current: ResultSet | None = None
         self.stale = True
+        self._has_data = False
         self.jobs = JobRunner(self)
         self.jobs.done.connect(self._on_done)
         self.jobs.failed.connect(self._on_failed)
@@ -261,12 +275,14 @@ class ResultsView(QWidget):
         self.by.setCurrentIndex(max(0, self.by.findData(keep)))
         self.by.blockSignals(False)
         self._fill_direct(project, columns)
+        self._has_data = bool(sets)
         if project is None or not sets:
             self.current = None
             self._show_state("Import the survey answers in Data first; the results appear here.")
             self.content.setEnabled(False)
             return
-        self.recompute()
+        # started from the event loop: other views read the project first (a running job holds it)
+        QTimer.singleShot(0, self.recompute)
 
     def _fill_direct(self, project, columns: list[str]) -> None:
         from dpdesk.project.example import ITEMS
@@ -289,7 +305,7 @@ class ResultsView(QWidget):
 
     # ------------------------------------------------------------------ computing
     def recompute(self, *_args) -> None:
-        if self.project is None or not self.project.datasets():
+        if self.project is None or not self._has_data:  # never asks the project: a job may be reading it
             return
         self.stale = True
         self.content.setEnabled(False)  # greyed out: the numbers below are not for these options
