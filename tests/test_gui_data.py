@@ -147,3 +147,38 @@ def test_lazy_model_over_a_million_rows(qtbot):
     last = model.index(n - 1, 0)
     assert model.data(last) == "0 = No" and model.headerData(n - 1, Qt.Orientation.Vertical) == str(n + 1)
     assert model.data(model.index(1, 1)) == "" and model.data(model.index(1, 1), Qt.ItemDataRole.ToolTipRole) == "blank (missing)"
+
+
+def test_spss_file_shows_labels_and_missing_codes(project_window, qtbot, tmp_path):
+    import pandas as pd
+    import pyreadstat
+
+    path = tmp_path / "welle1.sav"
+    frame = pd.DataFrame({"resp": [1.0, 2, 3, 4, 5, 6], "q7": [1.0, 2, 1, 98, 2, 1], "sex": [1.0, 2, 2, 1, 1, 2]})
+    pyreadstat.write_sav(frame, str(path), column_labels=["Respondent", "Have you cheated in an exam?", "Sex"],
+                         variable_value_labels={"q7": {1: "Yes", 2: "No", 98: "Refused"},
+                                                "sex": {1: "female", 2: "male"}},
+                         missing_ranges={"q7": [98]})
+    window = project_window
+    dialog = open_import(window, qtbot, path)
+    assert dialog.table.report.format == "sav"
+    assert dialog.preview_model.data(dialog.preview_model.index(0, 1)) == "1 = Yes"
+    dialog.open_mapping()
+    m = dialog.mapping_dialog
+    with qtbot.waitSignal(m.jobs.done, timeout=10_000, check_params_cb=lambda res: res[0] == "check"):
+        m.column.setCurrentIndex(m.column.findData("q7"))
+    labels = {m.codes.item(r, 0).text(): m.codes.item(r, 1).text() for r in range(m.codes.rowCount())}
+    assert labels["98"] == "Refused (missing code)" and labels["1"] == "Yes"  # value labels offered as codes
+    assert m.codes.combo(1).currentData() == "yes" and m.codes.combo(2).currentData() == "no"  # matched by label
+    assert m.reports["cheating"].n_missing == 1 and m.status("cheating") == "problems"
+    m.exclude_box.setChecked(True)
+    m.accept()
+    with qtbot.waitSignal(dialog.imported, timeout=30_000):
+        dialog.start_import()
+    dv = window.data_view
+    rows = {dv.variables.item(r, 0).text(): [dv.variables.item(r, c).text() for c in range(5)]
+            for r in range(dv.variables.rowCount())}
+    assert rows["q7"][2] == "Have you cheated in an exam?" and "98 = Refused" in rows["q7"][3]
+    assert rows["q7"][4] == "98"
+    window.resize(1100, 720)
+    shot(window, "data_view_spss")

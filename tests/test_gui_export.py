@@ -22,6 +22,7 @@ def results(window, qtbot, tmp_path):
     rv = window.results_view
     with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
         window.open_project(path)
+        window.nav.setCurrentRow(2)  # results are computed when the Results view is shown
     with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
         rv.by.setCurrentIndex(rv.by.findData("faculty"))
     return rv.current

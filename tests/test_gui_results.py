@@ -18,6 +18,7 @@ def _open_with_results(window, qtbot, path):
     rv = window.results_view
     with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
         window.open_project(path)
+        window.nav.setCurrentRow(2)  # results are computed when the Results view is shown
     return rv
 
 
@@ -69,3 +70,41 @@ def test_options_recompute_and_stale_results_are_greyed(window, qtbot, example):
     window.resize(1200, 900)
     rv.content.parentWidget().parentWidget().verticalScrollBar().setValue(900)
     shot(window, "results_subgroups")
+
+
+def test_multi_category_item_as_bars_with_its_table(window, qtbot, tmp_path):
+    """A forced-response item with three categories: imported through the dialog, shown as bars + table."""
+    import numpy as np
+
+    from dpdesk.mechanisms import rr
+
+    rng = np.random.default_rng(3)
+    answers = rng.choice(["never", "once", "often"], 600, p=[0.55, 0.3, 0.15])
+    path = tmp_path / "drinking.csv"
+    path.write_text("id,drinks,faculty\n" + "".join(f"{i},{a},{'AB'[i % 2]}\n" for i, a in enumerate(answers)))
+    window.create_project(tmp_path / "multi.dpdesk")
+    design = rr.design("forced_multi", p_truth=0.7, p_forced=[0.1, 0.1, 0.1], categories=["never", "once", "often"])
+    window.project.add_item("binge", design, question="How often did you drink 6 or more glasses at once?")
+    window._refresh_data_views(window.project)
+    with qtbot.waitSignal(window.data_view.dialog_opened, timeout=5_000) as opened:
+        window.open_dropped(path)
+    dialog = opened.args[0]
+    qtbot.waitUntil(lambda: dialog.table is not None, timeout=30_000)
+    dialog.open_mapping()
+    m = dialog.mapping_dialog
+    with qtbot.waitSignal(m.jobs.done, timeout=10_000, check_params_cb=lambda res: res[0] == "check"):
+        m.column.setCurrentIndex(m.column.findData("drinks"))  # values match the categories by name
+    assert m.status("binge") == "ready", m.report.text()
+    m.accept()
+    rv = window.results_view
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        with qtbot.waitSignal(dialog.imported, timeout=30_000):
+            dialog.start_import()
+        window.nav.setCurrentRow(2)
+    rows = rv.current.bars["binge"]
+    assert [r["category"] for r in rows] == ["never", "once", "often"]
+    assert sum(r["estimate"] for r in rows) == pytest.approx(1.0)
+    assert all(r["CI low"] <= r["estimate"] <= r["CI high"] for r in rows)
+    panel = rv.bars["binge"]
+    assert panel.model.rowCount() == 3 and not rv.forest.isVisibleTo(rv)  # no yes/no item: no forest plot
+    shot(panel, "results_categories_plot")

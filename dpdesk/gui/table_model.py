@@ -57,7 +57,7 @@ class FrameModel(QAbstractTableModel):
             self._columns = [str(c) for c in frame.columns]
             self._series = [frame.iloc[:, j] for j in range(len(self._columns))]
             self._numeric = [s.dtype.kind in "iuf" for s in self._series]
-            self._labels = [{str(k): str(v) for k, v in (value_labels.get(c) or {}).items()} for c in self._columns]
+            self._labels = [{cell_text(k): str(v) for k, v in (value_labels.get(c) or {}).items()} for c in self._columns]
             self._rows = len(frame)
         self.first_row = first_row
         self.endResetModel()

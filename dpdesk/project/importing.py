@@ -83,16 +83,27 @@ def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str,
 
     frame = table.frame
     counts = frame[column].value_counts(dropna=False, sort=True).head(limit)
-    labels = value_labels_for(table.report, column) if getattr(table, "report", None) else {}
-    missing = set(map(str, (table.report.missing_values or {}).get(column, []))) if getattr(table, "report", None) else set()
+    report = getattr(table, "report", None)
+    labels = {_same(k): v for k, v in value_labels_for(report, column).items()} if report is not None else {}
+    missing = {_same(m) for m in (report.missing_values or {}).get(column, [])} if report is not None else set()
     out = []
     for value, count in counts.items():
         value = _plain(value)
         if value is None or (isinstance(value, float) and value != value):
             out.append((None, "blank", int(count)))
             continue
-        label = labels.get(value, labels.get(str(value), ""))
-        if str(value) in missing:
+        label = str(labels.get(_same(value), ""))
+        if _same(value) in missing:
             label = f"{label} (missing code)".strip()
-        out.append((value, str(label), int(count)))
+        out.append((int(value) if isinstance(value, float) and value.is_integer() else value, label, int(count)))
     return out
+
+
+def _same(value) -> Any:
+    """A key under which 1, 1.0 and "1" are the same code (as in the mapping)."""
+    if isinstance(value, bool):
+        return value
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return str(value).strip().casefold()

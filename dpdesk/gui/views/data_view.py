@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..error_dialog import show_error
-from ..table_model import FrameModel
+from ..table_model import FrameModel, cell_text
 from ..wizard.common import name, note
 from ..worker import JobRunner
 
@@ -46,8 +46,8 @@ def variable_rows(table) -> list[tuple[str, str, str, str, str]]:
     for column in table.frame.columns:
         c = str(column)
         labels = r.value_labels.get(c) or {}
-        shown = "; ".join(f"{k} = {v}" for k, v in list(labels.items())[:12]) + ("; …" if len(labels) > 12 else "")
-        missing = ", ".join(str(m) for m in (r.missing_values.get(c) or []))
+        shown = "; ".join(f"{cell_text(k)} = {v}" for k, v in list(labels.items())[:12]) + ("; …" if len(labels) > 12 else "")
+        missing = ", ".join(cell_text(m) for m in (r.missing_values.get(c) or []))
         out.append((c, str(table.frame[column].dtype), r.variable_labels.get(c, ""), shown, missing))
     return out
 

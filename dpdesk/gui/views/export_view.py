@@ -103,14 +103,20 @@ class ExportView(QWidget):
         results_view.updated.connect(self._on_results)
         self._on_results(results_view.current)
 
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        self.results_view.ensure_current()  # exports need current results
+
     def _on_results(self, rs) -> None:
         ready = rs is not None and not self.results_view.stale
         for b in (self.xlsx_button, self.csv_button, self.script_button, self.copy_button):
             b.setEnabled(ready)
         self.plot_button.setEnabled(ready and bool(rs.forest))
-        if not self.jobs.running:
-            self.state.setText("" if ready else "The results are not ready yet: open Results (they are computed "
-                               "there with the options you choose), then export.")
+        if not self.results_view._has_data:
+            self.state.setText("Import the survey answers in Data first; then export the results here.")
+        elif not self.jobs.running:
+            self.state.setText("" if ready else "The results are being computed (with the options chosen in "
+                               "Results); export when they are ready.")
 
     # ------------------------------------------------------------------ exporting
     def _xlsx(self) -> None:

@@ -184,6 +184,7 @@ class ResultsView(QWidget):
         self.current: ResultSet | None = None
         self.stale = True
         self._has_data = False
+        self._needs_run = False
         self.jobs = JobRunner(self)
         self.jobs.done.connect(self._on_done)
         self.jobs.failed.connect(self._on_failed)
@@ -281,8 +282,22 @@ class ResultsView(QWidget):
             self._show_state("Import the survey answers in Data first; the results appear here.")
             self.content.setEnabled(False)
             return
-        # started from the event loop: other views read the project first (a running job holds it)
-        QTimer.singleShot(0, self.recompute)
+        self._needs_run = True
+        self.current = None
+        self.stale = True
+        self.content.setEnabled(False)
+        self._show_state("The results are computed when you open this view.")
+        if self.isVisible():  # else when first shown: no work for a view nobody looks at
+            QTimer.singleShot(0, self.ensure_current)
+
+    def ensure_current(self) -> None:
+        """Compute the results if the data or items changed since the last run."""
+        if self._needs_run and self._has_data and not self.jobs.running:
+            self.recompute()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        QTimer.singleShot(0, self.ensure_current)
 
     def _fill_direct(self, project, columns: list[str]) -> None:
         from dpdesk.project.example import ITEMS
@@ -307,7 +322,7 @@ class ResultsView(QWidget):
     def recompute(self, *_args) -> None:
         if self.project is None or not self._has_data:  # never asks the project: a job may be reading it
             return
-        self.stale = True
+        self.stale, self._needs_run = True, False
         self.content.setEnabled(False)  # greyed out: the numbers below are not for these options
         self._show_state("Updating… the results below are for the previous options.", busy=True)
         self.updated.emit(None)
