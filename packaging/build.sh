@@ -14,6 +14,11 @@ start=$(date +%s)
 echo "PyInstaller: dist/dpdesk in $(( $(date +%s) - start )) s, $(du -sh dist/dpdesk | cut -f1)"
 # The frozen app must pass its own self-test before it is packaged.
 QT_QPA_PLATFORM=offscreen DPDESK_SETTINGS_DIR="$ROOT/build/selftest-settings" dist/dpdesk/dpdesk --selftest
+# --selftest draws no DP noise: release one noisy count so OpenDP's library (loaded with ctypes) is checked too.
+rm -rf build/smoke
+dist/dpdesk/dpdesk demo build/smoke >/dev/null
+dist/dpdesk/dpdesk budget build/smoke/example.dpdesk --set 1 >/dev/null
+dist/dpdesk/dpdesk release build/smoke/example.dpdesk --stat count --epsilon 0.1 | head -n 2
 if [ "$(uname -s)" = Linux ] && command -v dpkg-deb >/dev/null 2>&1; then
   PY="$PY" sh packaging/linux/make_deb.sh
 fi

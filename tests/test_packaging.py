@@ -141,3 +141,33 @@ def test_double_click_opens_the_project_in_the_window(tmp_path):
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"window shown: True; project: {path}" in result.stdout
+
+
+def _strip_elf():
+    spec = importlib.util.spec_from_file_location("strip_elf", PKG / "strip_elf.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _elf64(offset: int, vaddr: int, align: int = 0x1000) -> bytes:
+    """A minimal 64-bit little-endian ELF header with one PT_LOAD program header."""
+    import struct
+
+    header = bytearray(64)
+    header[:6] = b"\x7fELF\x02\x01"
+    struct.pack_into("<Q", header, 32, 64)         # e_phoff
+    struct.pack_into("<HH", header, 54, 56, 1)     # e_phentsize, e_phnum
+    return bytes(header) + struct.pack("<IIQQQQQQ", 1, 5, offset, vaddr, vaddr, 16, 16, align)
+
+
+def test_strip_check_rejects_misaligned_segments(tmp_path):
+    se = _strip_elf()
+    good, bad = tmp_path / "good.so", tmp_path / "bad.so"
+    good.write_bytes(_elf64(0x2000, 0x402000))
+    bad.write_bytes(_elf64(0x23939e8, 0x2394000))  # what strip made of a patchelf-ed OpenBLAS
+    assert se.is_elf64(good) and se.segments_aligned(good)
+    assert not se.segments_aligned(bad)
+    real = Path(sys.executable).resolve()
+    if se.is_elf64(real):
+        assert se.segments_aligned(real)

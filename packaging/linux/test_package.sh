@@ -27,6 +27,9 @@ QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x800x24" /usr/bin/dpdesk --sel
 echo "== command line: dpdesk demo"
 /usr/bin/dpdesk demo "$TMP/demo" >/dev/null
 test -s "$TMP/demo/example.dpdesk"
+echo "== command line: a noisy count (OpenDP's samplers)"
+/usr/bin/dpdesk budget "$TMP/demo/example.dpdesk" --set 1 >/dev/null
+/usr/bin/dpdesk release "$TMP/demo/example.dpdesk" --stat count --epsilon 0.1 | head -n 2
 
 echo "== open a .dpdesk through the desktop entry's Exec line (Xvfb)"
 DESKTOP=/usr/share/applications/dpdesk.desktop
