@@ -187,6 +187,18 @@ def _percentile(samples: np.ndarray, confidence: float) -> np.ndarray:
     return np.quantile(samples, [a, 1 - a], axis=0).T
 
 
+def _each_distinct(key, value, B: int) -> np.ndarray:
+    """``[value(i) for i in range(B)]``, computing each distinct resample (by ``key(i)``) once."""
+    cache: dict = {}
+    out = []
+    for i in range(B):
+        k = key(i)
+        if k not in cache:
+            cache[k] = value(i)
+        out.append(cache[k])
+    return np.array(out)
+
+
 def _resample(counts, rng: np.random.Generator, B: int) -> list[np.ndarray]:
     """B bootstrap resamples of each group's counts (multinomial with the observed shares)."""
     return [rng.multinomial(int(c.sum()), c / c.sum(), size=B) for c in counts]
@@ -211,7 +223,8 @@ def _one_parameter(d: Design, counts, conf, ci, B, rng):
             a, b = model.A[0][1], model.B[0][1]
             boot = np.clip((rs[0][:, 1] / sizes[0] - a) / b, 0, 1)
         else:
-            boot = np.array([model.mle([r[i] for r in rs])[0] for i in range(B)])
+            boot = _each_distinct(lambda i: tuple(int(v) for r in rs for v in r[i]),
+                                  lambda i: model.mle([r[i] for r in rs])[0], B)
         interval = tuple(_percentile(boot, conf))
     df = sum(len(c) - 1 for c in counts) - 1
     fit = None
@@ -267,7 +280,8 @@ def _two_group(d: Design, counts, conf, ci, B, rng):
         interval = iv.wald(pi, se, conf)
     else:
         rs = _resample(counts, rng, B)
-        boot = np.array([model.mle(np.array([rs[0][i, 1], rs[1][i, 1]], float), n)[0] for i in range(B)])
+        boot = _each_distinct(lambda i: (int(rs[0][i, 1]), int(rs[1][i, 1])),
+                              lambda i: model.mle(np.array([rs[0][i, 1], rs[1][i, 1]], float), n)[0], B)
         interval = tuple(_percentile(boot, conf))
     method = "moment estimate (equals the maximum-likelihood estimate)" if interior else (
         "maximum likelihood on the boundary of the parameter space")
@@ -318,7 +332,7 @@ def _categorical(d: Design, counts, conf, ci, B, rng):
         interval = np.array([iv.wald(c[j], se[j], conf) for j in range(k)])
     else:
         rs = rng.multinomial(int(N), lam_hat, size=B)
-        boot = np.array([_categorical_point(P, r) for r in rs])
+        boot = _each_distinct(lambda i: tuple(int(v) for v in rs[i]), lambda i: _categorical_point(P, rs[i]), B)
         interval = _percentile(boot, conf)
     fit = None
     df = P.shape[0] - 1 - (k - 1)

@@ -195,10 +195,17 @@ class TwoGroup:
             lo, hi = self.eta_bounds(pi)
             if lo < eta < hi:
                 return pi, eta, True
-        res = minimize_scalar(lambda p: -self.profile_loglik(y, n, p), bounds=(0.0, 1.0), method="bounded",
-                              options={"xatol": 1e-12})
-        candidates = [float(res.x), 0.0, 1.0]
-        best = max(candidates, key=lambda p: self.profile_loglik(y, n, p))
+        # The profile log-likelihood is concave in pi: if it does not fall towards an end,
+        # that end is the maximum (the usual case when the moment estimate lies outside).
+        h = 1e-7
+        if self.profile_loglik(y, n, 1.0) >= self.profile_loglik(y, n, 1.0 - h):
+            best = 1.0
+        elif self.profile_loglik(y, n, 0.0) >= self.profile_loglik(y, n, h):
+            best = 0.0
+        else:
+            res = minimize_scalar(lambda p: -self.profile_loglik(y, n, p), bounds=(0.0, 1.0), method="bounded",
+                                  options={"xatol": 1e-12})
+            best = max([float(res.x), 0.0, 1.0], key=lambda p: self.profile_loglik(y, n, p))
         return best, self.profile_eta(y, n, best), False
 
     def information(self, n, pi: float, eta: float) -> np.ndarray:
