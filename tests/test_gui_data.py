@@ -31,7 +31,7 @@ def project_window(window, tmp_path):
     window.create_project(tmp_path / "survey.dpdesk")
     window.project.add_item("cheating", rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25),
                             question="Have you cheated in an exam?")
-    window._refresh_data_views(window.project)
+    window.project_changed.emit(window.project)  # the views read the new item
     return window
 
 

@@ -85,7 +85,7 @@ def test_multi_category_item_as_bars_with_its_table(window, qtbot, tmp_path):
     window.create_project(tmp_path / "multi.dpdesk")
     design = rr.design("forced_multi", p_truth=0.7, p_forced=[0.1, 0.1, 0.1], categories=["never", "once", "often"])
     window.project.add_item("binge", design, question="How often did you drink 6 or more glasses at once?")
-    window._refresh_data_views(window.project)
+    window.project_changed.emit(window.project)  # the views read the new item
     with qtbot.waitSignal(window.data_view.dialog_opened, timeout=5_000) as opened:
         window.open_dropped(path)
     dialog = opened.args[0]
@@ -108,3 +108,17 @@ def test_multi_category_item_as_bars_with_its_table(window, qtbot, tmp_path):
     panel = rv.bars["binge"]
     assert panel.model.rowCount() == 3 and not rv.forest.isVisibleTo(rv)  # no yes/no item: no forest plot
     shot(panel, "results_categories_plot")
+
+
+def test_editing_items_makes_results_stale_and_recomputes(window, qtbot, example):
+    rv = _open_with_results(window, qtbot, example)
+    assert len(rv.current.forest) == 6
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        window.design_view.table.selectRow(2)
+        window.design_view.remove_selected()  # an undoable change in Design
+        assert rv.stale and not rv.content.isEnabled()
+    assert [r["item"] for r in rv.current.forest if r["kind"] == "randomized response"] == ["exam_cheating",
+                                                                                             "plagiarism"]
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        window.undo_stack.undo()
+    assert len(rv.current.forest) == 6

@@ -102,8 +102,6 @@ class MainWindow(QMainWindow):
                "Tabulate": self.tabulate_view, "Share": self.share_view}
         for task in TASKS[1:]:
             self.views.addWidget(own.get(task) or PlaceholderView(task))
-        self.project_changed.connect(self._refresh_data_views)
-        self.data_view.imported.connect(self.results_view.refresh)
         self.nav.setObjectName("nav")
         self.nav.setStyleSheet("QListWidget#nav { font-size: 11pt; border: none; background: palette(base); }"
                                "QListWidget#nav::item { padding: 8px 14px; border: none; }"
@@ -330,10 +328,6 @@ class MainWindow(QMainWindow):
             self.nav.setCurrentRow(TASKS.index("Data"))
             self.statusBar().showMessage(f"Importing {path.name}: check the preview, map the items, then Import.", 8000)
             self.data_view.import_dialog(path)
-
-    def _refresh_data_views(self, _project) -> None:
-        self.data_view.refresh()
-        self.results_view.refresh()
 
     @staticmethod
     def _dropped_path(event) -> Path | None:

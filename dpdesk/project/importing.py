@@ -76,14 +76,20 @@ def store_import(project, table, *, name: str, options: dict | None = None,
 def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str, int]]:
     """The most frequent values of ``column``: ``(value, value label or "", count)``.
 
+    For a counts table the count is the number of respondents (the sum of its count column).
     Blanks come as ``(None, "blank", count)``; user-missing codes get their label with
     "(missing code)". At most ``limit`` values, most frequent first.
     """
     from dpdesk.project.mapping import _plain, value_labels_for
 
     frame = table.frame
-    counts = frame[column].value_counts(dropna=False, sort=True).head(limit)
     report = getattr(table, "report", None)
+    weight = getattr(report, "count_column", None) if getattr(report, "kind", "") == "counts" else None
+    if weight and weight in frame.columns and weight != column:  # a counts table: respondents, not rows
+        counts = frame.groupby(column, dropna=False, observed=True, sort=False)[weight].sum()
+        counts = counts.sort_values(ascending=False, kind="stable").head(limit)
+    else:
+        counts = frame[column].value_counts(dropna=False, sort=True).head(limit)
     labels = {_same(k): v for k, v in value_labels_for(report, column).items()} if report is not None else {}
     missing = {_same(m) for m in (report.missing_values or {}).get(column, [])} if report is not None else set()
     out = []

@@ -112,13 +112,15 @@ class DataView(QWidget):
         layout.addWidget(self.info)
         layout.addWidget(split, 1)
         self.split = split
+        # connected before the views created later, so this reads the project before their jobs start
+        window.project_changed.connect(self.refresh)
 
     @property
     def project(self):
         return self.window_.project
 
     # ------------------------------------------------------------------ project
-    def refresh(self) -> None:
+    def refresh(self, *_args) -> None:
         """List the project's datasets and load the latest (in the worker)."""
         self.jobs.cancel()
         self.datasets.clear()

@@ -241,7 +241,15 @@ class ResultsView(QWidget):
         layout.addWidget(scroll, 1)
         for combo in (self.ci, self.confidence, self.by):
             combo.currentIndexChanged.connect(self.recompute)
+        window.undo_stack.indexChanged.connect(self._on_items_changed)  # items edited in Design
+        # connected before the views created later, so this reads the project before their jobs start
+        window.project_changed.connect(self.refresh)
+        window.data_view.imported.connect(self.refresh)
         self._show_state("No results yet.")
+
+    def _on_items_changed(self, _index: int) -> None:
+        if self.project is not None and not self.project.closed:
+            self.refresh()
 
     def _combo(self, accessible: str, description: str, choices) -> QComboBox:
         combo = name(QComboBox(), accessible, description)
@@ -259,7 +267,7 @@ class ResultsView(QWidget):
                        for r in range(self.direct.rowCount()) if self.direct.cellWidget(r, 1).currentData())
         return Options(self.ci.currentData(), self.confidence.currentData(), self.by.currentData(), direct)
 
-    def refresh(self) -> None:
+    def refresh(self, *_args) -> None:
         """Fill the options from the project (columns of the latest data) and recompute."""
         self.jobs.cancel()
         project = self.project
@@ -317,6 +325,7 @@ class ResultsView(QWidget):
             combo.setCurrentIndex(max(0, combo.findData(preset.get(it.name))))
             combo.currentIndexChanged.connect(self.recompute)
             self.direct.setCellWidget(r, 1, combo)
+            QWidget.setTabOrder(self.direct.cellWidget(r - 1, 1) if r else self.direct, combo)  # Tab: top to bottom
 
     # ------------------------------------------------------------------ computing
     def recompute(self, *_args) -> None:
