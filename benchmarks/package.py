@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     if xcb:
         lines.append(f"| launch to shown window, Xvfb/xcb (median) | {statistics.median(xcb):.2f} s "
                      f"| < {TARGETS['startup']} s | {ok(statistics.median(xcb) < TARGETS['startup'])} |")
-    lines += ["", "Start-up, fresh process per run after one warm-up run (seconds):", "",
+    lines += ["", "Start-up, fresh process per run after one warm-up run, so with the files in the page cache (seconds):", "",
               "| platform | median | min | max |", "|---|---|---|---|",
               row("offscreen", offscreen), row("xcb (Xvfb)", xcb), "",
               "Largest parts of the bundle:", "", "| part | MB |", "|---|---|"]
