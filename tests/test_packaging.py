@@ -171,3 +171,15 @@ def test_strip_check_rejects_misaligned_segments(tmp_path):
     real = Path(sys.executable).resolve()
     if se.is_elf64(real):
         assert se.segments_aligned(real)
+
+
+def test_example_data_found_in_a_frozen_bundle(tmp_path, monkeypatch):
+    from dpdesk.project import example
+
+    bundle = tmp_path / "_internal"
+    (bundle / "resources" / "examples").mkdir(parents=True)
+    monkeypatch.setattr(example, "__file__", str(tmp_path / "elsewhere" / "dpdesk" / "project" / "example.pyc"))
+    monkeypatch.setattr(sys, "_MEIPASS", str(bundle), raising=False)
+    assert example.example_folder() == bundle / "resources" / "examples"
+    monkeypatch.delattr(sys, "_MEIPASS")
+    assert example.example_folder() == tmp_path / "elsewhere" / "resources" / "examples"

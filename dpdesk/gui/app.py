@@ -22,6 +22,7 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     app.setOrganizationName("dpdesk")
     app.setApplicationDisplayName("dpdesk")
     app.setApplicationVersion(__version__)
+    app.setDesktopFileName("dpdesk")  # matches the installed dpdesk.desktop (taskbar icon, Wayland app id)
     return app
 
 
