@@ -122,3 +122,16 @@ def test_editing_items_makes_results_stale_and_recomputes(window, qtbot, example
     with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
         window.undo_stack.undo()
     assert len(rv.current.forest) == 6
+
+
+def test_bootstrap_runs_item_by_item_and_a_new_option_replaces_it(window, qtbot, example):
+    rv = _open_with_results(window, qtbot, example)
+    rv.ci.setCurrentIndex(rv.ci.findData("bootstrap"))
+    job = rv.jobs.current
+    assert job is not None and rv.stale
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        rv.confidence.setCurrentIndex(rv.confidence.findData(0.90))  # replaces the bootstrap run
+    assert job.cancelled and job.wait(60)  # the replaced run stops at the next item
+    assert rv.current.options.ci == "bootstrap" and rv.current.options.confidence == 0.90
+    assert all(r["confidence"] == 0.90 for r in rv.current.estimates if r["estimate"] is not None)
+    assert "bootstrap" in rv.current.estimates[0]["CI method"]

@@ -134,10 +134,11 @@ class ExportView(QWidget):
             return
         stem = Path(self.window_.project.path).stem if self.window_.project is not None else "results"
         suggested = f"{stem}_reproduce.py" if kind == "py" else f"{stem} results.{kind}"
-        path, _ = QFileDialog.getSaveFileName(self, "Export results", suggested, FILTERS[kind])
+        filters = ";;".join([FILTERS[kind]] + [f for k, f in FILTERS.items() if k != kind and k != "py"])
+        path, chosen = QFileDialog.getSaveFileName(self, "Export results", suggested, filters)
         if path:
-            if Path(path).suffix.lower() != f".{kind}":
-                path += f".{kind}"
+            if Path(path).suffix.lower() not in (".xlsx", ".csv", ".py"):
+                path += next((f".{k}" for k, f in FILTERS.items() if f == chosen), f".{kind}")
             self.export(path)
 
     def export(self, path):

@@ -87,7 +87,15 @@ def _analyze(job, project, options: Options) -> ResultSet:
     from dpdesk.project.mapping import map_item
 
     job.progress(0.05, "Estimating…")
-    results = analysis.analyze(project, by=options.by, ci=options.ci, confidence=options.confidence)
+    if options.ci == "bootstrap":  # seconds per item: one item at a time, so Cancel and progress work
+        names = [it.name for it in project.items()]
+        results = []
+        for i, item in enumerate(names):
+            job.progress(0.05 + 0.9 * i / max(1, len(names)), f"Bootstrapping {item}…")
+            results += analysis.analyze(project, by=options.by, ci="bootstrap", confidence=options.confidence,
+                                        items=[item])
+    else:
+        results = analysis.analyze(project, by=options.by, ci=options.ci, confidence=options.confidence)
     job.check()
     forest, direct, bars, sub_plot, tests = [], [], {}, [], []
     direct_columns = dict(options.direct)
@@ -188,6 +196,7 @@ class ResultsView(QWidget):
         self.jobs = JobRunner(self)
         self.jobs.done.connect(self._on_done)
         self.jobs.failed.connect(self._on_failed)
+        self.jobs.progress.connect(self._on_progress)
         title = QLabel("<h2 style='font-weight: normal'>Results</h2>")
         self.ci = self._combo("Interval method", "How the confidence interval is computed", CI_METHODS)
         self.confidence = self._combo("Confidence level", "The confidence level of every interval", CONFIDENCE)
@@ -336,6 +345,10 @@ class ResultsView(QWidget):
         self._show_state("Updating… the results below are for the previous options.", busy=True)
         self.updated.emit(None)
         self.jobs.start(analyze_job, self.project, self.options())
+
+    def _on_progress(self, _fraction: float, text: str) -> None:
+        if self.stale and text:
+            self._show_state(f"Updating… ({text}) The results below are for the previous options.", busy=True)
 
     def _show_state(self, text: str, busy: bool = False) -> None:
         self.state.setText(text)
