@@ -39,6 +39,7 @@ def test_results_of_the_example(window, qtbot, example):
     kinds = {(r["item"], r["kind"]) for r in rs.forest}
     assert ("exam_cheating", "direct question") in kinds and ("drug_use", "randomized response") in kinds
     assert len(rs.direct) == 3 and all(0 <= d["p-value (RR > direct)"] <= 1 for d in rs.direct)
+    assert all(d["n direct"] + d["not counted"] == 1200 for d in rs.direct)  # the RR rows are blank here
     assert rv.forest.model.rowCount() == len(rs.forest) == 6  # the table beside the plot
     window.nav.setCurrentRow(2)
     window.resize(1200, 900)
@@ -68,8 +69,10 @@ def test_options_recompute_and_stale_results_are_greyed(window, qtbot, example):
     assert "Wald" in rv.current.estimates[0]["CI method"]
     window.nav.setCurrentRow(2)
     window.resize(1200, 900)
-    rv.content.parentWidget().parentWidget().verticalScrollBar().setValue(900)
+    scroll = rv.content.parentWidget().parentWidget()
+    scroll.verticalScrollBar().setValue(rv.subgroup_table.y())
     shot(window, "results_subgroups")
+    shot(rv.subgroup_plot, "results_subgroup_plot")
 
 
 def test_multi_category_item_as_bars_with_its_table(window, qtbot, tmp_path):

@@ -34,7 +34,8 @@ from ..worker import JobRunner
 
 CI_METHODS = [("default", "likelihood ratio (recommended)"), ("wald", "Wald"), ("bootstrap", "bootstrap (slower)")]
 CONFIDENCE = [(0.95, "95%"), (0.90, "90%"), (0.99, "99%")]
-DIRECT_CODES = {"no": ["no", 0, "false", "nein", "non"], "yes": ["yes", 1, "true", "ja", "oui"]}
+#: Answers to a direct question (matched ignoring case); anything else is "not counted" (shown).
+DIRECT_CODES = {"no": ["no", 0, "false", "nein", "non", "n"], "yes": ["yes", 1, "true", "ja", "oui", "y"]}
 NONE = "(none)"
 
 
@@ -119,6 +120,7 @@ def _analyze(job, project, options: Options) -> ResultSet:
                 forest.append({"item": r.item, "kind": "direct question", "n": m.n_used, "estimate": dc.direct,
                                "CI low": dc.direct_ci[0], "CI high": dc.direct_ci[1]})
                 direct.append({"item": r.item, "direct column": column, "n direct": m.n_used,
+                               "not counted": m.n_unmatched + m.n_missing,
                                "RR estimate": dc.rr, "direct estimate": dc.direct,
                                "difference (RR - direct)": dc.difference, "SE": dc.se, "CI low": dc.ci[0],
                                "CI high": dc.ci[1], "p-value (RR > direct)": dc.p_value})
