@@ -182,3 +182,55 @@ def test_spss_file_shows_labels_and_missing_codes(project_window, qtbot, tmp_pat
     assert rows["q7"][4] == "98"
     window.resize(1100, 720)
     shot(window, "data_view_spss")
+
+
+def test_two_group_item_maps_its_group_column(window, qtbot, tmp_path):
+    """The example's lie-detector item: answers and randomization groups, counted per group."""
+    from dpdesk.gui.example_project import build_example
+    from dpdesk.project.example import example_folder
+
+    window.open_project(build_example(None, tmp_path / "example.dpdesk"))
+    dialog = open_import(window, qtbot, example_folder() / "students.csv")
+    assert dialog.dataset_name.text() == "students.csv"
+    assert set(dialog.mappings) == {"exam_cheating", "plagiarism", "drug_use"}  # stored mappings kept
+    dialog.open_mapping()
+    m = dialog.mapping_dialog
+    with qtbot.waitSignal(m.jobs.done, timeout=10_000, check_params_cb=lambda res: res[0] == "check"):
+        m.item_list.setCurrentRow(2)
+    assert m.current == "drug_use" and m.group_box.isVisibleTo(m)
+    assert m.group_column.currentData() == "sld_group"
+    assert m.group_codes.combo(1).currentData() == "1" and m.group_codes.combo(2).currentData() == "2"
+    report = m.reports["drug_use"]
+    assert report.groups == ("1", "2") and report.n_used == 914
+    assert "group 1:" in m.report.text() and "group 2:" in m.report.text()
+    # the comparison group (asked directly) has no randomized answer and group 0: listed, then left out
+    assert m.status("drug_use") == "problems" and report.n_missing + report.n_unmatched == 286
+    m.exclude_box.setChecked(True)
+    assert m.status("drug_use") == "excluded"
+    # the other stored mappings were checked when the dialog opened
+    qtbot.waitUntil(lambda: m.reports.get("plagiarism") is not None, timeout=10_000)
+    assert m.status("plagiarism") == "problems" and m.reports["plagiarism"].n_missing == 286
+    assert "plagiarism — needs fixing" in [m.item_list.item(i).text() for i in range(3)]
+    shot(m, "mapping_dialog_two_groups")
+    m.reject()
+    dialog.reject()
+
+
+def test_unreadable_file_is_explained_and_nothing_changes(project_window, qtbot, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    bad = tmp_path / "empty.csv"
+    bad.write_bytes(b"")
+    with qtbot.waitSignal(project_window.data_view.dialog_opened, timeout=5_000) as opened:
+        project_window.open_dropped(bad)
+    dialog = opened.args[0]
+    qtbot.waitUntil(lambda: bool(dialog.findChildren(QMessageBox, "errorDialog")), timeout=10_000)
+    assert "empty" in dialog.report.text() and dialog.table is None
+    assert not dialog.import_button.isEnabled() and project_window.project.datasets() == []
+
+
+def test_dropping_data_without_a_project_says_what_to_do(window, tmp_path):
+    csv = tmp_path / "answers.csv"
+    csv.write_text("a\n1\n")
+    window.open_dropped(csv)
+    assert "open or create a project first" in window.statusBar().currentMessage()

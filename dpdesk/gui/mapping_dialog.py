@@ -55,6 +55,15 @@ def check_mapping(job, table, item: str, mapping: dict):
     return ("check", item, report, "")
 
 
+def check_all(job, table, mappings: dict):
+    """Worker: check every mapping the dialog starts with (the items' stored mappings)."""
+    out = {}
+    for item, mapping in mappings.items():
+        job.check()
+        out[item] = check_mapping(job, table, item, mapping)
+    return out
+
+
 def report_text(report, limit: int = 12) -> str:
     """The check's result in words (counts, then the rows not counted with their row numbers)."""
     counts = report.counts
@@ -141,11 +150,14 @@ class MappingDialog(QDialog):
         self.items_ = {it.name: it for it in items}
         self.mappings: dict[str, dict] = dict(mappings)
         self.reports: dict[str, object] = {}
+        self.errors: dict[str, str] = {}
         self.exclude: dict[str, bool] = {}
         self.current: str | None = None
         self._filling = False
         self.jobs = JobRunner(self)
         self.jobs.done.connect(self._on_job_done)
+        self.first_checks = JobRunner(self)  # the stored mappings, all checked once at the start
+        self.first_checks.done.connect(self._on_first_checks)
 
         self.item_list = name(QListWidget(), "Survey items", "The items to map; each shows whether its mapping is ready")
         self.item_list.setFixedWidth(220)
@@ -195,6 +207,9 @@ class MappingDialog(QDialog):
         layout.addWidget(self.buttons)
         for it in items:
             self.item_list.addItem(it.name)
+        if self.mappings:
+            self.reports.update({item: None for item in self.mappings})  # "checking…"
+            self.first_checks.start(check_all, table, dict(self.mappings))
         self.item_list.currentRowChanged.connect(self._show_row)
         self.column.currentIndexChanged.connect(self._on_column)
         self.group_column.currentIndexChanged.connect(self._on_column)
@@ -240,6 +255,8 @@ class MappingDialog(QDialog):
             self._update_status()
 
     def _on_job_done(self, result) -> None:
+        if result[0] == "values" and result[1] != self.column.currentData():
+            return  # the values of a column no longer chosen
         if result[0] == "values":
             _kind, column, group_column, values, groups = result
             d = self.design(self.current)
@@ -254,10 +271,18 @@ class MappingDialog(QDialog):
         else:
             _kind, item, report, error = result
             self.reports[item] = report
+            self.errors[item] = error
             if item == self.current:
                 self.report.setText(error or report_text(report))
-                self.report.setStyleSheet("" if report is not None and report.ok else "color: #a40000;")
             self._update_status()
+
+    def _on_first_checks(self, results: dict) -> None:
+        for item, (_kind, _item, report, error) in results.items():
+            if self.reports.get(item) is None and self.mappings.get(item) is not None:
+                self.reports[item] = report
+                if error:
+                    self.errors[item] = error
+        self._update_status()
 
     def recheck(self) -> None:
         """Store the current page's mapping and check it in the worker."""
@@ -304,6 +329,9 @@ class MappingDialog(QDialog):
             item = list(self.items_)[row]
             entry.setText(f"{item} — {marks[self.status(item)]}")
             entry.setData(Qt.ItemDataRole.UserRole, item)
+        colour = {"ready": "", "excluded": "color: #6b4a00;", "problems": "color: #a40000;"}
+        if self.current is not None:
+            self.report.setStyleSheet(colour.get(self.status(self.current), ""))
         ok = all(self.status(i) in ("ready", "excluded", "not mapped") for i in self.items_)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
 
@@ -315,4 +343,5 @@ class MappingDialog(QDialog):
 
     def done(self, result: int) -> None:  # noqa: D401 - Qt API
         self.jobs.shutdown()
+        self.first_checks.shutdown()
         super().done(result)
