@@ -69,6 +69,11 @@ def test_messy_file_with_overrides_and_a_mapping_fixed_in_the_dialog(project_win
     assert dialog.table.frame["Note"].dtype.kind != "f"  # "2,1" stays text
     _read(dialog, qtbot, decimal=None)
     assert dialog.table.frame["Note"].dtype.kind == "f" and dialog.table.frame["Note"].iloc[1] == pytest.approx(2.1)
+    dialog.keep_ids.setChecked(True)  # reads again, keeping the e-mail column
+    qtbot.waitUntil(lambda: dialog.table is not None and "E-Mail" in dialog.table.frame.columns, timeout=30_000)
+    with qtbot.waitSignal(dialog.jobs.done, timeout=30_000):
+        dialog.keep_ids.setChecked(False)
+    assert "E-Mail" not in dialog.table.frame.columns
     shot(dialog, "import_dialog")
 
     # map the item: codes from the column's values; "J" matches nothing, a blank is missing
@@ -234,3 +239,30 @@ def test_dropping_data_without_a_project_says_what_to_do(window, tmp_path):
     csv.write_text("a\n1\n")
     window.open_dropped(csv)
     assert "open or create a project first" in window.statusBar().currentMessage()
+
+
+def test_workbook_sheet_chosen_in_the_dialog(project_window, qtbot, tmp_path):
+    import openpyxl
+
+    path = tmp_path / "waves.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.title = "Notes"
+    wb.active.append(["read me first"])
+    wave = wb.create_sheet("Wave 2")
+    wave.append(["id", "q7"])
+    for i in range(1, 21):
+        wave.append([i, "Ja" if i % 4 == 0 else "Nein"])
+    wb.save(path)
+    with qtbot.waitSignal(project_window.data_view.dialog_opened, timeout=5_000) as opened:
+        project_window.open_dropped(path)
+    dialog = opened.args[0]
+    qtbot.waitUntil(lambda: not dialog.jobs.running, timeout=30_000)  # the first sheet holds only a note
+    assert dialog.table is None or list(dialog.table.frame.columns) != ["id", "q7"]
+    sheets = [dialog.combos["sheet"].itemText(i) for i in range(dialog.combos["sheet"].count())]
+    assert sheets[1:] == ["Notes", "Wave 2"] and dialog.combos["sheet"].isEnabled()
+    table = _read(dialog, qtbot, sheet="Wave 2")
+    assert list(table.frame.columns) == ["id", "q7"] and len(table.frame) == 20
+    assert table.report.sheet == "Wave 2" and dialog.overrides() == {"sheet": "Wave 2"}
+    with qtbot.waitSignal(dialog.imported, timeout=30_000):
+        dialog.start_import()
+    assert project_window.project.datasets()[0].options == {"sheet": "Wave 2"}  # kept with the data
