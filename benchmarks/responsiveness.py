@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shutil
 import sys
 import tempfile
 import time
@@ -129,6 +130,8 @@ def main() -> int:
     print(f"longest stall while importing: {1000 * worst:.0f} ms (target < 200 ms); "
           f"over every phase: {1000 * overall:.0f} ms")
     window.close()
+    app.processEvents()
+    shutil.rmtree(tmp, ignore_errors=True)
 
     if args.write:
         lines = [

@@ -23,9 +23,12 @@ def own_connection(project) -> Iterator[Any]:
     transaction) never waits for, nor holds up, the program's own connection: the window
     can still read the project meanwhile.
     """
+    from dpdesk.project import sqlite_file
     from dpdesk.project.store import Project
 
-    other = Project.open(project.path, shared=True)
+    # the file was checked when the program opened it: no second integrity check (seconds on a
+    # large file), just another connection with the project's pragmas
+    other = Project(project.path, sqlite_file.connect(project.path), None)
     try:
         yield other
     finally:
