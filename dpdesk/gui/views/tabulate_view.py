@@ -12,7 +12,6 @@ status bar and the panel here always show the ledger's own numbers.
 from __future__ import annotations
 
 import math
-import threading
 from fractions import Fraction
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -79,29 +78,6 @@ def ask_confirmation(parent, text: str) -> bool:
     return box.clickedButton() is ok
 
 
-_PREFETCHED = False
-
-
-def prefetch_accountant() -> None:
-    """Import the PLD accountant (dp_accounting: seconds) in the background, once per process.
-
-    The first preview under an (epsilon, delta) budget would otherwise freeze the window
-    while the import runs. A daemon thread: it only imports modules and holds no state.
-    """
-    global _PREFETCHED
-    if _PREFETCHED:
-        return
-    _PREFETCHED = True
-
-    def load() -> None:
-        try:
-            import dp_accounting.pld.privacy_loss_distribution  # noqa: F401
-        except Exception:  # noqa: BLE001 - the real import reports any problem later
-            pass
-
-    threading.Thread(target=load, name="dpdesk-prefetch-accountant", daemon=True).start()
-
-
 class TabulateView(QWidget):
     budget_changed = Signal()
     released = Signal(list)  # the LedgerEntry objects of a finished release
@@ -110,7 +86,6 @@ class TabulateView(QWidget):
         super().__init__(parent)
         self.window_ = window
         self.setObjectName("view_tabulate")
-        prefetch_accountant()
         self.confirm = ask_confirmation
         self.jobs = JobRunner(self)
         self.meter = BudgetMeter()
