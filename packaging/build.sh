@@ -18,7 +18,8 @@ QT_QPA_PLATFORM=offscreen DPDESK_SETTINGS_DIR="$ROOT/build/selftest-settings" di
 rm -rf build/smoke
 dist/dpdesk/dpdesk demo build/smoke >/dev/null
 dist/dpdesk/dpdesk budget build/smoke/example.dpdesk --set 1 >/dev/null
-dist/dpdesk/dpdesk release build/smoke/example.dpdesk --stat count --epsilon 0.1 | head -n 2
+dist/dpdesk/dpdesk release build/smoke/example.dpdesk --stat count --epsilon 0.1 > build/smoke/release.txt
+head -n 2 build/smoke/release.txt
 if [ "$(uname -s)" = Linux ] && command -v dpkg-deb >/dev/null 2>&1; then
   PY="$PY" sh packaging/linux/make_deb.sh
 fi

@@ -46,6 +46,13 @@ def main(argv: list[str]) -> int:
     for name, fmt, size in (("dpdesk.ico", "ICO", 256), ("dpdesk.icns", "ICNS", 512)):
         if not render(size).save(str(out / name), fmt):
             print(f"note: Qt has no {fmt} writer here; {name} not written", file=sys.stderr)
+    try:  # Windows shows small icons best from an .ico holding every size; Pillow (with matplotlib) writes one
+        from PIL import Image
+
+        sizes = [(s, s) for s in SIZES if s <= 256]
+        Image.open(out / "dpdesk-256.png").save(out / "dpdesk.ico", sizes=sizes)
+    except ImportError:
+        pass
     print(f"icons written to {out}")
     return 0
 

@@ -29,7 +29,8 @@ echo "== command line: dpdesk demo"
 test -s "$TMP/demo/example.dpdesk"
 echo "== command line: a noisy count (OpenDP's samplers)"
 /usr/bin/dpdesk budget "$TMP/demo/example.dpdesk" --set 1 >/dev/null
-/usr/bin/dpdesk release "$TMP/demo/example.dpdesk" --stat count --epsilon 0.1 | head -n 2
+/usr/bin/dpdesk release "$TMP/demo/example.dpdesk" --stat count --epsilon 0.1 > "$TMP/release.txt"
+head -n 2 "$TMP/release.txt"
 
 echo "== open a .dpdesk through the desktop entry's Exec line (Xvfb)"
 DESKTOP=/usr/share/applications/dpdesk.desktop
