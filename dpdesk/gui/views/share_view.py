@@ -45,11 +45,13 @@ HELP = ("Before sharing row-level data, mark each column: direct identifiers (le
 
 def load_job(job, project):
     from dpdesk.project.analysis import stored_table
+    from dpdesk.project.importing import own_connection
     from dpdesk.project.sharing import default_roles, rr_columns
 
     job.progress(0.1, "Reading the data…")
-    table = stored_table(project)
-    protected = rr_columns(project)
+    with own_connection(project) as mine:  # a long read must not hold the window's connection
+        table = stored_table(mine)
+        protected = rr_columns(mine)
     job.progress(0.6, "Proposing roles…")
     return ("loaded", table, protected, default_roles(table.frame, table.report, protected))
 
