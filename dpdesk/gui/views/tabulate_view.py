@@ -12,10 +12,12 @@ status bar and the panel here always show the ledger's own numbers.
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QHBoxLayout,
     QLabel,
@@ -276,10 +278,18 @@ class TabulateView(QWidget):
             reason = ("Releases are stopped: the release ledger was edited outside dpdesk (see Releases). "
                       "Restore the project from a backup made before the edit.")
         if not reason:
+            first_pld = bool(self.status and self.status.total_delta) and "dp_accounting" not in sys.modules
+            if first_pld:  # the PLD accountant loads once, in about a second or two: say so
+                self.window_.statusBar().showMessage("Preparing the (ε, δ) privacy accountant (first time only)…")
+                QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
             try:
                 self.preview = ledger.preview(p, self.form.request())
             except DpdeskError as exc:
                 reason = f"To see the cost and accuracy: {exc}"
+            finally:
+                if first_pld:
+                    QApplication.restoreOverrideCursor()
+                    self.window_.statusBar().clearMessage()
         pv = self.preview
         if pv is not None:
             self._show_preview(pv)
