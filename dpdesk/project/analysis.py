@@ -188,18 +188,16 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     by = next((r.by for r in results if r.by), None)
     if by:
         tables[f"By {by}"] = subgroup_rows(results)
-    try:
-        table = stored_table(project, dataset)
-        source = table.source
-        options = next((d.options for d in project.datasets() if d.source.get("sha256") == source.sha256), None)
-    except DpdeskError:
-        source, options = None, None
+    sets = project.datasets()  # metadata only: the rows are not read again
+    ds = (sets[-1] if dataset is None else next((d for d in sets if d.name == dataset), None)) if sets else None
+    source = (ds.source or {}) if ds is not None else {}
+    options = ds.options if ds is not None else None
     metadata = {
         "app": f"dpdesk {__version__}",
         "exported": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "project": str(project.path),
-        "input file": source.name if source else None,
-        "input SHA-256": source.sha256 if source else None,
+        "input file": source.get("name"),
+        "input SHA-256": source.get("sha256"),
         "import options": options,
         "design parameters": {r.item: dict(r.design.params) for r in results},
         "CI method": ci,
