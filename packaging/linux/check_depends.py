@@ -42,7 +42,7 @@ def system_paths() -> dict[str, str]:
 def depends(control: Path) -> set[str]:
     text = control.read_text()
     line = re.search(r"^Depends:(.*)$", text, re.M).group(1)
-    return {re.split(r"[\s(]", d.strip())[0] for d in line.split(",") if d.strip()}
+    return {re.split(r"[\s(]", alt.strip())[0] for d in line.split(",") for alt in d.split("|") if alt.strip()}
 
 
 def main(argv: list[str]) -> int:

@@ -7,6 +7,9 @@
 #   icons       /usr/share/icons/hicolor/*/{apps,mimetypes}/
 # The desktop, MIME and icon caches are refreshed by dpkg triggers of desktop-file-utils,
 # shared-mime-info and hicolor-icon-theme, so the package needs no maintainer scripts.
+# Depends (control.in): the bundle carries glib, fontconfig, freetype, D-Bus and the X11 client
+# libraries itself and needs only libc, libGL/libEGL and libxcb from the system (check_depends.py
+# checks that); the Qt xcb libraries and fonts are listed too so that the system's Qt setup is whole.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
