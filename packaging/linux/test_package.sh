@@ -47,6 +47,12 @@ if [ -f /usr/share/mime/globs2 ]; then
     || { echo "the MIME database does not know *.dpdesk" >&2; exit 1; }
   echo "MIME: *.dpdesk -> application/x-dpdesk-project"
 fi
+if [ -f /usr/share/applications/mimeinfo.cache ]; then
+  grep -q "^application/x-dpdesk-project=.*dpdesk.desktop" /usr/share/applications/mimeinfo.cache \
+    || { echo "no application is registered for application/x-dpdesk-project" >&2; exit 1; }
+  echo "desktop database: application/x-dpdesk-project -> dpdesk.desktop"
+fi
+test -s /usr/share/icons/hicolor/256x256/apps/dpdesk.png && test -s /usr/share/icons/hicolor/scalable/apps/dpdesk.svg
 
 echo "== remove"
 $SUDO apt-get remove -y -qq dpdesk
