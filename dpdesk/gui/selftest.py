@@ -75,9 +75,18 @@ def _exercise(app, window, tmp: Path) -> int:
     data = pdf.read_bytes()
     _check(data.startswith(b"%PDF") and page_count(data) == 1, "the instruction card is not a one-page PDF")
     _check(" ".join(item.question.split()) in pdf_text(data), "the instruction card does not show the question")
+    _check_noise()
     window.close()
     _check(window.project is None, "the project did not close with the window")
     return 0
+
+
+def _check_noise() -> None:
+    """Draw discrete Laplace noise through OpenDP once (a frozen build must carry its library)."""
+    from dpdesk.mechanisms.central import laplace_counts
+
+    noisy = laplace_counts([10, 20, 30], 1.0)
+    _check(len(noisy) == 3 and all(float(v).is_integer() for v in noisy), "OpenDP did not return integer noise")
 
 
 def _plot(results, path: Path) -> None:
