@@ -1,4 +1,4 @@
-"""Commands for noisy tabulation: budget, release, ledger (see docs/readme/privacy.md)."""
+"""Commands for noisy tabulation: budget, release, ledger (see the README, "Noisy tabulation")."""
 
 from __future__ import annotations
 
