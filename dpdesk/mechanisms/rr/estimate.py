@@ -115,13 +115,19 @@ class Estimate:
         }
 
 
-def _check_options(confidence: float, ci: str) -> tuple[float, str]:
+def check_confidence(confidence) -> float:
+    """The confidence level as a float in (0, 1), or an EstimationError saying so."""
     try:
         conf = float(confidence)
     except (TypeError, ValueError):
         conf = math.nan
     if not 0 < conf < 1:
         raise EstimationError(f"confidence = {confidence!r} must be between 0 and 1, for example 0.95.")
+    return conf
+
+
+def _check_options(confidence: float, ci: str) -> tuple[float, str]:
+    conf = check_confidence(confidence)
     if ci not in CI_METHODS:
         raise EstimationError(f"ci = {ci!r} is not a known interval; choose one of {', '.join(CI_METHODS)}.")
     return conf, ci

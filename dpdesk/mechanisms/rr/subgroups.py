@@ -34,7 +34,7 @@ from dpdesk.errors import EstimationError
 
 from . import intervals as iv
 from .design import Design
-from .estimate import CI_NAMES, Estimate, estimate
+from .estimate import CI_NAMES, Estimate, check_confidence, estimate
 from .likelihood import OneParameter
 
 
@@ -205,12 +205,7 @@ def compare_direct(rr_estimate: Estimate, yes: Any, n: Any, *, confidence: float
         raise EstimationError(f"yes = {yes!r} and n = {n!r} must be numbers of direct answers.") from None
     if not (m >= 1 and 0 <= y <= m and y == round(y) and m == round(m)):
         raise EstimationError(f"yes = {yes!r} and n = {n!r} must be whole numbers with 0 <= yes <= n and n >= 1.")
-    try:
-        conf = float(confidence)
-    except (TypeError, ValueError):
-        conf = math.nan
-    if not 0 < conf < 1:
-        raise EstimationError(f"confidence = {confidence!r} must be between 0 and 1, for example 0.95.")
+    conf = check_confidence(confidence)
     est = rr_estimate
     if abs(est.confidence - conf) > 1e-12:
         method = {v: k for k, v in CI_NAMES.items()}.get(est.ci_method, "default")
