@@ -90,6 +90,33 @@ class RemoveItem(ItemCommand):
                               instructions=s["instructions"], **extra)
 
 
+MAPPING_KEYS = ("column", "codes", "group_column", "group_codes")
+
+
+class EditMappings(ItemCommand):
+    """Change which columns and codes hold the items' answers (``{item: {column, codes, ...}}``)."""
+
+    def __init__(self, project, mappings: dict) -> None:
+        super().__init__(f"Map {len(mappings)} item(s) to the data", project)
+        self.after = {name: {k: m.get(k) for k in MAPPING_KEYS} for name, m in mappings.items()}
+        self.before = {}
+        for name in mappings:
+            item = project.item(name)
+            self.before[name] = {"column": item.column, "codes": item.codes, "group_column": item.group_column,
+                                 "group_codes": item.group_codes}
+
+    def _set(self, mappings: dict) -> None:
+        with self.project.transaction():
+            for name, m in mappings.items():
+                self.project.update_item(name, **m)
+
+    def apply(self) -> None:
+        self._set(self.after)
+
+    def revert(self) -> None:
+        self._set(self.before)
+
+
 def push(stack, command: ItemCommand) -> None:
     """Apply ``command`` and record it on ``stack`` (nothing is recorded if applying raises)."""
     command.apply()

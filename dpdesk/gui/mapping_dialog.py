@@ -141,7 +141,8 @@ class CodeTable(QTableWidget):
 class MappingDialog(QDialog):
     """One page per item: column, codes, group column and codes, and the check's report."""
 
-    def __init__(self, table, items: list, mappings: dict, parent=None) -> None:
+    def __init__(self, table, items: list, mappings: dict, parent=None,
+                 intro: str = "Nothing is stored until you import.") -> None:
         super().__init__(parent)
         self.setWindowTitle("Map survey items to columns")
         self.setObjectName("mappingDialog")
@@ -202,7 +203,7 @@ class MappingDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("Tell dpdesk which column holds each item's answers and what each value means. "
-                                "Nothing is stored until you import."))
+                                + intro))
         layout.addLayout(body, 1)
         layout.addWidget(self.buttons)
         for it in items:

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.errors import DpdeskError
+
 from ..error_dialog import show_error
 from ..table_model import FrameModel, cell_text
 from ..wizard.common import name, note
@@ -70,6 +72,12 @@ class DataView(QWidget):
         self.import_button = name(QPushButton("Import data…"), "Import data",
                                   "Import survey answers from CSV, Excel, SPSS, Stata or a counts table")
         self.import_button.clicked.connect(self._on_import_clicked)
+        self.map_button = name(QPushButton("Map items…"), "Map items",
+                               "Change which column holds each survey item's answers and what its values mean "
+                               "(Undo takes it back)")
+        self.map_button.clicked.connect(self.mapping_dialog)
+        self.map_button.setEnabled(False)
+        self.mapping = None
         self.datasets = name(QComboBox(), "Dataset", "Which imported data to show")
         self.datasets.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.datasets.activated.connect(self._on_dataset_chosen)
@@ -103,6 +111,7 @@ class DataView(QWidget):
         top.addStretch(1)
         top.addWidget(QLabel("Dataset:"))
         top.addWidget(self.datasets)
+        top.addWidget(self.map_button)
         top.addWidget(self.import_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(32, 24, 32, 24)
@@ -174,7 +183,39 @@ class DataView(QWidget):
                 self.variables.setItem(i, j, QTableWidgetItem(text))
         self.empty.hide()
         self.split.show()
+        self.map_button.setEnabled(bool(self.project is not None and self.project.items()))
         self.dataset_shown.emit(dataset)
+
+    # ------------------------------------------------------------------ mapping
+    def mapping_dialog(self):
+        """Map the items to the shown data; the change is one undoable step. Returns the dialog."""
+        from ..mapping_dialog import MappingDialog
+
+        if self.project is None or self.table is None:
+            return None
+        items = self.project.items()
+        current = {it.name: {"column": it.column, "codes": it.codes, "group_column": it.group_column,
+                             "group_codes": it.group_codes} for it in items if it.column and it.codes}
+        self.mapping = MappingDialog(self.table, items, current, self,
+                                     intro="The change is stored when you press OK; Edit > Undo takes it back.")
+        self.mapping.accepted.connect(self._on_mapping_accepted)
+        self.mapping.open()
+        return self.mapping
+
+    def _on_mapping_accepted(self) -> None:
+        from .. import commands
+
+        dialog, self.mapping = self.mapping, None
+        changed = {k: v for k, v in dialog.accepted_mappings().items()}
+        if not changed or self.project is None:
+            return
+        try:
+            commands.push(self.window_.undo_stack, commands.EditMappings(self.project, changed))
+        except DpdeskError as exc:
+            show_error(exc, self)
+            return
+        self.window_.statusBar().showMessage(f"Mapped {len(changed)} item(s) to the data.", 8000)
+        self.imported.emit(self.datasets.currentData() or "")  # results are out of date
 
     # ------------------------------------------------------------------ import
     def _on_import_clicked(self) -> None:
