@@ -210,11 +210,10 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         if r.estimate is None:
             continue
         subs = {str(k): _counts_of(r.design, m) for k, m in r.subgroup_mappings.items() if k is not None and m.n_used}
-        repro.append(ReproItem(r.item, r.design.name, dict(r.design.params),
-                               [list(map(int, c)) for c in r.estimate.counts] if r.design.groups == 2 else
-                               r.estimate.counts[0].tolist() if r.design.model != "unary" else
-                               [c.tolist() for c in r.estimate.counts],
-                               subs, confidence, ci))
+        counts = [c.tolist() for c in r.estimate.counts]  # per group (two-group) or per category (unary)
+        if len(counts) == 1:
+            counts = counts[0]
+        repro.append(ReproItem(r.item, r.design.name, dict(r.design.params), counts, subs, confidence, ci))
     return ResultsBundle(tables=tables, metadata=metadata, repro=repro)
 
 
