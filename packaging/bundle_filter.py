@@ -53,6 +53,8 @@ def keep(dest: str) -> bool:
         return False  # Qt's own UI translations (14 MB); dpdesk's interface is English
     if "tests" in parts[:-1] and parts[0] in ("numpy", "scipy", "pandas", "matplotlib"):
         return False
+    if parts[:3] == ["matplotlib", "mpl-data", "sample_data"]:
+        return False  # matplotlib's example data sets; dpdesk never loads them
     if "plugins" in parts:
         folder = parts[parts.index("plugins") + 1] if len(parts) > parts.index("plugins") + 1 else ""
         if folder in _QT_PLUGINS_DROPPED:
