@@ -69,18 +69,7 @@ def laplace_half_width(scale, confidence=0.95, cells: int = 1) -> int:
 
 def laplace_scale_for_accuracy(half_width: int, confidence=0.95, cells: int = 1) -> Fraction:
     """Largest discrete Laplace scale (5 significant digits, rounded down) meeting the target."""
-    a = _half_width_arg(half_width)
-    t = cell_level(confidence, cells)
-    lo, hi = 1e-9, 1.0
-    while laplace_tail(a, hi) <= t:
-        lo, hi = hi, hi * 2
-    while hi / lo > 1 + 1e-9:
-        mid = math.sqrt(lo * hi)
-        if laplace_tail(a, mid) <= t:
-            lo = mid
-        else:
-            hi = mid
-    return _round_down_sig(lo)
+    return _largest_scale(laplace_tail, half_width, confidence, cells, lo=1e-9, rtol=1e-9)
 
 
 def epsilon_for_accuracy(half_width: int, confidence=0.95, cells: int = 1,
@@ -146,14 +135,19 @@ def gaussian_sigma_for_accuracy(half_width: int, confidence=0.95, cells: int = 1
     Its privacy cost at a delta is ``accounting.epsilon([Gaussian(sigma, D)], delta)``;
     its zCDP rho is D^2 / (2 sigma^2).
     """
+    return _largest_scale(_dg_tail, half_width, confidence, cells, lo=1e-6, rtol=1e-7)
+
+
+def _largest_scale(tail, half_width, confidence, cells, *, lo: float, rtol: float) -> Fraction:
+    """Largest scale with ``tail(half_width, scale)`` within the per-cell level (geometric bisection)."""
     a = _half_width_arg(half_width)
     t = cell_level(confidence, cells)
-    lo, hi = 1e-6, 1.0
-    while _dg_tail(a, hi) <= t:
+    hi = 1.0
+    while tail(a, hi) <= t:
         lo, hi = hi, hi * 2
-    while hi / lo > 1 + 1e-7:
+    while hi / lo > 1 + rtol:
         mid = math.sqrt(lo * hi)
-        if _dg_tail(a, mid) <= t:
+        if tail(a, mid) <= t:
             lo = mid
         else:
             hi = mid
