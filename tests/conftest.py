@@ -30,11 +30,25 @@ def _qt_settings_in_temp_folder():
     yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _garbage_on_the_main_thread():
+    """As the app does (dpdesk.gui.gc_guard): no automatic cyclic collection, which could run
+    in a worker thread and destroy Qt objects there; tests collect on the main thread instead."""
+    import gc
+
+    gc.disable()
+    yield
+    gc.enable()
+
+
 @pytest.fixture(autouse=True)
 def _no_leaked_threads():
     """Fail a test that leaves a Python thread or a Qt worker running."""
+    import gc
+
     before = set(threading.enumerate())
     yield
+    gc.collect()  # on the main thread, after the test (see _garbage_on_the_main_thread)
     leaked = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
     for t in leaked:
         t.join(timeout=5)

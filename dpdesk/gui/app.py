@@ -23,6 +23,9 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     app.setApplicationDisplayName("dpdesk")
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("dpdesk")  # matches the installed dpdesk.desktop (taskbar icon, Wayland app id)
+    from dpdesk.gui import gc_guard
+
+    gc_guard.install(app)  # cyclic garbage (Qt objects among it) is collected on the GUI thread only
     return app
 
 
