@@ -42,13 +42,15 @@ def _garbage_on_the_main_thread():
 
 
 @pytest.fixture(autouse=True)
-def _no_leaked_threads():
+def _no_leaked_threads(request):
     """Fail a test that leaves a Python thread or a Qt worker running."""
     import gc
 
     before = set(threading.enumerate())
     yield
-    gc.collect()  # on the main thread, after the test (see _garbage_on_the_main_thread)
+    # on the main thread, after the test (see _garbage_on_the_main_thread): young garbage after
+    # every test, everything after a test that used Qt
+    gc.collect(2 if {"qtbot", "qapp"} & set(request.fixturenames) else 1)
     leaked = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
     for t in leaked:
         t.join(timeout=5)
