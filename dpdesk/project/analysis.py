@@ -31,7 +31,7 @@ class ItemResult:
     estimate: rr.Estimate | None
     by: str | None = None
     subgroups: Any = None  # rr.SubgroupResult
-    subgroup_mappings: dict = field(default_factory=dict)
+    subgroup_counts: dict = field(default_factory=dict)  # subgroup label -> counts (as rr.estimate takes)
     error: str | None = None
 
     def sentence(self) -> str:
@@ -81,13 +81,6 @@ def _responses(d: rr.Design, codes: dict) -> tuple:
     return wanted if set(wanted) <= set(codes) else tuple(codes)
 
 
-def _estimate(d: rr.Design, mapping: MappingReport, confidence: float, ci: str) -> rr.Estimate:
-    counts = mapping.counts
-    if d.groups == 2 and mapping.groups:
-        counts = [counts[i] for i in range(len(mapping.groups))]
-    return rr.estimate(d, counts, confidence=confidence, ci=ci)
-
-
 def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: str = "default",
             confidence: float = 0.95, exclude: bool = True, items: list[str] | None = None) -> list[ItemResult]:
     """Estimate every item (or the named ones) of the project, optionally by subgroup ``by``.
@@ -105,7 +98,7 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
         try:
             mapping = item_counts(item, table, exclude=exclude)
             mapping.raise_for_problems()
-            est = _estimate(d, mapping, confidence, ci)
+            est = rr.estimate(d, _counts_of(d, mapping), confidence=confidence, ci=ci)
         except DpdeskError as exc:
             results.append(ItemResult(item.name, item.question, d, None, None, error=str(exc)))
             continue
@@ -113,10 +106,9 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
         if by is not None:
             per = counts_by(table, item.column, item.codes, by, responses=_responses(d, item.codes),
                             group_column=item.group_column, group_codes=item.group_codes, exclude=True)
-            usable = {str(k): _counts_of(d, m) for k, m in per.items() if k is not None and m.n_used > 0}
-            res.subgroup_mappings = per
+            res.subgroup_counts = {str(k): _counts_of(d, m) for k, m in per.items() if k is not None and m.n_used > 0}
             try:
-                res.subgroups = rr.estimate_by(d, usable, confidence=confidence, ci=ci)
+                res.subgroups = rr.estimate_by(d, res.subgroup_counts, confidence=confidence, ci=ci)
             except DpdeskError as exc:
                 res.error = f"subgroups by {by!r}: {exc}"
         results.append(res)
@@ -209,11 +201,10 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     for r in results:
         if r.estimate is None:
             continue
-        subs = {str(k): _counts_of(r.design, m) for k, m in r.subgroup_mappings.items() if k is not None and m.n_used}
         counts = [c.tolist() for c in r.estimate.counts]  # per group (two-group) or per category (unary)
         if len(counts) == 1:
             counts = counts[0]
-        repro.append(ReproItem(r.item, r.design.name, dict(r.design.params), counts, subs, confidence, ci))
+        repro.append(ReproItem(r.item, r.design.name, dict(r.design.params), counts, r.subgroup_counts, confidence, ci))
     return ResultsBundle(tables=tables, metadata=metadata, repro=repro)
 
 
