@@ -31,9 +31,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from dpdesk.mechanisms import disclosure as dc  # noqa: E402
-from dpdesk.project import pseudonymize as pz  # noqa: E402
-from dpdesk.project.share_extract import Extract  # noqa: E402
-from dpdesk.project.sharing import ShareOptions, check  # noqa: E402
+from dpdesk.project.sharing import pseudonymize as pz  # noqa: E402
+from dpdesk.project.sharing.extract import Extract  # noqa: E402
+from dpdesk.project.sharing.checks import ShareOptions, check  # noqa: E402
 
 N = 1_000_000
 

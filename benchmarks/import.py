@@ -29,7 +29,6 @@ import platform
 import subprocess
 import sys
 import tempfile
-import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "import.md"
@@ -39,7 +38,8 @@ import json, resource, sys, time, tracemalloc
 which, path, traced = sys.argv[1], sys.argv[2], sys.argv[3] == "memory"
 import pandas as pd
 from dpdesk.project import read_table
-from dpdesk.project import read_csv, read_shape, read_identifiers, read_counts  # import cost outside
+from dpdesk.project import read_counts  # import cost outside
+from dpdesk.project.reading import delimited, identifiers, shape
 calls = []
 if traced:
     tracemalloc.start()

@@ -53,7 +53,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication(sys.argv[:1])
-    from dpdesk.gui.main_window import MainWindow
+    from dpdesk.gui.shell.main_window import MainWindow
     from dpdesk.mechanisms import rr
 
     csv = tmp / "large.csv"

@@ -33,9 +33,9 @@ print("shown", flush=True)
 
 DPDESK = """
 import sys
-from dpdesk.gui.app import make_app
+from dpdesk.gui.shell.app import make_app
 app = make_app([])
-from dpdesk.gui.main_window import MainWindow
+from dpdesk.gui.shell.main_window import MainWindow
 w = MainWindow(); w.show(); app.processEvents()
 heavy = [m for m in ("numpy", "scipy", "pandas", "matplotlib") if m in sys.modules]
 print("shown", ",".join(heavy) or "-", flush=True)

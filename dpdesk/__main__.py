@@ -30,7 +30,11 @@ def main(argv: list[str] | None = None) -> int:
         from dpdesk.cli import main as cli_main
 
         return cli_main(argv)
-    from dpdesk.gui.app import run
+    if "--selftest" in argv:
+        from dpdesk.gui.shell.selftest import selftest
+
+        return selftest()
+    from dpdesk.gui.shell.app import run
 
     return run(argv)
 

@@ -32,7 +32,7 @@ def _qt_settings_in_temp_folder():
 
 @pytest.fixture(scope="session", autouse=True)
 def _garbage_on_the_main_thread():
-    """As the app does (dpdesk.gui.gc_guard): no automatic cyclic collection, which could run
+    """As the app does (dpdesk.gui.shell.gc_guard): no automatic cyclic collection, which could run
     in a worker thread and destroy Qt objects there; tests collect on the main thread instead."""
     import gc
 

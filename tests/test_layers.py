@@ -4,8 +4,8 @@ import ast
 import pathlib
 import subprocess
 import sys
+from tests.helpers.paths import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 PKG = ROOT / "dpdesk"
 
 FORBIDDEN = {

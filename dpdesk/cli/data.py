@@ -102,7 +102,7 @@ def _import_overrides(args) -> dict:
     return overrides
 
 
-from dpdesk.project.importing import import_file  # noqa: E402 - shared with the app's import dialog
+from dpdesk.project.reading.importing import import_file  # noqa: E402 - shared with the app's import dialog
 
 
 def cmd_import(args) -> int:

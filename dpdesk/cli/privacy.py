@@ -95,13 +95,13 @@ def _cells(result: dict) -> list[tuple[str, object]]:
 
 def _cost(entry) -> str:
     """The release's own epsilon, rounded up, with its exact fraction when that is longer."""
-    from dpdesk.project.ledger_text import epsilon_text
+    from dpdesk.project.ledger.text import epsilon_text
 
     try:
         eps, delta = Fraction(entry.cost["epsilon"]), Fraction(entry.cost.get("delta", "0"))
     except (KeyError, ValueError, ZeroDivisionError, TypeError):
         return "cost unreadable"
-    from dpdesk.project.ledger_text import number_text
+    from dpdesk.project.ledger.text import number_text
 
     text = epsilon_text(eps, delta, up=True)
     return text if Fraction(number_text(eps, up=True)) == eps else f"{text} [exactly {eps}]"

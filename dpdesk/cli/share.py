@@ -132,11 +132,11 @@ def _number(text, what: str, cast):
 
 def cmd_share(args) -> int:
     from dpdesk.project import Project
-    from dpdesk.project import pseudonymize as pz
+    from dpdesk.project.sharing import pseudonymize as pz
     from dpdesk.project.analysis import stored_table
-    from dpdesk.project.share_export import export_extract, report_rows, report_text
-    from dpdesk.project.share_extract import Extract
-    from dpdesk.project.sharing import IDENTIFIER, QUASI, SENSITIVE, ShareOptions, default_roles, rr_columns
+    from dpdesk.project.sharing.writing import export_extract, report_rows, report_text
+    from dpdesk.project.sharing.extract import Extract
+    from dpdesk.project.sharing.checks import IDENTIFIER, QUASI, SENSITIVE, ShareOptions, default_roles, rr_columns
 
     with Project.open(args.project) as project:
         table = stored_table(project, args.dataset)

@@ -1,6 +1,16 @@
-"""The document: project file, imports, exports, ledger. No Qt.
+"""The document layer: everything about a project, no Qt.
 
-Public names are loaded lazily so that importing one part does not pull in pandas.
+Sub-packages, each named for its job:
+
+- ``file``     the ``.dpdesk`` SQLite document: schema, migrations, validation, lock, datasets
+- ``reading``  imports: data files and counts tables into a table, and into a project
+- ``ledger``   the privacy budget, the release transaction and the ledger's chain
+- ``export``   results out: workbook, CSV, clipboard, reproducibility script, safe text
+- ``sharing``  disclosure checks, remedies, pseudonyms and shareable extracts
+
+and, where a reader expects them, ``items`` (what a project returns), ``mapping`` (codes to
+responses) and ``analysis`` (from a project to estimates). Public names are loaded lazily so
+that importing one part does not pull in pandas.
 """
 
 from __future__ import annotations
@@ -8,14 +18,15 @@ from __future__ import annotations
 import importlib
 
 _PUBLIC = {
-    "Project": "dpdesk.project.store",
-    "read_table": "dpdesk.project.reading",
-    "Table": "dpdesk.project.reading",
-    "ImportReport": "dpdesk.project.reading",
+    "Project": "dpdesk.project.file.store",
+    "read_table": "dpdesk.project.reading.table",
+    "Table": "dpdesk.project.reading.table",
+    "ImportReport": "dpdesk.project.reading.table",
     "map_item": "dpdesk.project.mapping",
     "ItemMapping": "dpdesk.project.mapping",
     "MappingReport": "dpdesk.project.mapping",
-    "export_results": "dpdesk.project.export",
+    "import_file": "dpdesk.project.reading.importing",
+    "export_results": "dpdesk.project.export.results",
 }
 
 __all__ = sorted(_PUBLIC)

@@ -15,9 +15,9 @@ from typing import Any
 from dpdesk import __version__
 from dpdesk.errors import DataError, DpdeskError
 from dpdesk.mechanisms import rr
-from dpdesk.project.export import ReproItem, ResultsBundle
+from dpdesk.project.export.model import ReproItem, ResultsBundle
 from dpdesk.project.mapping import MappingReport, counts_by, map_item
-from dpdesk.project.reading import ImportReport, Source, Table
+from dpdesk.project.reading.table import ImportReport, Source, Table
 
 
 @dataclass
@@ -211,7 +211,7 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
 def _budget_metadata(project) -> dict:
     """Privacy budget spent and left, where the project has one (the noisy-tabulation ledger)."""
     try:
-        from dpdesk.project.ledger import budget_status
+        from dpdesk.project.ledger.releases import budget_status
     except ImportError:
         return {"privacy budget": "none set (no noisy releases)"}
     try:

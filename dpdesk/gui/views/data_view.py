@@ -1,6 +1,6 @@
 """The Data view: import a file, browse the imported table, and read its variables.
 
-The table is a lazy model (:class:`~dpdesk.gui.table_model.FrameModel`): a million rows
+The table is a lazy model (:class:`~dpdesk.gui.widgets.table_model.FrameModel`): a million rows
 scroll because only the visible cells are formatted. The variable list gives each
 column's question text, value labels and missing codes from the import report.
 """
@@ -25,16 +25,16 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
-from ..error_dialog import show_error
-from ..table_model import FrameModel, cell_text
-from ..wizard.common import name, note
-from ..worker import JobRunner
+from dpdesk.gui.dialogs.errors import show_error
+from dpdesk.gui.widgets.table_model import FrameModel, cell_text
+from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.shell.worker import JobRunner
 
 
 def load_job(job, project, dataset: str):
     """Worker: the stored dataset as a Table (rows read from the project file)."""
     from dpdesk.project.analysis import stored_table
-    from dpdesk.project.importing import own_connection
+    from dpdesk.project.reading.importing import own_connection
 
     job.progress(0.0, f"Loading {dataset}…")
     with own_connection(project) as own:  # the window's connection stays free meanwhile
@@ -189,7 +189,7 @@ class DataView(QWidget):
     # ------------------------------------------------------------------ mapping
     def mapping_dialog(self):
         """Map the items to the shown data; the change is one undoable step. Returns the dialog."""
-        from ..mapping_dialog import MappingDialog
+        from dpdesk.gui.dialogs.mapping import MappingDialog
 
         if self.project is None or self.table is None:
             return None
@@ -203,7 +203,7 @@ class DataView(QWidget):
         return self.mapping
 
     def _on_mapping_accepted(self) -> None:
-        from .. import commands
+        from dpdesk.gui.shell import commands
 
         dialog, self.mapping = self.mapping, None
         changed = {k: v for k, v in dialog.accepted_mappings().items()}
@@ -227,7 +227,7 @@ class DataView(QWidget):
         """Open the import dialog (for ``path`` if given); returns it (tests drive it)."""
         if self.project is None:
             return None
-        from ..import_dialog import ImportDialog
+        from dpdesk.gui.dialogs.import_data import ImportDialog
 
         taken = [self.datasets.itemData(i) for i in range(self.datasets.count())]
         self.dialog = ImportDialog(self.project, path, self, taken=taken)

@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
-from .. import commands
-from ..error_dialog import show_error
-from ..wizard.catalog import BY_KEY
-from ..wizard.common import name
+from dpdesk.gui.shell import commands
+from dpdesk.gui.dialogs.errors import show_error
+from dpdesk.gui.wizard.catalog import BY_KEY
+from dpdesk.gui.widgets.common import name
 
 
 def combined_epsilon(epsilons: list[float | None]) -> Fraction | float:
@@ -161,7 +161,7 @@ class DesignView(QWidget):
 
     # ------------------------------------------------------------------ actions
     def new_item(self):
-        from ..wizard.wizard import DesignWizard
+        from dpdesk.gui.wizard.wizard import DesignWizard
 
         return self._open(DesignWizard(settings=self.window_.settings, parent=self))
 
@@ -169,7 +169,7 @@ class DesignView(QWidget):
         item_name = self.selected_name()
         if item_name is None:
             return None
-        from ..wizard.wizard import DesignWizard, draft_from_item
+        from dpdesk.gui.wizard.wizard import DesignWizard, draft_from_item
 
         try:
             draft = draft_from_item(self.window_.project.item(item_name))

@@ -2,7 +2,7 @@
 
 Files are written by the project export (``analysis.results_bundle`` then
 ``export.export_results`` or ``repro.write_repro_script``) in a worker; plots by
-:func:`dpdesk.gui.plots.save_figure`. Only current results are exported: while the
+:func:`dpdesk.gui.widgets.plots.save_figure`. Only current results are exported: while the
 Results view is updating, the buttons wait.
 """
 
@@ -20,10 +20,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..clipboard import copy_table
-from ..error_dialog import show_error
-from ..wizard.common import name, note
-from ..worker import JobRunner
+from dpdesk.gui.widgets.clipboard import copy_table
+from dpdesk.gui.dialogs.errors import show_error
+from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.shell.worker import JobRunner
 
 FILTERS = {"xlsx": "Excel workbook (*.xlsx)", "csv": "CSV files (*.csv)", "py": "Python script (*.py)"}
 
@@ -31,9 +31,9 @@ FILTERS = {"xlsx": "Excel workbook (*.xlsx)", "csv": "CSV files (*.csv)", "py": 
 def export_job(job, project, rs, path: str, percent: bool = False) -> list[Path]:
     """Worker: the results bundle of ``rs`` written to ``path`` (.xlsx, .csv or a .py script)."""
     from dpdesk.project import analysis
-    from dpdesk.project.export import export_results
+    from dpdesk.project.export.results import export_results
 
-    from dpdesk.project.importing import own_connection
+    from dpdesk.project.reading.importing import own_connection
 
     job.progress(0.1, "Preparing the export…")
     o = rs.options
@@ -46,7 +46,7 @@ def export_job(job, project, rs, path: str, percent: bool = False) -> list[Path]
     path = Path(path)
     job.check()
     if path.suffix.lower() == ".py":
-        from dpdesk.project.repro import write_repro_script
+        from dpdesk.project.export.repro import write_repro_script
 
         return [write_repro_script(bundle, path)]
     return export_results(bundle, path, percent=percent)

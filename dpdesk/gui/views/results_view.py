@@ -26,11 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..clipboard import copy_table
-from ..plots import PlotPanel, draw_bars, draw_forest
-from ..table_model import RowsModel
-from ..wizard.common import name, note
-from ..worker import JobRunner
+from dpdesk.gui.widgets.clipboard import copy_table
+from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest
+from dpdesk.gui.widgets.table_model import RowsModel
+from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.shell.worker import JobRunner
 
 CI_METHODS = [("default", "likelihood ratio (recommended)"), ("wald", "Wald"), ("bootstrap", "bootstrap (slower)")]
 CONFIDENCE = [(0.95, "95%"), (0.90, "90%"), (0.99, "99%")]
@@ -72,7 +72,7 @@ def analyze_job(job, project, options: Options) -> ResultSet:
 
     Reads through its own connection, so the window's connection is never held up.
     """
-    from dpdesk.project.importing import own_connection
+    from dpdesk.project.reading.importing import own_connection
 
     import matplotlib.backends.backend_qtagg  # noqa: F401 - imported here, not on the GUI thread
     import matplotlib.figure  # noqa: F401
@@ -401,7 +401,7 @@ class ResultsView(QWidget):
         self._show_state(f"The results could not be computed: {exc}" if isinstance(exc, DpdeskError)
                          else "The results could not be computed (a mistake in dpdesk).")
         if not isinstance(exc, DpdeskError):
-            from ..error_dialog import show_error
+            from dpdesk.gui.dialogs.errors import show_error
 
             show_error(exc, self)
 

@@ -1,7 +1,7 @@
 """The Share view: roles of columns, the risk summary, records at risk, remedies with undo,
 pseudonyms and the export of a safe extract with its disclosure report.
 
-It shows and asks; the checks and remedies are ``dpdesk.project.sharing``,
+It shows and asks; the checks and remedies are ``dpdesk.project.sharing.checks``,
 ``share_extract`` and ``share_export``, run in a worker (one job at a time).
 """
 
@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..error_dialog import show_error
-from ..worker import JobRunner
+from dpdesk.gui.dialogs.errors import show_error
+from dpdesk.gui.shell.worker import JobRunner
 
 ROLE_NAMES = ("identifier", "quasi-identifier", "sensitive", "other")
 AT_RISK_SHOWN = 500
@@ -45,8 +45,8 @@ HELP = ("Before sharing row-level data, mark each column: direct identifiers (le
 
 def load_job(job, project):
     from dpdesk.project.analysis import stored_table
-    from dpdesk.project.importing import own_connection
-    from dpdesk.project.sharing import default_roles, rr_columns
+    from dpdesk.project.reading.importing import own_connection
+    from dpdesk.project.sharing.checks import default_roles, rr_columns
 
     job.progress(0.1, "Reading the data…")
     with own_connection(project) as mine:  # a long read must not hold the window's connection
@@ -57,7 +57,7 @@ def load_job(job, project):
 
 
 def check_job(job, table, options, identifiers):
-    from dpdesk.project.share_extract import Extract
+    from dpdesk.project.sharing.extract import Extract
 
     job.progress(0.2, "Checking…")
     labels = {"variable_labels": table.report.variable_labels, "value_labels": table.report.value_labels}
@@ -71,7 +71,7 @@ def step_job(job, extract, method: str, *args, **kwargs):
 
 
 def export_job(job, extract, path, source, report):
-    from dpdesk.project.share_export import export_extract
+    from dpdesk.project.sharing.writing import export_extract
 
     job.progress(0.2, "Writing the extract…")
     return ("written", export_extract(extract, path, source=source.name, at_import=report.excluded_columns))
@@ -271,7 +271,7 @@ class ShareView(QWidget):
                 self.roles.cellWidget(i, 1).setCurrentText(role)
 
     def options(self):
-        from dpdesk.project.sharing import ShareOptions
+        from dpdesk.project.sharing.checks import ShareOptions
 
         roles = self.chosen_roles()
         pick = lambda role: [c for c, r in roles.items() if r == role]  # noqa: E731
@@ -316,7 +316,7 @@ class ShareView(QWidget):
             self.key_path.setText(path)
 
     def new_key(self) -> None:
-        from dpdesk.project import pseudonymize as pz
+        from dpdesk.project.sharing import pseudonymize as pz
 
         path, _ = QFileDialog.getSaveFileName(self, "New key file (keep it apart from the data)", "study.key",
                                               "Key files (*.key)")
@@ -331,7 +331,7 @@ class ShareView(QWidget):
 
     def pseudonymize(self) -> None:
         from dpdesk.errors import DpdeskError
-        from dpdesk.project import pseudonymize as pz
+        from dpdesk.project.sharing import pseudonymize as pz
 
         try:
             key = pz.read_key(self.key_path.text().strip())
@@ -390,7 +390,7 @@ class ShareView(QWidget):
         if ex is None:
             self.verdict.setText("")
             return
-        from dpdesk.project.share_export import _risk_line
+        from dpdesk.project.sharing.writing import _risk_line
 
         res = ex.result
         fails = int(res.at_risk.sum())

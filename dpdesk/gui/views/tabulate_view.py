@@ -2,9 +2,9 @@
 
 Before anything is released the view shows the cost, the accuracy (± at the chosen
 confidence, per cell and for the whole table) and what would remain, from
-:func:`dpdesk.project.ledger.preview` (no data read, no noise drawn). A release that
+:func:`dpdesk.project.ledger.releases.preview` (no data read, no noise drawn). A release that
 would not fit is disabled with the reason in view. Release asks for a confirmation that
-states the cost and runs :func:`dpdesk.project.ledger.release` in a worker (progress,
+states the cost and runs :func:`dpdesk.project.ledger.releases.release` in a worker (progress,
 Cancel; a cancelled release is rolled back and spends nothing). The budget meter in the
 status bar and the panel here always show the ledger's own numbers.
 """
@@ -33,13 +33,13 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
-from ..budget_meter import BudgetMeter, BudgetPanel, meter_state
-from ..error_dialog import show_error
-from ..ledger_view import LedgerView
-from ..release_form import ReleaseForm
-from ..release_plan import PlanPane, accuracy_text
-from ..release_result import ResultPane
-from ..worker import JobRunner
+from dpdesk.gui.widgets.budget_meter import BudgetMeter, BudgetPanel, meter_state
+from dpdesk.gui.dialogs.errors import show_error
+from dpdesk.gui.widgets.ledger_view import LedgerView
+from dpdesk.gui.widgets.release_form import ReleaseForm
+from dpdesk.gui.widgets.release_plan import PlanPane, accuracy_text
+from dpdesk.gui.widgets.release_result import ResultPane
+from dpdesk.gui.shell.worker import JobRunner
 
 STAGES = {"verified": (0.2, "Ledger verified"), "checked": (0.4, "Budget checked"),
           "noised": (0.7, "Noise drawn"), "recorded": (0.9, "Recording the release")}
@@ -222,14 +222,14 @@ class TabulateView(QWidget):
         self.budget_changed.emit()
 
     def show_in_window(self) -> None:
-        from ..main_window import TASKS
+        from dpdesk.gui.shell.tasks import TASKS
 
         if self.project is not None:
             self.window_.nav.setCurrentRow(TASKS.index("Tabulate"))
 
     def budget_dialog(self):
         """Open the guided budget step (set, or lower once set). Returns the dialog."""
-        from ..budget_dialog import BudgetDialog
+        from dpdesk.gui.dialogs.budget import BudgetDialog
 
         if self.project is None:
             return None
@@ -427,7 +427,9 @@ class TabulateView(QWidget):
         self.progress.hide()
         self.cancel_button.hide()
         if self.project is not None:
-            self.project.check_ledger()
+            from dpdesk.project import ledger
+
+            ledger.verify_ledger(self.project)
         self.refresh()
 
     def _open_entry(self, entry) -> None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .catalog import BY_KEY, COINS, YES_NO
+from dpdesk.gui.wizard.catalog import BY_KEY, COINS, YES_NO
 
 
 @dataclass

@@ -17,10 +17,10 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
-from . import meaning
-from .catalog import TWO_GROUP_NOTE, YES_NO, choices_for, recommended
-from .common import name, note
-from .draft import build_design
+from dpdesk.gui.wizard import meaning
+from dpdesk.gui.wizard.catalog import TWO_GROUP_NOTE, YES_NO, choices_for, recommended
+from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.wizard.draft import build_design
 
 GUESS = 0.2  # the prevalence at which the efficiency of each design is compared
 

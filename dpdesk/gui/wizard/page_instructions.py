@@ -16,9 +16,9 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
-from ..card import suggested_instructions, write_card
-from ..worker import JobRunner
-from .common import name, note, problem_label, show_problem
+from dpdesk.gui.widgets.card import suggested_instructions, write_card
+from dpdesk.gui.shell.worker import JobRunner
+from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 
 
 class InstructionsPage(QWizardPage):

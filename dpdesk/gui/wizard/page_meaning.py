@@ -18,10 +18,10 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
-from ..preview import PreviewPlot, simulate_surveys
-from ..worker import JobRunner
-from . import meaning
-from .common import name, note, problem_label, show_problem
+from dpdesk.gui.widgets.preview import PreviewPlot, simulate_surveys
+from dpdesk.gui.shell.worker import JobRunner
+from dpdesk.gui.wizard import meaning
+from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 
 PREVIEW_DELAY_MS = 400
 

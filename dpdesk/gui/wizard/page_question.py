@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from .catalog import CATEGORIES, MULTI, YES_NO
-from .common import name, note
+from dpdesk.gui.wizard.catalog import CATEGORIES, MULTI, YES_NO
+from dpdesk.gui.widgets.common import name, note
 
 KINDS = ((YES_NO, "Yes or no"), (CATEGORIES, "One of several categories"),
          (MULTI, "Several options may apply (multi-select)"))

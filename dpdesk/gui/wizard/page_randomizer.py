@@ -16,10 +16,10 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
-from . import meaning
-from .catalog import BIRTHDAY, CARDS, COIN_PRESETS, COINS, DEVICE_NAMES, DIE, EXACT
-from .common import name, note, problem_label, show_problem
-from .param_editors import CountEditor, ExactEditor, MonthsEditor
+from dpdesk.gui.wizard import meaning
+from dpdesk.gui.wizard.catalog import BIRTHDAY, CARDS, COIN_PRESETS, COINS, DEVICE_NAMES, DIE, EXACT
+from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
+from dpdesk.gui.wizard.param_editors import CountEditor, ExactEditor, MonthsEditor
 
 
 class RandomizerPage(QWizardPage):

@@ -12,7 +12,7 @@ from fractions import Fraction
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QGridLayout, QSpinBox, QWidget, QHBoxLayout, QLabel
 
-from .common import name
+from dpdesk.gui.widgets.common import name
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 

@@ -8,13 +8,13 @@ from PySide6.QtWidgets import QWizard
 
 from dpdesk.errors import DesignError
 
-from .catalog import BY_KEY, EXACT
-from .draft import Draft
-from .page_design import DesignPage
-from .page_instructions import InstructionsPage
-from .page_meaning import MeaningPage
-from .page_question import QuestionPage
-from .page_randomizer import RandomizerPage
+from dpdesk.gui.wizard.catalog import BY_KEY, EXACT
+from dpdesk.gui.wizard.draft import Draft
+from dpdesk.gui.wizard.page_design import DesignPage
+from dpdesk.gui.wizard.page_instructions import InstructionsPage
+from dpdesk.gui.wizard.page_meaning import MeaningPage
+from dpdesk.gui.wizard.page_question import QuestionPage
+from dpdesk.gui.wizard.page_randomizer import RandomizerPage
 
 
 def draft_from_item(item) -> Draft:

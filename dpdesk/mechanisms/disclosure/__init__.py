@@ -1,7 +1,7 @@
 """Disclosure checks for sharing microdata: k-anonymity, l-diversity, t-closeness, risk.
 
 Pure numpy over integer codes (one array per column; negative = missing). The project
-layer (``dpdesk.project.sharing``) codes a data frame's columns and applies remedies.
+layer (``dpdesk.project.sharing.checks``) codes a data frame's columns and applies remedies.
 
 >>> import numpy as np
 >>> from dpdesk.mechanisms import disclosure as dc

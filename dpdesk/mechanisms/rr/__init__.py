@@ -6,12 +6,12 @@
 1.0
 """
 
-from .design import DESIGN_NAMES, Design, design, matrix_epsilon, unary_multiselect_epsilon
-from .estimate import CI_METHODS, Estimate, GoodnessOfFit, estimate
-from . import randomizers
-from .planning import efficiency, expected_halfwidth, power, required_n, required_n_for_power
-from .simulate import expected_counts, simulate, simulate_responses
-from .subgroups import compare, compare_direct, estimate_by
+from dpdesk.mechanisms.rr.design import DESIGN_NAMES, Design, design, matrix_epsilon, unary_multiselect_epsilon
+from dpdesk.mechanisms.rr.estimate import CI_METHODS, Estimate, GoodnessOfFit, estimate
+from dpdesk.mechanisms.rr import randomizers
+from dpdesk.mechanisms.rr.planning import efficiency, expected_halfwidth, power, required_n, required_n_for_power
+from dpdesk.mechanisms.rr.simulate import expected_counts, simulate, simulate_responses
+from dpdesk.mechanisms.rr.subgroups import compare, compare_direct, estimate_by
 
 __all__ = [
     "CI_METHODS",

@@ -6,7 +6,7 @@ import numpy as np
 
 from dpdesk.errors import EstimationError
 
-from .design import Design
+from dpdesk.mechanisms.rr.design import Design
 
 
 def _vector(values, length: int, what: str) -> np.ndarray:

@@ -19,7 +19,7 @@ import numpy as np
 
 from dpdesk.errors import DesignError
 
-from . import wording
+from dpdesk.mechanisms.rr import wording
 
 TOL = 1e-9
 

@@ -28,10 +28,10 @@ from scipy.stats import chi2
 
 from dpdesk.errors import EstimationError
 
-from . import intervals as iv
-from .counts import check_counts
-from .design import Design
-from .likelihood import (
+from dpdesk.mechanisms.rr import intervals as iv
+from dpdesk.mechanisms.rr.counts import check_counts
+from dpdesk.mechanisms.rr.design import Design
+from dpdesk.mechanisms.rr.likelihood import (
     OneParameter,
     TwoGroup,
     categorical_covariance,

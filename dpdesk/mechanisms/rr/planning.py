@@ -25,8 +25,8 @@ from scipy.special import ndtr, ndtri
 
 from dpdesk.errors import DesignError, EstimationError
 
-from .design import Design
-from .likelihood import OneParameter, categorical_covariance, schur_se
+from dpdesk.mechanisms.rr.design import Design
+from dpdesk.mechanisms.rr.likelihood import OneParameter, categorical_covariance, schur_se
 
 ALTERNATIVES = ("greater", "less", "two-sided")
 _ALIASES = {"two.sided": "two-sided", "two_sided": "two-sided", "one.sided": "greater", "one-sided": "greater"}
@@ -162,7 +162,7 @@ def unit_se(design: Design, prevalence: Any, *, share=(0.5, 0.5), **nuisance: An
         nuisance_values(d, pi, **nuisance)
         return _se_from_info(OneParameter.from_matrices(d.matrices).information([1.0], pi))
     if d.model in NUISANCE_DEFAULTS:
-        from .estimate import _two_group_model
+        from dpdesk.mechanisms.rr.estimate import _two_group_model
 
         pi = _check_prob(prevalence, "prevalence")
         values = nuisance_values(d, pi, **nuisance)

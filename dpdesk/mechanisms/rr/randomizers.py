@@ -56,7 +56,7 @@ class DesignParams(dict):
 
     def build(self):
         """The design itself: ``rr.design(self.design, **self)``."""
-        from .design import design
+        from dpdesk.mechanisms.rr.design import design
 
         return design(self.design, **self)
 

@@ -26,8 +26,8 @@ import numpy as np
 
 from dpdesk.errors import EstimationError
 
-from .design import Design
-from .planning import _check_design, _check_share, _prevalence_vector, _check_prob, nuisance_values
+from dpdesk.mechanisms.rr.design import Design
+from dpdesk.mechanisms.rr.planning import _check_design, _check_share, _prevalence_vector, _check_prob, nuisance_values
 
 
 def _check_rng(rng: Any) -> np.random.Generator:

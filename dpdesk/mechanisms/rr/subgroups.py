@@ -32,10 +32,10 @@ from scipy.stats import chi2
 
 from dpdesk.errors import EstimationError
 
-from . import intervals as iv
-from .design import Design
-from .estimate import CI_NAMES, Estimate, check_confidence, estimate
-from .likelihood import OneParameter
+from dpdesk.mechanisms.rr import intervals as iv
+from dpdesk.mechanisms.rr.design import Design
+from dpdesk.mechanisms.rr.estimate import CI_NAMES, Estimate, check_confidence, estimate
+from dpdesk.mechanisms.rr.likelihood import OneParameter
 
 
 @dataclass(frozen=True)

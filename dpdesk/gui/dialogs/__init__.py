@@ -1,0 +1,2 @@
+"""Dialogs: import, item mapping, privacy budget, preferences, and errors in plain words.
+"""

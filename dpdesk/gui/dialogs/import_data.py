@@ -1,0 +1,341 @@
+"""Import a data file: preview with what was detected, overrides, item mapping, then store.
+
+1. The file is read in a worker (progress bar, Cancel) with ``read_table``; the first rows
+   are shown with the detected format, encoding, delimiter, decimal mark, header rows,
+   platform and the identifier columns left out. Changing a setting reads it again.
+2. **Map items…** checks each survey item's column and codes (:mod:`.mapping_dialog`).
+3. **Import** stores the data and the mappings in one transaction, in a worker; Cancel
+   (or any error) leaves the project exactly as it was.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+)
+
+from dpdesk.gui.dialogs.errors import show_error
+from dpdesk.gui.widgets.table_model import FrameModel
+from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.shell.worker import JobRunner
+
+DATA_FILTER = ("Survey data (*.csv *.tsv *.txt *.xlsx *.sav *.zsav *.dta);;CSV or text (*.csv *.tsv *.txt);;"
+               "Excel (*.xlsx);;SPSS (*.sav *.zsav);;Stata (*.dta);;All files (*)")
+PREVIEW_ROWS = 200
+CHOICES = {
+    "encoding": [("utf-8", "UTF-8"), ("cp1252", "Windows-1252"), ("latin-1", "Latin-1 (ISO 8859-1)"),
+                 ("utf-16", "UTF-16")],
+    "delimiter": [(",", "comma ,"), (";", "semicolon ;"), ("\t", "tab"), ("|", "pipe |")],
+    "decimal": [(".", "point ."), (",", "comma ,")],
+    "header_rows": [(1, "1"), (2, "2"), (3, "3"), (0, "none")],
+    "platform": [("none", "none"), ("qualtrics", "Qualtrics"), ("surveymonkey", "SurveyMonkey"),
+                 ("limesurvey", "LimeSurvey"), ("redcap", "REDCap")],
+    "kind": [("responses", "one row per respondent"), ("counts", "a counts table")],
+}
+LABELS = {"encoding": "Encoding", "delimiter": "Delimiter", "decimal": "Decimal mark",
+          "header_rows": "Header rows", "platform": "Survey platform", "kind": "The file is",
+          "sheet": "Sheet"}
+
+
+def read_job(job, path: str, overrides: dict):
+    """Worker: ``read_table`` with progress; Cancel stops it between pieces."""
+    from dpdesk.project.reading.table import read_table
+
+    def progress(fraction: float) -> None:
+        job.progress(fraction, f"Reading {Path(path).name}… {100 * fraction:.0f}%")
+
+    return read_table(path, progress=progress, **overrides)
+
+
+def store_job(job, project, table, name: str, options: dict, mappings: dict):
+    """Worker: the dataset and the mappings in one transaction (Cancel rolls it all back)."""
+    from dpdesk.project.reading.importing import own_connection, store_import
+
+    job.progress(0.0, "Saving the data in the project…")
+    with own_connection(project) as own:  # the window's connection stays free meanwhile
+        return store_import(own, table, name=name, options=options, mappings=mappings, check=job.check)
+
+
+def _shown(value) -> str:
+    return {"\t": "tab", ",": "comma ,", ";": "semicolon ;", "|": "pipe |", ".": "point ."}.get(value, str(value))
+
+
+class ImportDialog(QDialog):
+    """Preview, override, map and import one file. ``imported(dataset name, Table)`` when stored."""
+
+    imported = Signal(str, object)
+
+    def __init__(self, project, path=None, parent=None, *, taken: list[str] | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Import survey data")
+        self.setObjectName("importDialog")
+        self.resize(1000, 680)
+        self.project = project
+        self.path: str | None = None
+        self.table = None
+        self.mappings: dict[str, dict] = {}
+        self.mapping_dialog = None
+        self.items_: list = []
+        self.jobs = JobRunner(self)
+        self.jobs.done.connect(self._on_done)
+        self.jobs.failed.connect(self._on_failed)
+        self.jobs.progress.connect(self._on_progress)
+        self.jobs.busy.connect(self._on_busy)
+        self._phase = ""
+        self.taken = [d.name for d in project.datasets()] if taken is None else list(taken)
+        self._has_items = bool(project.items())  # read now: the GUI thread never waits for the project later
+
+        self.file_label = name(QLabel("No file chosen."), "File", "The file to import")
+        self.choose_button = name(QPushButton("Choose file…"), "Choose file", "Choose the data file to import")
+        self.choose_button.clicked.connect(self.choose_file)
+        self.combos: dict[str, QComboBox] = {}
+        grid = QGridLayout()
+        for i, key in enumerate(("encoding", "delimiter", "decimal", "header_rows", "platform", "kind", "sheet")):
+            combo = name(QComboBox(), LABELS[key], f"{LABELS[key]}: keep what was detected, or choose another")
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+            combo.addItem("detected", None)
+            for value, text in CHOICES.get(key, []):
+                combo.addItem(text, value)
+            combo.activated.connect(self.reread)
+            self.combos[key] = combo
+            grid.addWidget(QLabel(LABELS[key] + ":"), i // 4, 2 * (i % 4))
+            grid.addWidget(combo, i // 4, 2 * (i % 4) + 1)
+        self.keep_ids = name(QCheckBox("Keep identifier columns"), "Keep identifier columns",
+                             "Keep columns that look like e-mail addresses, names or IP addresses (left out by default)")
+        self.keep_ids.toggled.connect(self.reread)
+        grid.addWidget(self.keep_ids, 1, 6, 1, 2)
+        self.report = note(object_name="importReport")
+        self.report.setAccessibleName("What was detected")
+        self.report.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.preview_model = FrameModel()
+        self.preview = name(QTableView(), "Preview", f"The first {PREVIEW_ROWS} rows as they will be imported")
+        self.preview.setModel(self.preview_model)
+        self.preview.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.preview.verticalHeader().setDefaultSectionSize(22)
+        self.progress = name(QProgressBar(), "Progress", "How far the file has been read or saved")
+        self.progress.setRange(0, 1000)
+        self.progress.setTextVisible(False)
+        self.status = QLabel()
+        self.cancel_button = name(QPushButton("Cancel"), "Cancel reading", "Stop reading or importing; nothing is changed")
+        self.cancel_button.clicked.connect(self.cancel_job)
+        self.dataset_name = name(QLineEdit(), "Dataset name", "The name of the data in the project")
+        self.map_button = name(QPushButton("Map items…"), "Map items",
+                               "Choose the column and codes of each survey item and check them")
+        self.map_button.clicked.connect(self.open_mapping)
+        self.mapping_label = note(object_name="mappingSummary")
+        self.import_button = name(QPushButton("Import"), "Import", "Store the data (and mappings) in the project")
+        self.import_button.setDefault(True)
+        self.import_button.clicked.connect(self.start_import)
+        self.close_button = name(QPushButton("Close"), "Close", "Close without importing")
+        self.close_button.clicked.connect(self.reject)
+
+        top = QHBoxLayout()
+        top.addWidget(self.file_label, 1)
+        top.addWidget(self.choose_button)
+        running = QHBoxLayout()
+        running.addWidget(self.progress, 1)
+        running.addWidget(self.status)
+        running.addWidget(self.cancel_button)
+        form = QFormLayout()
+        form.addRow("Dataset name:", self.dataset_name)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.map_button)
+        bottom.addWidget(self.mapping_label, 1)
+        bottom.addWidget(self.import_button)
+        bottom.addWidget(self.close_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(grid)
+        layout.addWidget(self.report)
+        layout.addWidget(self.preview, 1)
+        layout.addLayout(running)
+        layout.addLayout(form)
+        layout.addLayout(bottom)
+        self._update_buttons()
+        if path is not None:
+            self.set_file(path)
+
+    # ------------------------------------------------------------------ reading
+    def choose_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Import survey data", str(Path(self.path or ".").parent), DATA_FILTER)
+        if path:
+            self.set_file(path)
+
+    def set_file(self, path) -> None:
+        self.path = str(path)
+        self.file_label.setText(f"<b>{Path(path).name}</b> <span style='color: gray'>{Path(path).parent}</span>")
+        from dpdesk.project.reading.importing import free_dataset_name
+
+        self.dataset_name.setText(free_dataset_name(self.taken, Path(path).name))
+        for combo in self.combos.values():
+            combo.setCurrentIndex(0)
+        self._fill_sheets()
+        self.reread()
+
+    def _fill_sheets(self) -> None:
+        combo = self.combos["sheet"]
+        combo.clear()
+        combo.addItem("first", None)
+        if Path(self.path).suffix.lower() == ".xlsx":
+            from dpdesk.errors import DpdeskError
+            from dpdesk.project.reading.table import list_sheets
+
+            try:
+                for sheet in list_sheets(self.path):
+                    combo.addItem(sheet, sheet)
+            except DpdeskError:
+                pass
+        combo.setEnabled(combo.count() > 1)
+
+    def overrides(self) -> dict:
+        """The settings the researcher changed (the rest are detected)."""
+        out = {k: c.currentData() for k, c in self.combos.items() if c.currentData() is not None}
+        if self.keep_ids.isChecked():
+            out["keep_identifiers"] = True
+        return out
+
+    def reread(self, *_args) -> None:
+        if not self.path:
+            return
+        self.table = None
+        self.preview.setEnabled(False)
+        self.report.setText("Reading…")
+        self._phase = "read"
+        self.jobs.start(read_job, self.path, self.overrides())
+        self._update_buttons()
+
+    # ------------------------------------------------------------------ storing
+    def start_import(self) -> None:
+        if self.table is None:
+            return
+        dataset = self.dataset_name.text().strip() or Path(self.path).name
+        self._phase = "store"
+        self.store = self.jobs.start(store_job, self.project, self.table, dataset, self.overrides(), self.mappings)
+        self._update_buttons()
+
+    def cancel_job(self) -> None:
+        self.jobs.cancel()
+        self.status.setText("Cancelled; nothing was imported." if self._phase == "store" else "Reading cancelled.")
+        self.progress.setValue(0)
+        if self._phase == "read":
+            self.report.setText("Reading was cancelled. Change a setting or choose the file again to read it.")
+        self._phase = ""
+        self._update_buttons()
+
+    # ------------------------------------------------------------------ job results
+    def _on_progress(self, fraction: float, text: str) -> None:
+        self.progress.setValue(int(1000 * fraction))
+        self.status.setText(text)
+
+    def _on_busy(self, busy: bool) -> None:
+        self.cancel_button.setEnabled(busy)
+        if busy and self._phase == "store":
+            self.progress.setRange(0, 0)  # saving has no steps to report: a moving bar
+        else:
+            self.progress.setRange(0, 1000)
+
+    def _on_done(self, result) -> None:
+        if self._phase == "read":
+            self._phase = ""
+            self.show_table(result)
+        elif self._phase == "store":
+            self._phase = ""
+            self.status.setText(f"Imported as {result!r}.")
+            self.imported.emit(result, self.table)
+            self.accept()
+        self._update_buttons()
+
+    def _on_failed(self, exc) -> None:
+        phase, self._phase = self._phase, ""
+        self.progress.setValue(0)
+        self.status.setText("")
+        if phase == "read":
+            self.report.setText(f"<span style='color: #a40000'>{exc}</span>")
+            self.preview_model.set_frame(None)
+        show_error(exc, self)
+        self._update_buttons()
+
+    def show_table(self, table) -> None:
+        self.table = table
+        r = table.report
+        self.preview_model.set_frame(table.frame, value_labels=r.value_labels, first_row=r.first_data_row,
+                                     max_rows=PREVIEW_ROWS)
+        self.preview.setEnabled(True)
+        detected = {"encoding": r.encoding, "delimiter": r.delimiter, "decimal": r.decimal,
+                    "header_rows": r.header_rows, "platform": r.platform or "none", "kind": r.kind}
+        for key, value in detected.items():
+            self.combos[key].setItemText(0, f"detected: {_shown(value) if value is not None else 'n/a'}")
+        self.combos["sheet"].setItemText(0, f"detected: {r.sheet}" if r.sheet else "first")
+        lines = [f"<b>{r.n_rows:,} rows, {r.n_columns} columns</b> — {r.format.upper()}"
+                 + (f", {r.platform} export" if r.platform else "")]
+        if r.excluded_columns:
+            lines.append("Left out: " + "; ".join(f"<b>{e['column']}</b> ({e['reason']})" for e in r.excluded_columns))
+        lines += [f"Note: {w}" for w in r.warnings[:4]]
+        self.report.setText("<br>".join(lines))
+        self.progress.setValue(1000)
+        self.status.setText("Read. Check the preview, map the items, then import.")
+        self._prefill_mappings()
+
+    def _prefill_mappings(self) -> None:
+        """Keep each item's stored mapping where its columns are in this file."""
+        columns = {str(c) for c in self.table.frame.columns}
+        self.mappings = {}
+        self.items_ = self.project.items()
+        self._has_items = bool(self.items_)
+        for it in self.items_:
+            if it.column in columns and it.codes and (it.group_column is None or it.group_column in columns):
+                self.mappings[it.name] = {"column": it.column, "codes": it.codes, "group_column": it.group_column,
+                                          "group_codes": it.group_codes}
+        self._show_mapping_summary()
+
+    def _show_mapping_summary(self) -> None:
+        items = [it.name for it in self.items_]
+        if not items:
+            self.mapping_label.setText("The project has no survey items yet; add them in Design, or import now.")
+            return
+        mapped = [i for i in items if i in self.mappings]
+        pairs = ", ".join(f"{i} → {self.mappings[i]['column']}" for i in mapped)
+        self.mapping_label.setText(f"{len(mapped)} of {len(items)} items mapped" + (f" ({pairs})" if mapped else "") + ".")
+
+    # ------------------------------------------------------------------ mapping
+    def open_mapping(self) -> None:
+        from dpdesk.gui.dialogs.mapping import MappingDialog
+
+        self.mapping_dialog = MappingDialog(self.table, self.items_, self.mappings, self)
+        self.mapping_dialog.accepted.connect(self._on_mapping_accepted)
+        self.mapping_dialog.open()
+
+    def _on_mapping_accepted(self) -> None:
+        self.mappings = self.mapping_dialog.accepted_mappings()
+        self._show_mapping_summary()
+
+    # ------------------------------------------------------------------ state
+    def _update_buttons(self) -> None:
+        busy = self.jobs.running
+        self.import_button.setEnabled(self.table is not None and not busy)
+        self.map_button.setEnabled(self.table is not None and not busy and self._has_items)
+        self.cancel_button.setEnabled(busy)
+        for combo in self.combos.values():
+            combo.setEnabled(not (busy and self._phase == "store") and (combo is not self.combos["sheet"]
+                                                                         or combo.count() > 1))
+
+    def done(self, result: int) -> None:  # noqa: D401 - Qt API
+        """Closing cancels a running job and waits for it (a cancelled save is rolled back)."""
+        self.jobs.shutdown()
+        super().done(result)

@@ -1,0 +1,348 @@
+"""Map each survey item to its column and codes, and check the mapping before anything is stored.
+
+For the chosen column the dialog lists its values (with value labels and how often each
+occurs); each value is assigned to a response (or left out). Two-group designs also get
+the column that holds the randomization group. The check (``map_item`` in a worker)
+reports the counts and every row that matches no code or is missing, with row numbers;
+the researcher either fixes the codes or chooses to leave those rows out.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.shell.worker import JobRunner
+
+NOT_COUNTED = "(not counted)"
+NO_COLUMN = "(not in this file)"
+
+
+def inspect_column(job, table, column: str, group_column: str | None):
+    """Worker: the distinct values (value, label, count) of the column and the group column."""
+    from dpdesk.project.reading.importing import distinct_values
+
+    values = distinct_values(table, column) if column else []
+    groups = distinct_values(table, group_column) if group_column else []
+    return ("values", column, group_column, values, groups)
+
+
+def check_mapping(job, table, item: str, mapping: dict):
+    """Worker: count the item's answers as mapped (rows not counted are listed, never dropped)."""
+    from dpdesk.errors import DpdeskError
+    from dpdesk.project.mapping import map_item
+
+    try:
+        report = map_item(table, mapping["column"], mapping["codes"], group_column=mapping.get("group_column"),
+                          group_codes=mapping.get("group_codes"), exclude=False)
+    except DpdeskError as exc:
+        return ("check", item, None, str(exc))
+    return ("check", item, report, "")
+
+
+def check_all(job, table, mappings: dict):
+    """Worker: check every mapping the dialog starts with (the items' stored mappings)."""
+    out = {}
+    for item, mapping in mappings.items():
+        job.check()
+        out[item] = check_mapping(job, table, item, mapping)
+    return out
+
+
+def report_text(report, limit: int = 12) -> str:
+    """The check's result in words (counts, then the rows not counted with their row numbers)."""
+    counts = report.counts
+    if report.groups:
+        parts = [f"group {g}: " + ", ".join(f"{r} {c}" for r, c in zip(report.responses, counts[i]))
+                 for i, g in enumerate(report.groups)]
+    else:
+        parts = [", ".join(f"{r} {c}" for r, c in zip(report.responses, counts))]
+    lines = [f"Counted {report.n_used:,} of {report.n_rows:,} rows: " + "; ".join(parts) + "."]
+    for what, problems in (("match no code", report.unmatched), ("are missing (blank or a missing code)",
+                                                                   report.missing)):
+        if problems:
+            n = sum(p.count for p in problems)
+            rows = ", ".join(str(p.row) for p in problems[:limit]) + (", …" if len(problems) > limit else "")
+            values = sorted({str(p.value) for p in problems if p.value is not None})[:6]
+            shown = f" (values: {', '.join(repr(v) for v in values)})" if values else ""
+            lines.append(f"{n:,} row(s) {what}{shown}: rows {rows}.")
+    return "\n".join(lines)
+
+
+class CodeTable(QTableWidget):
+    """The values of a column, each with a combo box: which response (or group) it stands for."""
+
+    def __init__(self, what: str, parent=None) -> None:
+        super().__init__(0, 4, parent)
+        self.what = what
+        name(self, f"{what} codes", f"Each value of the column and the {what.lower()} it stands for")
+        self.setHorizontalHeaderLabels(["Value", "Label", "Rows", what])
+        self.verticalHeader().setVisible(False)
+        header = self.horizontalHeader()
+        for c in range(3):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.values: list = []
+
+    def fill(self, values: list[tuple], choices: list[tuple[str, str]], chosen: dict) -> None:
+        """``choices``: (key, text); ``chosen``: {key: [codes]} preselected (matching as text)."""
+        self.values = [v for v, _label, _n in values if v is not None]
+        self.setRowCount(len(self.values))
+        wanted = {str(c).strip().casefold(): key for key, codes in chosen.items() for c in codes}
+        row = 0
+        for value, label, count in values:
+            if value is None:
+                continue
+            for col, text in enumerate((str(value), label, f"{count:,}")):
+                cell = QTableWidgetItem(text)
+                cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                self.setItem(row, col, cell)
+            combo = name(QComboBox(), f"{self.what} of {value}", f"Which {self.what.lower()} the value {value} means")
+            combo.addItem(NOT_COUNTED, None)
+            for key, text in choices:
+                combo.addItem(text, key)
+            key = wanted.get(str(value).strip().casefold()) or wanted.get(label.strip().casefold())
+            if key is None:
+                key = next((k for k, _t in choices if k.casefold() in (str(value).casefold(), label.casefold())), None)
+            combo.setCurrentIndex(max(0, combo.findData(key)) if key is not None else 0)
+            self.setCellWidget(row, 3, combo)
+            row += 1
+
+    def combo(self, value) -> QComboBox:
+        return self.cellWidget(self.values.index(value), 3)
+
+    def assign(self, value, key) -> None:
+        self.combo(value).setCurrentIndex(self.combo(value).findData(key))
+
+    def codes(self, keys: list[str]) -> dict:
+        out = {k: [] for k in keys}
+        for row, value in enumerate(self.values):
+            key = self.cellWidget(row, 3).currentData()
+            if key is not None:
+                out[key].append(value)
+        return out
+
+
+class MappingDialog(QDialog):
+    """One page per item: column, codes, group column and codes, and the check's report."""
+
+    def __init__(self, table, items: list, mappings: dict, parent=None,
+                 intro: str = "Nothing is stored until you import.") -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Map survey items to columns")
+        self.setObjectName("mappingDialog")
+        self.resize(900, 620)
+        self.table_ = table
+        self.items_ = {it.name: it for it in items}
+        self.mappings: dict[str, dict] = dict(mappings)
+        self.reports: dict[str, object] = {}
+        self.errors: dict[str, str] = {}
+        self.exclude: dict[str, bool] = {}
+        self.current: str | None = None
+        self._filling = False
+        self.jobs = JobRunner(self)
+        self.jobs.done.connect(self._on_job_done)
+        self.first_checks = JobRunner(self)  # the stored mappings, all checked once at the start
+        self.first_checks.done.connect(self._on_first_checks)
+
+        self.item_list = name(QListWidget(), "Survey items", "The items to map; each shows whether its mapping is ready")
+        self.item_list.setFixedWidth(220)
+        self.about = note()
+        columns = [str(c) for c in table.frame.columns]
+        self.column = name(QComboBox(), "Answer column", "The column that holds the item's recorded answers")
+        self.column.addItem(NO_COLUMN, None)
+        for c in columns:
+            label = table.report.variable_labels.get(c, "")
+            self.column.addItem(f"{c} — {label[:50]}" if label else c, c)
+        self.codes = CodeTable("Response")
+        self.group_column = name(QComboBox(), "Group column", "The column that holds each respondent's randomization group")
+        self.group_column.addItem(NO_COLUMN, None)
+        for c in columns:
+            self.group_column.addItem(c, c)
+        self.group_codes = CodeTable("Group")
+        self.group_box = QWidget()
+        group_layout = QFormLayout(self.group_box)
+        group_layout.setContentsMargins(0, 0, 0, 0)
+        group_layout.addRow("Group column:", self.group_column)
+        group_layout.addRow(self.group_codes)
+        self.report = note(object_name="mappingReport")
+        self.report.setAccessibleName("Check of the mapping")
+        self.report.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.exclude_box = name(QCheckBox("Leave the rows listed above out of the estimate (they are reported "
+                                          "with the results)"), "Leave rows out",
+                                "Instead of fixing the codes, leave the rows that match no code or are missing out")
+        form = QFormLayout()
+        form.addRow("Answer column:", self.column)
+        right = QVBoxLayout()
+        right.addWidget(self.about)
+        right.addLayout(form)
+        right.addWidget(self.codes, 2)
+        right.addWidget(self.group_box, 1)
+        right.addWidget(self.report)
+        right.addWidget(self.exclude_box)
+        body = QHBoxLayout()
+        body.addWidget(self.item_list)
+        body.addLayout(right, 1)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Tell dpdesk which column holds each item's answers and what each value means. "
+                                + intro))
+        layout.addLayout(body, 1)
+        layout.addWidget(self.buttons)
+        for it in items:
+            self.item_list.addItem(it.name)
+        if self.mappings:
+            self.reports.update({item: None for item in self.mappings})  # "checking…"
+            self.first_checks.start(check_all, table, dict(self.mappings))
+        self.item_list.currentRowChanged.connect(self._show_row)
+        self.column.currentIndexChanged.connect(self._on_column)
+        self.group_column.currentIndexChanged.connect(self._on_column)
+        self.exclude_box.toggled.connect(self._on_exclude)
+        if items:
+            self.item_list.setCurrentRow(0)
+
+    # ------------------------------------------------------------------ items
+    def design(self, item: str):
+        from dpdesk.mechanisms import rr
+
+        return rr.Design.from_dict(self.items_[item].design_record)
+
+    def _show_row(self, row: int) -> None:
+        if 0 <= row < len(self.items_):
+            self.show_item(list(self.items_)[row])
+
+    def show_item(self, item: str) -> None:
+        self.current = item
+        it = self.items_[item]
+        d = self.design(item)
+        self.about.setText(f"<b>{item}</b>: {it.question or ''}<br><i>{d.name}</i>, responses: "
+                           f"{', '.join(d.responses)}" + (" — two randomization groups" if d.groups == 2 else ""))
+        m = self.mappings.get(item, {})
+        self._filling = True
+        self.column.setCurrentIndex(max(0, self.column.findData(m.get("column"))))
+        self.group_column.setCurrentIndex(max(0, self.group_column.findData(m.get("group_column"))))
+        self.group_box.setVisible(d.groups == 2)
+        self.exclude_box.setChecked(self.exclude.get(item, False))
+        self._filling = False
+        self._on_column()
+
+    def _on_column(self) -> None:
+        if self._filling or self.current is None:
+            return
+        self.report.setText("Reading the column's values…")
+        self.jobs.start(inspect_column, self.table_, self.column.currentData(),
+                        self.group_column.currentData() if self.design(self.current).groups == 2 else None)
+
+    def _on_exclude(self, on: bool) -> None:
+        if self.current is not None and not self._filling:
+            self.exclude[self.current] = on
+            self._update_status()
+
+    def _on_job_done(self, result) -> None:
+        if result[0] == "values" and result[1] != self.column.currentData():
+            return  # the values of a column no longer chosen
+        if result[0] == "values":
+            _kind, column, group_column, values, groups = result
+            d = self.design(self.current)
+            m = self.mappings.get(self.current, {})
+            self.codes.fill(values, [(r, r) for r in d.responses], m.get("codes") or {} if m.get("column") == column else {})
+            self.group_codes.fill(groups, [(str(g), f"group {g}") for g in range(1, d.groups + 1)],
+                                  m.get("group_codes") or {} if m.get("group_column") == group_column else {})
+            for table in (self.codes, self.group_codes):
+                for row in range(table.rowCount()):
+                    table.cellWidget(row, 3).currentIndexChanged.connect(self.recheck)
+            self.recheck()
+        else:
+            _kind, item, report, error = result
+            self.reports[item] = report
+            self.errors[item] = error
+            if item == self.current:
+                self.report.setText(error or report_text(report))
+            self._update_status()
+
+    def _on_first_checks(self, results: dict) -> None:
+        for item, (_kind, _item, report, error) in results.items():
+            if self.reports.get(item) is None and self.mappings.get(item) is not None:
+                self.reports[item] = report
+                if error:
+                    self.errors[item] = error
+        self._update_status()
+
+    def recheck(self) -> None:
+        """Store the current page's mapping and check it in the worker."""
+        item = self.current
+        column = self.column.currentData()
+        if item is None:
+            return
+        if column is None:
+            self.mappings.pop(item, None)
+            self.reports.pop(item, None)
+            self.report.setText("Not mapped: this item is left out of this import's results.")
+            self.report.setStyleSheet("")
+            self._update_status()
+            return
+        d = self.design(item)
+        mapping = {"column": column, "codes": self.codes.codes(list(d.responses))}
+        if d.groups == 2:
+            mapping["group_column"] = self.group_column.currentData()
+            mapping["group_codes"] = self.group_codes.codes([str(g) for g in range(1, d.groups + 1)])
+        else:
+            mapping["group_column"], mapping["group_codes"] = None, None
+        self.mappings[item] = mapping
+        self.reports[item] = None
+        self._update_status()
+        self.jobs.start(check_mapping, self.table_, item, mapping)
+
+    # ------------------------------------------------------------------ state
+    def status(self, item: str) -> str:
+        """"ready", "excluded" (problems, rows left out), "problems", "checking" or "not mapped"."""
+        if item not in self.mappings:
+            return "not mapped"
+        report = self.reports.get(item)
+        if report is None:
+            return "checking" if item in self.reports else "problems"
+        if report.ok:
+            return "ready"
+        return "excluded" if self.exclude.get(item) else "problems"
+
+    def _update_status(self) -> None:
+        marks = {"ready": "✓", "excluded": "✓ (rows left out)", "problems": "needs fixing", "checking": "checking…",
+                 "not mapped": "not mapped"}
+        for row in range(self.item_list.count()):
+            entry = self.item_list.item(row)
+            item = list(self.items_)[row]
+            entry.setText(f"{item} — {marks[self.status(item)]}")
+            entry.setData(Qt.ItemDataRole.UserRole, item)
+        colour = {"ready": "", "excluded": "color: #6b4a00;", "problems": "color: #a40000;"}
+        if self.current is not None:
+            self.report.setStyleSheet(colour.get(self.status(self.current), ""))
+        ok = all(self.status(i) in ("ready", "excluded", "not mapped") for i in self.items_)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+
+    def ready(self) -> bool:
+        return self.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+
+    def accepted_mappings(self) -> dict:
+        return {k: v for k, v in self.mappings.items() if self.status(k) in ("ready", "excluded")}
+
+    def done(self, result: int) -> None:  # noqa: D401 - Qt API
+        self.jobs.shutdown()
+        self.first_checks.shutdown()
+        super().done(result)

@@ -1,0 +1,351 @@
+"""The main window: welcome screen, or the open project with navigation by task.
+
+Every change is written to the project file at once (no "unsaved changes"); this window
+opens, closes and switches projects, and holds the undo stack and the settings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QHBoxLayout,
+    QStackedWidget,
+    QWidget,
+)
+
+from dpdesk import __version__
+from dpdesk.gui.shell.tasks import TASKS
+from dpdesk.errors import DpdeskError
+
+from dpdesk.gui.dialogs.errors import show_error
+from dpdesk.gui.shell.menus import build_menus
+from dpdesk.gui.shell.settings import Settings, data_folder
+from dpdesk.gui.views.placeholder import PlaceholderView
+from dpdesk.gui.shell.welcome import WelcomeView
+from dpdesk.gui.widgets.common import name
+from dpdesk.gui.shell.worker import JobRunner
+
+TASK_TIPS = {
+    "Design": "The sensitive questions and how respondents answer them",
+    "Data": "Import the survey answers",
+    "Results": "Estimates with confidence intervals",
+    "Tabulate": "Private tables of the other variables",
+    "Export": "Save results as a workbook, CSV or a script",
+    "Share": "Check how identifiable the data is and export a safer extract",
+}
+PROJECT_FILTER = "dpdesk projects (*.dpdesk)"
+DATA_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".sav", ".dta"}
+
+HELP_TEXT = (
+    "<h3>Getting started</h3>"
+    "<p><b>Design</b>: add each sensitive question with <i>New survey item</i>. The wizard asks for the question, "
+    "how respondents answer, the randomizer, and shows what the design means for privacy and precision. "
+    "It writes the respondent instructions for you.</p>"
+    "<p><b>Data</b>, <b>Results</b>, <b>Tabulate</b> and <b>Export</b> follow the survey: import the answers, "
+    "estimate, publish private tables, and save the results.</p>"
+    "<p>Your project is saved after every change. Undo (Ctrl+Z) takes back design changes.</p>"
+)
+
+
+class MainWindow(QMainWindow):
+    project_changed = Signal(object)  # the open Project, or None
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        super().__init__()
+        self.settings = settings or Settings()
+        self.project = None
+        self.undo_stack = QUndoStack(self)
+        self.setWindowTitle("dpdesk")
+        self.setAcceptDrops(True)
+        self.resize(1100, 720)
+        self.jobs = JobRunner(self)
+        self.jobs.done.connect(self._on_example_built)
+        self.jobs.failed.connect(self._on_job_failed)
+        self.jobs.progress.connect(self._on_job_progress)
+
+        self.welcome = WelcomeView()
+        self.nav = name(QListWidget(), "Tasks", "Choose what to work on: design, data, results, tabulate, export")
+        for task in TASKS:
+            item = QListWidgetItem(task)
+            item.setToolTip(TASK_TIPS[task])
+            item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, TASK_TIPS[task])
+            self.nav.addItem(item)
+        self.nav.setFixedWidth(170)
+        self.views = QStackedWidget()
+        from dpdesk.gui.views.design_view import DesignView
+
+        self.design_view = DesignView(self)
+        self.views.addWidget(self.design_view)
+        from dpdesk.gui.views.data_view import DataView
+        from dpdesk.gui.views.export_view import ExportView
+        from dpdesk.gui.views.results_view import ResultsView
+
+        self.data_view = DataView(self)
+        self.results_view = ResultsView(self)
+        self.export_view = ExportView(self, self.results_view)
+        from dpdesk.gui.views.tabulate_view import TabulateView
+
+        self.tabulate_view = TabulateView(self)
+        from dpdesk.gui.views.share_view import ShareView
+
+        self.share_view = ShareView(self)
+        own = {"Data": self.data_view, "Results": self.results_view, "Export": self.export_view,
+               "Tabulate": self.tabulate_view, "Share": self.share_view}
+        for task in TASKS[1:]:
+            self.views.addWidget(own.get(task) or PlaceholderView(task))
+        self.nav.setObjectName("nav")
+        self.nav.setStyleSheet("QListWidget#nav { font-size: 11pt; border: none; background: palette(base); }"
+                               "QListWidget#nav::item { padding: 8px 14px; border: none; }"
+                               "QListWidget#nav::item:selected { background: palette(highlight); "
+                               "color: palette(highlighted-text); }"
+                               "QListWidget#nav { outline: 0; }")
+        self.workspace = QWidget()
+        row = QHBoxLayout(self.workspace)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        row.addWidget(self.nav)
+        row.addWidget(self.views, 1)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.welcome)
+        self.pages.addWidget(self.workspace)
+        self.setCentralWidget(self.pages)
+        self.project_label = QLabel()
+        self.statusBar().addPermanentWidget(self.tabulate_view.meter)
+        self.statusBar().addPermanentWidget(self.project_label)
+        self.statusBar().showMessage("Ready")
+
+        self.actions_ = build_menus(self)
+        self.recent_menu.triggered.connect(self._on_recent_action)
+        self.nav.currentRowChanged.connect(self.views.setCurrentIndex)
+        self.welcome.new_requested.connect(self.new_project_dialog)
+        self.welcome.open_requested.connect(self.open_project_dialog)
+        self.welcome.example_requested.connect(self.open_example)
+        self.welcome.recent_chosen.connect(self.open_project)
+        self.undo_stack.indexChanged.connect(self._on_undo_index)
+        self.nav.setCurrentRow(0)
+        geometry = self.settings.geometry()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        self._refresh()
+
+    # ------------------------------------------------------------------ projects
+    def open_project(self, path) -> bool:
+        """Open ``path`` (closing the current project first); errors are shown, not raised."""
+        from dpdesk.project import ledger
+        from dpdesk.project.file.store import Project
+
+        path = Path(path)
+        if self.project is not None and not self.project.closed and self.project.path == path.absolute().resolve():
+            self.statusBar().showMessage(f"{path.name} is already open.", 5000)
+            return True
+        try:
+            project = Project.open(path)
+        except DpdeskError as exc:
+            show_error(exc, self)
+            if not path.exists():
+                self.settings.remove_recent(str(path))
+                self._refresh()
+            return False
+        try:
+            ledger.verify_ledger(project)  # an edited ledger is found on open, before any release
+        except DpdeskError as exc:
+            project.close()
+            show_error(exc, self)
+            return False
+        self._set_project(project)
+        return True
+
+    def create_project(self, path) -> bool:
+        from dpdesk.project.file.store import Project
+
+        path = Path(path)
+        if path.suffix.lower() != ".dpdesk":
+            path = path.with_name(path.name + ".dpdesk")
+        try:
+            project = Project.create(path)
+        except DpdeskError as exc:
+            show_error(exc, self)
+            return False
+        self._set_project(project)
+        return True
+
+    def _set_project(self, project) -> None:
+        self.close_project()
+        self.project = project
+        self.settings.add_recent(project.path)
+        self.settings.set_last_folder("project", project.path)
+        if project.backup_path is not None:
+            self.statusBar().showMessage(f"Upgraded an older project file; the original is kept as "
+                                         f"{project.backup_path.name}.", 10000)
+        else:
+            self.statusBar().showMessage(f"Opened {project.path.name}.", 5000)
+        self.nav.setCurrentRow(0)
+        self._refresh()
+        self.project_changed.emit(project)
+
+    def close_project(self) -> None:
+        self.jobs.cancel()
+        for view in (self.data_view, self.results_view, self.export_view, self.tabulate_view, self.share_view):
+            view.shutdown()  # their jobs read the project: finish them before it closes
+        if self.design_view.wizard is not None:
+            self.design_view.wizard.reject()
+        self.undo_stack.clear()
+        if self.project is not None:
+            name = self.project.path.name
+            self.project.close()
+            self.project = None
+            self.statusBar().showMessage(f"Closed {name}. Every change was already saved.", 5000)
+            self._refresh()
+            self.project_changed.emit(None)
+
+    def save_as(self, path) -> bool:
+        if self.project is None:
+            return False
+        try:
+            self.project.save_as(path)
+        except DpdeskError as exc:
+            show_error(exc, self)
+            return False
+        self.settings.add_recent(self.project.path)
+        self._refresh()
+        return True
+
+    # ------------------------------------------------------------------ dialogs
+    def new_project_dialog(self) -> None:
+        folder = self.settings.last_folder("project")
+        path, _ = QFileDialog.getSaveFileName(self, "New project", str(Path(folder) / "survey.dpdesk"), PROJECT_FILTER)
+        if path:
+            self.create_project(path)
+
+    def open_project_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open project", self.settings.last_folder("project"), PROJECT_FILTER)
+        if path:
+            self.open_project(path)
+
+    def save_as_dialog(self) -> None:
+        if self.project is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save project as", str(self.project.path), PROJECT_FILTER)
+        if path:
+            self.save_as(path)
+
+    def show_preferences(self) -> None:
+        from dpdesk.gui.dialogs.preferences import PreferencesDialog
+
+        dialog = PreferencesDialog(self.settings, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+
+    def show_help(self) -> None:
+        box = QMessageBox(QMessageBox.Icon.Information, "dpdesk help", HELP_TEXT, QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def show_about(self) -> None:
+        text = (f"<h3>dpdesk {__version__}</h3><p>Randomized-response surveys and differentially private "
+                "tabulations for survey researchers.</p><p>Free software under the MIT licence.</p>")
+        box = QMessageBox(QMessageBox.Icon.NoIcon, "About dpdesk", text, QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    # ------------------------------------------------------------------ example
+    def example_path(self) -> Path:
+        from dpdesk.gui.shell.example_project import EXAMPLE_NAME
+
+        return data_folder() / EXAMPLE_NAME
+
+    def open_example(self) -> None:
+        """Open the example project, building it first (in a worker) if it does not exist yet."""
+        if self.jobs.running:  # already being prepared
+            return
+        path = self.example_path()
+        if path.exists():
+            self.open_project(path)
+            return
+        from dpdesk.gui.shell.example_project import build_example
+
+        self.statusBar().showMessage("Preparing the example project…")
+        self.jobs.start(build_example, path)
+
+    def _on_example_built(self, path) -> None:
+        self.open_project(path)
+
+    def _on_job_failed(self, exc) -> None:
+        self.statusBar().clearMessage()
+        show_error(exc, self)
+
+    def _on_job_progress(self, _fraction: float, text: str) -> None:
+        if text:
+            self.statusBar().showMessage(text)
+
+    # ------------------------------------------------------------------ state
+    def _refresh(self) -> None:
+        has = self.project is not None
+        self.pages.setCurrentWidget(self.workspace if has else self.welcome)
+        self.setWindowTitle(f"{self.project.path.stem} — dpdesk" if has else "dpdesk")
+        self.project_label.setText(self.project.path.name if has else "No project open")
+        self.project_label.setToolTip(str(self.project.path) if has else "")
+        for key in ("save_as", "close"):
+            self.actions_[key].setEnabled(has)
+        recent = self.settings.recent_files()
+        self.welcome.set_recent(recent)
+        self.recent_menu.clear()
+        for f in recent:
+            action = self.recent_menu.addAction(Path(f).name)
+            action.setData(f)
+            action.setToolTip(f)
+        self.recent_menu.setEnabled(bool(recent))
+        self.design_view.refresh()
+
+    def _on_recent_action(self, action) -> None:
+        if action.data():
+            self.open_project(action.data())
+
+    def _on_undo_index(self, _index: int) -> None:
+        self.design_view.refresh()
+
+    # ------------------------------------------------------------------ drops
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if self._dropped_path(event) is not None:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt API
+        path = self._dropped_path(event)
+        if path is None:
+            return
+        event.acceptProposedAction()
+        self.open_dropped(path)
+
+    def open_dropped(self, path: Path) -> None:
+        if path.suffix.lower() == ".dpdesk":
+            self.open_project(path)
+        else:
+            if self.project is None:
+                self.statusBar().showMessage(f"To import {path.name}, open or create a project first.", 8000)
+                return
+            self.nav.setCurrentRow(TASKS.index("Data"))
+            self.statusBar().showMessage(f"Importing {path.name}: check the preview, map the items, then Import.", 8000)
+            self.data_view.import_dialog(path)
+
+    @staticmethod
+    def _dropped_path(event) -> Path | None:
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        if len(urls) != 1 or not urls[0].isLocalFile():
+            return None
+        path = Path(urls[0].toLocalFile())
+        return path if path.suffix.lower() in DATA_SUFFIXES | {".dpdesk"} else None
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        self.settings.set_geometry(self.saveGeometry())
+        self.jobs.shutdown()
+        self.close_project()
+        super().closeEvent(event)

@@ -1,0 +1,25 @@
+""""Copy table": a result table on the clipboard as TSV (plain text) and HTML, full precision.
+
+The text comes from the project export (``table_to_tsv``, ``table_to_html``), so a pasted
+table has the same numbers and the same protection against formula injection as a file.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData
+from PySide6.QtGui import QGuiApplication
+
+
+def table_mime(rows: list[dict]) -> QMimeData:
+    """The clipboard data of ``rows``: text/plain (tab-separated) and text/html (a table)."""
+    from dpdesk.project.export.results import table_to_html, table_to_tsv
+
+    mime = QMimeData()
+    mime.setText(table_to_tsv(rows))
+    mime.setHtml(table_to_html(rows))
+    return mime
+
+
+def copy_table(rows: list[dict]) -> None:
+    """Put ``rows`` on the system clipboard (Excel, Word and text editors all take it)."""
+    QGuiApplication.clipboard().setMimeData(table_mime(rows))

@@ -1,0 +1,39 @@
+"""Small helpers shared by widgets, dialogs and wizard pages: accessible names, notes, problem labels."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QWidget
+
+
+def name(widget: QWidget, accessible: str, description: str) -> QWidget:
+    """Give ``widget`` an accessible name and description (and a tooltip) and return it."""
+    widget.setAccessibleName(accessible)
+    widget.setAccessibleDescription(description)
+    if not widget.toolTip():
+        widget.setToolTip(description)
+    return widget
+
+
+def note(text: str = "", *, object_name: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(label.textInteractionFlags())
+    if object_name:
+        label.setObjectName(object_name)
+    return label
+
+
+def problem_label() -> QLabel:
+    """A label for an inline problem message (red text, hidden while empty)."""
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setStyleSheet("color: #a40000;")
+    label.setAccessibleName("Problem")
+    label.setAccessibleDescription("What needs fixing on this page")
+    label.hide()
+    return label
+
+
+def show_problem(label: QLabel, text: str) -> None:
+    label.setText(text)
+    label.setVisible(bool(text))

@@ -1,0 +1,145 @@
+"""The reproducibility script: a short Python file that recomputes every estimate.
+
+The script imports ``from dpdesk.mechanisms import rr``, rebuilds each design with
+``rr.design(name, **params)``, calls ``rr.estimate(design, counts, confidence=...,
+ci=...)`` on the exported counts (overall and per subgroup) and prints a table. Nothing
+from the data file is written as code: every name, label and value is embedded as a
+Python literal made by ``repr()`` of a plain str/int/float/list/dict, so an item called
+``'); import os; os.system('...`` stays a harmless string, and the printed labels
+have non-printable characters replaced (no terminal escape sequences).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from dpdesk.project.export.model import ExportError, ResultsBundle, atomic_write
+
+_HEADER = '''#!/usr/bin/env python3
+# Recompute the randomized-response estimates exported by dpdesk from the response counts.
+# Run it with a Python that has dpdesk installed:  python {script}
+# The counts, designs and options below were copied from the project when it was exported.
+from dpdesk.mechanisms import rr
+
+RESULTS_FILE = {results}
+DPDESK_VERSION = {version}
+'''
+
+_FOOTER = '''
+
+def clean(text):
+    """Printable text only (labels come from a data file)."""
+    return "".join(ch if ch.isprintable() else "?" for ch in str(text))
+
+
+def rows_of(result):
+    """(category, estimate, SE, CI low, CI high): one row for yes/no items, else one per category."""
+    if result.frequencies is None:
+        low, high = result.ci
+        return [("", result.prevalence, result.se, low, high)]
+    return [(name, result.frequencies[k], result.se[k], result.ci[k][0], result.ci[k][1])
+            for k, name in enumerate(result.design.categories)]
+
+
+def main():
+    print("Results file:", clean(RESULTS_FILE))
+    print(f"{'item':<24} {'subgroup':<16} {'category':<12} {'n':>7} {'estimate':>10} {'SE':>10} "
+          f"{'CI low':>10} {'CI high':>10}  CI method")
+    for item, subgroup, design, counts, confidence, ci in ANALYSES:
+        result = rr.estimate(design, counts, confidence=confidence, ci=ci)
+        for category, value, se, low, high in rows_of(result):
+            print(f"{clean(item)[:24]:<24} {clean(subgroup)[:16]:<16} {clean(category)[:12]:<12} {result.n:>7} "
+                  f"{value:>10.6f} {se:>10.6f} {low:>10.6f} {high:>10.6f}  {clean(result.ci_method)}")
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def literal(value: Any, where: str = "value") -> str:
+    """Python source for ``value`` built only from safe literals (``repr`` of plain types)."""
+    # The base types' own __repr__, so a subclass (numpy.float64, a str subclass) cannot
+    # change the text that becomes code.
+    if value is None or isinstance(value, bool):
+        return repr(None if value is None else bool(value))
+    if isinstance(value, str):
+        return str.__repr__(value)
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return 'float("nan")'
+        if math.isinf(value):
+            return 'float("inf")' if value > 0 else '-float("inf")'
+        return float.__repr__(value)
+    if isinstance(value, (Fraction, Decimal)):
+        return literal(float(value), where)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(literal(v, where) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{literal(str(k), where)}: {literal(v, where)}" for k, v in value.items()) + "}"
+    tolist = getattr(value, "tolist", None)  # numpy arrays and scalars
+    if callable(tolist):
+        return literal(tolist(), where)
+    raise ExportError(
+        f"Cannot write the reproducibility script: the {where} has a value of type "
+        f"{type(value).__name__} ({value!r:.60}). Use numbers, text, lists or dicts."
+    )
+
+
+def _design_call(design: str, params: dict[str, Any], where: str) -> str:
+    names = [str(k) for k in params]
+    if all(n.isidentifier() and not n.startswith("_") for n in names) and "name" not in names:
+        args = "".join(f", {n}={literal(v, where)}" for n, v in params.items())
+        return f"rr.design({literal(str(design))}{args})"
+    return f"rr.design({literal(str(design))}, **{literal(dict(params), where)})"
+
+
+def repro_script_text(bundle: ResultsBundle, results_file: str = "results", script_name: str = "reproduce.py") -> str:
+    """The source of the reproducibility script for ``bundle.repro``."""
+    from dpdesk import __version__
+
+    items = bundle.repro or []
+    if not items:
+        raise ExportError("There is nothing to reproduce: the results carry no counts and designs.")
+    version = bundle.metadata.get("app version", bundle.metadata.get("dpdesk version", __version__))
+    script = "".join(ch if ch.isprintable() else "?" for ch in os.path.basename(script_name))
+    out = [_HEADER.format(script=script, results=literal(str(results_file)),
+                          version=literal(str(version)))]
+    out.append("# Each analysis: (item, subgroup, design, counts, confidence, CI method).")
+    out.append("ANALYSES = []")
+    for number, entry in enumerate(items, start=1):
+        where = f"design parameters of item {number}"
+        out.append("")
+        out.append(f"# Item {number}")
+        out.append(f"item = {literal(str(entry.item))}")
+        out.append(f"design = {_design_call(entry.design, dict(entry.params or {}), where)}")
+        options = f"{literal(float(entry.confidence))}, {literal(str(entry.ci))}"
+        out.append(f"ANALYSES.append((item, '(all)', design, {literal(entry.counts, 'counts')}, {options}))")
+        for label, counts in (entry.subgroups or {}).items():
+            out.append(
+                f"ANALYSES.append((item, {literal(str(label))}, design, {literal(counts, 'counts')}, {options}))"
+            )
+    out.append(_FOOTER)
+    return "\n".join(out)
+
+
+def write_repro_script(bundle: ResultsBundle, path: str | os.PathLike, *, results_file: str | None = None) -> Path:
+    """Write the reproducibility script to ``path`` atomically; return the path."""
+    path = Path(path)
+    text = repro_script_text(bundle, results_file or path.stem, path.name)
+    compile(text, str(path), "exec")  # a script that does not compile is never written
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    return atomic_write(path, write)

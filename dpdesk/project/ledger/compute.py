@@ -1,0 +1,284 @@
+"""Run a normalized release request through the central-DP mechanisms.
+
+Three steps, all from :mod:`dpdesk.mechanisms.central`:
+
+- :func:`noise_for` turns the request's epsilon / accuracy / scale into the mechanism's
+  noise argument (``epsilon=``, ``scale=`` or, for Gaussian noise priced in epsilon at
+  the budget's delta, ``rho=``), from public parameters only.
+- :func:`planned_events` runs the statistic on *empty* columns with a budget check that
+  stops it, so the privacy events are known before any data is read or noise drawn.
+- :func:`compute` runs it on the dataset's columns; the mechanism calls ``check`` with its
+  events before drawing the noise (OpenDP's exact samplers).
+
+Values are matched to declared keys as numbers in a numeric column and as text
+otherwise; missing values fall in no cell and are left out of sums, means and medians
+(how many were left out is not reported: that count is not private).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from dpdesk.errors import DataError
+from dpdesk.mechanisms import accounting
+from dpdesk.mechanisms.central import accuracy as acc
+from dpdesk.mechanisms.central.request import RequestError, cells, median_candidates
+
+__all__ = ["noise_for", "planned_events", "compute", "columns_of", "half_widths"]
+
+
+class _Planned(Exception):
+    def __init__(self, events):
+        super().__init__("planned")
+        self.events = tuple(events)
+
+
+def _unit(spec) -> Fraction:
+    return Fraction(spec["resolution"]) if spec["statistic"] in ("sum", "mean") else Fraction(1)
+
+
+def noise_for(spec: Mapping, delta: Fraction) -> dict:
+    """The noise keyword for the mechanism (``epsilon``, ``scale`` or ``rho``)."""
+    mech = spec["mechanism"]
+    if "scale" in spec:
+        return {"scale": Fraction(spec["scale"])}
+    if "accuracy" in spec:
+        units = math.floor(Fraction(spec["accuracy"]) / _unit(spec))
+        conf, m = Fraction(spec["confidence"]), cells(spec)
+        if units < 1:
+            raise RequestError(f"An accuracy of +-{spec['accuracy']} is below one unit of the "
+                               "statistic; no noise can promise it. Ask for a larger accuracy.")
+        if mech == "laplace":
+            return {"scale": acc.laplace_scale_for_accuracy(units, conf, m)}
+        return {"scale": acc.gaussian_sigma_for_accuracy(units, conf, m)}
+    eps = Fraction(spec["epsilon"])
+    if mech == "laplace":
+        return {"epsilon": eps}
+    if delta == 0:
+        raise RequestError("Gaussian noise has no pure-epsilon guarantee: this budget has no "
+                           "delta. Use mechanism 'laplace', or a project budget with a delta.")
+    return _sigmas_for(spec, eps, delta)
+
+
+def _round_up(x: Fraction, digits: int = 5) -> Fraction:
+    step = Fraction(10) ** (math.floor(math.log10(x)) - digits + 1)
+    return math.ceil(x / step) * step
+
+
+def _gaussian_noise(spec, rho: Fraction) -> dict:
+    """Sigmas for a total rho (a mean splits it in halves), rounded UP to 5 significant digits."""
+    d = _grid_sensitivity(spec)
+    if spec["statistic"] == "mean":
+        return {"sigmas": (_round_up(d / Fraction(math.sqrt(rho))), _round_up(1 / Fraction(math.sqrt(rho))))}
+    return {"scale": _round_up(d / Fraction(math.sqrt(2 * rho)))}
+
+
+def _sigmas_for(spec, eps: Fraction, delta: Fraction) -> dict:
+    """Gaussian noise costing at most eps at delta, from the zCDP conversion
+    eps = rho + 2 sqrt(rho ln(1/delta)) (Bun & Steinke 2016, prop. 1.3), solved for rho.
+
+    Closed form, so no accountant search: the conversion is a valid but loose bound, and
+    the ledger then charges the tighter PLD cost of the sigmas actually used (at most eps).
+    A PLD search would give less noise but takes seconds to minutes per request with
+    dp_accounting's discrete-Gaussian PLD, so it is left to ``plan``.
+    """
+    ln = math.log(1 / float(delta))
+    rho = Fraction((math.sqrt(ln + float(eps)) - math.sqrt(ln)) ** 2) * Fraction(999, 1000)
+    return _gaussian_noise(spec, rho)
+
+
+def _grid_sensitivity(spec) -> Fraction:
+    """Sensitivity in noise units: 1 for counts, max(|floor(lo/r)|, |ceil(hi/r)|) for sums."""
+    if spec["statistic"] not in ("sum", "mean"):
+        return Fraction(1)
+    lo, hi = (Fraction(b) for b in spec["bounds"])
+    r = Fraction(spec["resolution"])
+    return Fraction(max(abs(math.floor(lo / r)), abs(math.ceil(hi / r))))
+
+
+#: Gaussian noise on more grid units per respondent than this is refused: dp_accounting's
+#: discrete-Gaussian PLD grows with the sensitivity (seconds, then gigabytes, near 10^5).
+MAX_GAUSSIAN_SENSITIVITY = 10**4
+
+
+def check_events(events) -> None:
+    """Refuse Gaussian events the accountant cannot price in reasonable time and memory."""
+    for e in events:
+        if isinstance(e, accounting.Gaussian) and e.sensitivity > MAX_GAUSSIAN_SENSITIVITY:
+            raise RequestError(
+                f"Gaussian noise on a sum with a sensitivity of {e.sensitivity} grid units is more "
+                f"than the accountant can price (at most {MAX_GAUSSIAN_SENSITIVITY}). Use a coarser "
+                "resolution (bounds / resolution at most 10000) or Laplace noise.")
+
+
+def _empty(spec) -> dict:
+    names = list(spec["columns"]) + ([spec["by"]] if spec.get("by") else [])
+    return {name: np.zeros(0, dtype=object) for name in names} | {"__n__": 0}
+
+
+def planned_events(spec: Mapping, noise: Mapping) -> tuple:
+    """The privacy events the request will be charged, from public parameters only."""
+
+    def stop(events):
+        raise _Planned(events)
+
+    try:
+        _run(spec, _empty(spec), noise, stop)
+    except _Planned as planned:
+        check_events(planned.events)
+        return planned.events
+    raise AssertionError("the mechanism drew no budget check")  # pragma: no cover
+
+
+def compute(spec: Mapping, data: Mapping, noise: Mapping, check: Callable):
+    """The noisy release (a central ``Release`` or ``MeanRelease``) on prepared ``data``."""
+    return _run(spec, data, noise, check)
+
+
+def _run(spec, data, noise, check):
+    from dpdesk.mechanisms import central
+
+    stat, cols, mech = spec["statistic"], spec["columns"], spec["mechanism"]
+    by = data[spec["by"]] if spec.get("by") else None
+    by_keys = spec.get("by_keys")
+    kw = dict(noise, mechanism=mech, check=check)
+    if stat == "count":
+        if by is not None:
+            return central.count(None, by=by, by_keys=by_keys, **kw)
+        return central.count(int(data["__n__"]), **kw)
+    if stat == "histogram":
+        k, b = spec["keys"][0], spec["bins"][0]
+        return central.histogram(data[cols[0]], keys=k, bins=_floats(b), by=by, by_keys=by_keys, **kw)
+    if stat == "crosstab":
+        (k1, k2), (b1, b2) = spec["keys"], spec["bins"]
+        return central.crosstab(data[cols[0]], data[cols[1]], row_keys=k1, col_keys=k2,
+                                row_bins=_floats(b1), col_bins=_floats(b2), **kw)
+    x = np.asarray(data[cols[0]], dtype=float)
+    if stat == "mean" and "sigmas" in noise:
+        return _gaussian_mean(spec, x, by, by_keys, noise["sigmas"], check)
+    if stat in ("sum", "mean"):
+        lo, hi = (Fraction(v) for v in spec["bounds"])
+        fn = central.sum if stat == "sum" else central.mean
+        if stat == "mean" and "scale" in kw:
+            raise RequestError("A mean is set by its epsilon; give epsilon.")
+        return fn(x, lo, hi, Fraction(spec["resolution"]), by=by, by_keys=by_keys, **kw)
+    alpha = Fraction(spec.get("alpha", "1/2"))
+    cands = _floats(median_candidates(spec))
+    return central.quantile(x, cands, alpha, epsilon=noise["epsilon"], by=by, by_keys=by_keys,
+                            check=check)
+
+
+def _gaussian_mean(spec, x, by, by_keys, sigmas, check):
+    """A mean with Gaussian noise of the given sigmas: a noisy sum and a noisy count, checked
+    together before either is drawn (``central.mean`` sets sigmas from rho, unrounded)."""
+    from dpdesk.mechanisms import central
+    from dpdesk.mechanisms.central.numeric import MeanRelease
+    from dpdesk.mechanisms.central.release import resolve_noise
+
+    lo, hi = (Fraction(v) for v in spec["bounds"])
+    r = Fraction(spec["resolution"])
+    events = (resolve_noise("gaussian", _grid_sensitivity(spec), scale=sigmas[0])[2],
+              resolve_noise("gaussian", Fraction(1), scale=sigmas[1])[2])
+    check(events)
+    total = central.sum(x, lo, hi, r, scale=sigmas[0], mechanism="gaussian", by=by, by_keys=by_keys)
+    if by is None:
+        n = central.count(len(x), scale=sigmas[1], mechanism="gaussian")
+    else:
+        n = central.count(None, by=by, by_keys=by_keys, scale=sigmas[1], mechanism="gaussian")
+    out = MeanRelease(total, n, lo, hi)
+    if tuple(out.events) != events:  # pragma: no cover - guard
+        raise RequestError("The mean's noise differs from what was checked; refused.")
+    return out
+
+
+def _floats(edges):
+    return None if edges is None else [float(Fraction(e)) for e in edges]
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def columns_of(spec: Mapping, frame: Any, dataset: str) -> dict:
+    """The arrays the statistic needs from a pandas frame, keys matched to the column type.
+
+    Returns ``data`` for :func:`compute` and the request with keys converted to the
+    column's type (numbers for numeric columns, text otherwise).
+    """
+    import pandas as pd
+
+    def column(name):
+        if name not in frame.columns:
+            known = ", ".join(map(repr, list(frame.columns)[:20]))
+            raise DataError(f"The dataset {dataset!r} has no column {name!r} (it has: {known}).")
+        return frame[name]
+
+    def numeric(s):
+        return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+
+    def as_values(s) -> np.ndarray:
+        if numeric(s):
+            return s.astype("float64").to_numpy(na_value=np.nan)
+        return np.array([None if pd.isna(v) else str(v) for v in s.astype(object)], dtype=object)
+
+    def as_keys(s, keys, name):
+        if keys is None:
+            return None
+        if not numeric(s):
+            return [str(k) for k in keys]
+        out = []
+        for k in keys:
+            try:
+                f = Fraction(str(k))
+            except (ValueError, ZeroDivisionError):
+                raise DataError(f"Column {name!r} holds numbers, but the key {k!r} is not a number. "
+                                "Declare its keys as numbers.") from None
+            out.append(int(f) if f.denominator == 1 else float(f))
+        return out
+
+    spec = dict(spec)
+    data: dict[str, Any] = {"__n__": len(frame)}
+    stat = spec["statistic"]
+    if stat in ("histogram", "crosstab"):
+        spec["keys"] = [as_keys(column(c), k, c) for c, k in zip(spec["columns"], spec["keys"])]
+        for c in spec["columns"]:
+            data[c] = as_values(column(c))
+    if spec.get("by"):
+        spec["by_keys"] = as_keys(column(spec["by"]), spec["by_keys"], spec["by"])
+        data[spec["by"]] = as_values(column(spec["by"]))
+    if stat == "count" and spec["columns"]:
+        data["__n__"] = int(column(spec["columns"][0]).notna().sum())
+    if stat in ("sum", "mean", "median", "quantile"):
+        s = column(spec["columns"][0])
+        if not numeric(s):
+            raise DataError(f"A {stat} needs a numeric column; {spec['columns'][0]!r} in "
+                            f"{dataset!r} holds {s.dtype} values.")
+        x = as_values(s)
+        keep = np.isfinite(x)
+        data[spec["columns"][0]] = x[keep]
+        if spec.get("by"):
+            data[spec["by"]] = data[spec["by"]][keep]
+    return spec, data
+
+
+def half_widths(spec: Mapping, events: tuple) -> dict | None:
+    """Noise half-widths at the request's confidence, per cell and for the whole table.
+
+    In the statistic's units (grid units times the resolution for sums); None for a mean
+    (a ratio of two releases) and a median (a selection, not additive noise).
+    """
+    if spec["statistic"] in ("mean", "median", "quantile") or len(events) != 1:
+        return None
+    event, conf, m, unit = events[0], Fraction(spec["confidence"]), cells(spec), _unit(spec)
+    if isinstance(event, accounting.Laplace):
+        width = acc.laplace_half_width
+        scale = event.scale
+    else:
+        width = acc.gaussian_half_width
+        scale = event.sigma
+    return {"confidence": str(conf), "cells": m,
+            "per_cell": float(width(scale, conf, 1) * unit),
+            "simultaneous": float(width(scale, conf, m) * unit)}

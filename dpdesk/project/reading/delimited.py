@@ -1,0 +1,307 @@
+"""Delimited text (CSV, TSV, European ``;`` CSV) into a data frame, with progress.
+
+Steps: check the encoding of every byte (:mod:`read_encoding`), sniff the delimiter among
+``,`` ``;`` tab ``|`` from the first records (the one giving the same number of fields on
+every record wins), sniff a decimal comma (``1,5`` under a ``;`` delimiter, as European
+Excel writes), read the header rows and recognise the platform (:mod:`read_platforms`),
+then parse with pandas' C parser reading through a byte counter that reports progress and
+lets the callback cancel between blocks. Blanks are missing; ``NA``, ``None`` and the like
+stay text (they may be real answers).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import os
+import re
+import warnings
+
+from dpdesk.errors import DataError
+
+MAX_COLUMNS = 16_384  # Excel's limit; more is a wrong delimiter or a transposed file
+DELIMITERS = (",", ";", "\t", "|")
+_SAMPLE = 1 << 18
+_DECIMAL_COMMA = re.compile(r"^-?\d+,\d+$")
+_DECIMAL_POINT = re.compile(r"^-?\d+\.\d+$")
+_FIELDS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+_EOF_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
+_SEP_HINT = re.compile(r"\A\ufeff?sep=(.)\r?\n", re.IGNORECASE)
+_SPELLED = {"\\t": "\t", "tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
+_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
+
+
+def read_text(path: str, report, overrides: dict, progress):
+    """Read a delimited text file; fill ``report``; return the frame and the file's SHA-256."""
+    from dpdesk.project.reading import encoding, platforms
+
+    name = os.path.basename(path)
+    encoding, notes, sha256 = encoding.detect_encoding(path, overrides.get("encoding"),
+                                                    lambda f: progress(0.15 * f))
+    report.encoding = encoding
+    report.warnings.extend(notes)
+    sample, complete = _sample(path, encoding)
+    if not sample.strip():
+        raise DataError(f"{name}: the file holds only blank lines or spaces, no data. Export the "
+                        f"data again and check that the export finished.")
+    hint = _SEP_HINT.match(sample)  # Excel's "sep=;" first line names the delimiter
+    if hint:
+        sample = sample[hint.end():]
+    delimiter = overrides.get("delimiter")
+    delimiter = _SPELLED.get(str(delimiter).lower(), delimiter) if delimiter else None
+    delimiter = delimiter or (hint.group(1) if hint else None) or sniff_delimiter(sample, complete, path)
+    if len(delimiter) != 1 or delimiter in '"\r\n':
+        raise DataError(f"{name}: delimiter {delimiter!r} cannot be used; give one character such "
+                        f"as ',' ';' '\\t' or '|'.")
+    report.delimiter = delimiter
+    rows = _first_records(sample, complete, delimiter, name)
+    width = max(len(r) for r in rows)
+    if width > MAX_COLUMNS:
+        raise DataError(f"{name}: the first rows have {width:,} columns; dpdesk reads at most {MAX_COLUMNS:,} "
+                        f"(as Excel). Check the delimiter (found {_NAMES.get(delimiter, delimiter)}"
+                        f"), or if the file is transposed (one respondent per column), transpose it.")
+    decimal = overrides.get("decimal") or sniff_decimal(rows[1:], delimiter)
+    if decimal not in (".", ","):
+        raise DataError(f"{name}: decimal mark {decimal!r} is not '.' or ','. Pass decimal='.' or "
+                        f"decimal=','.")
+    if decimal == delimiter:
+        raise DataError(f"{name}: the decimal mark and the delimiter are both {decimal!r}. Pass "
+                        f"delimiter=';' with decimal=',' (European CSV), or decimal='.'.")
+    report.decimal = decimal
+    lay = platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))
+    text_columns = _text_columns(rows[lay.header_rows:], decimal)
+    if hint:
+        lay.header_rows += 1  # the "sep=" line is one more row above the data
+    frame = _parse(path, encoding, delimiter, decimal, lay.header_rows, name, progress, text_columns)
+    return name_columns(frame, lay, report, name), sha256
+
+
+def _sample(path: str, encoding: str) -> tuple[str, bool]:
+    """The decoded start of the file: at least 64 lines or 256 KiB, at most 32 MiB."""
+    with open(path, "rb") as handle:
+        wrapper = io.TextIOWrapper(handle, encoding=encoding, newline="")
+        text = wrapper.read(_SAMPLE)
+        while text.count("\n") < 64 and len(text) < (1 << 25):
+            more = wrapper.read(len(text))
+            if not more:
+                return text, True
+            text += more
+        complete = not wrapper.read(1)
+    return text, complete
+
+
+def sniff_delimiter(sample: str, complete: bool, path: str = "") -> str:
+    """The candidate delimiter giving the same (largest) number of fields on every record."""
+    lines = sample.split("\n")
+    if not complete and len(lines) > 1:
+        lines = lines[:-1]
+    text = "\n".join(lines[:200])
+    best, best_score = ",", (-1.0, 0)
+    for delimiter in DELIMITERS:
+        try:
+            counts = [len(r) for r in itertools.islice(csv.reader(io.StringIO(text), delimiter=delimiter), 100) if r]
+        except csv.Error:
+            continue
+        if not counts:
+            continue
+        mode = max(set(counts), key=counts.count)
+        share = counts.count(mode) / len(counts)
+        score = (share if mode > 1 else 0.0, mode)
+        if path.lower().endswith((".tsv", ".tab")) and delimiter == "\t" and mode > 1:
+            score = (2.0, mode)
+        if score > best_score:
+            best, best_score = delimiter, score
+    if best_score[0] <= 0 and sample.count("\t") > sample.count(","):
+        best = "\t"
+    return best
+
+
+def sniff_decimal(rows: list[list[str]], delimiter: str) -> str:
+    """``","`` when numbers like ``1,5`` outnumber ``1.5`` (never with a comma delimiter)."""
+    if delimiter == ",":
+        return "."
+    comma = point = 0
+    for row in rows[:200]:
+        for cell in row:
+            cell = cell.strip()
+            comma += bool(_DECIMAL_COMMA.match(cell))
+            point += bool(_DECIMAL_POINT.match(cell))
+    return "," if comma > point else "."
+
+
+def _first_records(sample: str, complete: bool, delimiter: str, name: str) -> list[list[str]]:
+    from dpdesk.project.reading.shape import MAX_CELL
+
+    if csv.field_size_limit() < MAX_CELL:
+        csv.field_size_limit(MAX_CELL)  # the same limit as for cells further down the file
+    try:
+        rows = list(itertools.islice(csv.reader(io.StringIO(sample), delimiter=delimiter), 60))
+    except csv.Error as exc:
+        if "field larger than field limit" in str(exc):
+            raise DataError(f"{name}: a value near the top of the file is longer than "
+                            f"{csv.field_size_limit():,} characters, usually a quote (\") that is opened and never closed. "
+                            f"Fix the quotes in the file (or save it again from Excel).") from None
+        raise DataError(f"{name}: the first rows cannot be split into fields ({exc}). Check the "
+                        f"quotes and the delimiter, or pass delimiter='...'.") from None
+    if not complete and len(rows) > 1:
+        rows = rows[:-1]  # the last record of a cut sample may be incomplete
+    rows = [r for r in rows if r] or [[]]
+    return rows
+
+
+class _Counter:
+    """A binary file that reports the share of bytes read; the callback may cancel.
+
+    pandas' C parser calls ``read`` for blocks of 256 KiB, so progress (and a chance to
+    cancel) comes every 256 KiB of the file.
+    """
+
+    def __init__(self, handle, size: int, progress):
+        self.handle, self.size, self.progress, self.done = handle, max(1, size), progress, 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.handle.read(size)
+        self.done += len(data)
+        self.progress(0.15 + 0.75 * self.done / self.size)
+        return data
+
+    def readable(self) -> bool:
+        return True
+
+    def __iter__(self):
+        return iter(self.handle)
+
+
+class _RawCounter(io.RawIOBase):
+    """The same as a raw stream, for encodings pandas decodes through ``io.TextIOWrapper``."""
+
+    def __init__(self, counter: _Counter):
+        self.counter = counter
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self.counter.read(min(len(buffer), 1 << 18))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def _text_columns(rows: list[list[str]], decimal: str) -> dict:
+    """Columns whose sampled values include text: parsed straight into categories (fast, small)."""
+    if not rows:
+        return {}
+    width = len(rows[0])
+    text = set()
+    for row in rows:
+        for j, cell in enumerate(row[:width]):
+            if j in text or not cell.strip():
+                continue
+            try:
+                float(cell.replace(decimal, ".") if decimal == "," else cell)
+            except ValueError:
+                text.add(j)
+    return {j: "category" for j in sorted(text)}
+
+
+def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtypes=None):
+    import pandas as pd
+
+    from dpdesk.project.reading import chunks
+
+    options = dict(sep=delimiter, decimal=decimal, keep_default_na=False, na_values=[""],
+                   skip_blank_lines=False, engine="c", quotechar='"', doublequote=True,
+                   dtype=dtypes or None)
+    watched = getattr(progress, "callback", None) is not None
+    if chunks.eligible(path, encoding):  # large UTF-8: pieces on threads, less memory
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            frame = chunks.parse(path, options, header_rows, progress)
+        if frame is not None:
+            return frame
+    size = os.path.getsize(path)
+    with open(path, "rb") as raw:
+        if not watched:
+            stream = path  # nobody is watching: let pandas read the path (in parallel if it can)
+        else:
+            stream = _Counter(raw, size, progress)
+            if encoding.replace("_", "-").lower() not in ("utf-8", "utf8", "utf-8-sig"):
+                stream = io.BufferedReader(_RawCounter(stream), 1 << 18)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return pd.read_csv(stream, header=None, skiprows=header_rows, encoding=encoding,
+                                   **options)
+        except pd.errors.EmptyDataError:
+            raise DataError(f"{name}: there are no data rows below the {header_rows} header "
+                            f"row(s). Export the responses again (check filters), or pass "
+                            f"header_rows=... if the header is shorter.") from None
+        except pd.errors.ParserError as exc:
+            raise _parser_error(exc, name, delimiter) from None
+        except UnicodeDecodeError as exc:
+            raise DataError(f"{name}: bytes that are not {encoding} ({exc.reason}). Save the file "
+                            f"as 'CSV UTF-8' or pass encoding='...'.") from None
+
+
+def _parser_error(exc, name: str, delimiter: str) -> DataError:
+    text = str(exc)
+    fields = _FIELDS.search(text)
+    if fields:
+        want, line, saw = fields.groups()
+        return DataError(f"{name}: row {line} has {saw} fields but the rows above have {want} "
+                         f"(delimiter: {_NAMES.get(delimiter, repr(delimiter))}). A value there "
+                         f"probably contains the delimiter without quotes, or a quote is "
+                         f"unbalanced. Fix row {line}, or pass delimiter='...' if it is wrong.")
+    eof = _EOF_QUOTE.search(text)
+    if eof:
+        return DataError(f"{name}: a quoted value starting near row {int(eof.group(1)) + 1} is never "
+                         f"closed, so the rest of the file would be one cell. Add the missing "
+                         f"quote (\") or remove the stray one.")
+    return DataError(f"{name}: the text cannot be split into rows and columns ({' '.join(text.split())[:200]})."
+                     f" Check quotes and the delimiter, or pass delimiter='...'.")
+
+
+def name_columns(frame, lay, report, name: str):
+    """Give the parsed columns the header's names; drop empty unnamed columns."""
+    import pandas as pd
+
+    names = list(lay.names)
+    width = frame.shape[1]
+    named = lay.header_width if lay.header_width is not None else len(names)
+    if width > named:
+        extra = frame.iloc[:, named:]
+        filled = extra.notna().any(axis=1)
+        if filled.any():
+            position = int(filled.to_numpy().argmax())
+            row = position + lay.header_rows + 1
+            raise DataError(f"{name}: row {row} has {width} fields but the header has "
+                            f"{named} names. Add names for the extra columns, or remove "
+                            f"the stray delimiter(s) at the end of row {row}.")
+    if width > len(names):
+        names += [f"column_{i + 1}" for i in range(len(names), width)]
+        lay.blank_names.extend(names[len(lay.names):])
+    frame.columns = pd.Index(range(width))
+    for i in range(width, len(names)):
+        frame[i] = float("nan")
+    frame.columns = names
+    report.header_rows = lay.header_rows
+    report.first_data_row = lay.header_rows + 1
+    report.platform = lay.platform
+    report.variable_labels.update(lay.labels)
+    report.warnings.extend(lay.warnings)
+    blank = [c for c in lay.blank_names if c in frame.columns]
+    return _drop_blank(frame, blank, report)
+
+
+def _drop_blank(frame, blank: list[str], report):
+    empty = [c for c in blank if frame[c].isna().all()]
+    if empty:
+        frame = frame.drop(columns=empty)
+        for column in empty:
+            report.excluded_columns.append({"column": column, "reason": "no name and no values (blank column)"})
+        report.warnings.append(f"Dropped {len(empty)} blank column(s) without a name or values "
+                               f"({', '.join(empty[:5])}{' ...' if len(empty) > 5 else ''}).")
+    for column in (c for c in blank if c not in empty):
+        report.warnings.append(f"A column without a name has values; it is called '{column}'.")
+    return frame

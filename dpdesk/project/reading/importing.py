@@ -1,0 +1,118 @@
+"""Store an imported table in a project, with its items' mappings, in one step.
+
+Shared by the command line (``dpdesk import``) and the app's import dialog. The app reads
+the file first (``read_table``), lets the researcher check the preview and each item's
+mapping, then calls :func:`store_import`: the dataset and every mapping are committed in
+one transaction, so a failed or cancelled import leaves the project as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+__all__ = ["distinct_values", "free_dataset_name", "import_file", "own_connection", "store_import"]
+
+
+@contextlib.contextmanager
+def own_connection(project) -> Iterator[Any]:
+    """The same project file through a second connection, for a worker's long reads and writes.
+
+    The project is in WAL mode, so reading a million rows here (or writing them in one
+    transaction) never waits for, nor holds up, the program's own connection: the window
+    can still read the project meanwhile.
+    """
+    from dpdesk.project.file import database
+    from dpdesk.project.file.store import Project
+
+    # the file was checked when the program opened it: no second integrity check (seconds on a
+    # large file), just another connection with the project's pragmas
+    other = Project(project.path, database.connect(project.path), None)
+    try:
+        yield other
+    finally:
+        other.close()
+
+
+def import_file(project, path, *, name=None, **overrides):
+    """Read ``path`` and store it in ``project``; return the Table."""
+    from dpdesk.project import read_table
+
+    table = read_table(path, **overrides)
+    options = {k: v for k, v in overrides.items() if k != "progress"}
+    project.add_dataset(name or Path(path).name, table.frame, source=table.source.to_dict(),
+                        options=options, report=table.report.to_dict())
+    return table
+
+
+def free_dataset_name(taken, wanted: str) -> str:
+    """``wanted``, or ``wanted (2)``, ``wanted (3)``, ... if ``taken`` (a project or names) has it."""
+    taken = {d.name for d in taken.datasets()} if hasattr(taken, "datasets") else set(taken)
+    if wanted not in taken:
+        return wanted
+    i = 2
+    while f"{wanted} ({i})" in taken:
+        i += 1
+    return f"{wanted} ({i})"
+
+
+def store_import(project, table, *, name: str, options: dict | None = None,
+                 mappings: dict[str, dict] | None = None, check: Callable[[], Any] | None = None) -> str:
+    """Add ``table`` as dataset ``name`` and set each item's mapping, all in one transaction.
+
+    ``mappings`` maps an item name to ``update_item`` keywords (``column``, ``codes``,
+    ``group_column``, ``group_codes``). ``check()`` is called before the commit; if it
+    raises (for example because the import was cancelled) nothing is stored.
+    """
+    options = {k: v for k, v in (options or {}).items() if k != "progress"}
+    with project.transaction():
+        project.add_dataset(name, table.frame, source=table.source.to_dict(), options=options,
+                            report=table.report.to_dict())
+        for item, changes in (mappings or {}).items():
+            project.update_item(item, **changes)
+        if check is not None:
+            check()
+    return name
+
+
+def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str, int]]:
+    """The most frequent values of ``column``: ``(value, value label or "", count)``.
+
+    For a counts table the count is the number of respondents (the sum of its count column).
+    Blanks come as ``(None, "blank", count)``; user-missing codes get their label with
+    "(missing code)". At most ``limit`` values, most frequent first.
+    """
+    from dpdesk.project.mapping import _plain, value_labels_for
+
+    frame = table.frame
+    report = getattr(table, "report", None)
+    weight = getattr(report, "count_column", None) if getattr(report, "kind", "") == "counts" else None
+    if weight and weight in frame.columns and weight != column:  # a counts table: respondents, not rows
+        counts = frame.groupby(column, dropna=False, observed=True, sort=False)[weight].sum()
+        counts = counts.sort_values(ascending=False, kind="stable").head(limit)
+    else:
+        counts = frame[column].value_counts(dropna=False, sort=True).head(limit)
+    labels = {_same(k): v for k, v in value_labels_for(report, column).items()} if report is not None else {}
+    missing = {_same(m) for m in (report.missing_values or {}).get(column, [])} if report is not None else set()
+    out = []
+    for value, count in counts.items():
+        value = _plain(value)
+        if value is None or (isinstance(value, float) and value != value):
+            out.append((None, "blank", int(count)))
+            continue
+        label = str(labels.get(_same(value), ""))
+        if _same(value) in missing:
+            label = f"{label} (missing code)".strip()
+        out.append((int(value) if isinstance(value, float) and value.is_integer() else value, label, int(count)))
+    return out
+
+
+def _same(value) -> Any:
+    """A key under which 1, 1.0 and "1" are the same code (as in the mapping)."""
+    if isinstance(value, bool):
+        return value
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return str(value).strip().casefold()

@@ -1,0 +1,177 @@
+"""Writing a shareable extract (CSV, xlsx, SPSS .sav) with its disclosure report.
+
+The report says what was checked (quasi-identifiers, sensitive columns, thresholds),
+the risk before and after every step, what was done and what it cost, which columns
+were left out or pseudonymised, and the cautions that go with pseudonyms. It never
+holds a key. An xlsx file gets the report as a second sheet; a CSV or .sav file gets it
+as a text file beside it (``NAME.disclosure-report.txt``). Text cells are made safe
+for spreadsheets (:mod:`safe_text`); numbers are never altered. Every file is written
+atomically.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from pathlib import Path
+
+import pandas as pd
+
+from dpdesk import __version__
+from dpdesk.project.export.model import ExportError, atomic_write
+from dpdesk.project.export.safe_text import neutralise
+from dpdesk.project.sharing.extract import Extract
+
+FORMATS = (".csv", ".xlsx", ".sav")
+XLSX_MAX_ROWS = 1_048_575
+CAUTIONS = (
+    "Pseudonyms keep the format of the value (its length and alphabet): a reader learns, for example, "
+    "that a student number had 8 digits.",
+    "Equal values get equal pseudonyms, so counts of repeated values and links between tables survive; "
+    "anyone holding a list of clear values and their pseudonyms from elsewhere can link them.",
+    "Only the chosen columns are encrypted: timestamps, free text and other metadata can identify a "
+    "person by themselves. Check them before sharing.",
+    "Whoever holds the key can turn the pseudonyms back into the values. Keep the key file apart from "
+    "the data and never share it.",
+)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _risk_line(result, loss) -> str:
+    k = result.k
+    line = (f"k = {k.smallest} (threshold {k.k}); records failing a check {int(result.at_risk.sum())} "
+            f"({_pct(result.at_risk.mean() if k.n_records else 0)}); highest risk {_pct(k.highest_risk)}, "
+            f"average {_pct(k.average_risk)}")
+    if loss is not None:
+        line += (f"; cells changed {_pct(loss.share_cells_changed)}, records suppressed "
+                 f"{_pct(loss.share_records_suppressed)}, entropy lost {_pct(loss.entropy_loss)}")
+    return line
+
+
+def report_rows(extract: Extract, *, source: str | None = None, dataset: str | None = None,
+                at_import: list[dict] | None = None) -> list[tuple[str, str]]:
+    """The disclosure report as (heading, text) rows; ``at_import``: the import's ``excluded_columns``."""
+    opts = extract.options
+    rows: list[tuple[str, str]] = [
+        ("Disclosure report", f"written by dpdesk {__version__} on "
+                              f"{_dt.datetime.now(_dt.timezone.utc).isoformat(timespec='seconds')}"),
+    ]
+    if source:
+        rows.append(("source", source + (f" (dataset {dataset})" if dataset else "")))
+    rows += [
+        ("quasi-identifiers", ", ".join(opts.quasi)),
+        ("sensitive columns", ", ".join(opts.sensitive) or "none"),
+        ("thresholds", f"k = {opts.k}" + (f", {'entropy' if opts.entropy_l else 'distinct'} l = {opts.l}"
+                                          if opts.l and opts.sensitive else "")
+         + (f", t = {opts.t:g} (earth mover's distance)" if opts.t is not None and opts.sensitive else "")),
+        ("risk model", "prosecutor: the attacker knows the person is in the file; risk = 1 / class size"),
+    ]
+    for column in opts.skipped_sensitive():
+        rows.append(("not checked", f"{column}: randomized-response answers, protected at the source"))
+    for excluded in at_import or []:
+        rows.append(("left out at import", f"{excluded.get('column')}: {excluded.get('reason', '')}"))
+    if extract.left_out():
+        rows.append(("left out (direct identifiers)", ", ".join(extract.left_out())))
+    for column, alphabet in extract.pseudonymised.items():
+        rows.append(("pseudonymised", f"{column}: FF3-1 (NIST SP 800-38G Rev. 1) over {alphabet}; the key is "
+                                      "not in this file or the project"))
+    for column, blank_rows in extract.blanked.items():
+        rows.append(("left blank", f"{column}: {len(blank_rows)} value(s) that did not fit the format, rows "
+                                   f"{', '.join(map(str, blank_rows[:20]))}{' ...' if len(blank_rows) > 20 else ''}"))
+    for i, (step, result, loss) in enumerate(extract.history):
+        label = "before any change" if step is None else f"step {i}: {step.description}"
+        rows.append((label, _risk_line(result, loss if step is not None else None)))
+    rows.append(("result", "every record passes the checks" if extract.result.passes else
+                 "some records still fail a check: apply more remedies before sharing"))
+    for measure, value in extract.result.summary():
+        rows.append((measure, value))
+    for warning in extract.result.warnings:
+        rows.append(("warning", warning))
+    if extract.pseudonymised:
+        rows += [("caution", text) for text in CAUTIONS]
+    return rows
+
+
+def report_text(rows: list[tuple[str, str]]) -> str:
+    width = min(42, max(len(h) for h, _ in rows))
+    return "\n".join(f"{h:<{width}}  {v}" for h, v in rows) + "\n"
+
+
+def _labels(extract: Extract, frame: pd.DataFrame) -> tuple[dict, dict]:
+    """Variable and value labels of the columns whose values were not recoded."""
+    recoded = {s.column for s in extract.steps if s.action in ("generalise", "pseudonymise")}
+    variable = {c: str(v) for c, v in extract.variable_labels.items() if c in frame.columns}
+    value = {c: v for c, v in extract.value_labels.items() if c in frame.columns and c not in recoded}
+    return variable, value
+
+
+def _safe_text(frame: pd.DataFrame) -> pd.DataFrame:
+    out = frame.copy()
+    for column in out.columns:
+        series = out[column]
+        if isinstance(series.dtype, pd.CategoricalDtype):
+            out[column] = series.cat.rename_categories([neutralise(str(c)) for c in series.cat.categories])
+        elif pd.api.types.is_object_dtype(series.dtype) or pd.api.types.is_string_dtype(series.dtype):
+            out[column] = series.map(lambda v: neutralise(v) if isinstance(v, str) else v)
+    return out
+
+
+def export_extract(extract: Extract, path, *, source: str | None = None, dataset: str | None = None,
+                   at_import: list[dict] | None = None) -> list[Path]:
+    """Write the shared frame to ``path`` (.csv, .xlsx or .sav) and its report; returns the files."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise ExportError(f"Cannot write {path.name}: choose a name ending in .csv, .xlsx or .sav.")
+    frame = extract.shared_frame()
+    rows = report_rows(extract, source=source, dataset=dataset, at_import=at_import)
+    if suffix == ".xlsx":
+        if len(frame) > XLSX_MAX_ROWS:
+            raise ExportError(f"The extract has {len(frame)} rows, more than an Excel sheet holds "
+                              f"({XLSX_MAX_ROWS}). Write .csv or .sav instead.")
+        return [atomic_write(path, lambda tmp: _write_xlsx(frame, rows, tmp))]
+    report = path.with_name(path.stem + ".disclosure-report.txt")
+    if suffix == ".csv":
+        written = atomic_write(path, lambda tmp: _safe_text(frame).to_csv(tmp, index=False, encoding="utf-8-sig"))
+    else:
+        written = atomic_write(path, lambda tmp: _write_sav(extract, frame, tmp))
+    text = report_text(rows)
+    return [written, atomic_write(report, lambda tmp: tmp.write_text(text, encoding="utf-8"))]
+
+
+def _write_xlsx(frame: pd.DataFrame, rows, target: Path) -> None:
+    options = {"strings_to_formulas": False, "strings_to_urls": False, "nan_inf_to_errors": True}
+    with pd.ExcelWriter(target, engine="xlsxwriter", engine_kwargs={"options": options}) as writer:
+        frame.to_excel(writer, sheet_name="Data", index=False)
+        pd.DataFrame(rows, columns=["what", "detail"]).to_excel(writer, sheet_name="Disclosure report", index=False)
+        writer.sheets["Disclosure report"].set_column(0, 0, 40)
+        writer.sheets["Disclosure report"].set_column(1, 1, 110)
+
+
+def _write_sav(extract: Extract, frame: pd.DataFrame, target: Path) -> None:
+    import pyreadstat
+
+    variable, value = _labels(extract, frame)
+    out = frame.copy()
+    for column in out.columns:  # categories (bands, merged) are written as their labels
+        if isinstance(out[column].dtype, pd.CategoricalDtype):
+            out[column] = out[column].astype(object).where(out[column].notna(), None)
+    labels = [variable.get(str(c)) for c in out.columns]
+    try:
+        pyreadstat.write_sav(out, str(target), column_labels=labels if any(labels) else None,
+                             variable_value_labels={c: {_code(k): str(v) for k, v in m.items()} for c, m in value.items()
+                                                    if pd.api.types.is_numeric_dtype(out[c].dtype)} or None)
+    except (pyreadstat.ReadstatError, pyreadstat.PyreadstatError, ValueError, TypeError) as exc:
+        raise ExportError(f"Cannot write the SPSS file {target.name}: {exc}. Write .csv or .xlsx instead, "
+                          "or rename columns SPSS does not accept.") from exc
+
+
+def _code(key):
+    """A value-label key as a number (JSON keeps them as text: "1" -> 1)."""
+    try:
+        number = float(key)
+    except (TypeError, ValueError):
+        return key
+    return int(number) if number.is_integer() else number

@@ -1,0 +1,108 @@
+"""The command line: new, import, item, estimate, export, demo; errors in one line."""
+
+import json
+
+import openpyxl
+import pytest
+
+from dpdesk.cli import main
+from tests.helpers.cli import run
+from dpdesk.project.example import example_folder
+
+CSV = example_folder() / "students.csv"
+
+
+
+
+@pytest.fixture
+def project(tmp_path, capsys):
+    path = tmp_path / "survey.dpdesk"
+    assert run(capsys, "new", path)[0] == 0
+    code, out, _ = run(capsys, "import", path, CSV)
+    assert code == 0 and "1200 rows" in out and "email" in out  # identifier left out, and said so
+    code, out, _ = run(capsys, "item", path, "cheating", "--design", "forced", "--param", "p_truth=0.5",
+                       "--param", "p_yes=0.25", "--param", "p_no=0.25", "--column", "cheat_rr",
+                       "--codes", "yes=Yes", "--codes", "no=No", "--question", "Cheated in an exam?")
+    assert code == 0 and "1.099" in out
+    code, out, _ = run(capsys, "item", path, "drugs", "--design", "sld", "--param", "p1=0.3", "--param", "p2=0.7",
+                       "--column", "drug_sld", "--codes", "yes=Yes", "--codes", "no=No",
+                       "--group-column", "sld_group", "--group-codes", "1=1", "--group-codes", "2=2")
+    assert code == 0
+    return path
+
+
+def test_estimate_prints_the_table_and_a_sentence(project, capsys):
+    code, out, _ = run(capsys, "estimate", project)
+    assert code == 0
+    assert "We estimate that 22.2% (95% CI 16.1% to 28.5%)" in out
+    assert "286 missing" in out  # the direct-question group is excluded, and said so
+
+
+def test_estimate_json_and_subgroups(project, capsys):
+    code, out, _ = run(capsys, "estimate", project, "--by", "faculty", "--json")
+    assert code == 0
+    tables = json.loads(out)
+    assert {"Estimates", "By faculty"} <= set(tables)
+    rows = {r["item"]: r for r in tables["Estimates"]}
+    assert rows["cheating"]["n"] == 914 and rows["cheating"]["excluded"] == 286
+    assert 0 <= rows["drugs"]["estimate"] <= 1 and "drugs [t]" in rows
+    assert any(r["subgroup"] == "Arts - Law" for r in tables["By faculty"])
+
+
+def test_strict_estimate_names_the_rows(project, capsys):
+    code, out, _ = run(capsys, "estimate", project, "--strict")
+    assert code == 1
+    assert "missing (blank) in 286 rows" in out
+
+
+def test_export_xlsx_and_csv(project, tmp_path, capsys):
+    out_xlsx = tmp_path / "results.xlsx"
+    code, out, _ = run(capsys, "export", project, out_xlsx, "--by", "gender")
+    assert code == 0 and out_xlsx.exists()
+    wb = openpyxl.load_workbook(out_xlsx)
+    assert wb.sheetnames[:2] == ["Estimates", "By gender"] and "Metadata" in wb.sheetnames
+    sheet = wb["Estimates"]
+    header = [c.value for c in sheet[1]]
+    assert header[:8] == ["item", "design", "n", "excluded", "estimate", "SE", "CI low", "CI high"]
+    assert isinstance(sheet.cell(2, 5).value, float)
+    meta = {r[0].value: r[1].value for r in wb["Metadata"].iter_rows()}
+    assert any("SHA-256" in str(k) for k in meta)
+    assert (tmp_path / "results_reproduce.py").exists()
+    code, out, _ = run(capsys, "export", project, tmp_path / "results.csv")
+    assert code == 0 and (tmp_path / "results.csv").exists()
+
+
+def test_demo_builds_and_exports(tmp_path, capsys):
+    code, out, _ = run(capsys, "demo", tmp_path / "demo")
+    assert code == 0
+    assert (tmp_path / "demo" / "example.dpdesk").exists()
+    assert (tmp_path / "demo" / "example-results.xlsx").exists()
+    assert "Results written to" in out
+    assert run(capsys, "demo", tmp_path / "demo")[0] == 0  # a second run replaces the first
+
+
+@pytest.mark.parametrize("args,words", [
+    (["item", "{p}", "x", "--design", "warner", "--param", "p=0.5"], "unidentifiable"),
+    (["item", "{p}", "x", "--design", "nope"], "Unknown design"),
+    (["item", "{p}", "x", "--design", "sld", "--param", "p1=0.3", "--param", "p2=0.7", "--column", "drug_sld",
+      "--codes", "yes=Yes", "--codes", "no=No"], "--group-column"),
+    (["item", "{p}", "x", "--design", "warner", "--param", "p=0.7", "--codes", "yes=Yes"], "no codes for response"),
+    (["estimate", "{missing}"], "no project file"),
+    (["import", "{p}", "{missing}"], ""),
+    (["item", "{p}", "cheating", "--design", "warner", "--param", "p=0.7"], "already has an item"),
+])
+def test_errors_print_one_clear_line_and_exit_non_zero(project, tmp_path, capsys, args, words):
+    args = [a.format(p=project, missing=tmp_path / "missing.dpdesk") for a in args]
+    code, out, err = run(capsys, *args)
+    assert code != 0
+    assert err.startswith("dpdesk ") and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert words.lower() in err.lower()
+
+
+@pytest.mark.parametrize("command", ["new", "import", "item", "estimate", "export", "demo"])
+def test_help_on_each_command(command, capsys):
+    with pytest.raises(SystemExit) as info:
+        main([command, "--help"])
+    assert info.value.code == 0
+    assert "usage: dpdesk " + command in capsys.readouterr().out

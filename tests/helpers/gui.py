@@ -1,0 +1,46 @@
+"""Helpers for testing the GUI with pytest-qt: a temporary settings folder, a main window, screenshots."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture
+def settings_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "settings"
+    folder.mkdir()
+    monkeypatch.setenv("DPDESK_SETTINGS_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def window(qtbot, settings_dir):
+    from dpdesk.gui.shell.main_window import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.close()
+
+
+def shot(widget, name: str) -> Path:
+    """Save a screenshot of ``widget`` to docs/screenshots/<name>.png."""
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.setCursorFlashTime(0)  # a steady text cursor: the same picture every run
+    QApplication.processEvents()  # let pending layout requests settle first
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    assert widget.grab().save(str(path)), f"could not save {path}"
+    return path
+
+
+def env_settings_dir() -> str:
+    return os.environ["DPDESK_SETTINGS_DIR"]
