@@ -1,7 +1,7 @@
 """The privacy budget and the release ledger (central differential privacy).
 
 Owns the budget, the transaction that releases a noisy statistic (check the budget, compute,
-draw, record, commit), the hash chain that finds edits, and budget amounts as text. The
+draw, record, commit), the hash chain and its seal that find edits and rollbacks, and budget amounts as text. The
 request itself, with its noise and privacy events, is a pure value from
 ``dpdesk.mechanisms.central``. May use ``file`` and ``items``; never the readers or exports.
 """
@@ -22,9 +22,11 @@ from dpdesk.project.ledger.releases import (
     set_budget,
     verify_ledger,
 )
+from dpdesk.project.ledger.heads import LedgerRolledBackError
+from dpdesk.project.ledger.rewind import accept_rollback
 
 __all__ = [
     "BudgetStatus", "LedgerEntry", "Preview", "LedgerTamperedError", "BudgetExceeded",
     "set_budget", "lower_budget", "budget_status", "release", "ledger", "verify_ledger",
-    "preview", "plan", "dataset_sha256",
+    "preview", "plan", "dataset_sha256", "accept_rollback", "LedgerRolledBackError",
 ]

@@ -34,7 +34,7 @@ from typing import Any, Callable, Mapping, Sequence
 from dpdesk import __version__
 from dpdesk.errors import BudgetError, ProjectError
 from dpdesk.mechanisms import accounting
-from dpdesk.project.ledger import chain, compute
+from dpdesk.project.ledger import chain, compute, heads
 from dpdesk.project.items import loads
 from dpdesk.project.ledger.text import epsilon_text, number_text
 from dpdesk.mechanisms.central.request import canonical_json, describe, normalize
@@ -336,14 +336,17 @@ def verify_ledger(project) -> chain.LedgerCheck:
     is kept as ``project.ledger_check`` for the screens that show it.
     """
     with project.transaction() as conn:
-        project.ledger_check = chain.check(conn)
+        project.ledger_check = chain.check(conn, project.path)
+    if project.ledger_check.ok and project.ledger_check.releases:  # this computer has now seen it
+        heads.remember(project.ledger_check.remembered(project.path))
     return project.ledger_check
 
 
 def _require_intact(project, conn) -> None:
-    check = chain.check(conn)
+    check = chain.check(conn, project.path)
     if not check.ok:
-        raise LedgerTamperedError(check.message(project.path))
+        error = LedgerTamperedError if check.problems else heads.LedgerRolledBackError
+        raise error(check.message(project.path))
 
 
 # ----------------------------------------------------------------------------- release
@@ -467,10 +470,10 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
         fields["hash"] = chain.row_hash(fields)
         conn.execute(f"INSERT INTO releases({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
                      tuple(fields.values()))
-        conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)",
-                     (chain.HEAD_KEY, f"{seq}:{fields['hash']}"))
+        sealed = chain.record_head(conn, seq, fields["hash"], project.path)
         say("recorded")
         entry = _entry(conn.execute("SELECT * FROM releases WHERE seq = ?", (seq,)).fetchone())
+    heads.remember(sealed)  # after the commit: the register never runs ahead of the file
     say("committed")
     return entry
 
