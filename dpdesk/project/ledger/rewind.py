@@ -53,5 +53,6 @@ def accept_rollback(project, *, note: str = "") -> dict:
                      (seal.ROLLBACKS_KEY, canonical_json(records)))
         sealed = chain.record_head(conn, check.releases, check.head, project.path, new=False)
     heads.reset(sealed)  # after the commit, as for a release
-    project.ledger_check = None
+    with project.transaction() as conn:  # the screens that show the check see the new state
+        project.ledger_check = chain.check(conn, project.path)
     return record
