@@ -374,7 +374,7 @@ def test_an_unsealed_ledger_keeps_verifying_and_is_sealed_by_its_next_release(tm
         ledger.release(project, COUNT)
     sql(p, "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')")
     conn = sqlite3.connect(p)
-    history = conn.execute("SELECT seq, hash FROM releases").fetchall()
+    history = conn.execute("SELECT seq, hash FROM releases ORDER BY seq").fetchall()
     conn.close()
     elsewhere(monkeypatch, tmp_path, "new-dpdesk")
     check = verified(p)
@@ -384,7 +384,7 @@ def test_an_unsealed_ledger_keeps_verifying_and_is_sealed_by_its_next_release(tm
     check = verified(p)
     assert check.ok and check.trust == chain.KEY and check.verified_from == 3
     conn = sqlite3.connect(p)
-    assert conn.execute("SELECT seq, hash FROM releases WHERE seq < 3").fetchall() == history  # history kept
+    assert conn.execute("SELECT seq, hash FROM releases WHERE seq < 3 ORDER BY seq").fetchall() == history  # history kept
     conn.close()
     assert json.loads(app_value(p, "ledger_seal"))["since"] == 2
 
