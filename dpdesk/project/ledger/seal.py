@@ -83,8 +83,11 @@ def project_identity(conn) -> str:
     return "p-" + hashlib.sha256(created.encode("utf-8", "replace")).hexdigest()[:32]
 
 
-def _digest(text: str | None) -> str:
-    return "" if text is None else hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+def _digest(value) -> str:
+    if value is None:
+        return ""
+    data = value if isinstance(value, bytes) else str(value).encode("utf-8", "replace")
+    return hashlib.sha256(data).hexdigest()
 
 
 def rollbacks(conn) -> list[dict]:
