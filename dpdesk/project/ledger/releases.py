@@ -34,10 +34,12 @@ from typing import Any, Callable, Mapping, Sequence
 from dpdesk import __version__
 from dpdesk.errors import BudgetError, ProjectError
 from dpdesk.mechanisms import accounting
-from dpdesk.project.ledger import chain, compute
-from dpdesk.project.items import loads
-from dpdesk.project.ledger.text import epsilon_text, number_text
 from dpdesk.mechanisms.central.request import canonical_json, describe, normalize
+from dpdesk.mechanisms.central.spec import ReleaseSpec, release_spec
+from dpdesk.project.items import loads
+from dpdesk.project.ledger import chain
+from dpdesk.project.ledger.columns import columns_of
+from dpdesk.project.ledger.text import epsilon_text, number_text
 
 __all__ = [
     "BudgetStatus", "LedgerEntry", "Preview", "LedgerTamperedError", "BudgetExceeded",
@@ -349,8 +351,8 @@ def _require_intact(project, conn) -> None:
 # ----------------------------------------------------------------------------- release
 
 
-def _refusal(spec, ds_name, planned, spent_events, budget: _Budget) -> BudgetExceeded:
-    d = budget.delta
+def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget) -> BudgetExceeded:
+    d, planned = budget.delta, spec.events
     cost = accounting.epsilon(list(planned), d)
     before = accounting.epsilon(spent_events, d)
     remaining = max(Fraction(0), budget.epsilon - before) if before != math.inf else Fraction(0)
@@ -359,7 +361,7 @@ def _refusal(spec, ds_name, planned, spent_events, budget: _Budget) -> BudgetExc
     if remaining > 0 and d == 0 and all(isinstance(e, accounting.Laplace) for e in planned):
         hint = f" An epsilon of at most {number_text(remaining, up=False)} would fit."
     return BudgetExceeded(
-        f"Release refused, nothing was spent and no noise was drawn: the {describe(spec)} of {ds_name!r} "
+        f"Release refused, nothing was spent and no noise was drawn: the {spec.description} of {ds_name!r} "
         f"asks for {what}, costing {epsilon_text(cost, d, up=True)}. Already spent: "
         f"{epsilon_text(before, d, up=True)} of the total {epsilon_text(budget.epsilon, d, up=False)}; remaining: "
         f"{epsilon_text(remaining, d, up=False)}. To fix: ask for less (a smaller epsilon, a larger "
@@ -369,41 +371,6 @@ def _refusal(spec, ds_name, planned, spent_events, budget: _Budget) -> BudgetExc
 def _no_budget(ds_name: str) -> BudgetError:
     return BudgetError(f"No privacy budget is set for the data of {ds_name!r} yet, so nothing can be released. "
                        f"Set one first: dpdesk budget PROJECT --set 1 (Python: ledger.set_budget(project, 1)).")
-
-
-def _jsonable(x):
-    if isinstance(x, (list, tuple)):
-        return [_jsonable(v) for v in x]
-    if hasattr(x, "tolist"):
-        return _jsonable(x.tolist())
-    if isinstance(x, float) and not math.isfinite(x):
-        return str(x)
-    if isinstance(x, Fraction):
-        return str(x)
-    return x
-
-
-def _values(rel) -> dict:
-    scalar = rel.keys == ((),)
-    est, noisy = rel.estimate, rel.noisy
-    return {"keys": [] if scalar else _jsonable(rel.keys),
-            "values": _jsonable(est[0] if scalar else est), "noisy": _jsonable(noisy[0] if scalar else noisy)}
-
-
-def _result(spec, rel, planned) -> dict:
-    if spec["statistic"] == "mean":
-        out = {"keys": [] if rel.keys == ((),) else _jsonable(rel.keys)}
-        est = rel.estimate
-        out["values"] = _jsonable(est[0] if rel.keys == ((),) else est)
-        out["sum"], out["count"] = _values(rel.sum), _values(rel.count)
-        out["postprocessing"] = rel.adjusted.did
-        out["note"] = "mean = noisy sum / max(noisy count, 1), clipped to the bounds"
-    else:
-        out = _values(rel)
-        if spec["statistic"] in ("sum",):
-            out["resolution"] = spec["resolution"]
-    out["half_width"] = compute.half_widths(spec, planned)
-    return out
 
 
 def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
@@ -417,52 +384,42 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
     called with "verified", "checked", "noised", "recorded", "committed"; if it raises
     (e.g. a cancelled worker), the transaction is rolled back and nothing is spent.
     """
-    spec = normalize(request)
     say = progress or (lambda stage: None)
-    key = canonical_json(spec)
     with project.transaction() as conn:
         ds = _dataset(project, dataset)
         sha = dataset_sha256(project, ds)
         _require_intact(project, conn)
         say("verified")
-        row = conn.execute("SELECT * FROM releases WHERE dataset_sha256 = ? AND request = ? ORDER BY seq LIMIT 1",
-                           (sha, key)).fetchone()
-        if row is not None:
-            return _entry(row, replayed=True)
         budget = _budget(conn, sha)
         if budget is None:
             raise _no_budget(ds.name)
-        noise = compute.noise_for(spec, budget.delta)
-        planned = compute.planned_events(spec, noise)
+        spec = release_spec(request, budget.delta)
+        row = conn.execute("SELECT * FROM releases WHERE dataset_sha256 = ? AND request = ? ORDER BY seq LIMIT 1",
+                           (sha, spec.key)).fetchone()
+        if row is not None:
+            return _entry(row, replayed=True)
         spent_events = _spent_events(conn, sha)
-        after = accounting.epsilon(spent_events + list(planned), budget.delta)
+        after = accounting.epsilon(spent_events + list(spec.events), budget.delta)
         if not after <= budget.epsilon:
-            raise _refusal(spec, ds.name, planned, spent_events, budget)
+            raise _refusal(spec, ds.name, spent_events, budget)
         say("checked")
-        typed, data = compute.columns_of(spec, project.dataset_frame(ds.name), ds.name)
-
-        def guard(events):  # the mechanism's own events, just before it draws the noise
-            if tuple(events) != planned:
-                raise BudgetError("The mechanism asked for other privacy events than were checked; refused.")
-
-        rel = compute.compute(typed, data, noise, guard)
+        typed, data = columns_of(spec.request, project.dataset_frame(ds.name), ds.name)
+        rel = spec.draw(data, typed)
         say("noised")
         mech = {"laplace": "discrete_laplace", "gaussian": "discrete_gaussian"}.get(
-            getattr(rel, "mechanism", spec["mechanism"]), "noisy_max")
-        cost = {"epsilon": str(accounting.epsilon(list(planned), budget.delta)) if budget.delta or
-                all(not isinstance(e, accounting.Gaussian) for e in planned) else "inf",
-                "delta": str(budget.delta), "spent_after": str(after),
+            getattr(rel, "mechanism", spec.mechanism), "noisy_max")
+        cost = {"epsilon": str(spec.cost), "delta": str(budget.delta), "spent_after": str(after),
                 "budget": {"id": budget.id, "epsilon": str(budget.epsilon), "delta": str(budget.delta)}}
-        rho = sum((e.rho for e in planned if isinstance(e, accounting.Gaussian)), Fraction(0))
+        rho = sum((e.rho for e in spec.events if isinstance(e, accounting.Gaussian)), Fraction(0))
         if rho:
             cost["rho"] = str(rho)
-        params = {"dataset": ds.name, "events": [accounting.to_record(e) for e in planned],
-                  "noise": {k: [str(x) for x in v] if isinstance(v, tuple) else str(v) for k, v in noise.items()}}
+        params = {"dataset": ds.name, "events": [accounting.to_record(e) for e in spec.events],
+                  "noise": spec.noise_record()}
         prev = conn.execute("SELECT hash FROM releases ORDER BY seq DESC LIMIT 1").fetchone()
         seq = (conn.execute("SELECT coalesce(max(seq), 0) FROM releases").fetchone()[0]) + 1
-        fields = {"seq": seq, "time": _now(), "app_version": __version__, "dataset_sha256": sha, "request": key,
+        fields = {"seq": seq, "time": _now(), "app_version": __version__, "dataset_sha256": sha, "request": spec.key,
                   "mechanism": mech, "noise_params": canonical_json(params), "cost": canonical_json(cost),
-                  "result": canonical_json(_result(spec, rel, planned)),
+                  "result": canonical_json(spec.result_record(rel)),
                   "prev_hash": prev[0] if prev else chain.GENESIS}
         fields["hash"] = chain.row_hash(fields)
         conn.execute(f"INSERT INTO releases({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
@@ -484,24 +441,21 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
     Reads no data and draws no noise. ``fits`` says whether :func:`release` would accept
     it now; ``replay`` that it was released before (it would cost nothing).
     """
-    spec = normalize(request)
+    normalize(request)  # a malformed request is refused before the data are looked up
     ds = _dataset(project, dataset)
     sha = dataset_sha256(project, ds)
     with project.transaction() as conn:
         budget = _budget(conn, sha)
+        delta = budget.delta if budget is not None else Fraction(0)
+        spec = release_spec(request, delta)
         replay = conn.execute("SELECT 1 FROM releases WHERE dataset_sha256 = ? AND request = ?",
-                              (sha, canonical_json(spec))).fetchone() is not None
+                              (sha, spec.key)).fetchone() is not None
         spent_events = _spent_events(conn, sha)
         intact = chain.check(conn).ok
-    delta = budget.delta if budget is not None else Fraction(0)
-    noise = compute.noise_for(spec, delta)
-    planned = compute.planned_events(spec, noise)
-    gaussian = any(isinstance(e, accounting.Gaussian) for e in planned)
-    cost = accounting.epsilon(list(planned), delta) if (delta or not gaussian) else math.inf
-    hw = compute.half_widths(spec, planned)
+    planned, cost, hw = spec.events, spec.cost, spec.half_width
     if budget is None:
-        return Preview(spec, spec["mechanism"], planned, cost, epsilon_text(cost, delta, up=True), hw, None, None,
-                       "no budget set", False, replay, str(_no_budget(ds.name)), noise)
+        return Preview(spec.request, spec.mechanism, planned, cost, epsilon_text(cost, delta, up=True), hw, None,
+                       None, "no budget set", False, replay, str(_no_budget(ds.name)), spec.noise)
     after = accounting.epsilon(spent_events + ([] if replay else list(planned)), delta)
     remaining = max(Fraction(0), budget.epsilon - after) if after != math.inf else Fraction(0)
     fits = intact and (replay or after <= budget.epsilon)
@@ -509,10 +463,10 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
     if not intact:
         message = "The ledger was edited outside dpdesk; no more releases are made from this project."
     elif not fits:
-        message = str(_refusal(spec, ds.name, planned, spent_events, budget))
-    return Preview(spec, spec["mechanism"], planned, Fraction(0) if replay else cost,
+        message = str(_refusal(spec, ds.name, spent_events, budget))
+    return Preview(spec.request, spec.mechanism, planned, Fraction(0) if replay else cost,
                    "free (already released)" if replay else epsilon_text(cost, delta, up=True), hw, after,
-                   remaining, epsilon_text(remaining, delta, up=False), fits, replay, message, noise)
+                   remaining, epsilon_text(remaining, delta, up=False), fits, replay, message, spec.noise)
 
 
 def plan(project, requests: Sequence[Mapping[str, Any]], weights: Sequence | None = None, *,
@@ -555,16 +509,13 @@ def plan(project, requests: Sequence[Mapping[str, Any]], weights: Sequence | Non
                 raise BudgetError("Plan Gaussian means one at a time (preview shows their accuracy).")
             sens.append(None)
         else:
-            probe = compute.planned_events(dict(b, scale="1"), {"scale": Fraction(1)})
-            sens.append(probe[0].sensitivity)
+            sens.append(release_spec(dict(b, scale="1"), delta).events[0].sensitivity)
     target = left
     for _ in range(60):
         scales = accounting.plan(target, ws, delta, mechanism=mech)
         planned = [dict(b, epsilon=str(1 / s)) if d is None else dict(b, scale=str(s * d))
                    for b, s, d in zip(base, scales, sens)]
-        events = []
-        for p in planned:
-            events.extend(compute.planned_events(p, compute.noise_for(p, delta)))
+        events = [e for p in planned for e in release_spec(p, delta).events]
         if accounting.epsilon(spent_events + events, delta) <= status.total_epsilon:
             return [normalize(p) for p in planned]
         target = target * Fraction(19, 20)
