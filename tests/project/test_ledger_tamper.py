@@ -151,9 +151,11 @@ def test_the_register_only_moves_forward_under_concurrent_writers(home):
     assert all(p.wait(timeout=120) == 0 for p in procs)
     seen = heads.last_seen("p")
     assert (seen.seq, seen.head) == (59, "h59")
-    assert not heads.remember(heads.Head("p", 59, "another", True)) or heads.last_seen("p").head == "h59"
-    heads.remember(heads.Head("p", 12, "h12", True))
-    assert heads.last_seen("p").seq == 59
+    heads.remember(heads.Head("p", 59, "another", True))  # the same length, another head: kept out
+    heads.remember(heads.Head("p", 12, "h12", True))  # a slower writer: never lowers it
+    assert (heads.last_seen("p").seq, heads.last_seen("p").head) == (59, "h59")
+    heads.reset(heads.Head("p", 12, "h12", True))  # only a confirmed rollback lowers it
+    assert heads.last_seen("p").seq == 12
 
 
 # ---------------------------------------------------------------- the edits of issue 14, section 4
