@@ -69,11 +69,21 @@ def app_value(path, name):
     return None if row is None else row[0]
 
 
+def quietly(path, *statements, params=()):
+    """Edit with the protecting triggers dropped, then put them back exactly as they were."""
+    conn = sqlite3.connect(path)
+    saved = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    conn.close()
+    sql(path, *[f"DROP TRIGGER {name}" for name, _ in saved], *statements, *[q for _, q in saved], params=params)
+
+
 def recompute_every_hash(path):
     """What a careful adversary does after an edit: rebuild the whole SHA-256 chain and the head."""
     conn = sqlite3.connect(path)
     conn.row_factory = sqlite3.Row
-    conn.execute("DROP TRIGGER IF EXISTS releases_no_update")
+    saved = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    for name, _ in saved:
+        conn.execute(f"DROP TRIGGER {name}")
     prev = chain.GENESIS
     n = 0
     for row in conn.execute("SELECT * FROM releases ORDER BY seq").fetchall():
@@ -83,8 +93,8 @@ def recompute_every_hash(path):
         conn.execute("UPDATE releases SET prev_hash = ?, hash = ? WHERE seq = ?", (prev, fields["hash"], row["seq"]))
         prev, n = fields["hash"], row["seq"]
     conn.execute("UPDATE app SET value = ? WHERE key = 'ledger_head'", (f"{n}:{prev}",))
-    conn.execute("CREATE TRIGGER releases_no_update BEFORE UPDATE ON releases\nBEGIN\n    SELECT RAISE(ABORT, "
-                 "'the release ledger is append-only: a release cannot be changed');\nEND")
+    for _, statement in saved:
+        conn.execute(statement)
     conn.commit()
     conn.close()
 
@@ -182,12 +192,9 @@ def test_deleting_the_last_release_with_an_older_seal_put_back_is_a_rollback(pat
         kept = dict(conn.execute("SELECT key, value FROM app WHERE key IN ('ledger_head', 'ledger_seal')").fetchall())
     with Project.open(path) as p:
         ledger.release(p, dict(COUNT, epsilon="0.06"))
-    sql(path, "DROP TRIGGER releases_no_delete", "DELETE FROM releases WHERE seq = 5")
+    quietly(path, "DELETE FROM releases WHERE seq = 5")
     for name, value in kept.items():
         sql(path, "UPDATE app SET value = ? WHERE key = ?", params=(value, name))
-    recreate = ("CREATE TRIGGER releases_no_delete BEFORE DELETE ON releases\nBEGIN\n    SELECT RAISE(ABORT, "
-                "'the release ledger is append-only: a release cannot be deleted');\nEND")
-    sql(path, recreate)
     check = verified(path)
     assert check.intact and not check.ok and check.trust == chain.KEY
     assert "ends at release #4, but this computer saw release #5" in check.rollback
@@ -278,8 +285,8 @@ def test_an_edit_is_never_confirmed_away(path):
 
 
 def test_recomputing_every_hash_after_an_edit_is_found_without_the_key(path):
-    sql(path, "DROP TRIGGER releases_no_update",
-        "UPDATE releases SET cost = replace(cost, '\"epsilon\":\"3/10\"', '\"epsilon\":\"3/1000\"') WHERE seq = 3")
+    quietly(path, "UPDATE releases SET cost = replace(cost, '\"epsilon\":\"3/10\"', '\"epsilon\":\"3/1000\"') "
+            "WHERE seq = 3")
     recompute_every_hash(path)
     conn = sqlite3.connect(path)
     conn.row_factory = sqlite3.Row
@@ -287,7 +294,7 @@ def test_recomputing_every_hash_after_an_edit_is_found_without_the_key(path):
     conn.close()
     assert all(chain.row_hash(r) == r["hash"] for r in rows) and "3/1000" in rows[2]["cost"]
     check = verified(path)  # the structure holds; the seal does not
-    assert [p for p in check.problems if "trigger" not in p] == [
+    assert check.problems == [
         "the releases up to #3 are not the ones this computer sealed (they were changed, and their hashes recomputed)"]
     refused(path)
 
@@ -301,13 +308,28 @@ def test_a_forged_seal_without_the_key_is_found(path):
 
 
 def test_recomputing_every_hash_and_removing_the_seal_is_caught_by_the_register(path):
-    sql(path, "DROP TRIGGER releases_no_update",
-        "UPDATE releases SET time = '2020-01-01T00:00:00.000Z' WHERE seq = 1",
-        "DELETE FROM app WHERE key = 'ledger_seal'")
+    quietly(path, "UPDATE releases SET time = '2020-01-01T00:00:00.000Z' WHERE seq = 1",
+            "DELETE FROM app WHERE key = 'ledger_seal'")
     recompute_every_hash(path)
     check = verified(path)
     assert not check.ok and "not the one this computer saw" in check.rollback and "seal" in check.rollback
     refused(path, ledger.LedgerRolledBackError)
+
+
+def test_a_lowered_budget_removed_or_a_budget_raised_before_any_release_is_found(path, tmp_path):
+    with Project.open(path) as p:
+        ledger.lower_budget(p, "0.7")
+    quietly(path, "DELETE FROM budget WHERE epsilon = '7/10'")  # back to 1, triggers as they were
+    check = verified(path)
+    assert check.problems == ["the budget rows were changed after this computer sealed the ledger (a lowered "
+                              "budget removed, or one added outside dpdesk)"]
+    refused(path)
+    fresh = tmp_path / "fresh.dpdesk"
+    with Project.create(fresh) as p:
+        p.add_dataset("d", frame(100), source={"sha256": SHA})
+        ledger.set_budget(p, "0.5")
+    quietly(fresh, "UPDATE budget SET epsilon = '50'")
+    assert any("budget rows were changed" in x for x in verified(fresh).problems)
 
 
 def test_removing_only_the_seal_is_found(path):
@@ -319,9 +341,9 @@ def test_removing_only_the_seal_is_found(path):
 def test_a_rewritten_identity_is_never_shown_as_verified_with_the_key(path):
     """The limit: an adversary who rewrites the chain, the seal and the project's identity makes the
     file look like one from another computer. It is then verified by structure only."""
-    sql(path, "DROP TRIGGER releases_no_update", "UPDATE releases SET result = '{}' WHERE seq = 1",
-        "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')",
-        "UPDATE app SET value = '2001-01-01' WHERE key = 'created_at'")
+    quietly(path, "UPDATE releases SET result = '{}' WHERE seq = 1",
+            "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')",
+            "UPDATE app SET value = '2001-01-01' WHERE key = 'created_at'")
     recompute_every_hash(path)
     check = verified(path)
     assert check.ok and check.trust == chain.STRUCTURE and "verified by structure only" in check.headline

@@ -39,7 +39,7 @@ from dpdesk.mechanisms.central.request import canonical_json
 from dpdesk.project.file import schema
 from dpdesk.project.ledger import heads, key, seal
 
-__all__ = ["GENESIS", "row_hash", "check", "LedgerCheck", "HEAD_KEY", "TRIGGERS", "record_head"]
+__all__ = ["GENESIS", "row_hash", "check", "LedgerCheck", "HEAD_KEY", "TRIGGERS", "record_head", "reseal"]
 
 GENESIS = "0" * 64
 HEAD_KEY = "ledger_head"
@@ -272,6 +272,17 @@ def record_head(conn: sqlite3.Connection, seq: int, head: str, path, *, new: boo
         conn.execute("DELETE FROM app WHERE key = ?", (HEAD_KEY,))
     made = seal.write(conn, seq, head, key.load(create=True), new=new)
     return heads.Head(made.project_id, seq, head, True, made.key_id, made.mac, str(path))
+
+
+def reseal(conn: sqlite3.Connection, before: LedgerCheck) -> None:
+    """Seal the ledger again after a budget was set or lowered (same transaction).
+
+    ``before`` is the check made before the budget row was added. Only a ledger without
+    edits is sealed again (a rollback is not laundered by this: the register of heads still
+    knows the later head); an edited one keeps its stale seal, so the edit stays visible.
+    """
+    if not before.problems:
+        record_head(conn, before.releases, before.head, "", new=False)
 
 
 def _check_budgets(conn, refs: dict, out: LedgerCheck) -> None:

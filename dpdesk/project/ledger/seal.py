@@ -4,13 +4,15 @@ The release rows keep their public SHA-256 chain (:func:`dpdesk.project.ledger.c
 which anyone can recompute. The ``app`` row ``ledger_seal`` adds what nobody can recompute
 without the key (:mod:`dpdesk.project.ledger.key`)::
 
-    mac = HMAC-SHA-256(key, canonical JSON of {v, key_id, project_id, seq, head, since, rollbacks})
+    mac = HMAC-SHA-256(key, canonical JSON of {v, key_id, project_id, seq, head, since, rollbacks, budgets})
 
 ``head`` is the hash of release ``seq``, which covers (through ``prev_hash``) every release
 before it, so the MAC covers the whole ledger: an edit followed by recomputing every hash
 changes ``head`` and, without the key, cannot produce a matching MAC. ``rollbacks`` is the
 SHA-256 of the ``ledger_rollbacks`` row (the rollbacks the researcher confirmed), so that
-record cannot be removed unseen either. ``since`` is the number of releases the ledger had
+record cannot be removed unseen either; ``budgets``, of the ``budget`` rows, so a lowered
+budget cannot be deleted to bring a higher one back (the ledger is sealed again whenever a
+budget is set or lowered). ``since`` is the number of releases the ledger had
 when this key first sealed it: releases up to it were made before (by a dpdesk without
 seals, or on another computer) and were checked by structure only when the seal was put on.
 A seal made by another installation (another ``key_id``) cannot be checked here.
@@ -51,6 +53,7 @@ class Seal:
     head: str
     since: int
     rollbacks: str
+    budgets: str
     mac: str = ""
 
     def payload(self) -> str:
@@ -90,6 +93,11 @@ def _digest(value) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _budgets_digest(conn) -> str:
+    rows = conn.execute("SELECT id, epsilon, delta, set_time, dataset_sha256 FROM budget ORDER BY id").fetchall()
+    return _digest(canonical_json([[None if v is None else str(v) for v in r] for r in rows]))
+
+
 def rollbacks(conn) -> list[dict]:
     """The rollbacks the researcher confirmed, oldest first (unreadable: an empty list)."""
     try:
@@ -106,7 +114,8 @@ def _read(conn) -> tuple[Seal | None, str | None]:
     try:
         d = json.loads(raw)
         seal = Seal(key_id=str(d["key_id"]), project_id=str(d["project_id"]), seq=int(d["seq"]),
-                    head=str(d["head"]), since=int(d["since"]), rollbacks=str(d["rollbacks"]), mac=str(d["mac"]))
+                    head=str(d["head"]), since=int(d["since"]), rollbacks=str(d["rollbacks"]),
+                    budgets=str(d["budgets"]), mac=str(d["mac"]))
         if d.get("v") != VERSION:
             raise ValueError("unknown seal version")
     except (ValueError, TypeError, KeyError, AttributeError):
@@ -129,6 +138,9 @@ def verify(conn, project_id: str, hashes: list[str], key: InstallationKey | None
         out.problems.append("the project's id was changed after this computer sealed its ledger")
     if seal.rollbacks != _digest(_app(conn, ROLLBACKS_KEY)):
         out.problems.append("the record of confirmed rollbacks was changed or removed")
+    if seal.budgets != _budgets_digest(conn):
+        out.problems.append("the budget rows were changed after this computer sealed the ledger (a lowered "
+                            "budget removed, or one added outside dpdesk)")
     if seal.seq > n:
         out.problems.append(f"releases after #{n} were deleted: this computer sealed the ledger at release "
                             f"#{seal.seq}")
@@ -155,7 +167,7 @@ def write(conn, seq: int, head: str, key: InstallationKey, *, new: bool = True) 
             and hmac.compare_digest(key.mac(previous.payload()), previous.mac))
     # first seal by this installation: what came before was checked by structure only
     since = previous.since if ours else max(0, seq - 1 if new else seq)
-    seal = Seal(key.id, project_id, seq, head, since, _digest(_app(conn, ROLLBACKS_KEY)))
+    seal = Seal(key.id, project_id, seq, head, since, _digest(_app(conn, ROLLBACKS_KEY)), _budgets_digest(conn))
     seal = Seal(**dict(asdict(seal), mac=key.mac(seal.payload())))
     conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)",
                  (SEAL_KEY, canonical_json(dict(asdict(seal), v=VERSION))))
