@@ -223,16 +223,23 @@ def cmd_release(args) -> int:
     return 0
 
 
+def _accept_rollback(args) -> None:
+    from dpdesk.project import Project, ledger
+
+    with Project.open(args.project) as project:  # this one writes: the confirmation is recorded
+        record = ledger.accept_rollback(project, note=args.note)
+    print(f"Rollback confirmed and recorded in the project: it goes on from release #{record['releases']}, "
+          f"although this computer had seen release #{record['seen_releases']} (on {record['seen_time']} "
+          f"in {record['seen_path']}). The spending of the releases after #{record['releases']} is no longer "
+          "counted: make sure they were never published.")
+
+
 def cmd_ledger(args) -> int:
+    if args.accept_rollback:
+        _accept_rollback(args)
     from dpdesk.project import Project, ledger
 
     with Project.open(args.project) as project:
-        if args.accept_rollback:
-            record = ledger.accept_rollback(project, note=args.note)
-            print(f"Rollback confirmed and recorded in the project: it goes on from release #{record['releases']}, "
-                  f"although this computer had seen release #{record['seen_releases']} (on {record['seen_time']} "
-                  f"in {record['seen_path']}). The spending of the releases after #{record['releases']} is no longer "
-                  "counted: make sure they were never published.")
         entries = ledger.ledger(project)
         check = ledger.verify_ledger(project)
     if args.json:
