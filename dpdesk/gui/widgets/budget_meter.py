@@ -98,9 +98,11 @@ def meter_state(project, pending=None) -> MeterState:
     check = getattr(project, "ledger_check", None)
     intact = check.ok if check is not None else True
     rolled_back = check is not None and check.intact and check.rollback is not None
+    from dpdesk.project.active import active_dataset
+
     if status is None:
         return MeterState(message="No privacy budget set yet: choose one before publishing.",
-                          dataset=project.datasets()[-1].name, intact=intact, rolled_back=rolled_back)
+                          dataset=active_dataset(project).name, intact=intact, rolled_back=rolled_back)
     intact = intact and status.ledger_intact
     spent = status.spent_epsilon if status.spent_epsilon != math.inf else status.total_epsilon
     spent = Fraction(spent)
@@ -218,7 +220,7 @@ class BudgetBar(QWidget):
                 if seg is not None:
                     return seg.tip
                 return (f"Still available: {s.remaining_text} of {s.total_text}. Each release spends part of it; "
-                        "when it is gone, no more tables can be published from this data.")
+                        "when it is gone, no more tables can be published from this project's data.")
         return summary(s)
 
     # painting ------------------------------------------------------------------------
@@ -368,7 +370,7 @@ class BudgetPanel(QWidget):
         elif state.pending is not None:
             note = "Hatched: the release being prepared. " + state.pending.tip
         elif state.remaining <= 0:
-            note = "The whole budget is spent: no more tables can be published from this data."
+            note = "The whole budget is spent: no more tables can be published from this project's data."
         elif state.nearly_full:
             note = "Nearly all of the budget is spent: plan what is left carefully."
         elif state.releases == 0:
