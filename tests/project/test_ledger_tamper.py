@@ -430,3 +430,15 @@ def test_a_new_project_has_nothing_to_verify(tmp_path, home):
         check = ledger.verify_ledger(p)
     assert check.ok and check.trust == chain.NOTHING and check.releases == 0
     assert heads.last_seen(check.project_id) is None and app_value(p.path, "project_id") is None  # a read writes nothing
+
+
+def test_without_a_usable_data_folder_files_verify_by_structure_and_releases_say_why(path, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    monkeypatch.setenv("DPDESK_SETTINGS_DIR", str(blocker / "settings"))  # cannot be created
+    check = verified(path)
+    assert check.ok and check.trust == chain.STRUCTURE
+    with Project.open(path) as p:
+        with pytest.raises(DpdeskError, match="cannot create the folder for its ledger key.*DPDESK_SETTINGS_DIR"):
+            ledger.release(p, dict(COUNT, epsilon="0.01"))
+        assert ledger.budget_status(p).releases == 3  # nothing was recorded

@@ -22,14 +22,16 @@ def make_settings() -> QSettings:
 
 
 def data_folder() -> Path:
-    """A folder for files the program makes for the user (the example project, the ledger's key).
+    """A folder for files the program makes for the user (the example project)."""
+    folder = os.environ.get("DPDESK_SETTINGS_DIR")
+    if folder:
+        path = Path(folder) / "data"
+    else:
+        from PySide6.QtCore import QStandardPaths
 
-    The same folder as Qt's ``AppDataLocation``, found without Qt so that the project layer
-    shares it (:func:`dpdesk.project.userdata.data_folder`).
-    """
-    from dpdesk.project.userdata import data_folder as _data_folder
-
-    return _data_folder()
+        path = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 class Settings:

@@ -3,7 +3,7 @@
 A copy of a project restored from an older backup carries an older but self-consistent
 ledger; nothing inside the file can tell. So each project's latest head (project id,
 number of releases, hash of the last one, its seal) is remembered in
-``<data folder>/ledger/heads.sqlite`` (folder 0700, file 0600). A file whose ledger is
+``<user data folder>/ledger/heads.sqlite`` (folder 0700, file 0600). A file whose ledger is
 behind that head, or differs from it, has been rolled back or forked:
 :func:`dpdesk.project.ledger.chain.check` says so and releases stop until the researcher
 confirms (:func:`dpdesk.project.ledger.rewind.accept_rollback`).
@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dpdesk.errors import BudgetError, ProjectError
-from dpdesk.project.ledger.key import FOLDER
-from dpdesk.project.userdata import private_folder
+from dpdesk.project.ledger.key import ledger_folder
 
 __all__ = ["Head", "LedgerRolledBackError", "last_seen", "remember", "reset", "registry_path"]
 
@@ -64,12 +63,12 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def registry_path(create: bool = False) -> Path:
-    return private_folder(FOLDER, create=create) / FILE
+def registry_path() -> Path:
+    return ledger_folder() / FILE
 
 
 def _connect(create: bool) -> sqlite3.Connection | None:
-    path = registry_path(create)
+    path = registry_path()
     if not path.exists():
         if not create:
             return None
@@ -86,8 +85,14 @@ def last_seen(project_id: str) -> Head | None:
     """The head this computer last saw of ``project_id`` (None: never, or no registry)."""
     try:
         conn = _connect(create=False)
-        if conn is None:
-            return None
+    except ProjectError:  # no data folder (an unwritable home): nothing was remembered
+        return None
+    except sqlite3.Error as exc:
+        raise ProjectError(f"dpdesk cannot open its register of ledger heads {registry_path()} ({exc}). Check "
+                           "its permissions, or move it aside.") from exc
+    if conn is None:
+        return None
+    try:
         try:
             row = conn.execute("SELECT * FROM heads WHERE project_id = ?", (project_id,)).fetchone()
         finally:

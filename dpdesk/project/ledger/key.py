@@ -1,8 +1,8 @@
 """This installation's secret key, which seals release ledgers (HMAC-SHA-256).
 
 The key is 32 random bytes from :func:`secrets.token_bytes`, kept as hex text in
-``<data folder>/ledger/ledger.key`` (:func:`dpdesk.project.userdata.private_folder`):
-the folder is mode 0700, the file 0600. It is made on first use, atomically: written
+``<user data folder>/ledger/ledger.key`` (:func:`dpdesk.project.user_data.user_data_folder`,
+:func:`ledger_folder`): the folder is mode 0700, the file 0600. It is made on first use, atomically: written
 under a temporary name, flushed to disk, then linked to its final name, which fails if
 another dpdesk process made one first (its key is then used). A key is never replaced.
 
@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dpdesk.errors import ProjectError
-from dpdesk.project.userdata import private_folder
+from dpdesk.project.user_data import user_data_folder
 
-__all__ = ["InstallationKey", "load", "key_path", "FOLDER"]
+__all__ = ["InstallationKey", "load", "key_path", "ledger_folder", "FOLDER"]
 
 FOLDER = "ledger"
 FILE = "ledger.key"
@@ -46,13 +46,32 @@ class InstallationKey:
         return f"InstallationKey(id={self.id!r}, path={str(self.path)!r})"
 
 
-def key_path(create: bool = False) -> Path:
-    return private_folder(FOLDER, create=create) / FILE
+def ledger_folder() -> Path:
+    """``<user data folder>/ledger``, readable and writable by its owner only (0700 on POSIX)."""
+    try:
+        path = user_data_folder() / FOLDER
+        path.mkdir(mode=0o700, exist_ok=True)
+        if os.name == "posix" and path.stat().st_mode & 0o077:
+            os.chmod(path, 0o700)  # made by hand or opened up since: close it
+    except OSError as exc:
+        raise ProjectError(f"dpdesk cannot create the folder for its ledger key and register of heads "
+                           f"({exc.filename or 'the user data folder'}: {exc.strerror or exc}). Check that your "
+                           "home folder is writable, or set DPDESK_SETTINGS_DIR to a folder of yours.") from exc
+    return path
+
+
+def key_path() -> Path:
+    return ledger_folder() / FILE
 
 
 def load(create: bool = False) -> InstallationKey | None:
     """The key of this installation; None if there is none yet and ``create`` is False."""
-    path = key_path(create)
+    try:
+        path = key_path()
+    except ProjectError:
+        if create:
+            raise
+        return None  # no folder, so no key: files are verified by structure only
     try:
         return _read(path)
     except FileNotFoundError:
