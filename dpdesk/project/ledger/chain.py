@@ -144,10 +144,15 @@ class LedgerCheck:
                 f"privacy spending can no longer be trusted, so this project makes no more releases. "
                 f"Restore the project from a backup made before the edit.")
 
-    def remembered(self, path) -> heads.Head:
-        """This state as a register entry."""
-        return heads.Head(self.project_id, self.releases, self.head, self.trust == KEY and self.sealed_to ==
-                          self.releases, self.sealed_by, self.mac, str(path))
+    def to_remember(self, path) -> heads.Head | None:
+        """This state as an entry for the register of heads, if it is news to it (else None)."""
+        if not self.ok or not self.releases:
+            return None
+        sealed = self.trust == KEY and self.sealed_to == self.releases
+        seen = self.seen
+        if seen is not None and (seen.seq, seen.head) == (self.releases, self.head) and seen.sealed >= sealed:
+            return None
+        return heads.Head(self.project_id, self.releases, self.head, sealed, self.sealed_by, self.mac, str(path))
 
 
 @functools.lru_cache(maxsize=1)
@@ -177,7 +182,7 @@ def _check_triggers(conn, out: LedgerCheck) -> None:
         elif present[name] != reference[name]:
             out.problems.append(f"the protecting trigger {name} was replaced by another one of the same name")
     for name, (table, _sql) in present.items():
-        if name not in reference and table.lower() in _GUARDED_TABLES:
+        if name not in reference and str(table).lower() in _GUARDED_TABLES:
             out.problems.append(f"a trigger {name!r} that dpdesk does not make was added to the table {table}")
 
 

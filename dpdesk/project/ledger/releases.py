@@ -154,8 +154,9 @@ def verify_ledger(project) -> chain.LedgerCheck:
     """
     with project.transaction() as conn:
         project.ledger_check = chain.check(conn, project.path)
-    if project.ledger_check.ok and project.ledger_check.releases:  # this computer has now seen it
-        heads.remember(project.ledger_check.remembered(project.path))
+    news = project.ledger_check.to_remember(project.path)
+    if news is not None:  # this computer has now seen this head
+        heads.remember(news)
     return project.ledger_check
 
 
