@@ -107,9 +107,8 @@ class LedgerCheck:
         if self.trust == KEY:
             text = "verified with this computer's key"
             if self.verified_from > 1:
-                text += (f" (releases #1-#{self.verified_from - 1} were recorded before this computer first "
-                         "sealed the ledger, by an older dpdesk or on another computer, and were checked by "
-                         "structure only then)")
+                text += (f" (releases #1-#{self.verified_from - 1} were checked by structure only when this "
+                         "computer took the ledger over from an older dpdesk or another computer)")
             return text
         if self.sealed_to:
             why = (f"this computer's seal covers releases #1-#{self.sealed_to}; the later ones were added by a "
