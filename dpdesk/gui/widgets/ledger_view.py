@@ -9,6 +9,7 @@ ledger is verified (with this computer's key, or by structure only).
 
 from __future__ import annotations
 
+import html
 from fractions import Fraction
 
 from PySide6.QtCore import Qt, Signal
@@ -123,16 +124,18 @@ class LedgerView(QWidget):
             check = self.check = ledger.verify_ledger(project)
             self.intact = check.ok
             if check.problems or not check.rollback:
-                self.banner.setText(TAMPERED_TEXT.format(problems="; ".join(check.problems) or "the hash chain"))
+                found = "; ".join(check.problems) or "the hash chain"  # names from the file: shown as text
+                self.banner.setText(TAMPERED_TEXT.format(problems=html.escape(found)))
             else:
-                self.banner.setText(ROLLBACK_TEXT.format(rollback=check.rollback[0].upper() + check.rollback[1:]))
+                said = check.rollback[0].upper() + check.rollback[1:]
+                self.banner.setText(ROLLBACK_TEXT.format(rollback=html.escape(said)))
         self.banner.setVisible(not self.intact)
         rolled_back = self.check is not None and self.check.intact and self.check.rollback is not None
         self.accept_button.setVisible(rolled_back)
         trust = self.check.trust if self.check is not None and self.check.intact else "none"
         self.verification.setVisible(trust != "none")
         if trust != "none":
-            text = self.check.trust_text
+            text = html.escape(self.check.trust_text)
             self.verification.setText(f"Ledger {text}." if trust == "key" else
                                       f"<span style='color:#8a5a00'>Ledger {text}.</span>")
         self.table.setRowCount(len(self.entries))
