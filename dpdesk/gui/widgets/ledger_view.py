@@ -125,17 +125,17 @@ class LedgerView(QWidget):
             self.intact = check.ok
             if check.problems or not check.rollback:
                 found = "; ".join(check.problems) or "the hash chain"  # names from the file: shown as text
-                self.banner.setText(TAMPERED_TEXT.format(problems=html.escape(found)))
+                self.banner.setText(TAMPERED_TEXT.format(problems=html.escape(found, quote=False)))
             else:
                 said = check.rollback[0].upper() + check.rollback[1:]
-                self.banner.setText(ROLLBACK_TEXT.format(rollback=html.escape(said)))
+                self.banner.setText(ROLLBACK_TEXT.format(rollback=html.escape(said, quote=False)))
         self.banner.setVisible(not self.intact)
         rolled_back = self.check is not None and self.check.intact and self.check.rollback is not None
         self.accept_button.setVisible(rolled_back)
         trust = self.check.trust if self.check is not None and self.check.intact else "none"
         self.verification.setVisible(trust != "none")
         if trust != "none":
-            text = html.escape(self.check.trust_text)
+            text = html.escape(self.check.trust_text, quote=False)
             self.verification.setText(f"Ledger {text}." if trust == "key" else
                                       f"<span style='color:#8a5a00'>Ledger {text}.</span>")
         self.table.setRowCount(len(self.entries))
