@@ -114,7 +114,7 @@ class LedgerCheck:
             why = (f"this computer's seal covers releases #1-#{self.sealed_to}; the later ones were added by a "
                    "dpdesk without seals")
         elif self.sealed_by and self.sealed_by != self.key_id:
-            why = f"sealed on another computer (key id {self.sealed_by}), whose key this computer does not have"
+            why = f"sealed on another computer, key id {self.sealed_by}, whose key this computer does not have"
         else:
             why = "not sealed: made by a dpdesk before ledgers were sealed"
         return (f"verified by structure only ({why}; the chain is consistent, but an edit whose hashes were "
