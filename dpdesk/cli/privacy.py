@@ -264,8 +264,9 @@ def cmd_ledger(args) -> int:
     if check.ok:
         print(f"Ledger intact: {check.releases} release(s), {check.trust_text}.")
         if check.releases:
-            print(f"Head: release #{check.releases}, SHA-256 {check.head} (compare with the head the project's "
-                  "owner sees on their computer).")
+            sealed = f", sealed with key id {check.sealed_by}" if check.sealed_by else ""
+            print(f"Head: release #{check.releases}, SHA-256 {check.head}{sealed} (compare with the head the "
+                  "project's owner sees on their computer).")
         return 0
     print("WARNING: " + check.message(args.project))
     return 1

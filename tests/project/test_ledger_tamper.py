@@ -372,6 +372,7 @@ def test_a_file_from_another_computer_is_verified_by_structure_only(path, tmp_pa
     assert "verified by structure only" in check.trust_text and f"key id {mine}" in check.trust_text
     code, out, _ = run(capsys, "ledger", str(path))
     assert code == 0 and "Ledger intact: 3 release(s), verified by structure only" in out
+    assert f"Head: release #3, SHA-256 {check.head}, sealed with key id {mine}" in out  # what the owner's shows too
     code, out, _ = run(capsys, "ledger", str(path), "--json")
     assert json.loads(out)["verified"] == "structure" and json.loads(out)["intact"]
     # structure is still checked there: a gap or a changed row is found without any key
