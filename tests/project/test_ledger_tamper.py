@@ -443,3 +443,15 @@ def test_without_a_usable_data_folder_files_verify_by_structure_and_releases_say
         with pytest.raises(DpdeskError, match="cannot create the folder for its ledger key.*DPDESK_SETTINGS_DIR"):
             ledger.release(p, dict(COUNT, epsilon="0.01"))
         assert ledger.budget_status(p).releases == 3  # nothing was recorded
+
+
+@pytest.mark.parametrize("value", ["[" * 100000, '{"v": 1, "seq": 1e999}', "\u00e9" * 64, "null",
+                                   '{"v":1,"key_id":"K","project_id":"p","seq":3,"head":"h","since":0,'
+                                   '"rollbacks":"","budgets":"","mac":"\u00e9\u00e9"}'])
+def test_an_odd_seal_is_reported_never_a_traceback(path, value):
+    if '"key_id":"K"' in value:
+        value = value.replace('"K"', json.dumps(key.load().id))  # this computer's key id, a non-ASCII MAC
+    sql(path, "UPDATE app SET value = ? WHERE key = 'ledger_seal'", params=(value,))
+    sql(path, "INSERT OR REPLACE INTO app(key, value) VALUES ('ledger_rollbacks', ?)", params=("[" * 100000,))
+    check = verified(path)
+    assert not check.ok and any("seal" in p for p in check.problems)

@@ -207,7 +207,7 @@ def check(conn: sqlite3.Connection, path: str | Path | None = None) -> LedgerChe
             ref = json.loads(row["cost"]).get("budget") or {}
             if ref:
                 budget_refs[int(ref["id"])] = (ref["epsilon"], ref["delta"], seq)
-        except (ValueError, TypeError, KeyError, AttributeError):
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
             out.problems.append(f"release #{seq} has an unreadable cost")
         prev = row["hash"]
         hashes.append(prev)

@@ -102,9 +102,14 @@ def rollbacks(conn) -> list[dict]:
     """The rollbacks the researcher confirmed, oldest first (unreadable: an empty list)."""
     try:
         value = json.loads(_app(conn, ROLLBACKS_KEY) or "[]")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested beyond any record's depth
         return []
     return [r for r in value if isinstance(r, dict)] if isinstance(value, list) else []
+
+
+def _same(mac: str, stored: str) -> bool:
+    """Constant-time comparison (of bytes: the stored text may hold anything)."""
+    return hmac.compare_digest(mac.encode("ascii"), stored.encode("utf-8", "replace"))
 
 
 def _read(conn) -> tuple[Seal | None, str | None]:
@@ -118,7 +123,7 @@ def _read(conn) -> tuple[Seal | None, str | None]:
                     budgets=str(d["budgets"]), mac=str(d["mac"]))
         if d.get("v") != VERSION:
             raise ValueError("unknown seal version")
-    except (ValueError, TypeError, KeyError, AttributeError):
+    except (ValueError, TypeError, KeyError, AttributeError, OverflowError, RecursionError):
         return None, "the ledger's seal is unreadable (it was edited outside dpdesk)"
     return seal, None
 
@@ -129,7 +134,7 @@ def verify(conn, project_id: str, hashes: list[str], key: InstallationKey | None
     out = SealCheck(seal=seal, problems=[problem] if problem else [])
     if seal is None or key is None or seal.key_id != key.id:
         return out
-    if not hmac.compare_digest(key.mac(seal.payload()), seal.mac):
+    if not _same(key.mac(seal.payload()), seal.mac):
         out.problems.append("the ledger's seal does not match it: the seal or the releases were changed without "
                             "this computer's key")
         return out
@@ -164,7 +169,7 @@ def write(conn, seq: int, head: str, key: InstallationKey, *, new: bool = True) 
         conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)", (ID_KEY, project_id))
     previous, _problem = _read(conn)
     ours = (previous is not None and previous.key_id == key.id and previous.since <= seq
-            and hmac.compare_digest(key.mac(previous.payload()), previous.mac))
+            and _same(key.mac(previous.payload()), previous.mac))
     # first seal by this installation: what came before was checked by structure only
     since = previous.since if ours else max(0, seq - 1 if new else seq)
     seal = Seal(key.id, project_id, seq, head, since, _digest(_app(conn, ROLLBACKS_KEY)), _budgets_digest(conn))
