@@ -94,14 +94,33 @@ def _columns_of(request: Mapping[str, Any]) -> set[str]:
     return used
 
 
+def _field(entry, name: str):
+    return entry.get(name) if isinstance(entry, Mapping) else getattr(entry, name, None)
+
+
+def _description(request: Mapping[str, Any]) -> str:
+    from dpdesk.mechanisms.central.request import describe
+
+    try:
+        return describe(request)
+    except Exception:  # noqa: BLE001 - an odd stored request still counts; it is only named less well
+        return str(request.get("statistic", "release"))
+
+
 def releases_using(entries: Iterable[Any], column: str) -> tuple[NoisyRelease, ...]:
-    """The ledger entries (``seq``, ``request``, ``description``) whose request used ``column``."""
+    """The ledger entries whose request used ``column`` (as a column or as ``by``).
+
+    An entry is a :class:`~dpdesk.project.ledger.releases.LedgerEntry` or a row of
+    ``Project.ledger_rows()`` (``seq``, ``request`` and optionally ``description``).
+    """
     out = []
     for entry in entries:
-        request = getattr(entry, "request", None) or {}
+        request = _field(entry, "request")
+        if not isinstance(request, Mapping):
+            continue
         if str(column) in _columns_of(request):
-            description = getattr(entry, "description", None) or str(request.get("statistic", "release"))
-            out.append(NoisyRelease(int(entry.seq), str(description)))
+            description = _field(entry, "description") or _description(request)
+            out.append(NoisyRelease(int(_field(entry, "seq")), str(description)))
     return tuple(out)
 
 
@@ -141,14 +160,17 @@ def group_sizes(results: Iterable[Any]) -> tuple[dict[str, int], dict[str, int]]
 
 
 def check_results(project, results: list, *, threshold: int | None = None) -> SubgroupWarning | None:
-    """:func:`subgroup_warning` for ``analyze`` results, with the project's ledger and protection."""
+    """:func:`subgroup_warning` for ``analyze`` results, with the project's ledger and protection.
+
+    Every release in the project counts, whatever dataset it was drawn from: the budget
+    protects people, and the same people may be in another dataset of the project.
+    """
     from dpdesk.project.column_protection import protection
-    from dpdesk.project.ledger.releases import ledger
 
     by = next((r.by for r in results if getattr(r, "by", None)), None)
     if by is None:
         return None
     settings = protection(project)
     shown, left = group_sizes(results)
-    return subgroup_warning(by, shown, entries=ledger(project), protected=settings.reasons,
+    return subgroup_warning(by, shown, entries=project.ledger_rows(), protected=settings.reasons,
                             threshold=settings.min_group if threshold is None else threshold, left_out=left)
