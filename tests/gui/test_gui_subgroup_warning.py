@@ -39,6 +39,7 @@ def test_protected_subgroup_column_warns_and_small_groups_can_be_left_out(window
     assert bar.size.value() == 5 and not bar.leave_out.isChecked()
     sizes = {r["subgroup"]: r["n"] for r in rs.subgroups if r["item"] == "exam_cheating" and r["n"] is not None}
     smallest = min(sizes, key=sizes.get)
+    assert "Note: Subgroups by 'faculty' show exact counts" in window.export_view.state.text()
     window.resize(1200, 900)
     shot(window, "results_subgroup_warning")
     # leave out the smallest faculty: a new analysis, and the export follows it
@@ -56,6 +57,11 @@ def test_protected_subgroup_column_warns_and_small_groups_can_be_left_out(window
         window.export_view.export(out)
     with open(tmp_path / "res_by_faculty.csv", encoding="utf-8-sig", newline="") as handle:
         assert not any(smallest in row[1] for row in csv.reader(handle))
+    window.nav.setCurrentRow(4)
+    window.export_view._on_results(rv.current)
+    assert "are left out" in window.export_view.state.text()
+    shot(window, "export_subgroup_note_1024")
+    window.nav.setCurrentRow(2)
     # unchecking shows every group again
     rs = _current(rv, qtbot, lambda: bar.leave_out.setChecked(False))
     assert smallest in {r["subgroup"] for r in rs.subgroups}
