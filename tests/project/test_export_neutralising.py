@@ -382,3 +382,23 @@ def test_write_table_refuses_other_suffixes(tmp_path):
 
     with pytest.raises(ExportError, match=r"\.csv or \.xlsx"):
         write_table(tmp_path / "t.txt", [{"a": 1}])
+
+
+def test_extract_dates_bools_and_extreme_numbers(tmp_path):
+    """Dates are written as pandas writes them, missing values are empty, every digit of a double kept."""
+    frame = pd.DataFrame({"age": [30, 30, 30],
+                          "visit": pd.to_datetime(["2024-01-05", None, "2024-03-01"]),
+                          "x": [1.7976931348623157e308, 0.1 + 0.2, -5e-324],
+                          "k": pd.array([1, None, -3], dtype="Int64")})
+    extract = Extract(frame, ShareOptions(quasi=["age"], k=2, l=None))
+    data, _report = export_extract(extract, tmp_path / "d.csv")
+    rows = csv_rows(data)
+    assert [r[1] for r in rows[1:]] == ["2024-01-05", "", "2024-03-01"]
+    assert [float(r[2]) for r in rows[1:]] == frame["x"].tolist()
+    assert [r[3] for r in rows[1:]] == ["1", "", "-3"]
+    (book,) = export_extract(extract, tmp_path / "d.xlsx")
+    ws = openpyxl.load_workbook(book)["Data"]
+    values = list(ws.iter_rows(min_row=2, values_only=True))
+    assert [v[1] for v in values] == ["2024-01-05", None, "2024-03-01"]
+    assert [v[2] for v in values] == frame["x"].tolist()  # XlsxWriter alone would write inf for the first
+    assert [v[3] for v in values] == [1, None, -3]

@@ -121,6 +121,18 @@ def _labels(extract: Extract, frame: pd.DataFrame) -> tuple[dict, dict]:
     return variable, value
 
 
+def _rows(frame: pd.DataFrame) -> tuple[list[str], list[list]]:
+    """Column names and plain cell values; dates as pandas writes them (``2024-01-05`` at midnight)."""
+    out = frame
+    dates = [c for c in frame.columns if pd.api.types.is_datetime64_any_dtype(frame[c].dtype)]
+    if dates:
+        out = frame.copy()
+        for column in dates:
+            series = frame[column]
+            out[column] = series.astype(str).astype(object).where(series.notna(), None)
+    return normalise_table(out)
+
+
 def export_extract(extract: Extract, path, *, source: str | None = None, dataset: str | None = None,
                    at_import: list[dict] | None = None) -> list[Path]:
     """Write the shared frame to ``path`` (.csv, .xlsx or .sav) and its report; returns the files."""
@@ -137,7 +149,7 @@ def export_extract(extract: Extract, path, *, source: str | None = None, dataset
         return [atomic_write(path, lambda tmp: _write_xlsx(frame, rows, tmp))]
     report = path.with_name(path.stem + ".disclosure-report.txt")
     if suffix == ".csv":
-        columns, values = normalise_table(frame)
+        columns, values = _rows(frame)
         written = tables.write_csv(path, columns, values)
     else:
         written = atomic_write(path, lambda tmp: _write_sav(extract, frame, tmp))
@@ -149,7 +161,7 @@ def _write_xlsx(frame: pd.DataFrame, rows, target: Path) -> None:
     workbook = tables.open_workbook(target)
     try:
         writer = tables.SheetWriter(workbook)
-        columns, values = normalise_table(frame)
+        columns, values = _rows(frame)
         writer.table(workbook.add_worksheet("Data"), columns, values)
         writer.table(workbook.add_worksheet("Disclosure report"), REPORT_COLUMNS, [list(r) for r in rows],
                      widths=(40, 110))
