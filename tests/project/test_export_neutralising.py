@@ -389,13 +389,15 @@ def test_extract_dates_bools_and_extreme_numbers(tmp_path):
     frame = pd.DataFrame({"age": [30, 30, 30],
                           "visit": pd.to_datetime(["2024-01-05", None, "2024-03-01"]),
                           "x": [1.7976931348623157e308, 0.1 + 0.2, -5e-324],
-                          "k": pd.array([1, None, -3], dtype="Int64")})
+                          "k": pd.array([1, None, -3], dtype="Int64"),
+                          "b": pd.array([True, None, False], dtype="boolean")})
     extract = Extract(frame, ShareOptions(quasi=["age"], k=2, l=None))
     data, _report = export_extract(extract, tmp_path / "d.csv")
     rows = csv_rows(data)
     assert [r[1] for r in rows[1:]] == ["2024-01-05", "", "2024-03-01"]
     assert [float(r[2]) for r in rows[1:]] == frame["x"].tolist()
     assert [r[3] for r in rows[1:]] == ["1", "", "-3"]
+    assert [r[4] for r in rows[1:]] == ["True", "", "False"]  # as pandas' to_csv wrote them
     (book,) = export_extract(extract, tmp_path / "d.xlsx")
     ws = openpyxl.load_workbook(book)["Data"]
     values = list(ws.iter_rows(min_row=2, values_only=True))

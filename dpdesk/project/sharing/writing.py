@@ -122,14 +122,17 @@ def _labels(extract: Extract, frame: pd.DataFrame) -> tuple[dict, dict]:
 
 
 def _rows(frame: pd.DataFrame) -> tuple[list[str], list[list]]:
-    """Column names and plain cell values; dates as pandas writes them (``2024-01-05`` at midnight)."""
+    """Column names and plain cell values, dates and booleans as pandas writes them
+    (``2024-01-05`` at midnight, ``True``/``False``), not as the results' ``yes``/``no``."""
     out = frame
-    dates = [c for c in frame.columns if pd.api.types.is_datetime64_any_dtype(frame[c].dtype)]
-    if dates:
+    as_text = [c for c in frame.columns if pd.api.types.is_datetime64_any_dtype(frame[c].dtype)
+               or pd.api.types.is_bool_dtype(frame[c].dtype)]
+    if as_text:
         out = frame.copy()
-        for column in dates:
+        for column in as_text:
             series = frame[column]
-            out[column] = series.astype(str).astype(object).where(series.notna(), None)
+            text = series.astype(object).map(str) if pd.api.types.is_bool_dtype(series.dtype) else series.astype(str)
+            out[column] = text.astype(object).where(series.notna(), None)
     return normalise_table(out)
 
 
