@@ -332,7 +332,7 @@ def unprefixed(written: str, original: str) -> str:
     return written
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(frames())
 def test_property_csv_and_xlsx_round_trip(tmp_path_factory, sample):
     names, kinds, rows = sample
@@ -350,7 +350,7 @@ def test_property_csv_and_xlsx_round_trip(tmp_path_factory, sample):
             else:
                 assert number_of(field) == value  # repr: exact for floats, digits for ints
     if rows:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, header=None, skiprows=1, encoding="utf-8-sig")
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")  # names may be mangled
         assert frame.shape == (len(rows), len(names))
     # xlsx, read with openpyxl: every number exactly (tables.ExactNumber)
     xlsx = write_xlsx(folder / "t.xlsx", [("T", pd.DataFrame(rows, columns=names, dtype=object))])
