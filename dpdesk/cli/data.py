@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import sys
 from pathlib import Path
 
 from dpdesk.errors import DataError, DesignError
@@ -177,9 +178,16 @@ def _run_analysis(args):
     from dpdesk.project import Project
     from dpdesk.project.analysis import analyze, results_bundle
 
+    from dpdesk.project.analysis import stored_table, subgroup_warnings
+
     with Project.open(args.project) as project:
+        shown = subgroup_warnings(stored_table(project, args.dataset), args.by) if args.by else []
+        for warning in shown:  # before computing: too many subgroups, or subgroups too small
+            print(f"warning: {warning}", file=sys.stderr)
         results = analyze(project, dataset=args.dataset, by=args.by, ci=args.ci, confidence=args.confidence,
                           exclude=not args.strict)
+        for warning in dict.fromkeys(w for r in results for w in r.warnings if w not in shown):
+            print(f"warning: {warning}", file=sys.stderr)
         bundle = results_bundle(project, results, dataset=args.dataset, ci=args.ci, confidence=args.confidence)
         for r in results:
             if r.estimate is not None:
@@ -199,7 +207,7 @@ def _fmt(x, pct=True) -> str:
 def print_table(rows: list[dict]) -> None:
     if not rows:
         return
-    cols = [c for c in rows[0] if c not in ("design", "CI method", "confidence")]
+    cols = [c for c in rows[0] if c not in ("design", "CI method", "confidence", "note", "test")]
     cells = [[c for c in cols]]
     for r in rows:
         line = []
@@ -207,7 +215,7 @@ def print_table(rows: list[dict]) -> None:
             v = r.get(c)
             if c in ("estimate", "CI low", "CI high"):
                 line.append(_fmt(v))
-            elif c in ("SE", "local epsilon", "p-value"):
+            elif c in ("SE", "local epsilon", "p-value", "statistic", "pooled estimate"):
                 line.append(_fmt(v, pct=False))
             else:
                 line.append("-" if v is None else str(v))
@@ -229,8 +237,14 @@ def cmd_estimate(args) -> int:
             print(f"\n{name}")
             print_table(rows)
         print()
+        from dpdesk.project.analysis import subgroup_test_sentences
+
+        for line in subgroup_test_sentences(results, args.by):
+            print(line)
         for r in results:
             print(r.sentence())
+            for note in (r.estimate.notes if r.estimate is not None else ()):
+                print(f"  note: {note}")
             if r.mapping is not None and (r.mapping.n_unmatched or r.mapping.n_missing):
                 print(f"  ({r.mapping.n_missing} missing and {r.mapping.n_unmatched} unmatched answers excluded)")
     return 1 if failed and len(failed) == len(results) else 0

@@ -47,6 +47,9 @@ class ReproItem:
     ``design`` and ``params`` are passed as ``rr.design(design, **params)``; ``counts`` is
     the vector of response counts (a list of vectors, one per group, for two-group
     designs); ``subgroups`` maps a subgroup label to its counts in the same shape.
+    ``mapping`` is the item's column and codes (``column``, ``codes``, ``group_column``,
+    ``group_codes``) and ``by`` the subgroup column, so that the script can count the
+    stored data again and check the counts.
     """
 
     item: str
@@ -56,6 +59,8 @@ class ReproItem:
     subgroups: dict[str, list[Any]] = field(default_factory=dict)
     confidence: float = 0.95
     ci: str = "default"
+    mapping: dict[str, Any] | None = None
+    by: str | None = None
 
 
 @dataclass
@@ -76,7 +81,7 @@ class ResultsBundle:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (DataFrames become lists of row dicts)."""
         return {
-            "tables": {name: [dict(zip(cols, row)) for row in rows]
+            "tables": {name: [dict(zip(cols, map(_json_cell, row))) for row in rows]
                        for name, (cols, rows) in ((n, normalise_table(t)) for n, t in self.tables.items())},
             "metadata": _jsonable(self.metadata),
             "readme": None if self.readme is None else list(self.readme),
@@ -92,6 +97,13 @@ class ResultsBundle:
             readme=record.get("readme"),
             repro=None if repro is None else [ReproItem(**r) for r in repro],
         )
+
+
+def _json_cell(value: Any) -> Any:
+    """A table cell for JSON: an infinite number becomes the text "∞" (JSON has no infinity)."""
+    if isinstance(value, float) and math.isinf(value):
+        return cell_text(value)
+    return value
 
 
 def _jsonable(value: Any) -> Any:
