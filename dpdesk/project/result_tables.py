@@ -135,7 +135,8 @@ def subgroup_test_sentences(results: list, by: str | None) -> list[str]:
         t = r.subgroups.test if r.subgroups is not None else None
         if t is None:
             continue
-        what = "prevalence" if r.design.is_binary else "distribution over the categories"
+        what = ("prevalence" if r.design.is_binary else "share ticking each option" if r.design.model == "unary"
+                else "distribution over the categories")
         stat = "n/a" if not math.isfinite(t.statistic) else f"{t.statistic:.2f}"
         p = "n/a" if not math.isfinite(t.p_value) else f"{t.p_value:.3g}"
         out.append(f"{r.item}: test that every {by} has the same {what}: {t.method}, statistic {stat} on "

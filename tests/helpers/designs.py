@@ -79,3 +79,33 @@ def item_mapping(name: str) -> dict:
     if d.groups == 2:
         out.update(group_column="group", group_codes={"1": [1], "2": [2]})
     return out
+
+
+def combined_survey(names, n: int = 240, seed: int = 7):
+    """One survey with an item per design: ``(frame, {design: add_item keywords})``.
+
+    Each design's columns are prefixed with its name (``krr_answer``, ``sld_group``,
+    ``unary_tick_tv``); the ``gender`` column is shared.
+    """
+    import pandas as pd
+
+    from dpdesk.project.unary import unary_codes
+
+    frames, mappings = [], {}
+    gender = None
+    for name in names:
+        f = survey_frame(name, n, seed)
+        gender = f["gender"] if gender is None else gender
+        f = f.drop(columns=["resp_id", "gender"]).add_prefix(f"{name}_")
+        frames.append(f)
+        m = item_mapping(name)
+        if "columns" in m["codes"]:
+            m["codes"] = unary_codes({c: f"{name}_{col}" for c, col in m["codes"]["columns"].items()})
+        m["column"] = f"{name}_{m['column']}"
+        if "group_column" in m:
+            m["group_column"] = f"{name}_{m['group_column']}"
+        mappings[name] = m
+    frame = pd.concat(frames, axis=1)
+    frame.insert(0, "resp_id", range(1, n + 1))
+    frame["gender"] = gender
+    return frame, mappings
