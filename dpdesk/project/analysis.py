@@ -269,7 +269,7 @@ class _StandIn:
 def _budget_metadata(project) -> dict:
     """Privacy budget spent and left, where the project has one (the noisy-tabulation ledger)."""
     try:
-        from dpdesk.project.ledger.releases import budget_status
+        from dpdesk.project.ledger.budget import budget_status
     except ImportError:
         return {"privacy budget": "none set (no noisy releases)"}
     try:

@@ -6,7 +6,7 @@ could cause material harm; would likely cause serious harm. Each suggests an eps
 for Gaussian noise, a delta. The suggestion is explained with a worked example of the
 accuracy it buys, computed by :mod:`dpdesk.mechanisms.central.accuracy` from the exact
 discrete Laplace distribution. Once set, a budget can only be lowered: the dialog then
-says why, and :func:`dpdesk.project.ledger.releases.lower_budget` refuses anything higher.
+says why, and :func:`dpdesk.project.ledger.budget.lower_budget` refuses anything higher.
 """
 
 from __future__ import annotations
