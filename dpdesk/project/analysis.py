@@ -160,7 +160,12 @@ def subgroup_warnings(data, by: str, *, max_levels: int = MAX_SUBGROUPS, min_siz
     if by not in frame.columns:
         raise DataError(f"There is no column {by!r} to form subgroups; the columns are "
                         f"{', '.join(map(str, list(frame.columns)[:15]))}.")
-    sizes = frame[by].value_counts(dropna=True)
+    report = getattr(data, "report", None)
+    weight = getattr(report, "count_column", None) if getattr(report, "kind", "") == "counts" else None
+    if weight and weight in frame.columns and weight != by:  # a counts table: respondents, not rows
+        sizes = frame.groupby(by, dropna=True, observed=True)[weight].sum()
+    else:
+        sizes = frame[by].value_counts(dropna=True)
     out = []
     if len(sizes) > max_levels:
         out.append(f"The column {by!r} has {len(sizes):,} different values, so there would be {len(sizes):,} "

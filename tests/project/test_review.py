@@ -182,3 +182,12 @@ def test_unary_counts_from_tick_columns():
     assert report.n_missing == 1 and report.n_unmatched == 1
     est = rr.estimate(rr.design("unary", categories=["a", "b"], epsilon=2.0), report.counts)
     assert est.frequencies.shape == (2,)
+
+
+def test_subgroup_sizes_of_a_counts_table_are_respondents():
+    from dpdesk.project.reading.table import ImportReport, Source, Table
+
+    f = pd.DataFrame({"response": ["yes", "no", "yes", "no"], "g": ["a", "a", "b", "b"], "count": [100, 200, 2, 1]})
+    table = Table(f, ImportReport(kind="counts", count_column="count"), Source("c.csv", "", 0, ""))
+    (warning,) = subgroup_warnings(table, "g")
+    assert "b (3)" in warning and "a (" not in warning
