@@ -97,3 +97,14 @@ def test_subgroups_by_an_identifier_ask_first(window, qtbot, tmp_path, monkeypat
     with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None and rs.options.by):
         rv.by.setCurrentIndex(rv.by.findData("resp_id"))
     assert rv.current.options.by == "resp_id" and rv.current.warnings
+
+
+def test_mapping_check_counts_a_unary_item_from_its_tick_columns():
+    from dpdesk.gui.dialogs.mapping import check_mapping, report_text
+    from tests.helpers.designs import item_mapping, survey_frame
+
+    frame = survey_frame("unary")
+    _, item, report, error = check_mapping(None, frame, "news", item_mapping("unary"))
+    assert error == "" and report.n_used == 240
+    assert report_text(report).startswith("Counted 240 of 240 rows: tv ticked ")
+    assert not RAW.search(report_text(report))
