@@ -49,6 +49,8 @@ def register(sub) -> None:
     p.add_argument("--group-column", help="column holding the randomization group (two-group designs)")
     p.add_argument("--group-codes", action="append", default=[], metavar="GROUP=CODE,CODE",
                    help="codes of one group (repeat: 1=... and 2=...)")
+    p.add_argument("--option-column", action="append", default=[], metavar="OPTION=COLUMN",
+                   help="unary (multi-select) items: the 0/1 tick column of one option (repeat for each option)")
     p.add_argument("--question", default="", help="the question text")
     p.set_defaults(func=cmd_item)
 
@@ -157,7 +159,20 @@ def cmd_item(args) -> int:
     params = {k: _param_value(v) for k, v in _pairs(args.param, "--param").items()}
     d = rr.design(args.design, **params)
     codes = _codes(args.codes, "--codes")
-    if codes is not None:
+    column = args.column
+    if args.option_column:
+        from dpdesk.project.unary import unary_codes
+
+        if d.model != "unary":
+            raise DesignError(f"--option-column is for unary (multi-select) items; {d.name!r} is not one.")
+        columns = _pairs(args.option_column, "--option-column")
+        missing = [c for c in d.categories if c not in columns]
+        if missing:
+            raise DesignError(f"--option-column gives no column for option(s) {missing}. Add "
+                              f"--option-column {missing[0]}=COLUMN.")
+        codes = unary_codes(columns)
+        column = column or columns[d.categories[0]]
+    elif codes is not None:
         missing = [r for r in d.responses if r not in codes]
         if missing and d.model != "unary":
             raise DesignError(f"--codes gives no codes for response(s) {missing} of the {d.name!r} design "
@@ -167,7 +182,7 @@ def cmd_item(args) -> int:
         raise DesignError(f"The {d.name!r} design has two groups: give --group-column and --group-codes 1=... "
                           f"--group-codes 2=...")
     with Project.open(args.project) as project:
-        project.add_item(args.name, d, column=args.column, codes=codes, group_column=args.group_column,
+        project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
                          group_codes=group_codes, question=args.question)
     eps = d.epsilon
     print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")

@@ -168,3 +168,19 @@ def test_command_line_estimate_and_by(name, built, capsys):
     tables = json.loads(out)
     for table_name, rows in tables.items():
         _plain_cells(rows, f"cli json {name} / {table_name}")
+
+
+def test_command_line_adds_a_unary_item_with_its_option_columns(tmp_path, capsys):
+    csv = tmp_path / "s.csv"
+    survey_frame("unary").to_csv(csv, index=False)
+    path = tmp_path / "p.dpdesk"
+    assert run(capsys, "new", path)[0] == 0 and run(capsys, "import", path, csv)[0] == 0
+    cats = EXAMPLE_PARAMS["unary"]["categories"]
+    args = ["item", path, "news", "--design", "unary", "--param", f"categories={json.dumps(cats)}",
+            "--param", "epsilon=2"]
+    for c in cats:
+        args += ["--option-column", f"{c}=tick_{c}"]
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    code, out, err = run(capsys, "estimate", path, "--by", "gender")
+    assert code == 0 and "news: web" in out and "Tests by gender" in out, out + err
