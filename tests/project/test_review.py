@@ -148,6 +148,12 @@ def test_script_rebuilds_counts_from_the_data_and_notices_a_change(project, tmp_
     script = written[-1]
     code, printed = _run_script(script)
     assert code == 0 and "agree with the exported counts" in printed, printed
+    assert "CI method citation: Feldman & Cousins" in printed
+    namespace = runpy.run_path(str(script))  # not as __main__: only the constants
+    review = namespace["REVIEW"]
+    assert review["import options"]["header rows"] == 1 and review["item mappings"]["cheat"]["codes / no"] == "'No'"
+    assert any("matches no code" in k for k in review["item mappings"]["cheat"]["left out"])
+    assert len(namespace["FINGERPRINT"]) == 64 and namespace["FINGERPRINT_COLUMNS"] == ["q"]
     # the stored data changed after the export (another dataset replaces it): the script says so
     other = _frame(seed=4)
     with Project.open(project) as p:

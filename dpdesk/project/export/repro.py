@@ -38,6 +38,9 @@ PROJECT_FILE = {project}
 DATASET = {dataset}
 FINGERPRINT = {fingerprint}
 FINGERPRINT_COLUMNS = {fp_columns}
+# For the reviewer: how the data were read, how each item was mapped (and what was left out,
+# and why), and the interval method with its source.
+REVIEW = {review}
 '''
 
 _FOOTER = '''
@@ -91,6 +94,9 @@ def check_against_data(project_file):
 
 def main(argv=()):
     print("Results file:", clean(RESULTS_FILE))
+    for key in ("CI method", "CI method citation"):
+        if key in REVIEW:
+            print(f"{key}:", clean(REVIEW[key]))
     if CHECKS:
         check_against_data(argv[0] if argv else PROJECT_FILE)
     print(f"{'item':<24} {'subgroup':<16} {'category':<12} {'n':>7} {'estimate':>10} {'SE':>10} "
@@ -140,6 +146,17 @@ def literal(value: Any, where: str = "value") -> str:
     )
 
 
+REVIEW_KEYS = ("dataset", "input file", "input SHA-256", "import options", "item mappings", "CI method",
+               "CI method citation", "confidence", "subgroups by", "warnings")
+
+
+def _review(meta: dict) -> dict:
+    """The reviewer's part of the metadata, as plain literals."""
+    from dpdesk.project.export.model import _jsonable
+
+    return {k: _jsonable(meta[k]) for k in REVIEW_KEYS if k in meta}
+
+
 def _design_call(design: str, params: dict[str, Any], where: str) -> str:
     names = [str(k) for k in params]
     if all(n.isidentifier() and not n.startswith("_") for n in names) and "name" not in names:
@@ -163,7 +180,8 @@ def repro_script_text(bundle: ResultsBundle, results_file: str = "results", scri
                           version=literal(str(version)), project=literal(None if project is None else str(project)),
                           dataset=literal(meta.get("dataset")),
                           fingerprint=literal(meta.get("data fingerprint (SHA-256)")),
-                          fp_columns=literal(list(meta.get("data fingerprint columns") or []), "fingerprint columns"))]
+                          fp_columns=literal(list(meta.get("data fingerprint columns") or []), "fingerprint columns"),
+                          review=literal(_review(meta), "review metadata"))]
     out.append("# Each check: (item, mapping recorded at export, subgroup column, counts, subgroup counts).")
     out.append("CHECKS = []")
     out.append("# Each analysis: (item, subgroup, design, counts, confidence, CI method).")
