@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 COLUMNS = ("item", "design", "n", "excluded", "estimate", "SE", "CI low", "CI high", "CI method", "confidence",
-           "local epsilon", "note")
+           "local epsilon", "note")  # "note" only when a row has one (SLD t not identified)
 
 
 def _f(x: Any) -> float | None:
@@ -66,6 +66,9 @@ def estimate_rows(results: list) -> list[dict]:
             for j, cat in enumerate(_categories(r)):
                 add(**{**common, "item": f"{r.item}: {cat}"}, estimate=_f(e.frequencies[j]), SE=_f(e.se[j]),
                     **{"CI low": _f(e.ci[j][0]), "CI high": _f(e.ci[j][1])})
+    if not any(row["note"] for row in rows):  # the column only when something needs a note
+        for row in rows:
+            del row["note"]
     return rows
 
 

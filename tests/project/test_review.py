@@ -197,3 +197,15 @@ def test_subgroup_sizes_of_a_counts_table_are_respondents():
     table = Table(f, ImportReport(kind="counts", count_column="count"), Source("c.csv", "", 0, ""))
     (warning,) = subgroup_warnings(table, "g")
     assert "b (3)" in warning and "a (" not in warning
+
+
+def test_sld_at_zero_prevalence_reports_t_as_not_available_with_a_note(tmp_path):
+    from dpdesk.project.analysis import ItemResult, estimate_rows
+
+    sld = rr.design("sld", p1=0.3, p2=0.7)
+    e = rr.estimate(sld, [[30, 70], [70, 30]])
+    rows = estimate_rows([ItemResult("drugs", "", sld, None, e)])
+    t_row = next(r for r in rows if r["item"] == "drugs [t]")
+    assert t_row["estimate"] is None and t_row["SE"] is None and "not identified" in t_row["note"]
+    ok = estimate_rows([ItemResult("drugs", "", sld, None, rr.estimate(sld, [[40, 60], [50, 50]]))])
+    assert "note" not in ok[0]
