@@ -16,6 +16,7 @@ from dpdesk import __version__
 from dpdesk.errors import DataError, DpdeskError
 from dpdesk.mechanisms import rr
 from dpdesk.project import review
+from dpdesk.project.active import dataset_named
 from dpdesk.project.export.model import ReproItem, ResultsBundle
 from dpdesk.project.mapping import MappingReport, counts_by, map_item
 from dpdesk.project.reading.table import ImportReport, Source, Table
@@ -67,14 +68,8 @@ def _pct(x: float) -> str:
 
 
 def stored_table(project, dataset: str | None = None) -> Table:
-    """The named (default: the latest) imported dataset as a :class:`Table`."""
-    sets = project.datasets()
-    if not sets:
-        raise DataError(f"The project {project.path} has no data yet. Import a file first "
-                        f"(dpdesk import PROJECT FILE, or Data > Import in the app).")
-    ds = sets[-1] if dataset is None else next((d for d in sets if d.name == dataset), None)
-    if ds is None:
-        raise DataError(f"The project has no dataset {dataset!r}; it has {', '.join(d.name for d in sets)}.")
+    """The named (default: the active) imported dataset as a :class:`Table`."""
+    ds = dataset_named(project, dataset)
     known = set(ImportReport.__dataclass_fields__)
     report = ImportReport(**{k: v for k, v in (ds.report or {}).items() if k in known})
     src = ds.source or {}
@@ -197,8 +192,7 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         tests = subgroup_test_rows(results)
         if tests:
             tables[f"Tests by {by}"] = tests
-    sets = project.datasets()
-    ds = (sets[-1] if dataset is None else next((d for d in sets if d.name == dataset), None)) if sets else None
+    ds = dataset_named(project, dataset) if project.datasets() else None
     source = (ds.source or {}) if ds is not None else {}
     items = project.items()
     columns = review.analysed_columns(items, results)

@@ -90,11 +90,13 @@ class BudgetDialog(QDialog):
         lowering = current is not None
         self.setWindowTitle("Lower the privacy budget" if lowering else "Set the privacy budget")
         intro = QLabel(
-            (f"The privacy budget of this data is {current.total_text}; {current.spent_text} is spent. "
+            (f"The privacy budget of this project is {current.total_text}; {current.spent_text} is spent. "
              + LOWER_ONLY) if lowering else
             "Every noisy table you publish spends part of a fixed <b>privacy budget</b> (epsilon, ε). Smaller "
-            "means better protection for each respondent and noisier tables. The budget belongs to the data "
-            "and is set once. <b>How harmful would it be if a respondent's answers were disclosed?</b>")
+            "means better protection for each respondent and noisier tables. The budget protects the people in "
+            "this project's data, whatever files they arrive in: it covers every dataset you import, it is set "
+            "once, and re-importing or correcting the data never resets it. "
+            "<b>How harmful would it be if a respondent's answers were disclosed?</b>")
         intro.setWordWrap(True)
         self.levels = QButtonGroup(self)
         box = QGroupBox("Harm from disclosure")

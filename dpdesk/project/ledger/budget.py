@@ -1,7 +1,11 @@
-"""The privacy budget of a project's data: set once, lowered never raised, spending composed exactly.
+"""The privacy budget of a project: set once, lowered never raised, spending composed exactly.
 
-Budgets belong to the data: one per dataset SHA-256 (the imported file's, or of the
-stored rows when there was no file), so importing the same data again keeps its budget.
+One budget per project covers every dataset imported into it: the budget protects the
+people in the data, whatever files they arrive in. Re-importing, correcting a cell,
+importing a subset or a superset, or removing a dataset never resets it or gives any of it
+back (schema v3; older files were migrated conservatively: the smallest budget ever set,
+with every recorded release spent from it). Releases still record the SHA-256 of the data
+they read, so an identical request on identical data is answered from the ledger.
 Pure-epsilon spending is the exact sum of the releases' epsilons (Fractions; Dwork & Roth
 2014, thm 3.16); with a delta it is the (epsilon, delta) of their composition by a
 privacy-loss-distribution accountant (:func:`dpdesk.mechanisms.accounting.epsilon`).
@@ -16,9 +20,10 @@ import sqlite3
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dpdesk.errors import BudgetError, ProjectError
+from dpdesk.errors import BudgetError, DataError, ProjectError
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json
+from dpdesk.project.active import dataset_named
 from dpdesk.project.items import loads
 from dpdesk.project.ledger import chain
 from dpdesk.project.ledger.text import epsilon_text
@@ -28,7 +33,10 @@ __all__ = ["BudgetStatus", "set_budget", "lower_budget", "budget_status", "datas
 
 @dataclass(frozen=True)
 class BudgetStatus:
-    """The budget of one dataset: exact totals and spending, and texts rounded safely.
+    """The project's budget: exact totals and spending, and texts rounded safely.
+
+    ``dataset`` and ``dataset_sha256`` name the active dataset (empty when there is none):
+    what the next release would read, not what the budget belongs to.
 
     ``spent_text`` is rounded up and ``remaining_text`` (and ``total_text``) down, never in
     the user's favour. ``spent_epsilon`` is ``math.inf`` if Gaussian releases were made and
@@ -53,18 +61,11 @@ def _now() -> str:
 
 
 def _dataset(project, name: str | None):
-    datasets = project.datasets()
-    if not datasets:
-        raise ProjectError(f"The project {project.path} has no data yet. Import a data file first "
-                           "(dpdesk import PROJECT FILE).")
-    if name is None:
-        ds = datasets[-1]
-    else:
-        found = [d for d in datasets if d.name == name]
-        if not found:
-            known = ", ".join(repr(d.name) for d in datasets[:10])
-            raise ProjectError(f"The project {project.path} has no dataset named {name!r} (it has: {known}).")
-        ds = found[0]
+    """The dataset a release reads: ``name``, or the active one; never a counts table."""
+    try:
+        ds = dataset_named(project, name)
+    except DataError as exc:
+        raise ProjectError(str(exc)) from None
     opts = ds.options if isinstance(ds.options, dict) else {}
     report = ds.report if isinstance(ds.report, dict) else {}
     if opts.get("kind") == "counts" or report.get("kind") == "counts":
@@ -74,7 +75,7 @@ def _dataset(project, name: str | None):
 
 
 def dataset_sha256(project, ds) -> str:
-    """The SHA-256 the budget is keyed by: the imported file's, else the stored rows'."""
+    """The SHA-256 a release records as the data it read: the imported file's, else the stored rows'."""
     if ds.sha256:
         return str(ds.sha256)
     import pandas as pd
@@ -93,9 +94,9 @@ class _Budget:
     delta: Fraction
 
 
-def _budget(conn, sha: str) -> _Budget | None:
-    row = conn.execute("SELECT id, epsilon, delta FROM budget WHERE dataset_sha256 = ? ORDER BY id DESC LIMIT 1",
-                       (sha,)).fetchone()
+def _budget(conn) -> _Budget | None:
+    """The project's budget: its latest (lowest) row."""
+    row = conn.execute("SELECT id, epsilon, delta FROM budget ORDER BY id DESC LIMIT 1").fetchone()
     return None if row is None else _Budget(row["id"], Fraction(row["epsilon"]), Fraction(row["delta"]))
 
 
@@ -109,54 +110,52 @@ def _budget_args(epsilon, delta, *, allow_zero: bool = False) -> tuple[Fraction,
     return eps, d
 
 
-def _insert_budget(conn, eps: Fraction, d: Fraction, sha: str) -> None:
+def _insert_budget(conn, eps: Fraction, d: Fraction) -> None:
     try:
-        conn.execute("INSERT INTO budget(epsilon, delta, set_time, dataset_sha256) VALUES (?, ?, ?, ?)",
-                     (str(eps), str(d), _now(), sha))
+        conn.execute("INSERT INTO budget(epsilon, delta, set_time, dataset_sha256) VALUES (?, ?, ?, NULL)",
+                     (str(eps), str(d), _now()))
     except sqlite3.IntegrityError as exc:
         raise BudgetError(f"The privacy budget could not be changed: {exc}.") from exc
 
 
 def set_budget(project, epsilon, delta=0, *, dataset: str | None = None) -> BudgetStatus:
-    """Set the privacy budget of a dataset's data, once (then it can only be lowered).
+    """Set the project's privacy budget, once (then it can only be lowered).
 
     ``delta = 0`` is a pure-epsilon budget (Laplace noise); ``delta > 0`` also allows
-    Gaussian noise, and spending is composed by the PLD accountant at that delta.
+    Gaussian noise, and spending is composed by the PLD accountant at that delta. The budget
+    covers every dataset of the project; ``dataset`` is accepted for compatibility and only
+    names the dataset the returned status reports as active.
     """
     eps, d = _budget_args(epsilon, delta)
     with project.transaction() as conn:
-        ds = _dataset(project, dataset)
-        sha = dataset_sha256(project, ds)
-        current = _budget(conn, sha)
+        current = _budget(conn)
         if current is not None and (current.epsilon, current.delta) != (eps, d):
             raise BudgetError(
-                f"The data of {ds.name!r} already has a privacy budget of {epsilon_text(current.epsilon, current.delta)} "
-                f"(it stays with the data, also across imports). A budget is set once; it can be lowered "
-                f"(lower_budget, or dpdesk budget --set with a smaller value), never raised.")
+                f"This project already has a privacy budget of {epsilon_text(current.epsilon, current.delta)}. "
+                f"It covers everyone in the project's data, whatever files they arrive in, so it is set once: "
+                f"it can be lowered (lower_budget, or dpdesk budget --set with a smaller value), never raised.")
         if current is None:
-            _insert_budget(conn, eps, d, sha)
-    return budget_status(project, ds.name)
+            _insert_budget(conn, eps, d)
+    return budget_status(project, dataset)
 
 
 def lower_budget(project, epsilon, delta=None, *, dataset: str | None = None) -> BudgetStatus:
-    """Lower the budget of a dataset's data (``delta=None`` keeps the delta); raising is refused."""
+    """Lower the project's budget (``delta=None`` keeps the delta); raising is refused."""
     with project.transaction() as conn:
-        ds = _dataset(project, dataset)
-        sha = dataset_sha256(project, ds)
-        current = _budget(conn, sha)
+        current = _budget(conn)
         if current is None:
-            raise BudgetError(f"The data of {ds.name!r} has no privacy budget yet; set one first "
+            raise BudgetError("This project has no privacy budget yet; set one first "
                               "(set_budget, or dpdesk budget PROJECT --set EPS).")
         eps, d = _budget_args(epsilon, current.delta if delta is None else delta, allow_zero=True)
         if eps > current.epsilon or d > current.delta:
             raise BudgetError(
-                f"The privacy budget of {ds.name!r} can be lowered, never raised: it is "
+                f"The project's privacy budget can be lowered, never raised: it is "
                 f"{epsilon_text(current.epsilon, current.delta)} and {epsilon_text(eps, d)} was asked. A raised "
                 f"budget would let new releases add to the ones already published beyond what was promised "
-                f"for these respondents.")
+                f"to these respondents.")
         if (eps, d) != (current.epsilon, current.delta):
-            _insert_budget(conn, eps, d, sha)
-    return budget_status(project, ds.name)
+            _insert_budget(conn, eps, d)
+    return budget_status(project, dataset)
 
 
 def _load(text: str) -> dict:
@@ -168,11 +167,11 @@ def _load(text: str) -> dict:
     return value if isinstance(value, dict) else {"unreadable": text}
 
 
-def _spent_events(conn, sha: str) -> list:
-    """The privacy events of every release from this data (unreadable ones, only possible
+def _spent_events(conn) -> list:
+    """The privacy events of every release of the project (unreadable ones, only possible
     in a ledger edited outside dpdesk, which refuses releases, are left out)."""
     events = []
-    for (params,) in conn.execute("SELECT noise_params FROM releases WHERE dataset_sha256 = ? ORDER BY seq", (sha,)):
+    for (params,) in conn.execute("SELECT noise_params FROM releases ORDER BY seq"):
         try:
             events.extend(accounting.from_record(e) for e in _load(params)["events"])
         except (KeyError, TypeError, ValueError, ZeroDivisionError, accounting.NoiseParameterError):
@@ -181,8 +180,8 @@ def _spent_events(conn, sha: str) -> list:
 
 
 def _status(conn, ds_name: str, sha: str, budget: _Budget, intact: bool) -> BudgetStatus:
-    events = _spent_events(conn, sha)
-    n = conn.execute("SELECT count(*) FROM releases WHERE dataset_sha256 = ?", (sha,)).fetchone()[0]
+    events = _spent_events(conn)
+    n = conn.execute("SELECT count(*) FROM releases").fetchone()[0]
     spent = accounting.epsilon(events, budget.delta)
     remaining = max(Fraction(0), budget.epsilon - spent) if spent != math.inf else Fraction(0)
     return BudgetStatus(
@@ -195,16 +194,17 @@ def _status(conn, ds_name: str, sha: str, budget: _Budget, intact: bool) -> Budg
 
 
 def budget_status(project, dataset: str | None = None) -> BudgetStatus | None:
-    """Total, spent and remaining budget of a dataset's data (default: the latest import).
+    """Total, spent and remaining budget of the project (None when no budget was set).
 
-    None when the project has no data or no budget was set for it.
+    Spending counts every release from any of the project's data. ``dataset`` (default: the
+    active one) is only named in the status as what the next release would read.
     """
-    if not project.datasets():
-        return None
-    ds = _dataset(project, dataset)
-    sha = dataset_sha256(project, ds)
+    ds = None
+    if project.datasets():
+        ds = dataset_named(project, dataset)
+    sha = dataset_sha256(project, ds) if ds is not None else ""
     with project.transaction() as conn:  # one consistent snapshot
-        budget = _budget(conn, sha)
+        budget = _budget(conn)
         if budget is None:
             return None
-        return _status(conn, ds.name, sha, budget, chain.check(conn).ok)
+        return _status(conn, ds.name if ds is not None else "", sha, budget, chain.check(conn).ok)

@@ -205,7 +205,7 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
         sha = dataset_sha256(project, ds)
         _require_intact(project, conn)
         say("verified")
-        budget = _budget(conn, sha)
+        budget = _budget(conn)
         if budget is None:
             raise _no_budget(ds.name)
         spec = release_spec(request, budget.delta)
@@ -213,7 +213,7 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
                            (sha, spec.key)).fetchone()
         if row is not None:
             return _entry(row, replayed=True)
-        spent_events = _spent_events(conn, sha)
+        spent_events = _spent_events(conn)
         after = accounting.epsilon(spent_events + list(spec.events), budget.delta)
         if not after <= budget.epsilon:
             raise _refusal(spec, ds.name, spent_events, budget)
@@ -260,12 +260,12 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
     ds = _dataset(project, dataset)
     sha = dataset_sha256(project, ds)
     with project.transaction() as conn:
-        budget = _budget(conn, sha)
+        budget = _budget(conn)
         delta = budget.delta if budget is not None else Fraction(0)
         spec = release_spec(request, delta)
         replay = conn.execute("SELECT 1 FROM releases WHERE dataset_sha256 = ? AND request = ?",
                               (sha, spec.key)).fetchone() is not None
-        spent_events = _spent_events(conn, sha)
+        spent_events = _spent_events(conn)
         intact = chain.check(conn).ok
     planned, cost, hw = spec.events, spec.cost, spec.half_width
     if budget is None:
@@ -316,7 +316,7 @@ def plan(project, requests: Sequence[Mapping[str, Any]], weights: Sequence | Non
         raise BudgetError("Plan releases of one mechanism at a time (all laplace or all gaussian).")
     mech = mechs.pop()
     with project.transaction() as conn:
-        spent_events = _spent_events(conn, status.dataset_sha256)
+        spent_events = _spent_events(conn)
     sens = []
     for b in base:
         if b["statistic"] in ("mean", "median", "quantile"):
