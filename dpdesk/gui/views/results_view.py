@@ -149,6 +149,8 @@ def _analyze(job, project, options: Options) -> ResultSet:
     warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
     sentences = [r.sentence() for r in results]
     for r in results:
+        for note in (r.estimate.notes if r.estimate is not None else ()):
+            sentences.append(f"{r.item}: {note}")
         if r.estimate is not None and r.mapping is not None and r.mapping.n_excluded:
             sentences.append(f"{r.item}: {r.mapping.n_excluded:,} row(s) left out ({r.mapping.n_unmatched:,} matching "
                              f"no code, {r.mapping.n_missing:,} missing); {r.estimate.n:,} used.")
