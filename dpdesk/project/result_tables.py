@@ -128,6 +128,9 @@ def subgroup_test_rows(results: list) -> list[dict]:
                                                                         r.design.is_binary else None),
                          "test": test.method, "statistic": _f(test.statistic), "df": int(test.df),
                          "p-value": _f(test.p_value), "pooled estimate": _f(pooled)})
+    if not any(row["category"] for row in rows):  # yes/no items only: no category column
+        for row in rows:
+            del row["category"]
     return rows
 
 
