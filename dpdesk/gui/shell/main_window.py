@@ -310,6 +310,15 @@ class MainWindow(QMainWindow):
         self.recent_menu.setEnabled(bool(recent))
         self.design_view.refresh()
 
+    def bring_forward(self, path: str = "") -> None:
+        """A later start (or the Finder) asked to open ``path``: open it here and come to the front."""
+        if self.isMinimized():
+            self.showNormal()
+        self.raise_()
+        self.activateWindow()
+        if path:
+            self.open_dropped(Path(path))
+
     def update_dataset_label(self) -> None:
         """The status bar names the active dataset: what every view analyses."""
         from dpdesk.project.active import active_dataset
