@@ -22,7 +22,6 @@ from dpdesk.project.mapping import MappingReport, counts_by, map_item
 from dpdesk.project.reading.table import ImportReport, Source, Table
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
     COLUMNS,
-    design_label as _design_label,
     estimate_rows,
     subgroup_rows,
     subgroup_test_rows,
