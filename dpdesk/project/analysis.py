@@ -46,6 +46,13 @@ class ItemResult:
         about = f"would truthfully answer 'yes' to: {self.question}" if self.question else f"have '{self.item}'"
         return f"We estimate that {_pct(e.prevalence)} ({_pct(e.confidence)} CI {_pct(lo)} to {_pct(hi)}) {about}"
 
+    def left_out_sentence(self) -> str:
+        """``"cheating: 600 answers used; 7 left out: 5 blank, 2 user-missing code (Refused)."``"""
+        m = self.mapping
+        if m is None or self.estimate is None or not m.n_excluded:
+            return ""
+        return f"{self.item}: {self.estimate.n:,} answers used; {m.left_out_text()}."
+
 
 def _pct(x: float) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%".replace(".0%", "%")
@@ -73,7 +80,7 @@ def item_counts(item, table: Table, *, exclude: bool = True) -> MappingReport:
     if not item.column or not item.codes:
         raise DataError(f"Item {item.name!r} has no column or codes yet: map it to a column of the data first.")
     return map_item(table, item.column, item.codes, responses=_responses(d, item.codes),
-                    group_column=item.group_column, group_codes=item.group_codes, exclude=exclude)
+                    group_column=item.group_column, group_codes=item.group_codes, exclude=exclude, design=d)
 
 
 def _responses(d: rr.Design, codes: dict) -> tuple:
@@ -85,9 +92,11 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
             confidence: float = 0.95, exclude: bool = True, items: list[str] | None = None) -> list[ItemResult]:
     """Estimate every item (or the named ones) of the project, optionally by subgroup ``by``.
 
-    With ``exclude=True`` answers matching no code and missing answers are left out and
-    reported (``ItemResult.mapping``); with ``exclude=False`` they stop the item with a
-    message listing the rows.
+    Missing answers (blanks, user-missing codes) are always left out and reported
+    (``ItemResult.mapping.left_out()``); answers matching no code are left out and reported
+    with ``exclude=True``, and stop the item with a message listing the rows with
+    ``exclude=False``. A stored mapping that contradicts the file's value labels stops the
+    item (see :mod:`dpdesk.project.answer_labels`).
     """
     table = stored_table(project, dataset)
     results = []
@@ -105,7 +114,8 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
         res = ItemResult(item.name, item.question, d, mapping, est, by=by)
         if by is not None:
             per = counts_by(table, item.column, item.codes, by, responses=_responses(d, item.codes),
-                            group_column=item.group_column, group_codes=item.group_codes, exclude=True)
+                            group_column=item.group_column, group_codes=item.group_codes, exclude=True,
+                            design=d)
             res.subgroup_counts = {str(k): _counts_of(d, m) for k, m in per.items() if k is not None and m.n_used > 0}
             try:
                 res.subgroups = rr.estimate_by(d, res.subgroup_counts, confidence=confidence, ci=ci)
