@@ -92,9 +92,27 @@ class CountEditor(Editor):
     def value(self):
         return Fraction(self.spin.value(), self.total)
 
+    def faces(self) -> list[int]:
+        return list(range(1, self.spin.value() + 1))
+
     def words(self) -> str:
         k = self.spin.value()
+        if self.unit == "faces" and k:
+            from dpdesk.mechanisms.rr.randomizers import faces_text
+
+            return f"{self.param.label}: if it shows {faces_text(self.faces())} ({k} of the {self.total} faces)"
         return f"{self.param.label}: {k} of the {self.total} {self.unit}"
+
+    def question_b(self) -> str:
+        """This count as a harmless question B, as respondents read it."""
+        k = self.spin.value()
+        if self.unit == "faces":
+            from dpdesk.mechanisms.rr.randomizers import faces_text
+
+            return (f"Roll a fair {self.total}-sided die privately. Did it show {faces_text(self.faces())}?"
+                    if k else "")
+        return (f"Draw one card privately from a shuffled deck of {self.total} in which {k} card"
+                f"{'s are' if k != 1 else ' is'} marked, and put it back. Is your card a marked one?")
 
     def focus_widget(self):
         return self.spin
@@ -125,7 +143,12 @@ class MonthsEditor(Editor):
         return rr.randomizers.birth_month(self.months())
 
     def words(self) -> str:
+        """The researcher's note (exact share, seasonality): not for the card."""
         return self.value().description
+
+    def question_b(self) -> str:
+        """The birthday question as respondents read it."""
+        return self.value().question
 
     def focus_widget(self):
         return self.boxes[0]
