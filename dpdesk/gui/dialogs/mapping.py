@@ -119,7 +119,8 @@ class CodeTable(QTableWidget):
         ``suggest(value, label)`` gives the key a value names in the respondent's words (or None).
         User-missing codes (labelled "(missing code)") start as missing, not as a response."""
         self.values = [v for v, _label, _n in values if v is not None]
-        self.setRowCount(len(self.values))
+        blanks = sum(n for v, _label, n in values if v is None)
+        self.setRowCount(len(self.values) + (1 if blanks else 0))
         wanted = {str(c).strip().casefold(): key for key, codes in chosen.items() for c in codes}
         row = 0
         for value, label, count in values:
@@ -144,6 +145,15 @@ class CodeTable(QTableWidget):
             combo.setCurrentIndex(max(0, combo.findData(key)) if key is not None else 0)
             self.setCellWidget(row, 3, combo)
             row += 1
+        if blanks:  # blanks are missing answers: listed, never a response (last row, outside self.values)
+            for col, text in enumerate(("(blank)", "no answer", f"{blanks:,}")):
+                cell = QTableWidgetItem(text)
+                cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                self.setItem(row, col, cell)
+            combo = name(QComboBox(), f"{self.what} of blank answers", "Blank answers are missing: left out and reported")
+            combo.addItem(MISSING, None)
+            combo.setEnabled(False)
+            self.setCellWidget(row, 3, combo)
 
     def combo(self, value) -> QComboBox:
         return self.cellWidget(self.values.index(value), 3)
