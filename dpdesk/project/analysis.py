@@ -202,6 +202,8 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         "input SHA-256": source.get("sha256"),
         "import options": options,
         "design parameters": {r.item: dict(r.design.params) for r in results},
+        "response labels": {r.item: dict(zip(r.design.responses, r.design.response_labels)) for r in results},
+        "answers left out": {r.item: (r.mapping.left_out_text() or "none") for r in results if r.mapping is not None},
         "CI method": ci,
         "confidence": confidence,
         "subgroups by": by,

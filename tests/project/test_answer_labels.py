@@ -63,3 +63,26 @@ def test_a_user_missing_code_can_be_counted_as_an_answer():
     assert left_out.ok and left_out.counts == [1, 1] and left_out.n_missing == 3
     counted = map_item(frame, "q", {"no": [0], "yes": [1, 98]}, missing_codes=[98, 99])
     assert counted.counts == [1, 3] and counted.n_missing == 1
+
+
+def test_results_report_what_was_left_out_and_the_labels(tmp_path):
+    from dpdesk.project import Project
+    from dpdesk.project.analysis import analyze, results_bundle
+    from dpdesk.project.example import example_folder
+    from dpdesk.project.reading.importing import import_file
+
+    with Project.create(tmp_path / "p.dpdesk") as project:
+        import_file(project, example_folder() / "students.csv", name="students")
+        project.add_item("plagiarism", CROSSWISE, column="plag_cw", codes={"no": ["different"], "yes": ["same"]},
+                         question="Have you ever handed in copied work?")
+        (r,) = analyze(project)
+        assert r.estimate is not None and r.mapping.n_missing == 286  # the direct-question group: blank
+        assert r.left_out_sentence() == f"plagiarism: {r.estimate.n:,} answers used; 286 left out: 286 blank."
+        meta = results_bundle(project, [r]).metadata
+        assert meta["response labels"]["plagiarism"] == {"no": "The answers are different",
+                                                         "yes": "Both answers are the same"}
+        assert meta["answers left out"]["plagiarism"] == "286 left out: 286 blank"
+        # a stored mapping inverted against the data's own words stops the item instead of a wrong number
+        project.update_item("plagiarism", codes={"yes": ["different"], "no": ["same"]})
+        (bad,) = analyze(project)
+        assert bad.estimate is None and "would be inverted" in bad.error
