@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtWidgets import QWizard
 
 from tests.helpers.designs import EXAMPLES
+from tests.helpers.gui import shot
 from tests.helpers.pdftext import pdf_text
 
 QUESTION = "In the last year, have you cheated in an exam?"
@@ -102,9 +103,9 @@ def _to_instructions(window, key, device, categories="never, once, several times
 @pytest.mark.parametrize("key,device", _every_choice_and_device())
 def test_card_of_every_design_and_randomizer_in_the_wizard(project_window, qtbot, tmp_path, key, device):
     wizard = _to_instructions(project_window, key, device)
-    wizard.meaning_page.timer.stop()
+    if (key, device) == ("crosswise", "birthday"):
+        shot(wizard, "wizard_3_randomizer_birthday")  # question B and the researcher's note
     wizard.next()
-    wizard.meaning_page.timer.stop()
     wizard.next()
     ip = wizard.instructions_page
     assert wizard.currentPage() is ip
@@ -115,6 +116,8 @@ def test_card_of_every_design_and_randomizer_in_the_wizard(project_window, qtbot
         ip.question_b.setText("Is your father's birthday in June?")
         ip.question_b.textEdited.emit(ip.question_b.text())
     assert ip.isComplete()
+    if (key, device) == ("crosswise", "birthday"):
+        shot(wizard, "wizard_5_instructions_crosswise")
     with qtbot.waitSignal(ip.runner.done, timeout=30_000):
         ip.save_card(tmp_path / "card.pdf")
     text = check_card(ip.last_card, draft.design(), QUESTION, draft.device_text, draft.question_b)
@@ -133,6 +136,7 @@ def test_multi_category_die_that_cannot_work_is_refused_and_the_nearest_offered(
     assert not rp.isComplete() and "cannot give each of the 4 categories" in rp.problem.text()
     assert not wizard.button(QWizard.WizardButton.NextButton).isEnabled()
     assert rp.use_nearest.isVisibleTo(rp) and "12-sided die, 8 faces" in rp.use_nearest.text()
+    shot(wizard, "wizard_3_randomizer_die_refused")
     rp.use_nearest.click()
     assert rp.isComplete() and rp.sides.value() == 12 and rp.editors["p_truth"].spin.value() == 8
     assert "If it shows 9, answer 'a'." in wizard.draft.device_text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QPushButton,
@@ -67,7 +68,7 @@ class RandomizerPage(QWizardPage):
         layout.addWidget(self.params_box)
         layout.addWidget(self.summary)
         layout.addWidget(self.problem)
-        layout.addWidget(self.use_nearest)
+        layout.addWidget(self.use_nearest, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addStretch(1)
         self.editors: dict = {}
         self._top = top
