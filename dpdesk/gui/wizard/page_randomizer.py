@@ -197,8 +197,10 @@ class RandomizerPage(QWizardPage):
             return {"p_truth": p.exact["p_truth"]}, p.respondent, "", p.description
         innocuous = INNOCUOUS.get(key)
         b_editor = self.editors.get(innocuous)
-        question_b = b_editor.question_b() if b_editor is not None and hasattr(b_editor, "question_b") else ""
         others = [e for k, e in self.editors.items() if k != innocuous]
+        again = any(isinstance(e, CountEditor) for e in others)  # the same die or deck already chose A or B
+        question_b = "" if b_editor is None or not hasattr(b_editor, "question_b") else \
+            b_editor.question_b(again) if isinstance(b_editor, CountEditor) else b_editor.question_b()
         notes = " ".join(e.words() for e in self.editors.values() if isinstance(e, MonthsEditor))
         if device == DIE:
             words = f"Roll a fair {self.sides.value()}-sided die privately. " + "; ".join(
