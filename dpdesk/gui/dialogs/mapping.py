@@ -313,7 +313,6 @@ class MappingDialog(QDialog):
             self.errors[item] = error
             if item == self.current:
                 self.report.setText(error or report_text(report))
-                self.exclude_box.setEnabled(bool(report is not None and report.unmatched) or self.exclude_box.isChecked())
             self._update_status()
 
     def _on_first_checks(self, results: dict) -> None:
@@ -378,6 +377,9 @@ class MappingDialog(QDialog):
         colour = {"ready": "", "excluded": "color: #6b4a00;", "problems": "color: #a40000;"}
         if self.current is not None:
             self.report.setStyleSheet(colour.get(self.status(self.current), ""))
+            report = self.reports.get(self.current)
+            # only rows that match no code can be left out on request; missing answers always are
+            self.exclude_box.setEnabled(bool(report is not None and report.unmatched) or self.exclude_box.isChecked())
         ok = all(self.status(i) in ("ready", "excluded", "not mapped") for i in self.items_)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
 

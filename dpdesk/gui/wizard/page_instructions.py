@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -98,6 +99,7 @@ class InstructionsPage(QWizardPage):
                            if d.notes else "")
         self.notes.setVisible(bool(d.notes))
         self._set_text(d.instructions if d.instructions_edited and d.instructions else self.suggested())
+        QTimer.singleShot(0, self.text.setFocus)  # after QWizard focuses the first field
 
     def _on_title(self, text: str) -> None:
         self.draft.card_title = text
