@@ -1,7 +1,7 @@
 """Read a survey data file into a :class:`Table`: a data frame and an import report.
 
 ``read_table(path, **overrides)`` looks at the bytes (not only the extension) and reads
-CSV/TSV text, Excel ``.xlsx``, SPSS ``.sav`` or Stata ``.dta``. It recognises exports of
+CSV/TSV text, Excel ``.xlsx``, SPSS ``.sav``/``.por`` or Stata ``.dta``. It recognises exports of
 Qualtrics, SurveyMonkey, LimeSurvey and REDCap by their header signature, turns question
 text into variable labels, drops direct identifiers (e-mail, IP address, names, response
 IDs, location, phone) unless asked to keep them, and says in the report what it did.
@@ -165,13 +165,13 @@ def list_sheets(path) -> list[str]:
 
 
 def read_table(path, **overrides) -> Table:
-    """Read a CSV/TSV, .xlsx, .sav or .dta file into a :class:`Table`.
+    """Read a CSV/TSV, .xlsx, .sav, .por or .dta file into a :class:`Table`.
 
     Overrides (all optional): ``encoding``, ``delimiter``, ``decimal``, ``header_rows``,
     ``sheet`` (name or 0-based index), ``platform`` (``"qualtrics"``, ``"surveymonkey"``,
     ``"limesurvey"``, ``"redcap"``, ``"none"``), ``kind`` (``"responses"`` or
     ``"counts"``), ``keep_identifiers`` (``True`` or a list of column names),
-    ``format`` (``"csv"``, ``"xlsx"``, ``"sav"``, ``"dta"``) and ``progress``
+    ``format`` (``"csv"``, ``"xlsx"``, ``"sav"``, ``"dta"``, ``"por"``) and ``progress``
     (``callback(fraction)``; returning ``False`` or raising cancels).
     """
     try:
