@@ -20,7 +20,6 @@ from dpdesk.errors import DataError
 from dpdesk.project import Project, read_table
 from dpdesk.project.analysis import stored_table
 from dpdesk.project.reading import excel
-from dpdesk.project.reading.stata import TAG_CODES
 
 from tests.helpers.cli import run
 from tests.helpers.paths import DATA
@@ -95,6 +94,8 @@ def test_malformed_xlsx_xml_is_a_data_error_naming_file_and_part():
 
 
 def test_stata_extended_missing_values_stay_numeric_and_distinct(tmp_path):
+    from dpdesk.project.reading.stata import TAG_CODES
+
     table = read_table(DATA / "tagged_missing.dta")
     q1 = table.frame["q1"]
     assert pd.api.types.is_float_dtype(q1.dtype)
@@ -154,3 +155,19 @@ def test_the_command_line_prints_no_traceback(tmp_path, capsys, name):
     code, out, err = run(capsys, "import", project, DATA / name)
     assert code != 0
     assert "Traceback" not in out + err and name in out + err
+
+
+def test_excel_true_false_cells_with_blanks_stay_booleans(tmp_path):
+    import xlsxwriter
+
+    path = tmp_path / "flags.xlsx"
+    book = xlsxwriter.Workbook(path)
+    sheet = book.add_worksheet("Data")
+    for r, row in enumerate([["id", "ok"], [1, True], [2, None], [3, False]]):
+        sheet.write_row(r, 0, row)
+    book.close()
+    frame = read_table(path).frame
+    assert frame["ok"].tolist()[0] is True and frame["ok"].tolist()[2] is False  # not 1/0, not "True"
+    with Project.create(tmp_path / "p.dpdesk") as p:
+        p.add_dataset("d", frame)
+        pd.testing.assert_frame_equal(p.dataset_frame("d"), frame)

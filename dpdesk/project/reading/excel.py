@@ -274,6 +274,9 @@ def _numbers_from_text(frame):
     for column in frame.columns:
         series = frame[column]
         if pd.api.types.is_object_dtype(series.dtype):
+            present = series.dropna().tolist()
+            if present and all(isinstance(v, bool) for v in present):
+                continue  # TRUE/FALSE cells with blanks stay booleans
             numbers = pd.to_numeric(series, errors="coerce")
             if numbers.notna().sum() == series.notna().sum():
                 frame[column] = numbers

@@ -267,7 +267,18 @@ def _guarded(path: str, work: Callable[[], Any]):
         if name in str(exc) or isinstance(exc, Cancelled):
             raise
         raise DataError(f"{name}: {exc}") from exc
-    except (DpdeskError, KeyboardInterrupt, SystemExit, GeneratorExit, SyntaxError, ImportError):
+    except SyntaxError as exc:
+        from xml.etree.ElementTree import ParseError
+
+        if not isinstance(exc, ParseError):  # a real SyntaxError is a bug in dpdesk: let it show
+            raise
+        if fmt_is_xlsx(path):
+            from dpdesk.project.reading import excel
+
+            raise excel.malformed_xml(path, exc) from None
+        raise DataError(f"{name}: malformed XML inside the file ({_short(exc)}). Save it again from "
+                        f"its program, or export the data as CSV.") from None
+    except (DpdeskError, KeyboardInterrupt, SystemExit, GeneratorExit, ImportError):
         raise
     except MemoryError:
         raise DataError(f"{name}: the file needs more memory than this computer has. Split it, "
@@ -280,6 +291,14 @@ def _guarded(path: str, work: Callable[[], Any]):
         raise DataError(f"{name}: could not be read ({type(exc).__name__}: {_short(exc)}). "
                         f"Check that it is a CSV, .xlsx, .sav or .dta file, or re-export it "
                         f"as UTF-8 CSV.") from exc
+
+
+def fmt_is_xlsx(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4) == b"PK\x03\x04"
+    except OSError:
+        return False
 
 
 def _short(exc: BaseException, limit: int = 200) -> str:
