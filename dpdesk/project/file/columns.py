@@ -74,8 +74,8 @@ def encode(series: Any) -> Stored:
     if dtype.kind in "iufb":
         if isinstance(dtype, np.dtype):
             values = series.to_numpy().tolist()  # numpy gives Python ints, floats and bools
-        else:  # nullable extension types (Int64, Float64, boolean)
-            values = [_plain(v) for v in series.to_numpy(dtype=object).tolist()]
+        else:  # nullable extension types (Int64, Float64, boolean): missing set to None below
+            values = series.to_numpy(dtype=dtype.numpy_dtype, na_value=dtype.numpy_dtype.type(0)).tolist()
         for i in missing.nonzero()[0].tolist():
             values[i] = None
         if dtype.kind == "u" and any(v is not None and v > _INT64[1] for v in values):
@@ -186,11 +186,11 @@ def _date_kind(values: list) -> str | None:
 
 def _plain(value: Any) -> Any:
     """numpy scalars to Python ones; pandas' missing markers to None."""
+    if type(value) in _NATIVE or type(value) is bool:
+        return value
     import numpy as np
     import pandas as pd
 
-    if type(value) in _NATIVE or type(value) is bool:
-        return value
     if isinstance(value, np.datetime64):
         return None if np.isnat(value) else pd.Timestamp(value)
     if isinstance(value, np.timedelta64):
