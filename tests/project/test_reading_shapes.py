@@ -171,3 +171,9 @@ def test_excel_true_false_cells_with_blanks_stay_booleans(tmp_path):
     with Project.create(tmp_path / "p.dpdesk") as p:
         p.add_dataset("d", frame)
         pd.testing.assert_frame_equal(p.dataset_frame("d"), frame)
+
+
+def test_without_openpyxls_sheet_parser_the_public_rows_give_the_same_table(monkeypatch):
+    expected = read_table(DATA / "stale_dimension.xlsx").frame
+    monkeypatch.delattr("openpyxl.worksheet._reader.WorkSheetParser")
+    pd.testing.assert_frame_equal(read_table(DATA / "stale_dimension.xlsx").frame, expected)

@@ -237,13 +237,25 @@ def _sheet_rows(path: str, sheet: str, progress):
 
 
 def _existing_rows(worksheet, workbook):
-    """``(row number, [(column number, value), ...])`` for each row in the sheet's XML."""
-    from openpyxl.worksheet._reader import WorkSheetParser
+    """``(row number, [(column number, value), ...])`` for each row in the sheet's XML.
 
-    with worksheet._get_source() as source:
+    Uses openpyxl's own sheet parser (what its read-only rows are made from, without the
+    padding to the declared size); if a later openpyxl lacks it, its public rows after
+    ``reset_dimensions()`` (slower on sparse sheets, same values).
+    """
+    try:
+        from openpyxl.worksheet._reader import WorkSheetParser
+
+        source = worksheet._get_source()
         parser = WorkSheetParser(source, worksheet._shared_strings, data_only=True, epoch=workbook.epoch,
                                  date_formats=workbook._date_formats,
                                  timedelta_formats=workbook._timedelta_formats)
+    except (ImportError, AttributeError, TypeError):
+        worksheet.reset_dimensions()
+        for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1):
+            yield number, list(enumerate(row, start=1))
+        return
+    with source:
         for number, row in parser.parse():
             yield number, [(cell["column"], cell["value"]) for cell in row]
 
