@@ -21,6 +21,11 @@ def register(sub) -> None:
     p.add_argument("project")
     p.add_argument("file")
     p.add_argument("--name", help="dataset name (default: the file name)")
+    placing = p.add_mutually_exclusive_group()
+    placing.add_argument("--replace", action="store_true",
+                         help="replace the active dataset (a corrected export of the same respondents)")
+    placing.add_argument("--use", action="store_true",
+                         help="keep it beside the other data and make it the active dataset")
     p.add_argument("--sheet", help="Excel sheet to read")
     p.add_argument("--encoding", help="text encoding, e.g. utf-8 or cp1252 (default: detected)")
     p.add_argument("--delimiter", help="field separator, e.g. ';' (default: detected)")
@@ -31,6 +36,13 @@ def register(sub) -> None:
     p.add_argument("--keep-identifiers", action="store_true", help="keep columns detected as direct identifiers")
     p.add_argument("--json", action="store_true", help="print the import report as JSON")
     p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("datasets", help="list the project's datasets, or choose the active one",
+                       description="Every analysis, release and extract uses the active dataset.")
+    p.add_argument("project")
+    p.add_argument("--use", metavar="NAME", help="make the dataset NAME the active one")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_datasets)
 
     p = sub.add_parser("item", help="add a randomized-response item to a project",
                        description="Add an RR item: its design and parameters, the column holding its answers and "
@@ -64,6 +76,16 @@ def register(sub) -> None:
     p.add_argument("out", help="OUT.xlsx or OUT.csv")
     p.set_defaults(func=cmd_export)
 
+    p = sub.add_parser("protect", help="mark columns as protected (warns before exact subgroup counts)",
+                       description="Mark data columns as protected. Estimating or exporting by subgroups of a "
+                       "protected column (or of one with noisy releases in the ledger) warns that the exact "
+                       "subgroup counts undercut the protection and offers --min-group-size. Without COLUMNs it "
+                       "lists the protected columns.")
+    p.add_argument("project")
+    p.add_argument("columns", nargs="*", metavar="COLUMN", help="columns to mark (added to those marked)")
+    p.add_argument("--clear", action="store_true", help="remove every mark first")
+    p.set_defaults(func=cmd_protect)
+
     p = sub.add_parser("demo", help="build the example project headless and export its results",
                        description="Build the bundled example project (a student survey), estimate its items by "
                        "faculty and export the results.")
@@ -79,6 +101,8 @@ def _analysis_options(p) -> None:
     p.add_argument("--dataset", help="dataset name (default: the latest import)")
     p.add_argument("--strict", action="store_true",
                    help="stop at answers that match no code or are missing, instead of excluding them")
+    p.add_argument("--min-group-size", type=int, metavar="N",
+                   help="leave out subgroups with fewer than N answers (their estimates and exact counts)")
 
 
 # ----------------------------------------------------------------------------- commands
@@ -107,9 +131,13 @@ from dpdesk.project.reading.importing import import_file  # noqa: E402 - shared 
 
 def cmd_import(args) -> int:
     from dpdesk.project import Project
+    from dpdesk.project.active import active_dataset
 
     with Project.open(args.project) as project:
-        table = import_file(project, args.file, name=args.name, **_import_overrides(args))
+        before = active_dataset(project)
+        table = import_file(project, args.file, name=args.name, replace=args.replace, use=args.use,
+                            **_import_overrides(args))
+        now = active_dataset(project)
     r = table.report
     if args.json:
         print(json.dumps(table.to_dict(), indent=2, default=str))
@@ -121,6 +149,38 @@ def cmd_import(args) -> int:
         print(f"  left out column {ex['column']!r}: {ex['reason']}")
     for w in r.warnings:
         print(f"  note: {w}")
+    if args.replace and before is not None:
+        print(f"It replaces the data of {now.name!r}, which stays the active dataset. The project's privacy "
+              "budget is unchanged: it covers these respondents whatever file they arrive in.")
+    elif before is not None and now.name == before.name:
+        print(f"Kept beside the other data; analyses and releases still use {now.name!r}. To use the new data: "
+              "dpdesk datasets PROJECT --use NAME (or import with --use).")
+    elif before is not None:
+        print(f"Analyses and releases now use {now.name!r}.")
+    return 0
+
+
+def cmd_datasets(args) -> int:
+    from dpdesk.project import Project
+    from dpdesk.project.active import active_dataset, set_active_dataset
+
+    with Project.open(args.project) as project:
+        if args.use:
+            set_active_dataset(project, args.use)
+        active = active_dataset(project)
+        sets = project.datasets()
+    rows = [{"name": d.name, "rows": d.n_rows, "columns": len(d.columns), "file": d.source_name,
+             "imported": d.imported_at, "active": active is not None and d.id == active.id} for d in sets]
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    if not rows:
+        print("No data yet. Import a file with: dpdesk import PROJECT FILE")
+    for r in rows:
+        print(f"{'*' if r['active'] else ' '} {r['name']}: {r['rows']} rows, {r['columns']} columns"
+              f"{' from ' + r['file'] if r['file'] else ''}, imported {r['imported']}")
+    if rows:
+        print(f"* active: analyses, releases and extracts use {active.name!r}.")
     return 0
 
 
@@ -176,16 +236,51 @@ def cmd_item(args) -> int:
 def _run_analysis(args):
     from dpdesk.project import Project
     from dpdesk.project.analysis import analyze, results_bundle
+    from dpdesk.project.subgroup_disclosure import check_results
 
+    if args.min_group_size is not None and args.min_group_size < 1:
+        raise DataError(f"--min-group-size must be at least 1 (got {args.min_group_size}).")
     with Project.open(args.project) as project:
         results = analyze(project, dataset=args.dataset, by=args.by, ci=args.ci, confidence=args.confidence,
-                          exclude=not args.strict)
+                          exclude=not args.strict, min_group_size=args.min_group_size)
+        _warn_subgroups(check_results(project, results, threshold=args.min_group_size))
         bundle = results_bundle(project, results, dataset=args.dataset, ci=args.ci, confidence=args.confidence)
         for r in results:
             if r.estimate is not None:
                 project.save_analysis(r.item, {"by": args.by, "ci": args.ci, "confidence": args.confidence},
                                       r.estimate.to_dict())
     return results, bundle
+
+
+def _warn_subgroups(warning) -> None:
+    """Exact subgroup counts of a released or protected column: say so before they are shown."""
+    if warning is None:
+        return
+    import sys
+
+    hint = (f" Add --min-group-size {warning.threshold} to leave them out." if warning.small_groups else "")
+    print(f"warning: {warning.headline} {warning.groups_text}{hint}", file=sys.stderr)
+
+
+def cmd_protect(args) -> int:
+    from dpdesk.project import Project
+    from dpdesk.project.column_protection import protected_columns, protection, set_protected_columns
+
+    with Project.open(args.project) as project:
+        if args.columns or args.clear:
+            known = {c for d in project.datasets() for c in d.columns}
+            unknown = [c for c in args.columns if known and c not in known]
+            if unknown:
+                raise DataError(f"The project's data has no column {unknown[0]!r}; its columns are "
+                                f"{', '.join(sorted(known)[:20])}.")
+            set_protected_columns(project, ([] if args.clear else protected_columns(project)) + list(args.columns))
+        settings = protection(project)
+    if not settings.reasons:
+        print("No protected columns.")
+    for column, why in settings.reasons.items():
+        print(f"{column}: {why}")
+    print(f"Subgroups smaller than {settings.min_group} are offered to be left out.")
+    return 0
 
 
 def _fmt(x, pct=True) -> str:
