@@ -6,8 +6,9 @@ with an offset), durations as INTEGER counts of their unit; missing values are N
 pandas dtype is kept as text (``dataset_columns.dtype``) and anything more a column needs to
 be restored goes into ``dataset_columns.categories`` as JSON:
 
-* old files: a JSON list, the categories of a ``category`` column (values stored as such);
-* this version: a JSON object ``{"encoding": ..., ...}`` where ``encoding`` is
+* a JSON list: the categories of a ``category`` column, values stored as such (what
+  older versions wrote; still written for text and int64 categories, so they can read it);
+* otherwise a JSON object ``{"encoding": ..., ...}`` where ``encoding`` is
 
   - ``"values"`` (categoricals): the values are stored as themselves, ``categories`` lists
     the categories as tagged values and ``categories_dtype`` their dtype;
@@ -137,6 +138,8 @@ def _encode_categorical(series, dtype) -> Stored:
     if forms is not None:
         table = np.array(forms + [None], dtype=object)  # code -1 (missing) picks the None
         meta["encoding"] = "values"
+        if _plain_list(cats):  # text or int64 categories: the list older versions wrote (and read)
+            meta = cats.tolist()
         return Stored(_SQL_TYPE.get(cats.dtype.kind, ""), "category", json.dumps(meta, ensure_ascii=False),
                       int(bool(dtype.ordered)), table[codes].tolist())
     values = codes.astype(object)
@@ -144,6 +147,17 @@ def _encode_categorical(series, dtype) -> Stored:
     meta["encoding"] = "codes"
     return Stored("INTEGER", "category", json.dumps(meta, ensure_ascii=False), int(bool(dtype.ordered)),
                   values.tolist())
+
+
+def _plain_list(cats) -> bool:
+    """Whether a JSON list of the categories gives them back with their dtype (``pd.Index(list)``)."""
+    import pandas as pd
+
+    if str(cats.dtype) == "int64":
+        return True
+    if str(cats.dtype) != str(pd.Index(["x"]).dtype):  # the default text dtype ("str" in pandas 3)
+        return False
+    return all(type(v) is str for v in cats.tolist())
 
 
 def _forms(categories: list) -> list | None:
