@@ -15,6 +15,8 @@ import time
 import openpyxl
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dpdesk.errors import DataError
 from dpdesk.project import Project, read_table
@@ -177,3 +179,18 @@ def test_without_openpyxls_sheet_parser_the_public_rows_give_the_same_table(monk
     expected = read_table(DATA / "stale_dimension.xlsx").frame
     monkeypatch.delattr("openpyxl.worksheet._reader.WorkSheetParser")
     pd.testing.assert_frame_equal(read_table(DATA / "stale_dimension.xlsx").frame, expected)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(blank=st.lists(st.sampled_from(["", ",,", " ", ";"]), max_size=4),
+       end=st.sampled_from(["\n", "\r\n", "\r"]),
+       rows=st.lists(st.tuples(st.integers(0, 99), st.sampled_from(["", "yes", "no"])), min_size=1, max_size=8),
+       bom=st.booleans())
+def test_any_blank_lines_above_and_any_line_end_read_the_same_rows(tmp_path, blank, end, rows, bom):
+    body = end.join(["id,answer"] + [f"{a},{b}" for a, b in rows]) + end
+    plain, shifted = tmp_path / "plain.csv", tmp_path / "shifted.csv"
+    plain.write_bytes(body.replace(end, "\n").encode())
+    shifted.write_bytes((b"\xef\xbb\xbf" if bom else b"") + ("".join(b + end for b in blank) + body).encode())
+    expected, table = read_table(plain), read_table(shifted)
+    pd.testing.assert_frame_equal(table.frame.reset_index(drop=True), expected.frame.reset_index(drop=True))
+    assert table.report.first_data_row == expected.report.first_data_row + len(blank)
