@@ -158,9 +158,7 @@ def choose_sheet(sheets: list[str], wanted, name: str) -> str:
 def read_workbook(path: str, report, overrides: dict, progress):
     """Read one sheet; fill ``report``; return the frame (index 0, 1, ...)."""
 
-    from dpdesk.project.reading import delimited
-
-    from dpdesk.project.reading import platforms
+    from dpdesk.project.reading import delimited, platforms
 
     name = os.path.basename(path)
     sheets = sheet_names(path)
