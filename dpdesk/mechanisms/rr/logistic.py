@@ -269,8 +269,9 @@ def _prepare(design, responses, X, group, names, offset, p_expected=None):
     if np.any(bad):
         i = int(np.flatnonzero(bad)[0])
         raise EstimationError(
-            f"Response {r[i]!r} in row {i + 1} is not a code of this design: use 0..{k - 1} for "
-            f"{', '.join(design.responses)}. Leave out rows with missing answers.")
+            f"Response {r[i]:g} in row {i + 1} is not a code of this design: use "
+            f"{', '.join(f'{c} for {lab!r}' for c, lab in enumerate(design.responses))}. Leave out rows with "
+            f"missing answers.")
     r = r.astype(np.int64)
     G = design.groups
     if group is None:
@@ -290,7 +291,7 @@ def _prepare(design, responses, X, group, names, offset, p_expected=None):
         if np.any(badg):
             i = int(np.flatnonzero(badg)[0])
             allowed = "0 or 1" if G == 1 else "0, 1 or 2"
-            raise EstimationError(f"Group {ga[i]!r} in row {i + 1} is not valid for this design; use {allowed} "
+            raise EstimationError(f"Group {ga[i]:g} in row {i + 1} is not valid for this design; use {allowed} "
                                   f"(0 = asked directly).")
         g = ga.astype(np.int64)
     if np.any((g == 0) & (r > 1)):
@@ -332,7 +333,7 @@ def _eta_start(design: Design, r: np.ndarray, g: np.ndarray) -> float:
 
 def _separation_error(names, beta, se, bad) -> EstimationError:
     j = bad[0]
-    which = ", ".join(repr(names[k]) for k in bad)
+    which = ", ".join(repr(names[k]) for k in bad if names[k] != "(Intercept)") or "the respondents"
     direction = "+infinity" if beta[j] > 0 else "-infinity"
     return EstimationError(
         f"The model cannot be fitted: the coefficient of {names[j]!r} runs off towards {direction} "

@@ -225,7 +225,10 @@ def maximize(data: Data, beta0: np.ndarray, eta0: float = 0.0, *, fix_eta: bool 
             nb = beta + alpha * step[:p]
             ne = min(1.0, max(0.0, eta + alpha * step[p])) if p in free else eta
             ll = loglik(data, nb, ne)
-            if ll >= d.loglik + 1e-4 * alpha * slope or (ll >= d.loglik and alpha * np.max(np.abs(step)) < 1e-12):
+            # near the optimum the predicted gain is below the rounding of the log-likelihood:
+            # accept a Newton step that does not lose more than that rounding
+            flat = slope < 1e-9 * max(1.0, abs(d.loglik)) and ll >= d.loglik - 1e-12 * max(1.0, abs(d.loglik))
+            if ll >= d.loglik + 1e-4 * alpha * slope or flat:
                 accepted = True
                 break
             alpha *= 0.5
@@ -321,7 +324,10 @@ def runaway(beta: np.ndarray, se: np.ndarray, X: np.ndarray, lp: np.ndarray) -> 
     rng = X.max(axis=0) - X.min(axis=0)
     rng = np.where(rng > 0, rng, 1.0)
     big = (np.abs(beta) * rng > 30) | ~np.isfinite(se) | (se * rng > 30)
-    out = list(np.flatnonzero(big))
+    const = np.all(X == X[0], axis=0)
+    # the most extreme predictor first; the intercept only when no predictor is to blame
+    out = sorted(np.flatnonzero(big), key=lambda j: (bool(const[j]), -float(np.abs(beta[j]) * rng[j])))
+    out = [int(j) for j in out]
     if not out and np.max(np.abs(lp)) > 30:
         i = int(np.argmax(np.abs(lp)))
         out = [int(np.argmax(np.abs(beta * X[i]) * (rng > 0)))]
