@@ -292,3 +292,23 @@ def test_bad_input_says_what_to_fix(kwargs, match):
     design, responses, X = args.pop("design"), args.pop("responses"), args.pop("X")
     with pytest.raises(EstimationError, match=match):
         rr.logistic(design, responses, X, **args)
+
+
+def test_profile_of_an_intercept_beside_an_uncentred_covariate():
+    """Moving the intercept of an uncentred age far from its estimate must not fall onto the
+    plateau where every pi is 0 (its gradient vanishes too): each bound is a true LR bound."""
+    d = DESIGNS["forced"]
+    rng = np.random.default_rng(8)
+    n = 900
+    age = 18 + rng.integers(0, 10, n).astype(float)
+    X = np.column_stack([np.ones(n), age])
+    y = simulate(d, 1 / (1 + np.exp(-(2.0 - 0.12 * age))), rng)
+    f = rr.logistic(d, y, X, names=["(Intercept)", "age"])
+    data, *_ = _module._prepare(d, y, X, None, None, None)
+    fit = lm.best_fit(data, 0.0)
+    from dpdesk.mechanisms.rr.logistic_inference import fixed_coefficient
+
+    for j, c in enumerate(f.coefficients):
+        for bound in c.ci:
+            assert math.isfinite(bound)
+            assert 2 * (f.loglik - fixed_coefficient(data, fit, j, bound).loglik) == pytest.approx(Z95 ** 2, abs=1e-6)

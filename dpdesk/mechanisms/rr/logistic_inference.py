@@ -28,13 +28,30 @@ from . import logistic_model as lm
 
 
 def fixed_coefficient(data: lm.Data, fit: lm.Fit, j: int, b: float, start=None) -> lm.Fit:
-    """The fit with ``beta_j`` held at ``b`` (column j moved into the offset)."""
+    """The fit with ``beta_j`` held at ``b`` (column j moved into the offset).
+
+    Starts from the first-order path of the profile, ``theta_-j(b) = theta_hat_-j -
+    H_-j,-j^-1 H_-j,j (b - b_hat)``, which keeps correlated coefficients (an intercept
+    and an uncentred covariate) moving together; then from ``start`` and the full fit.
+    """
     reduced = data.drop(j).shifted(b * data.X[:, j])
-    beta0 = np.delete(fit.beta, j) if start is None else start
-    out = lm.maximize(reduced, beta0, fit.eta)
-    if not out.converged:
-        out = lm.best_fit(reduced, fit.eta, beta_starts=[np.delete(fit.beta, j)])
-    return out
+    p = len(fit.beta)
+    keep = [k for k in range(p) if k != j] + ([p] if fit.eta_free else [])
+    H = fit.hess
+    try:
+        path = -np.linalg.solve(H[np.ix_(keep, keep)], H[keep, j])
+    except np.linalg.LinAlgError:
+        path = np.zeros(len(keep))
+    theta = np.append(np.delete(fit.beta, j), fit.eta)[: len(keep)] + path * (b - fit.beta[j])
+    eta = min(1.0, max(0.0, theta[p - 1])) if fit.eta_free else fit.eta
+    starts = [(theta[: p - 1], eta)] + ([(start, fit.eta)] if start is not None else []) + [
+        (np.delete(fit.beta, j), fit.eta)]
+    out = None
+    for beta0, eta0 in starts:
+        out = lm.maximize(reduced, beta0, eta0)
+        if out.converged:
+            return out
+    return lm.best_fit(reduced, fit.eta, beta_starts=[s[0] for s in starts])
 
 
 def profile_interval(data: lm.Data, fit: lm.Fit, j: int, se: float, z: float) -> tuple[float, float]:

@@ -216,7 +216,10 @@ def maximize(data: Data, beta0: np.ndarray, eta0: float = 0.0, *, fix_eta: bool 
                 free.append(p)
         g = d.grad[free]
         if np.linalg.norm(g) < tol:
-            return Fit(beta, eta, d.loglik, d.grad, d.hess, it - 1, True, p in free and 0 < eta < 1, d.pi)
+            # a maximum, not a plateau: the information must be positive definite there (on a
+            # plateau where every pi is 0 or 1 the gradient vanishes too)
+            ok = _positive_definite(-d.hess[np.ix_(free, free)])
+            return Fit(beta, eta, d.loglik, d.grad, d.hess, it - 1, ok, ok and p in free and 0 < eta < 1, d.pi)
         negH = -d.hess[np.ix_(free, free)]
         step = _newton_step(negH, g, mu)
         alpha, accepted = 1.0, False
@@ -243,6 +246,17 @@ def maximize(data: Data, beta0: np.ndarray, eta0: float = 0.0, *, fix_eta: bool 
         beta, eta = nb, ne
         d = derivatives(data, beta, eta)
     return Fit(beta, eta, d.loglik, d.grad, d.hess, max_iter, False, False, d.pi)
+
+
+def _positive_definite(M: np.ndarray) -> bool:
+    if M.size == 0:
+        return True
+    scale = np.sqrt(np.clip(np.diag(M), 1e-300, None))
+    try:
+        c = np.linalg.cholesky(M / np.outer(scale, scale))
+    except np.linalg.LinAlgError:
+        return False
+    return bool(np.min(np.diag(c)) ** 2 > 1e-12 and np.min(np.diag(M)) > 1e-12 * np.max(np.diag(M)))
 
 
 def _newton_step(negH: np.ndarray, g: np.ndarray, mu: float) -> np.ndarray:
