@@ -374,9 +374,11 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     fit = lm.best_fit(data, eta0)
     lp = data.X @ fit.beta + data.offset
     if not fit.converged:
-        bad = lm.runaway(fit.beta, np.full(p, math.inf), data.X, lp)
+        with np.errstate(all="ignore"):
+            approx = np.sqrt(np.abs(np.diag(np.linalg.pinv(-fit.hess[:p, :p]))))
+        bad = lm.runaway(fit.beta, approx, data.X, lp)
         if bad:
-            raise _separation_error(names, fit.beta, np.full(p, math.inf), bad)
+            raise _separation_error(names, fit.beta, approx, bad)
         raise EstimationError(
             f"The fit did not converge (after {fit.iterations} Newton steps the gradient is "
             f"{np.linalg.norm(fit.grad):.2g}). Simplify the model: drop terms or merge sparse categories.")

@@ -6,7 +6,8 @@
   over every other parameter with ``beta_j = b``. Found as the roots of the signed root
   ``r(b) = sign(b - b_hat) sqrt(2 (l_hat - l_p(b)))`` at ``+-z`` (Brent's method, each
   constrained fit warm-started from the last). A side on which the profile never falls
-  that far is reported as infinite. The nuisance's interval is cut to [0, 1].
+  that far, or only beyond a log-odds change of 40 over the predictor's range, is
+  reported as infinite. The nuisance's interval is cut to [0, 1].
 * Likelihood-ratio test of a term (RRlog's ``deltaG2``): ``2 (l_hat - l_reduced)`` on as
   many df as the term has columns, the reduced model refitted from deterministic starts
   (the full fit without the term, then EM) so it cannot stop in a worse local optimum.
@@ -78,11 +79,18 @@ def profile_interval(data: lm.Data, fit: lm.Fit, j: int, se: float, z: float) ->
         return side * math.sqrt(max(0.0, 2 * (fit.loglik - ll)))
 
     step = se if math.isfinite(se) and se > 0 else 1.0
+    # beyond a change in log-odds of 40 across the predictor's range (odds ratio 2e17) the
+    # profile is called unbounded: the likelihood there is that of a prevalence of 0 or 1
+    if j < p:
+        spread = float(np.ptp(data.X[:, j])) or 1.0
+        limit = 40.0 / spread
+    else:
+        limit = math.inf
     bounds = []
     for side in (-1, 1):
         inner, b = b_hat, b_hat + side * z * step
         found = None
-        for _ in range(14):
+        for _ in range(40):
             if j == p:
                 b = min(1.0, max(0.0, b))
             r = signed_root(b, side)
@@ -91,9 +99,13 @@ def profile_interval(data: lm.Data, fit: lm.Fit, j: int, se: float, z: float) ->
                 break
             if j == p and b in (0.0, 1.0):
                 break
+            if side * b >= limit:
+                break
             # the signed root is nearly linear in b: aim past the target, at least doubling the distance
             grow = max(2.0, min(10.0, 1.3 * z / max(abs(r), 1e-12)))
             inner, b = b, b_hat + side * abs(b - b_hat) * grow
+            if side * b > limit:
+                b = side * limit
         if found is None:
             bounds.append(b if j == p else side * math.inf)
             continue
