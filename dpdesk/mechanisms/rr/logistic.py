@@ -333,7 +333,7 @@ def _eta_start(design: Design, r: np.ndarray, g: np.ndarray) -> float:
 
 def _separation_error(names, beta, se, bad) -> EstimationError:
     j = bad[0]
-    which = ", ".join(repr(names[k]) for k in bad if names[k] != "(Intercept)") or "the respondents"
+    which = repr(names[j]) if names[j] != "(Intercept)" else "the respondents"
     direction = "+infinity" if beta[j] > 0 else "-infinity"
     return EstimationError(
         f"The model cannot be fitted: the coefficient of {names[j]!r} runs off towards {direction} "
