@@ -4,8 +4,8 @@
   Applied Statistics with S*, 7.2; Cox & Hinkley 1974, 9.3): the values ``b`` with
   ``2 (l_hat - l_p(b)) <= chi2_1(confidence)``, ``l_p(b)`` the log-likelihood maximized
   over every other parameter with ``beta_j = b``. Found as the roots of the signed root
-  ``r(b) = sign(b - b_hat) sqrt(2 (l_hat - l_p(b)))`` at ``+-z`` (Brent's method, each
-  constrained fit warm-started from the last). A side on which the profile never falls
+  ``r(b) = sign(b - b_hat) sqrt(2 (l_hat - l_p(b)))`` at ``+-z`` (bracketed, then the
+  Illinois regula falsi; each constrained fit starts on the first-order profile path). A side on which the profile never falls
   that far, or only beyond a log-odds change of 40 over the predictor's range, is
   reported as infinite. The nuisance's interval is cut to [0, 1].
 * Likelihood-ratio test of a term (RRlog's ``deltaG2``): ``2 (l_hat - l_reduced)`` on as
@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import brentq
 from scipy.special import expit, logit
 
 from . import logistic_model as lm
@@ -55,63 +54,92 @@ def fixed_coefficient(data: lm.Data, fit: lm.Fit, j: int, b: float, start=None) 
     return lm.best_fit(reduced, fit.eta, beta_starts=[s[0] for s in starts])
 
 
+def fixed_nuisance(data: lm.Data, fit: lm.Fit, value: float, start=None) -> lm.Fit:
+    """The fit with the nuisance held at ``value`` (first-order path start, as above)."""
+    p = len(fit.beta)
+    beta0 = fit.beta
+    if fit.eta_free:
+        try:
+            beta0 = fit.beta - np.linalg.solve(fit.hess[:p, :p], fit.hess[:p, p]) * (value - fit.eta)
+        except np.linalg.LinAlgError:
+            pass
+    starts = [beta0] + ([start] if start is not None else []) + [fit.beta]
+    for b in starts:
+        out = lm.maximize(data, b, value, fix_eta=True)
+        if out.converged:
+            return out
+    return lm.best_fit(data, value, fix_eta=True, beta_starts=starts)
+
+
+def _illinois(g, a: float, ga: float, b: float, gb: float, xtol: float, max_iter: int = 100) -> float:
+    """Root of g between a (g < 0) and b (g >= 0) by the Illinois variant of regula falsi.
+
+    The end points are never evaluated again, so a refit that lands elsewhere on a second
+    visit cannot break the bracket.
+    """
+    side = 0
+    for _ in range(max_iter):
+        c = b - gb * (b - a) / (gb - ga) if gb != ga else (a + b) / 2
+        if not (min(a, b) < c < max(a, b)):
+            c = (a + b) / 2
+        gc = g(c)
+        if gc >= 0:
+            b, gb = c, gc
+            if side == 1:
+                ga /= 2
+            side = 1
+        else:
+            a, ga = c, gc
+            if side == -1:
+                gb /= 2
+            side = -1
+        if abs(b - a) < xtol or abs(gc) < 1e-10:
+            return c
+    return (a + b) / 2
+
+
 def profile_interval(data: lm.Data, fit: lm.Fit, j: int, se: float, z: float) -> tuple[float, float]:
     """Profile-likelihood interval for coefficient j (j = p for the nuisance)."""
     p = len(fit.beta)
     b_hat = float(fit.beta[j]) if j < p else fit.eta
-    warm: dict[int, np.ndarray] = {}
-
-    def refit(b: float, side: int) -> float:
-        if j < p:
-            out = fixed_coefficient(data, fit, j, b, start=warm.get(side))
-        else:
-            out = lm.maximize(data, warm.get(side, fit.beta), b, fix_eta=True)
-            if not out.converged:
-                out = lm.best_fit(data, b, fix_eta=True, beta_starts=[fit.beta])
-        if out.converged:
-            warm[side] = out.beta
-        return out.loglik
-
-    def signed_root(b: float, side: int) -> float:
-        ll = refit(b, side)
-        if not math.isfinite(ll):
-            return side * 1e6
-        return side * math.sqrt(max(0.0, 2 * (fit.loglik - ll)))
-
-    step = se if math.isfinite(se) and se > 0 else 1.0
+    step = se if math.isfinite(se) and se > 0 else (1.0 if j < p else 0.05)
     # beyond a change in log-odds of 40 across the predictor's range (odds ratio 2e17) the
     # profile is called unbounded: the likelihood there is that of a prevalence of 0 or 1
-    if j < p:
-        spread = float(np.ptp(data.X[:, j])) or 1.0
-        limit = 40.0 / spread
-    else:
-        limit = math.inf
+    limit = 40.0 / (float(np.ptp(data.X[:, j])) or 1.0) if j < p else math.inf
     bounds = []
     for side in (-1, 1):
-        inner, b = b_hat, b_hat + side * z * step
+        warm: list = [None]
+
+        def excess(b: float) -> float:
+            out = fixed_coefficient(data, fit, j, b, start=warm[0]) if j < p else fixed_nuisance(data, fit, b, warm[0])
+            if out.converged:
+                warm[0] = out.beta
+            if not math.isfinite(out.loglik):
+                return 1e6
+            return math.sqrt(max(0.0, 2 * (fit.loglik - out.loglik))) - z
+
+        inner, g_inner = b_hat, -z
+        b = b_hat + side * z * step
         found = None
         for _ in range(40):
             if j == p:
                 b = min(1.0, max(0.0, b))
-            r = signed_root(b, side)
-            if side * r >= z:
-                found = (inner, b)
+            g = excess(b)
+            if g >= 0:
+                found = (b, g)
                 break
-            if j == p and b in (0.0, 1.0):
-                break
-            if side * b >= limit:
+            if (j == p and b in (0.0, 1.0)) or side * b >= limit:
                 break
             # the signed root is nearly linear in b: aim past the target, at least doubling the distance
-            grow = max(2.0, min(10.0, 1.3 * z / max(abs(r), 1e-12)))
-            inner, b = b, b_hat + side * abs(b - b_hat) * grow
+            grow = max(2.0, min(10.0, 1.3 * z / max(g + z, 1e-12)))
+            inner, g_inner = b, g
+            b = b_hat + side * abs(b - b_hat) * grow
             if side * b > limit:
                 b = side * limit
         if found is None:
             bounds.append(b if j == p else side * math.inf)
             continue
-        a, c = sorted(found)
-        root = brentq(lambda t: signed_root(t, side) - side * z, a, c, xtol=1e-9 * max(step, 1e-12), rtol=1e-12)
-        bounds.append(root)
+        bounds.append(_illinois(excess, inner, g_inner, found[0], found[1], xtol=1e-9 * max(step, 1e-12)))
     return float(bounds[0]), float(bounds[1])
 
 

@@ -154,7 +154,7 @@ def derivatives(data: Data, beta: np.ndarray, eta: float) -> Derivatives:
     return Derivatives(ll, np.append(gb, ge), H, pi, L)
 
 
-def em_start(data: Data, eta: float, beta: np.ndarray | None = None, iterations: int = 25) -> np.ndarray:
+def em_start(data: Data, eta: float, beta: np.ndarray | None = None, iterations: int = 8) -> np.ndarray:
     """Magder & Hughes (1997) EM: posterior carrier probabilities, then one IRLS step."""
     X = data.X
     beta = np.zeros(X.shape[1]) if beta is None else beta.copy()
@@ -173,7 +173,7 @@ def em_start(data: Data, eta: float, beta: np.ndarray | None = None, iterations:
             break
         step = np.clip(step, -2.0, 2.0)
         beta = beta + step
-        if np.max(np.abs(step)) < 1e-4:
+        if np.max(np.abs(step)) < 1e-3:  # a start for Newton, not the estimate
             break
     return beta
 
