@@ -26,7 +26,7 @@ def p_text(p: float) -> str:
 
 def p_cell(p: float) -> str:
     """A p-value for a table cell: ``<.001``, ``.043``."""
-    return p_text(p)[4:].replace("< ", "<").strip() if p is not None and math.isfinite(p) else "n/a"
+    return p_text(p)[2:].replace("= ", "").replace("< ", "<") if p is not None and math.isfinite(p) else "n/a"
 
 
 def num(x: float, digits: int = 2) -> str:

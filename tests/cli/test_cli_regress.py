@@ -89,3 +89,11 @@ def test_the_installed_command_runs(project):
                            "exam_stress"], capture_output=True, text=True, timeout=120)
     assert run_.returncode == 0, run_.stderr
     assert "Each additional unit of exam_stress" in run_.stdout
+
+
+def test_p_values_in_apa_style():
+    from dpdesk.project.regression_text import p_cell, p_text
+
+    assert (p_text(0.0002), p_cell(0.0002)) == ("p < .001", "<.001")
+    assert (p_text(0.0344), p_cell(0.0344)) == ("p = .034", ".034")
+    assert p_cell(1.0) == "1.000" and p_cell(float("nan")) == "n/a"
