@@ -6,7 +6,6 @@ README): stochastic lie detector with p = (2/12, 10/12); group 0 = direct questi
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +17,7 @@ from dpdesk.mechanisms.rr import logistic_model as lm
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "minarets.csv"
 SLD = rr.design("sld", p1=2 / 12, p2=10 / 12)
-_logistic_module = sys.modules["dpdesk.mechanisms.rr.logistic"]
+from dpdesk.mechanisms.rr.logistic_input import prepare
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +104,7 @@ def test_model1_age_by_left_right_on_the_rr_respondents(model1):
 
 def test_model1_printed_estimates_are_not_the_maximum(minarets, model1):
     d, X, names = _model1(minarets)
-    data, *_ = _logistic_module._prepare(SLD, d.rrt, X, d.condition, names, None)
+    data, *_ = prepare(SLD, d.rrt, X, d.condition, names, None)
     printed = lm.loglik(data, np.array([1.89659, 0.01364, 0.62442, -0.02039]), 0.65170)
     assert printed < model1.loglik
     assert model1.loglik - printed < 1e-5  # the same maximum to optim's tolerance
@@ -114,7 +113,7 @@ def test_model1_printed_estimates_are_not_the_maximum(minarets, model1):
 def test_model1_reduced_fits_are_global(minarets, model1):
     """The reduced models' maxima: no start on a grid does better than the reported G^2 implies."""
     d, X, names = _model1(minarets)
-    data, *_ = _logistic_module._prepare(SLD, d.rrt, X, d.condition, names, None)
+    data, *_ = prepare(SLD, d.rrt, X, d.condition, names, None)
     reduced = data.drop([2])
     implied = model1.loglik - model1.coefficient("leftRight.c").lr_chi2 / 2
     best = max(f.loglik for b0 in np.linspace(-3, 5, 9) for e in (0.1, 0.3, 0.5, 0.7, 0.9)
@@ -157,7 +156,7 @@ def test_model2_design_by_left_right_with_the_direct_question_group(model2):
 def test_profile_intervals_are_likelihood_ratio_inversions(minarets, model1):
     """At each profile bound the refitted log-likelihood is chi2_1(0.95)/2 below the maximum."""
     d, X, names = _model1(minarets)
-    data, *_ = _logistic_module._prepare(SLD, d.rrt, X, d.condition, names, None)
+    data, *_ = prepare(SLD, d.rrt, X, d.condition, names, None)
     fit = lm.best_fit(data, 0.65)
     from dpdesk.mechanisms.rr.logistic_inference import fixed_coefficient
 
