@@ -25,6 +25,9 @@ def register(sub) -> None:
     p.add_argument("--center", nargs="+", default=[], metavar="COLUMN", help="numeric predictors to centre at their mean")
     p.add_argument("--categorical", nargs="+", default=[], metavar="COLUMN",
                    help="numeric-looking predictors to treat as categories (e.g. a year coded 1-5)")
+    p.add_argument("--direct", metavar="COLUMN",
+                   help="the same question asked directly (a comparison group, answers Yes/No or 1/0): rows without "
+                   "a randomized answer enter with their direct answer, taken at face value (RRreg's group 0)")
     p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
     p.add_argument("--dataset", help="dataset name (default: the latest import)")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
@@ -49,7 +52,7 @@ def cmd_regress(args) -> int:
     with Project.open(args.project) as project:
         result = regress(project, args.item, args.predictors, reference=_references(args.ref),
                          interactions=args.interaction, center=args.center, categorical=args.categorical,
-                         confidence=args.confidence, dataset=args.dataset)
+                         confidence=args.confidence, dataset=args.dataset, direct_column=args.direct)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
     else:

@@ -55,6 +55,7 @@ class RegressionResult:
     excluded_answers: int
     excluded_covariates: dict[str, int] = field(default_factory=dict)
     dataset: str = ""
+    direct_column: str | None = None
 
     @property
     def n_excluded(self) -> int:
@@ -67,7 +68,8 @@ class RegressionResult:
         return {"item": self.item, "question": self.question, "dataset": self.dataset,
                 "predictors": [p.to_dict() for p in self.predictors], "interactions": list(self.interactions),
                 "n_rows": self.n_rows, "n_used": self.n_used, "excluded_answers": self.excluded_answers,
-                "excluded_covariates": dict(self.excluded_covariates), "fit": self.fit.to_dict()}
+                "excluded_covariates": dict(self.excluded_covariates), "direct_column": self.direct_column,
+                "fit": self.fit.to_dict()}
 
 
 # ----------------------------------------------------------------------------- answers
@@ -269,12 +271,16 @@ def _level_order(level: str):
 
 
 def regress(project, item_name: str, predictors, *, reference=None, interactions=(), center=(),
-            confidence: float = 0.95, categorical=(), dataset: str | None = None) -> RegressionResult:
+            confidence: float = 0.95, categorical=(), dataset: str | None = None,
+            direct_column: str | None = None, direct_codes: dict | None = None) -> RegressionResult:
     """Fit ``logit P(item = yes) = b0 + b' x`` for a binary RR item on the named columns.
 
     ``reference``: ``{column: level}`` for categorical predictors; ``interactions``:
     ``"a:b"`` strings; ``center``: numeric columns to centre at their mean; ``categorical``:
     numeric-looking columns to treat as categories (e.g. a year coded 1-5).
+    ``direct_column``: the same question asked directly (a comparison group): rows without a
+    randomized answer but with a direct one enter as group 0, taken at face value (RRreg's
+    ``RRlog``); ``direct_codes`` its codes (default ``DIRECT_CODES``: Yes/No, 1/0).
     """
     item = _item(project, item_name)
     d = rr.Design.from_dict(item.design_record)
@@ -282,6 +288,8 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
         raise DataError(f"Item {item_name!r} ({d.name}) has several categories; regression needs a yes/no item.")
     table = stored_table(project, dataset)
     response, group = answer_codes(item, table)
+    if direct_column is not None:
+        response, group = _with_direct(table, response, group, direct_column, direct_codes or DIRECT_CODES)
     bad_answer = response < 0
     X, names, info, missing_cov, terms, missing_by, clean = design_matrix(
         table, predictors, reference=reference, interactions=interactions, center=center, categorical=categorical,
@@ -291,12 +299,34 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     if n_used == 0:
         raise DataError(f"No row has both an answer to {item_name!r} and every predictor "
                         f"({', '.join(str(p) for p in predictors)}).")
-    if d.groups > 1 and len(set(group[use].tolist())) < 2:
+    if d.groups > 1 and len(set(group[use].tolist()) - {0}) < 2:
         raise DataError(f"Item {item_name!r}: after leaving out missing values only one randomization group is "
                         f"left; the design needs both.")
-    fit = rr.logistic(d, response[use], X[use], group=group[use] if d.groups > 1 else None, names=names,
+    fit = rr.logistic(d, response[use], X[use], group=group[use], names=names,
                       confidence=confidence, terms=terms)
     ds = dataset or (project.datasets()[-1].name if project.datasets() else "")
     excluded = {c: int((m & ~bad_answer).sum()) for c, m in missing_by.items() if (m & ~bad_answer).any()}
     return RegressionResult(item.name, item.question, d, fit, info, clean, len(table.frame), n_used,
-                            int(bad_answer.sum()), excluded, ds)
+                            int(bad_answer.sum()), excluded, ds, direct_column)
+
+
+#: Default codes of a directly asked yes/no question (matched case-insensitively).
+DIRECT_CODES = {"no": ["No", 0], "yes": ["Yes", 1]}
+
+
+def _with_direct(table, response, group, column: str, codes: dict):
+    """Rows with no randomized answer but a direct one: response 0/1 in group 0."""
+    frame, report = table.frame, table.report
+    if column not in frame.columns:
+        raise DataError(f"There is no column {column!r} for the direct question.")
+    codes = {str(k): v if isinstance(v, list) else [v] for k, v in dict(codes).items()}
+    if set(codes) != {"no", "yes"}:
+        raise DataError(f"The direct question's codes must be given for 'no' and 'yes'; got {', '.join(codes)}.")
+    missing = (report.missing_values or {}).get(column, []) if report is not None else []
+    answer, _ = _classify(frame[column], codes, value_labels_for(report, column), missing, column, "")
+    direct = np.where(answer >= 0, (answer == list(codes).index("yes")).astype(np.int64), -1)
+    use = (response < 0) & (direct >= 0)
+    if not use.any():
+        raise DataError(f"No row without a randomized answer has a direct answer in {column!r} "
+                        f"(codes {codes}); check the column and its codes.")
+    return np.where(use, direct, response), np.where(use, 0, group)

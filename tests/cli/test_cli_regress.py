@@ -97,3 +97,11 @@ def test_p_values_in_apa_style():
     assert (p_text(0.0002), p_cell(0.0002)) == ("p < .001", "<.001")
     assert (p_text(0.0344), p_cell(0.0344)) == ("p = .034", ".034")
     assert p_cell(1.0) == "1.000" and p_cell(float("nan")) == "n/a"
+
+
+def test_direct_answers_as_a_comparison_group(project, capsys):
+    code, out, _ = run(capsys, "regress", project, "exam_cheating", "--predictors", "mode", "--ref", "mode=direct",
+                       "--direct", "cheat_direct")
+    assert code == 0
+    assert "n = 1,200 (286 asked directly)" in out
+    assert "times as high with mode randomized as with direct" in out

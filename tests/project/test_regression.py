@@ -121,3 +121,19 @@ def test_bad_requests_say_what_to_fix(example, kwargs, match):
     args.update(kwargs)
     with pytest.raises(DataError, match=match):
         regress(example, args.pop("item_name"), args.pop("predictors"), **args)
+
+
+def test_a_direct_question_group_enters_at_face_value(example, students):
+    """The comparison group under-reports (55% of cheaters admit it): randomized response finds more."""
+    res = regress(example, "exam_cheating", ["mode", "exam_stress"], reference={"mode": "direct"},
+                  direct_column="cheat_direct")
+    direct = int((students["mode"] == "direct").sum())
+    assert res.n_used == 1200 and res.fit.n_direct == direct and res.excluded_answers == 0
+    rr_vs_dq = res.fit.coefficient("mode[randomized]")
+    assert rr_vs_dq.odds_ratio_ci[0] > 1
+    # the direct rows alone are an ordinary logistic regression: their posterior is their answer
+    post = res.fit.posterior()
+    g = res.fit._data.A0 + res.fit._data.B0  # P(answer | carrier) = 1 or 0 for direct answers
+    assert set(post[(res.fit._data.A0 == 1) & (g == 0)].round(12)) == {0.0}
+    with pytest.raises(DataError, match="no column 'nope' for the direct question"):
+        regress(example, "exam_cheating", ["mode"], direct_column="nope")
