@@ -311,3 +311,14 @@ def test_profile_of_an_intercept_beside_an_uncentred_covariate():
         for bound in c.ci:
             assert math.isfinite(bound)
             assert 2 * (f.loglik - fixed_coefficient(data, fit, j, bound).loglik) == pytest.approx(Z95 ** 2, abs=1e-6)
+
+
+def test_a_steep_but_precise_effect_is_not_called_separation():
+    """Log-odds rising by 40 across x's range, estimated precisely from 20,000 direct answers."""
+    rng = np.random.default_rng(12)
+    n = 20000
+    x = rng.uniform(-1, 1, n)
+    y = (rng.random(n) < 1 / (1 + np.exp(-20 * x))).astype(int)
+    f = rr.logistic(DESIGNS["forced"], y, np.column_stack([np.ones(n), x]), group=np.zeros(n),
+                    names=["(Intercept)", "x"], ci="wald", lr_tests=False)
+    assert abs(f.coefficient("x").estimate - 20) < 4 * f.coefficient("x").se

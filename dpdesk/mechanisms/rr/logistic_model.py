@@ -329,20 +329,23 @@ def check_columns(X: np.ndarray, names: list[str]) -> None:
 def runaway(beta: np.ndarray, se: np.ndarray, X: np.ndarray, lp: np.ndarray) -> list[int]:
     """Coefficients whose estimate or SE has left any sensible range (separation).
 
-    On the scale of each predictor's observed range (1 for the intercept and dummies), a
-    change in log-odds above 30 (odds ratio 1e13 across the data) or an SE above 30
-    means the likelihood keeps rising or is flat along that coefficient: the maximum
-    does not exist (the prevalence is 0 or 1 in some category). Also flagged: fitted
-    log-odds beyond +-30 for some respondent (a probability within 1e-13 of 0 or 1).
+    On the scale of each predictor's observed range (1 for the intercept and dummies): an
+    SE above 30 means the likelihood is flat along the coefficient; an estimate above 30
+    (an odds ratio of 1e13 across the data) or fitted log-odds beyond +-30 for some
+    respondent (a probability within 1e-13 of 0 or 1) with an SE above 2 mean it keeps
+    rising towards a prevalence of 0 or 1 in some category: the maximum does not exist.
+    A steep but precisely estimated effect is not flagged.
     """
     rng = X.max(axis=0) - X.min(axis=0)
     rng = np.where(rng > 0, rng, 1.0)
-    big = (np.abs(beta) * rng > 30) | ~np.isfinite(se) | (se * rng > 30)
+    scaled_se = np.where(np.isfinite(se), se * rng, np.inf)
+    loose = scaled_se > 2
+    big = (scaled_se > 30) | ((np.abs(beta) * rng > 30) & loose)
     const = np.all(X == X[0], axis=0)
     # the most extreme predictor first; the intercept only when no predictor is to blame
     out = sorted(np.flatnonzero(big), key=lambda j: (bool(const[j]), -float(np.abs(beta[j]) * rng[j])))
     out = [int(j) for j in out]
-    if not out and np.max(np.abs(lp)) > 30:
+    if not out and np.max(np.abs(lp)) > 30 and loose.any():
         i = int(np.argmax(np.abs(lp)))
-        out = [int(np.argmax(np.abs(beta * X[i]) * (rng > 0)))]
+        out = [int(np.argmax(np.abs(beta * X[i]) * loose))]
     return out
