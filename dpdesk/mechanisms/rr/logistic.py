@@ -275,16 +275,21 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     eta0 = eta_start(design, r, g)
     fit = lm.best_fit(data, eta0)
     lp = data.X @ fit.beta + data.offset
-    if not fit.converged:
+    try:
+        vcov = _covariance(fit, p, names) if fit.converged else None
+    except EstimationError:
+        vcov = None
+    if vcov is None:  # separation explains most failures: say so when it does
         with np.errstate(all="ignore"):
             approx = np.sqrt(np.abs(np.diag(np.linalg.pinv(-fit.hess[:p, :p]))))
         bad = lm.runaway(fit.beta, approx, data.X, lp)
         if bad:
             raise _separation_error(names, fit.beta, approx, bad)
+        if fit.converged:
+            _covariance(fit, p, names)  # raises the singular-information error
         raise EstimationError(
             f"The fit did not converge (after {fit.iterations} Newton steps the gradient is "
             f"{np.linalg.norm(fit.grad):.2g}). Simplify the model: drop terms or merge sparse categories.")
-    vcov = _covariance(fit, p, names)
     se = np.sqrt(np.diag(vcov)[:p])
     bad = lm.runaway(fit.beta, se, data.X, lp)
     if bad:
@@ -301,6 +306,9 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     term_tests = []
     single = {names[j]: c for j, c in enumerate(coefs)}
     for tname, cols in (terms or {}).items():
+        unknown = [c for c in cols if (c not in names if isinstance(c, str) else not 0 <= int(c) < p)]
+        if unknown:
+            raise EstimationError(f"Term {tname!r} names columns that are not in X: {unknown}; columns are {names}.")
         idx = [names.index(c) if isinstance(c, str) else int(c) for c in cols]
         if len(idx) == 1 and lr_tests:
             chi2 = single[names[idx[0]]].lr_chi2
