@@ -137,3 +137,36 @@ def test_a_direct_question_group_enters_at_face_value(example, students):
     assert set(post[(res.fit._data.A0 == 1) & (g == 0)].round(12)) == {0.0}
     with pytest.raises(DataError, match="no column 'nope' for the direct question"):
         regress(example, "exam_cheating", ["mode"], direct_column="nope")
+
+
+from types import SimpleNamespace  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from dpdesk.project.regression import design_matrix  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(["Arts", "Law", " law ", "Medicine", "", None]), min_size=2, max_size=40),
+       st.lists(st.one_of(st.integers(-50, 50), st.none()), min_size=40, max_size=40))
+def test_dummies_and_missing_rows_reconstruct_the_data(levels, numbers):
+    n = len(levels)
+    frame = pd.DataFrame({"fac": pd.Series(levels, dtype=object), "x": pd.Series(numbers[:n], dtype="float64")})
+    table = SimpleNamespace(frame=frame, report=None)
+    present = {str(v).strip().casefold() for v, x in zip(levels, numbers) if v not in ("", None) and x is not None}
+    if len(present) < 2:
+        with pytest.raises(DataError, match="cannot predict anything"):
+            design_matrix(table, ["x", "fac"])
+        return
+    X, names, info, missing, terms, missing_by, _ = design_matrix(table, ["x", "fac"], center=["x"])
+    blank = np.array([v in ("", None) for v in levels]) | np.isnan(frame["x"].to_numpy())
+    np.testing.assert_array_equal(missing, blank)
+    fac = info[1]
+    assert {lv.casefold() for lv in fac.levels} == present  # " law " and "Law" are one level
+    dummies = X[~missing][:, 2:]
+    assert set(dummies.sum(axis=1).tolist()) <= {0.0, 1.0}  # at most one level per row; 0 = the reference
+    for row, v in zip(dummies, [v for v, m in zip(levels, missing) if not m]):
+        shown = fac.reference if row.sum() == 0 else fac.levels[1 + int(np.argmax(row))]
+        assert shown.casefold() == str(v).strip().casefold()
+    assert abs(X[~missing, 1].mean()) < 1e-9  # centred over the rows used
