@@ -224,10 +224,13 @@ def maximize(data: Data, beta0: np.ndarray, eta0: float = 0.0, *, fix_eta: bool 
         step = _newton_step(negH, g, mu)
         alpha, accepted = 1.0, False
         slope = float(g @ step)
+        trial = None
         while alpha > 1e-10:
             nb = beta + alpha * step[:p]
             ne = min(1.0, max(0.0, eta + alpha * step[p])) if p in free else eta
-            ll = loglik(data, nb, ne)
+            # the full step is nearly always taken: its derivatives are needed next anyway
+            trial = derivatives(data, nb, ne) if alpha == 1.0 else None
+            ll = trial.loglik if trial is not None else loglik(data, nb, ne)
             # near the optimum the predicted gain is below the rounding of the log-likelihood:
             # accept a Newton step that does not lose more than that rounding
             flat = slope < 1e-9 * max(1.0, abs(d.loglik)) and ll >= d.loglik - 1e-12 * max(1.0, abs(d.loglik))
@@ -244,7 +247,7 @@ def maximize(data: Data, beta0: np.ndarray, eta0: float = 0.0, *, fix_eta: bool 
         if mu < 1e-14:
             mu = 0.0
         beta, eta = nb, ne
-        d = derivatives(data, beta, eta)
+        d = trial if trial is not None else derivatives(data, beta, eta)
     return Fit(beta, eta, d.loglik, d.grad, d.hess, max_iter, False, False, d.pi)
 
 
