@@ -34,7 +34,7 @@ def project(tmp_path, capsys):
 def test_estimate_prints_the_table_and_a_sentence(project, capsys):
     code, out, _ = run(capsys, "estimate", project)
     assert code == 0
-    assert "We estimate that 22.2% (95% CI 16.1% to 28.5%)" in out
+    assert "We estimate that 26.6% (95% CI 20.4% to 32.9%)" in out
     assert "286 left out: 286 blank" in out  # the direct-question group is missing: left out, and said so
 
 
