@@ -27,11 +27,11 @@ from dpdesk.project.file import schema
 
 #: How long a write waits for another process's transaction before giving up.
 BUSY_TIMEOUT_MS = 30_000
-#: The most virtual-machine instructions one statement may run, from its ``execute`` call
-#: through its last row. Storing or reading a million rows of 12 columns takes about 20
-#: million, their integrity check 12 million; the bound is 100 times that (10-20 seconds
-#: of SQLite work), so only a damaged or hostile file reaches it.
-STATEMENT_INSTRUCTIONS = 2_000_000_000
+#: The most virtual-machine instructions one statement (one ``execute`` or ``executemany``
+#: call, through its last row) may run. Storing or reading a million rows of 12 columns
+#: takes about 20 million, their integrity check 12 million; the bound is 25 times that
+#: (some 5 to 25 seconds of SQLite work), so only a damaged or hostile file reaches it.
+STATEMENT_INSTRUCTIONS = 500_000_000
 #: The progress handler runs every this many instructions.
 PROGRESS_STEP = 50_000
 

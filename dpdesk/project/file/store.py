@@ -151,7 +151,7 @@ class Project:
     def _open_read_only(cls, path: Path) -> "Project":
         # immutable (no locks, no -wal/-shm side files) only for a WAL file nobody has open;
         # a rollback-journal file is read with ordinary shared locks, which make no files
-        immutable = validate.is_wal_file(path) and not validate.has_journal(path) and not lock_path(path).exists()
+        immutable = validate.quiet_wal(path) and not lock_path(path).exists()
         conn, _ = validate.open_checked(path, immutable=immutable)
         conn.execute("PRAGMA query_only = ON")
         return cls(path, conn, None, read_only=True)

@@ -29,7 +29,7 @@ SIDE_FILES = ("-wal", "-journal", "-shm")
 
 def check_file(path: Path, *, immutable_ok: bool = True) -> int:
     """The schema version of the dpdesk project at ``path``, or :class:`ProjectError`."""
-    conn, version = open_checked(path, immutable=immutable_ok and not has_journal(path))
+    conn, version = open_checked(path, immutable=immutable_ok and not has_journal(path) or quiet_wal(path))
     conn.close()
     return version
 
@@ -38,9 +38,10 @@ def has_journal(path: Path) -> bool:
     return any(os.path.lexists(f"{path}{s}") for s in ("-wal", "-journal"))
 
 
-def is_wal_file(path: Path) -> bool:
-    """Whether the file's header says WAL mode (header bytes 18-19 are 2 and 2)."""
-    return _read_header(path)[18:20] == b"\x02\x02"
+def quiet_wal(path: Path) -> bool:
+    """A WAL-mode file without a ``-wal`` file: nobody has it open, and a ``mode=ro`` reader
+    would leave empty ``-wal`` and ``-shm`` files behind, so it is read ``immutable``."""
+    return _read_header(path)[18:20] == b"\x02\x02" and not has_journal(path)
 
 
 def open_checked(path: Path, *, immutable: bool = False) -> tuple[sqlite3.Connection, int]:
