@@ -18,7 +18,7 @@ import pytest
 
 from dpdesk.errors import ProjectError
 from dpdesk.project import Project, ledger
-from dpdesk.project.file import database, schema, schema_check
+from dpdesk.project.file import database, schema
 from tests.helpers import hostile
 from tests.helpers.cli import run
 from tests.helpers.paths import FIXTURES
@@ -169,6 +169,8 @@ def test_a_new_schema_version_is_covered_without_changing_the_check(tmp_path, mo
 
 
 def test_normalised_sql_keeps_strings_and_tokens():
+    from dpdesk.project.file import schema_check
+
     n = schema_check.normalise
     assert n("CREATE  TABLE a (\n  x TEXT, -- a note\n  y /* old */ INTEGER\n)") == "CREATE TABLE a ( x TEXT, y INTEGER )"
     assert n("SELECT '--  not a comment', \"a  b\"") == "SELECT '--  not a comment', \"a  b\""
