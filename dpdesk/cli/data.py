@@ -21,6 +21,11 @@ def register(sub) -> None:
     p.add_argument("project")
     p.add_argument("file")
     p.add_argument("--name", help="dataset name (default: the file name)")
+    placing = p.add_mutually_exclusive_group()
+    placing.add_argument("--replace", action="store_true",
+                         help="replace the active dataset (a corrected export of the same respondents)")
+    placing.add_argument("--use", action="store_true",
+                         help="keep it beside the other data and make it the active dataset")
     p.add_argument("--sheet", help="Excel sheet to read")
     p.add_argument("--encoding", help="text encoding, e.g. utf-8 or cp1252 (default: detected)")
     p.add_argument("--delimiter", help="field separator, e.g. ';' (default: detected)")
@@ -31,6 +36,13 @@ def register(sub) -> None:
     p.add_argument("--keep-identifiers", action="store_true", help="keep columns detected as direct identifiers")
     p.add_argument("--json", action="store_true", help="print the import report as JSON")
     p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("datasets", help="list the project's datasets, or choose the active one",
+                       description="Every analysis, release and extract uses the active dataset.")
+    p.add_argument("project")
+    p.add_argument("--use", metavar="NAME", help="make the dataset NAME the active one")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_datasets)
 
     p = sub.add_parser("item", help="add a randomized-response item to a project",
                        description="Add an RR item: its design and parameters, the column holding its answers and "
@@ -107,9 +119,13 @@ from dpdesk.project.reading.importing import import_file  # noqa: E402 - shared 
 
 def cmd_import(args) -> int:
     from dpdesk.project import Project
+    from dpdesk.project.active import active_dataset
 
     with Project.open(args.project) as project:
-        table = import_file(project, args.file, name=args.name, **_import_overrides(args))
+        before = active_dataset(project)
+        table = import_file(project, args.file, name=args.name, replace=args.replace, use=args.use,
+                            **_import_overrides(args))
+        now = active_dataset(project)
     r = table.report
     if args.json:
         print(json.dumps(table.to_dict(), indent=2, default=str))
@@ -121,6 +137,38 @@ def cmd_import(args) -> int:
         print(f"  left out column {ex['column']!r}: {ex['reason']}")
     for w in r.warnings:
         print(f"  note: {w}")
+    if args.replace and before is not None:
+        print(f"It replaces the data of {now.name!r}, which stays the active dataset. The project's privacy "
+              "budget is unchanged: it covers these respondents whatever file they arrive in.")
+    elif before is not None and now.name == before.name:
+        print(f"Kept beside the other data; analyses and releases still use {now.name!r}. To use the new data: "
+              "dpdesk datasets PROJECT --use NAME (or import with --use).")
+    elif before is not None:
+        print(f"Analyses and releases now use {now.name!r}.")
+    return 0
+
+
+def cmd_datasets(args) -> int:
+    from dpdesk.project import Project
+    from dpdesk.project.active import active_dataset, set_active_dataset
+
+    with Project.open(args.project) as project:
+        if args.use:
+            set_active_dataset(project, args.use)
+        active = active_dataset(project)
+        sets = project.datasets()
+    rows = [{"name": d.name, "rows": d.n_rows, "columns": len(d.columns), "file": d.source_name,
+             "imported": d.imported_at, "active": active is not None and d.id == active.id} for d in sets]
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    if not rows:
+        print("No data yet. Import a file with: dpdesk import PROJECT FILE")
+    for r in rows:
+        print(f"{'*' if r['active'] else ' '} {r['name']}: {r['rows']} rows, {r['columns']} columns"
+              f"{' from ' + r['file'] if r['file'] else ''}, imported {r['imported']}")
+    if rows:
+        print(f"* active: analyses, releases and extracts use {active.name!r}.")
     return 0
 
 

@@ -108,7 +108,7 @@ def _cost(entry) -> str:
 
 
 def _status_line(status) -> str:
-    return f"Budget of {status.dataset!r}: spent {status.spent_text} of {status.total_text}; left {status.remaining_text}."
+    return f"Project budget: spent {status.spent_text} of {status.total_text}; left {status.remaining_text}."
 
 
 def _request(args) -> dict:
@@ -161,9 +161,11 @@ def cmd_budget(args) -> int:
         print(json.dumps(_plain(status), indent=2, ensure_ascii=False))
         return 0
     if status is None:
-        print("No privacy budget is set for this data yet. Set one with: dpdesk budget PROJECT --set 1")
+        print("No privacy budget is set for this project yet. Set one with: dpdesk budget PROJECT --set 1")
         return 0
-    print(f"Privacy budget of {status.dataset!r} (data SHA-256 {status.dataset_sha256[:12]}...)")
+    print("Privacy budget of this project (it covers everyone in every dataset of the project)")
+    if status.dataset:
+        print(f"  active dataset {status.dataset!r} (data SHA-256 {status.dataset_sha256[:12]}...)")
     print(f"  total  {status.total_text}")
     print(f"  spent  {status.spent_text} in {status.releases} release(s)")
     print(f"  left   {status.remaining_text}")

@@ -15,6 +15,7 @@ from typing import Any
 from dpdesk import __version__
 from dpdesk.errors import DataError, DpdeskError
 from dpdesk.mechanisms import rr
+from dpdesk.project.active import dataset_named
 from dpdesk.project.export.model import ReproItem, ResultsBundle
 from dpdesk.project.mapping import MappingReport, counts_by, map_item
 from dpdesk.project.reading.table import ImportReport, Source, Table
@@ -52,14 +53,8 @@ def _pct(x: float) -> str:
 
 
 def stored_table(project, dataset: str | None = None) -> Table:
-    """The named (default: the latest) imported dataset as a :class:`Table`."""
-    sets = project.datasets()
-    if not sets:
-        raise DataError(f"The project {project.path} has no data yet. Import a file first "
-                        f"(dpdesk import PROJECT FILE, or Data > Import in the app).")
-    ds = sets[-1] if dataset is None else next((d for d in sets if d.name == dataset), None)
-    if ds is None:
-        raise DataError(f"The project has no dataset {dataset!r}; it has {', '.join(d.name for d in sets)}.")
+    """The named (default: the active) imported dataset as a :class:`Table`."""
+    ds = dataset_named(project, dataset)
     known = set(ImportReport.__dataclass_fields__)
     report = ImportReport(**{k: v for k, v in (ds.report or {}).items() if k in known})
     src = ds.source or {}
@@ -180,14 +175,14 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     by = next((r.by for r in results if r.by), None)
     if by:
         tables[f"By {by}"] = subgroup_rows(results)
-    sets = project.datasets()  # metadata only: the rows are not read again
-    ds = (sets[-1] if dataset is None else next((d for d in sets if d.name == dataset), None)) if sets else None
+    ds = dataset_named(project, dataset) if project.datasets() else None  # metadata only: rows not read again
     source = (ds.source or {}) if ds is not None else {}
     options = ds.options if ds is not None else None
     metadata = {
         "app": f"dpdesk {__version__}",
         "exported": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "project": str(project.path),
+        "dataset": ds.name if ds is not None else None,
         "input file": source.get("name"),
         "input SHA-256": source.get("sha256"),
         "import options": options,
@@ -211,7 +206,7 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
 def _budget_metadata(project) -> dict:
     """Privacy budget spent and left, where the project has one (the noisy-tabulation ledger)."""
     try:
-        from dpdesk.project.ledger.releases import budget_status
+        from dpdesk.project.ledger.budget import budget_status
     except ImportError:
         return {"privacy budget": "none set (no noisy releases)"}
     try:

@@ -114,16 +114,29 @@ def test_messy_file_with_overrides_and_a_mapping_fixed_in_the_dialog(project_win
     shot(window, "data_view")
 
 
-def test_cancelled_import_leaves_the_project_as_it_was(project_window, qtbot, messy):
+def test_cancelled_import_leaves_the_project_as_it_was(project_window, qtbot, messy, monkeypatch):
+    import threading
+
+    from dpdesk.project.reading import importing
+
     window = project_window
     dialog = open_import(window, qtbot, messy)
     before = window.project.item("cheating").to_dict()
     dialog.mappings = {"cheating": {"column": "Frage_7", "codes": {"no": ["Nein"], "yes": ["Ja"]},
                                     "group_column": None, "group_codes": None}}
+    cancelled, store = threading.Event(), importing.store_import
+
+    def store_after_cancel(*args, **kwargs):  # the worker goes on only once Cancel was pressed
+        assert cancelled.wait(30)
+        return store(*args, **kwargs)
+
+    monkeypatch.setattr(importing, "store_import", store_after_cancel)
     dialog.start_import()
     job = dialog.store
     dialog.cancel_job()
+    cancelled.set()
     assert job.wait(30)
+    monkeypatch.setattr(importing, "store_import", store)
     assert window.project.datasets() == []
     assert window.project.item("cheating").to_dict() == before
     assert "nothing was imported" in dialog.status.text()

@@ -139,13 +139,20 @@ def test_rapid_double_click_spends_once(view, window, qtbot):
 def test_cancelled_release_spends_nothing(view, window, qtbot):
     view.apply_budget(Fraction(1))
     histogram(view, 0.2)
-    job_holder = {}
+    import threading
+
     original = view.jobs.start
 
     def start(fn, *args):
-        job = original(fn, *args)
+        gate = threading.Event()
+
+        def gated(job, *a):  # the worker starts only once Cancel was pressed
+            assert gate.wait(30)
+            return fn(job, *a)
+
+        job = original(gated, *args)
         job.cancel()  # cancelled before its first stage: the transaction rolls back
-        job_holder["job"] = job
+        gate.set()
         return job
 
     view.jobs.start = start

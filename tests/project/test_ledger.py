@@ -13,6 +13,7 @@ from dpdesk.mechanisms import accounting
 from dpdesk.project import Project, ledger
 from dpdesk.project.ledger.text import epsilon_text, number_text
 from dpdesk.mechanisms.central.request import RequestError, normalize
+from dpdesk.mechanisms.central.spec import release_spec
 
 SHA = "ab" * 32
 KEYS = ["north", "south", "east"]
@@ -84,9 +85,34 @@ def test_data_without_a_file_is_keyed_by_its_rows(project):
     project.add_dataset("other", frame(50, seed=2))
     shas = [ledger.dataset_sha256(project, d) for d in project.datasets()[1:]]
     assert shas[0] == shas[1] != shas[2] and len(shas[0]) == 64
-    ledger.set_budget(project, 1, dataset="pasted")
-    assert ledger.budget_status(project, "pasted again").total_epsilon == 1
-    assert ledger.budget_status(project, "other") is None
+
+
+def test_one_budget_covers_every_dataset_of_the_project(project):
+    """Issue 13: the budget follows the respondents, not the file's bytes."""
+    ledger.set_budget(project, 1)
+    ledger.release(project, dict(HIST, epsilon="0.6"))
+    # the same respondents again, in a file that differs by a trailing blank line
+    project.add_dataset("wave 1 (corrected)", frame(), source={"name": "w1.csv", "sha256": "cd" * 32, "size": 11})
+    status = ledger.budget_status(project)
+    assert status.dataset == "wave 1 (corrected)" and status.spent_epsilon == Fraction(3, 5)
+    assert ledger.set_budget(project, 1, dataset="wave 1 (corrected)").spent_epsilon == Fraction(3, 5)  # no reset
+    with pytest.raises(BudgetError, match="already has a privacy budget"):
+        ledger.set_budget(project, 2)
+    with pytest.raises(ledger.BudgetExceeded, match="0.4"):
+        ledger.release(project, dict(HIST, epsilon="0.6"))
+    ledger.release(project, dict(HIST, epsilon="0.4"))
+    project.add_dataset("a subset", frame().head(100))
+    project.remove_dataset("wave 1")
+    project.remove_dataset("wave 1 (corrected)")
+    assert ledger.budget_status(project).remaining_epsilon == 0  # removing data gives nothing back
+    with pytest.raises(ledger.BudgetExceeded):
+        ledger.release(project, dict(HIST, epsilon="0.01"))
+
+
+def test_a_budget_can_be_set_before_any_data(tmp_path):
+    with Project.create(tmp_path / "empty.dpdesk") as p:
+        status = ledger.set_budget(p, 2, "1e-6")
+        assert status.total_epsilon == 2 and status.dataset == "" and status.releases == 0
 
 
 def test_budget_text_never_rounds_in_the_users_favour():
@@ -135,7 +161,7 @@ def test_statistics_of_each_kind(project):
     ledger.set_budget(project, 10, "1e-6")
     f = frame()
     cases = [
-        ({"statistic": "count", "scale": 1000}, len(f), 1),
+        ({"statistic": "count", "scale": 1000, "confidence": "0.999999999"}, len(f), 1),
         ({"statistic": "count", "by": "group", "by_keys": ["1", "2"], "scale": 1000}, None, 2),
         ({"statistic": "histogram", "columns": ["age"], "bins": [18, 50, 90], "scale": 1000}, None, 2),
         ({"statistic": "crosstab", "columns": ["region", "age"], "keys": [KEYS, None],
@@ -143,13 +169,13 @@ def test_statistics_of_each_kind(project):
         ({"statistic": "sum", "columns": ["income"], "bounds": [0, 10000], "resolution": 0.01, "epsilon": 0.5}, None, 1),
         ({"statistic": "mean", "columns": ["age"], "bounds": [18, 90], "epsilon": 1}, None, 1),
         ({"statistic": "median", "columns": ["age"], "bounds": [0, 100], "epsilon": 1}, None, 1),
-        ({"statistic": "count", "mechanism": "gaussian", "epsilon": 0.5}, len(f), 1),
+        ({"statistic": "count", "mechanism": "gaussian", "epsilon": 0.5, "confidence": "0.999999999"}, len(f), 1),
     ]
     for req, exact, cells in cases:
         e = ledger.release(project, req)
         values = np.asarray(e.values, dtype=float)
         assert values.size == cells, req
-        if exact is not None:  # within the promised half-width (fails with prob. <= 5%; scale 1000 => wide)
+        if exact is not None:  # within the half-width at confidence 1 - 1e-9 (fails once in 10^9 runs)
             assert abs(values.item() - exact) <= e.half_width, req
     entries = ledger.ledger(project)
     by_stat = {x.statistic: x for x in entries}
@@ -175,9 +201,7 @@ def test_gaussian_releases_compose_by_pld(project):
     # six at 0.5 each would be 3 by plain summation; composed they cost much less
     assert s.spent_epsilon < Fraction(3, 2) and s.remaining_epsilon > Fraction(3, 2)
     with pytest.raises(RequestError, match="no pure-epsilon"):
-        project.add_dataset("pure", frame(20), source={"sha256": "cd" * 32})
-        ledger.set_budget(project, 1, dataset="pure")
-        ledger.release(project, {"statistic": "count", "mechanism": "gaussian", "epsilon": 0.5}, dataset="pure")
+        release_spec({"statistic": "count", "mechanism": "gaussian", "epsilon": 0.5}, delta=0)
 
 
 def test_keys_match_the_column_type_and_bad_requests_say_what_to_fix(project):
@@ -202,8 +226,9 @@ def test_keys_match_the_column_type_and_bad_requests_say_what_to_fix(project):
 
 def test_counts_tables_are_refused(project):
     project.add_dataset("counts", frame(10), source={"sha256": "ef" * 32}, options={"kind": "counts"})
+    ledger.set_budget(project, 1)
     with pytest.raises(BudgetError, match="counts table"):
-        ledger.set_budget(project, 1, dataset="counts")
+        ledger.release(project, {"statistic": "count", "epsilon": 0.1}, dataset="counts")
 
 
 def test_cancelled_release_spends_nothing(project):

@@ -6,7 +6,7 @@ could cause material harm; would likely cause serious harm. Each suggests an eps
 for Gaussian noise, a delta. The suggestion is explained with a worked example of the
 accuracy it buys, computed by :mod:`dpdesk.mechanisms.central.accuracy` from the exact
 discrete Laplace distribution. Once set, a budget can only be lowered: the dialog then
-says why, and :func:`dpdesk.project.ledger.releases.lower_budget` refuses anything higher.
+says why, and :func:`dpdesk.project.ledger.budget.lower_budget` refuses anything higher.
 """
 
 from __future__ import annotations
@@ -90,11 +90,13 @@ class BudgetDialog(QDialog):
         lowering = current is not None
         self.setWindowTitle("Lower the privacy budget" if lowering else "Set the privacy budget")
         intro = QLabel(
-            (f"The privacy budget of this data is {current.total_text}; {current.spent_text} is spent. "
+            (f"The privacy budget of this project is {current.total_text}; {current.spent_text} is spent. "
              + LOWER_ONLY) if lowering else
             "Every noisy table you publish spends part of a fixed <b>privacy budget</b> (epsilon, ε). Smaller "
-            "means better protection for each respondent and noisier tables. The budget belongs to the data "
-            "and is set once. <b>How harmful would it be if a respondent's answers were disclosed?</b>")
+            "means better protection for each respondent and noisier tables. The budget protects the people in "
+            "this project's data, whatever files they arrive in: it covers every dataset you import, it is set "
+            "once, and re-importing or correcting the data never resets it. "
+            "<b>How harmful would it be if a respondent's answers were disclosed?</b>")
         intro.setWordWrap(True)
         self.levels = QButtonGroup(self)
         box = QGroupBox("Harm from disclosure")

@@ -63,13 +63,18 @@ def read_job(job, path: str, overrides: dict):
     return read_table(path, progress=progress, **overrides)
 
 
-def store_job(job, project, table, name: str, options: dict, mappings: dict):
-    """Worker: the dataset and the mappings in one transaction (Cancel rolls it all back)."""
+def store_job(job, project, table, name: str, options: dict, mappings: dict, placing: str = "use"):
+    """Worker: the dataset and the mappings in one transaction (Cancel rolls it all back).
+
+    ``placing`` is what happens to the current data: "replace" it, keep the new data beside
+    it and "use" the new data, or keep it beside and "keep" analysing the current data.
+    """
     from dpdesk.project.reading.importing import own_connection, store_import
 
     job.progress(0.0, "Saving the data in the project…")
     with own_connection(project) as own:  # the window's connection stays free meanwhile
-        return store_import(own, table, name=name, options=options, mappings=mappings, check=job.check)
+        return store_import(own, table, name=name, options=options, mappings=mappings, check=job.check,
+                            replace=placing == "replace", use=placing == "use")
 
 
 def _shown(value) -> str:
@@ -135,6 +140,17 @@ class ImportDialog(QDialog):
         self.cancel_button = name(QPushButton("Cancel"), "Cancel reading", "Stop reading or importing; nothing is changed")
         self.cancel_button.clicked.connect(self.cancel_job)
         self.dataset_name = name(QLineEdit(), "Dataset name", "The name of the data in the project")
+        from dpdesk.project.active import active_dataset
+
+        current = active_dataset(project)
+        self.placing = name(QComboBox(), "The current data", "What happens to the data the project analyses now")
+        if current is not None:
+            self.placing.addItem(f"Keep it beside {current.name!r}, and analyse the new data", "use")
+            self.placing.addItem(f"Keep it beside {current.name!r}, and keep analysing {current.name!r}", "keep")
+            self.placing.addItem(f"Replace {current.name!r} (a corrected export of the same respondents)", "replace")
+            self.placing.currentIndexChanged.connect(self._on_placing)
+        self.placing.setVisible(current is not None)
+        self._current_name = current.name if current is not None else None
         self.map_button = name(QPushButton("Map items…"), "Map items",
                                "Choose the column and codes of each survey item and check them")
         self.map_button.clicked.connect(self.open_mapping)
@@ -154,6 +170,8 @@ class ImportDialog(QDialog):
         running.addWidget(self.cancel_button)
         form = QFormLayout()
         form.addRow("Dataset name:", self.dataset_name)
+        if self._current_name is not None:
+            form.addRow("The project's data:", self.placing)
         bottom = QHBoxLayout()
         bottom.addWidget(self.map_button)
         bottom.addWidget(self.mapping_label, 1)
@@ -226,8 +244,19 @@ class ImportDialog(QDialog):
             return
         dataset = self.dataset_name.text().strip() or Path(self.path).name
         self._phase = "store"
-        self.store = self.jobs.start(store_job, self.project, self.table, dataset, self.overrides(), self.mappings)
+        self.store = self.jobs.start(store_job, self.project, self.table, dataset, self.overrides(), self.mappings,
+                                     self.placing.currentData() or "use")
         self._update_buttons()
+
+    def _on_placing(self, _index: int) -> None:
+        replacing = self.placing.currentData() == "replace"
+        self.dataset_name.setEnabled(not replacing)  # a replacement keeps the current data's name
+        if replacing:
+            self.dataset_name.setText(self._current_name)
+        elif self.path and self.dataset_name.text() == self._current_name:
+            from dpdesk.project.reading.importing import free_dataset_name
+
+            self.dataset_name.setText(free_dataset_name(self.taken, Path(self.path).name))
 
     def cancel_job(self) -> None:
         self.jobs.cancel()

@@ -119,6 +119,9 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.workspace)
         self.setCentralWidget(self.pages)
         self.project_label = QLabel()
+        self.dataset_label = QLabel()
+        self.dataset_label.setAccessibleName("Active dataset")
+        self.statusBar().addPermanentWidget(self.dataset_label)
         self.statusBar().addPermanentWidget(self.tabulate_view.meter)
         self.statusBar().addPermanentWidget(self.project_label)
         self.statusBar().showMessage("Ready")
@@ -294,6 +297,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{self.project.path.stem} — dpdesk" if has else "dpdesk")
         self.project_label.setText(self.project.path.name if has else "No project open")
         self.project_label.setToolTip(str(self.project.path) if has else "")
+        self.update_dataset_label()
         for key in ("save_as", "close"):
             self.actions_[key].setEnabled(has)
         recent = self.settings.recent_files()
@@ -305,6 +309,28 @@ class MainWindow(QMainWindow):
             action.setToolTip(f)
         self.recent_menu.setEnabled(bool(recent))
         self.design_view.refresh()
+
+    def update_dataset_label(self) -> None:
+        """The status bar names the active dataset: what every view analyses."""
+        from dpdesk.project.active import active_dataset
+
+        ds = active_dataset(self.project) if self.project is not None and not self.project.closed else None
+        self.dataset_label.setVisible(ds is not None)
+        if ds is not None:
+            self.dataset_label.setText(f"Data: {ds.name} ({ds.n_rows:,} rows)")
+            self.dataset_label.setToolTip("The active dataset: results, releases and extracts use it. "
+                                          "Choose another in the Data view.")
+
+    def use_dataset(self, dataset: str) -> None:
+        """Make ``dataset`` the active one (every view follows)."""
+        from dpdesk.project.active import set_active_dataset
+
+        try:
+            set_active_dataset(self.project, dataset)
+        except DpdeskError as exc:
+            show_error(exc, self)
+        self.update_dataset_label()
+        self.statusBar().showMessage(f"Results, releases and extracts now use {dataset}.", 8000)
 
     def _on_recent_action(self, action) -> None:
         if action.data():

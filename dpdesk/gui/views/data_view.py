@@ -58,6 +58,7 @@ class DataView(QWidget):
     dataset_shown = Signal(str)  # the dataset now in the table
     dialog_opened = Signal(object)  # the ImportDialog (tests drive it)
     imported = Signal(str)  # a dataset was just imported (results are out of date)
+    active_changed = Signal(str)  # another dataset is now the active one (every view follows it)
 
     def __init__(self, window, parent=None) -> None:
         super().__init__(parent)
@@ -78,7 +79,8 @@ class DataView(QWidget):
         self.map_button.clicked.connect(self.mapping_dialog)
         self.map_button.setEnabled(False)
         self.mapping = None
-        self.datasets = name(QComboBox(), "Dataset", "Which imported data to show")
+        self.datasets = name(QComboBox(), "Active dataset",
+                             "The data every analysis, release and extract uses; choose another to switch")
         self.datasets.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.datasets.activated.connect(self._on_dataset_chosen)
         self.info = note(object_name="dataInfo")
@@ -109,7 +111,7 @@ class DataView(QWidget):
         top = QHBoxLayout()
         top.addWidget(title)
         top.addStretch(1)
-        top.addWidget(QLabel("Dataset:"))
+        top.addWidget(QLabel("Active dataset:"))
         top.addWidget(self.datasets)
         top.addWidget(self.map_button)
         top.addWidget(self.import_button)
@@ -145,8 +147,11 @@ class DataView(QWidget):
             self.variables.setRowCount(0)
             self.info.setText("")
             return
-        self.datasets.setCurrentIndex(len(sets) - 1)
-        self.info.setText(f"Loading {sets[-1].name}…")
+        from dpdesk.project.active import active_dataset
+
+        active = active_dataset(self.project)
+        self.datasets.setCurrentIndex(max(0, self.datasets.findData(active.name)))
+        self.info.setText(f"Loading {active.name}…")
         # started from the event loop: other views read the project first (a running job holds it)
         QTimer.singleShot(0, self._load_chosen)
 
@@ -159,7 +164,10 @@ class DataView(QWidget):
         self.jobs.start(load_job, self.project, dataset)
 
     def _on_dataset_chosen(self, index: int) -> None:
-        self.load(self.datasets.itemData(index))
+        chosen = self.datasets.itemData(index)
+        self.window_.use_dataset(chosen)
+        self.load(chosen)
+        self.active_changed.emit(chosen)
 
     def _on_loaded(self, result) -> None:
         self.show_table(*result)
@@ -237,11 +245,23 @@ class DataView(QWidget):
         return self.dialog
 
     def _on_imported(self, dataset: str, table) -> None:
+        from dpdesk.project.active import active_dataset
+
         self.jobs.cancel()
-        self.datasets.addItem(f"{dataset} ({len(table.frame):,} rows)", dataset)
-        self.datasets.setCurrentIndex(self.datasets.count() - 1)
-        self.show_table(dataset, table)
-        self.window_.statusBar().showMessage(f"Imported {dataset}.", 8000)
+        active = active_dataset(self.project).name
+        self.datasets.clear()
+        for d in self.project.datasets():
+            self.datasets.addItem(f"{d.name} ({d.n_rows:,} rows)", d.name)
+        self.datasets.setCurrentIndex(max(0, self.datasets.findData(active)))
+        self.empty.setVisible(False)
+        self.split.setVisible(True)
+        if active == dataset:
+            self.show_table(dataset, table)
+        else:
+            self.load(active)
+        self.window_.update_dataset_label()
+        self.window_.statusBar().showMessage(
+            f"Imported {dataset}." + ("" if active == dataset else f" Analyses still use {active}."), 8000)
         self.imported.emit(dataset)
 
     def shutdown(self) -> None:

@@ -256,6 +256,7 @@ class ResultsView(QWidget):
         # connected before the views created later, so this reads the project before their jobs start
         window.project_changed.connect(self.refresh)
         window.data_view.imported.connect(self.refresh)
+        window.data_view.active_changed.connect(self.refresh)
         self._show_state("No results yet.")
 
     def _on_items_changed(self, _index: int) -> None:
@@ -282,9 +283,12 @@ class ResultsView(QWidget):
         """Fill the options from the project (columns of the latest data) and recompute."""
         self.jobs.cancel()
         project = self.project
+        from dpdesk.project.active import active_dataset
+
         sets = project.datasets() if project is not None else []
-        columns = sets[-1].columns if sets else []
-        dtypes = sets[-1].dtypes if sets else {}
+        active = active_dataset(project) if sets else None
+        columns = active.columns if active is not None else []
+        dtypes = active.dtypes if active is not None else {}
         self.by.blockSignals(True)
         keep = self.by.currentData()
         self.by.clear()

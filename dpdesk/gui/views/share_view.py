@@ -216,6 +216,7 @@ class ShareView(QWidget):
         data_view = getattr(window, "data_view", None)
         if data_view is not None:
             data_view.imported.connect(self._on_project)
+            data_view.active_changed.connect(self._on_project)
         self._on_project(window.project)
 
     @staticmethod

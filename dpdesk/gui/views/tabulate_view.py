@@ -183,7 +183,8 @@ class TabulateView(QWidget):
         window.project_changed.connect(self._on_project)
         data_view = getattr(window, "data_view", None)
         if data_view is not None:
-            data_view.imported.connect(self._on_project)  # new columns, maybe a new budget
+            data_view.imported.connect(self._on_project)  # new columns
+            data_view.active_changed.connect(self._on_project)
         self.preview = None
         self.status = None
         self.dialog = None
@@ -203,7 +204,10 @@ class TabulateView(QWidget):
         self.shutdown()
         self.plan.clear()
         p = self.project
-        columns = list(p.datasets()[-1].columns) if p is not None and p.datasets() else []
+        from dpdesk.project.active import active_dataset
+
+        active = active_dataset(p) if p is not None else None
+        columns = list(active.columns) if active is not None else []
         self.form.set_columns(columns)
         self.refresh()
 

@@ -95,9 +95,11 @@ def meter_state(project, pending=None) -> MeterState:
     except Exception as exc:  # noqa: BLE001 - e.g. a counts table: shown in words
         return MeterState(message=str(exc))
     intact = project.ledger_check.ok if getattr(project, "ledger_check", None) is not None else True
+    from dpdesk.project.active import active_dataset
+
     if status is None:
         return MeterState(message="No privacy budget set yet: choose one before publishing.",
-                          dataset=project.datasets()[-1].name, intact=intact)
+                          dataset=active_dataset(project).name, intact=intact)
     intact = intact and status.ledger_intact
     spent = status.spent_epsilon if status.spent_epsilon != math.inf else status.total_epsilon
     spent = Fraction(spent)
@@ -211,7 +213,7 @@ class BudgetBar(QWidget):
                 if seg is not None:
                     return seg.tip
                 return (f"Still available: {s.remaining_text} of {s.total_text}. Each release spends part of it; "
-                        "when it is gone, no more tables can be published from this data.")
+                        "when it is gone, no more tables can be published from this project's data.")
         return summary(s)
 
     # painting ------------------------------------------------------------------------
@@ -356,7 +358,7 @@ class BudgetPanel(QWidget):
         elif state.pending is not None:
             note = "Hatched: the release being prepared. " + state.pending.tip
         elif state.remaining <= 0:
-            note = "The whole budget is spent: no more tables can be published from this data."
+            note = "The whole budget is spent: no more tables can be published from this project's data."
         elif state.nearly_full:
             note = "Nearly all of the budget is spent: plan what is left carefully."
         elif state.releases == 0:

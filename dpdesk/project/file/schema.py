@@ -12,6 +12,7 @@ then add a fixture of the new version (``tests/fixtures/make_fixtures.py``).
 from __future__ import annotations
 
 import sqlite3
+from fractions import Fraction
 from typing import Callable
 
 #: ``PRAGMA application_id`` of every dpdesk project: the bytes "DPDk" as a big-endian int.
@@ -19,7 +20,7 @@ APPLICATION_ID = 0x44504B64
 #: Value of the ``app`` table's ``magic`` row.
 MAGIC = "dpdesk project"
 #: Schema version written by this dpdesk.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Fractions are stored as exact text "p/q" or "n" (str(fractions.Fraction)). These SQL
 # expressions read the numerator and denominator of such a text column as integers.
@@ -205,7 +206,36 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE items ADD COLUMN instructions TEXT NOT NULL DEFAULT ''")
 
 
-MIGRATIONS: list[Migration] = [_v1_to_v2]
+_RAISES_PROJECT_BUDGET = (
+    "EXISTS (SELECT 1 FROM (SELECT epsilon, delta FROM budget ORDER BY id DESC LIMIT 1) AS latest"
+    f" WHERE {_greater('NEW.epsilon', 'latest.epsilon')} OR {_greater('NEW.delta', 'latest.delta')})"
+)
+
+
+def _v2_to_v3(conn: sqlite3.Connection) -> None:
+    """v3: one privacy budget per project, covering every dataset imported into it.
+
+    Until v2 a budget belonged to one dataset's SHA-256, so a re-import with one byte changed
+    started afresh on the same respondents. The migration is conservative: the project's
+    budget is the smallest epsilon and the smallest delta ever set for any of its data, and
+    every recorded release is spent from it (:mod:`dpdesk.project.ledger.budget`). Budget
+    rows stay append-only; the trigger now compares a new row with the latest of the
+    project, whatever data it was set for.
+    """
+    rows = conn.execute("SELECT epsilon, delta FROM budget").fetchall()
+    conn.execute("DROP TRIGGER budget_never_raised")
+    if rows:
+        eps = min(Fraction(r[0]) for r in rows)
+        delta = min(Fraction(r[1]) for r in rows)
+        conn.execute("INSERT INTO budget(epsilon, delta, dataset_sha256) VALUES (?, ?, NULL)", (str(eps), str(delta)))
+    conn.execute(f"""CREATE TRIGGER budget_never_raised BEFORE INSERT ON budget
+WHEN {_RAISES_PROJECT_BUDGET}
+BEGIN
+    SELECT RAISE(ABORT, 'the privacy budget can only be lowered, never raised');
+END""")
+
+
+MIGRATIONS: list[Migration] = [_v1_to_v2, _v2_to_v3]
 
 assert len(MIGRATIONS) == SCHEMA_VERSION - 1
 

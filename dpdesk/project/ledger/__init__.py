@@ -6,20 +6,16 @@ request itself, with its noise and privacy events, is a pure value from
 ``dpdesk.mechanisms.central``. May use ``file`` and ``items``; never the readers or exports.
 """
 
+from dpdesk.project.ledger.budget import BudgetStatus, budget_status, dataset_sha256, lower_budget, set_budget
 from dpdesk.project.ledger.releases import (
     BudgetExceeded,
-    BudgetStatus,
     LedgerEntry,
     LedgerTamperedError,
     Preview,
-    budget_status,
-    dataset_sha256,
     ledger,
-    lower_budget,
     plan,
     preview,
     release,
-    set_budget,
     verify_ledger,
 )
 

@@ -99,7 +99,15 @@ def check(conn: sqlite3.Connection) -> LedgerCheck:
 
 
 def _check_budgets(conn, refs: dict, out: LedgerCheck) -> None:
+    """Budget rows never rise: per dataset until schema v2, then for the whole project.
+
+    Project budgets (schema v3) have no dataset: the first one is at most every budget set
+    before it (the migration takes the smallest), each later one at most the one before,
+    and no budget for one dataset may follow them.
+    """
     latest: dict = {}
+    earlier: list[tuple[Fraction, Fraction]] = []
+    project = None
     rows = {r["id"]: r for r in conn.execute("SELECT * FROM budget ORDER BY id")}
     for r in rows.values():
         try:
@@ -108,9 +116,18 @@ def _check_budgets(conn, refs: dict, out: LedgerCheck) -> None:
             out.problems.append(f"budget row {r['id']} is not an exact fraction")
             continue
         key = r["dataset_sha256"]
-        if key in latest and (eps > latest[key][0] or delta > latest[key][1]):
+        if project is not None:
+            raised = key is not None or eps > project[0] or delta > project[1]
+        elif key is None:
+            raised = any(eps > e or delta > d for e, d in earlier)
+        else:
+            raised = key in latest and (eps > latest[key][0] or delta > latest[key][1])
+        if raised:
             out.problems.append(f"budget row {r['id']} raises the budget")
+        if key is None:
+            project = (eps, delta)
         latest[key] = (eps, delta)
+        earlier.append((eps, delta))
     for bid, (eps, delta, seq) in refs.items():
         r = rows.get(bid)
         if r is None or (r["epsilon"], r["delta"]) != (eps, delta):

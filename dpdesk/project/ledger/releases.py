@@ -7,12 +7,8 @@
 ...                                "keys": ["north", "south"], "epsilon": 0.1})
 ...     entry.values, entry.half_width, ledger.budget_status(p).remaining_text
 
-Budgets belong to the data: one per dataset SHA-256 (the imported file's, or of the
-stored rows when there was no file), so importing the same data again keeps its budget.
-A budget is set once and can then be lowered, never raised. Pure-epsilon spending is the
-exact sum of the releases' epsilons (Fractions; Dwork & Roth 2014, thm 3.16); with a delta
-it is the (epsilon, delta) of their composition by a privacy-loss-distribution accountant
-(:func:`dpdesk.mechanisms.accounting.epsilon`).
+The budget itself (set once, lowered never raised, spending composed exactly) is
+:mod:`dpdesk.project.ledger.budget`.
 
 :func:`release` is one SQLite transaction (``BEGIN IMMEDIATE``): verify the hash chain,
 return an earlier identical release at no cost, check the budget with the accountant
@@ -23,21 +19,32 @@ any point leaves both the spending and the result recorded, or neither.
 
 from __future__ import annotations
 
-import datetime as _dt
-import hashlib
 import math
-import sqlite3
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
 from dpdesk import __version__
-from dpdesk.errors import BudgetError, ProjectError
+from dpdesk.errors import BudgetError
 from dpdesk.mechanisms import accounting
-from dpdesk.project.ledger import chain, compute
-from dpdesk.project.items import loads
-from dpdesk.project.ledger.text import epsilon_text, number_text
 from dpdesk.mechanisms.central.request import canonical_json, describe, normalize
+from dpdesk.mechanisms.central.spec import ReleaseSpec, release_spec
+from dpdesk.project.ledger import chain
+from dpdesk.project.ledger.budget import (  # noqa: F401 - the budget's names stay importable from here
+    BudgetStatus,
+    _Budget,
+    _budget,
+    _dataset,
+    _load,
+    _now,
+    _spent_events,
+    budget_status,
+    dataset_sha256,
+    lower_budget,
+    set_budget,
+)
+from dpdesk.project.ledger.columns import columns_of
+from dpdesk.project.ledger.text import epsilon_text, number_text
 
 __all__ = [
     "BudgetStatus", "LedgerEntry", "Preview", "LedgerTamperedError", "BudgetExceeded",
@@ -53,28 +60,6 @@ class LedgerTamperedError(BudgetError):
 
 
 # ----------------------------------------------------------------------------- records
-
-
-@dataclass(frozen=True)
-class BudgetStatus:
-    """The budget of one dataset: exact totals and spending, and texts rounded safely.
-
-    ``spent_text`` is rounded up and ``remaining_text`` (and ``total_text``) down, never in
-    the user's favour. ``spent_epsilon`` is ``math.inf`` if Gaussian releases were made and
-    the delta was later lowered to 0.
-    """
-
-    dataset: str
-    dataset_sha256: str
-    total_epsilon: Fraction
-    total_delta: Fraction
-    spent_epsilon: Fraction | float
-    remaining_epsilon: Fraction
-    releases: int
-    total_text: str
-    spent_text: str
-    remaining_text: str
-    ledger_intact: bool = True
 
 
 @dataclass(frozen=True)
@@ -141,174 +126,6 @@ class Preview:
     noise: dict = field(default_factory=dict)
 
 
-# ----------------------------------------------------------------------------- datasets
-
-
-def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _dataset(project, name: str | None):
-    datasets = project.datasets()
-    if not datasets:
-        raise ProjectError(f"The project {project.path} has no data yet. Import a data file first "
-                           "(dpdesk import PROJECT FILE).")
-    if name is None:
-        ds = datasets[-1]
-    else:
-        found = [d for d in datasets if d.name == name]
-        if not found:
-            known = ", ".join(repr(d.name) for d in datasets[:10])
-            raise ProjectError(f"The project {project.path} has no dataset named {name!r} (it has: {known}).")
-        ds = found[0]
-    opts = ds.options if isinstance(ds.options, dict) else {}
-    report = ds.report if isinstance(ds.report, dict) else {}
-    if opts.get("kind") == "counts" or report.get("kind") == "counts":
-        raise BudgetError(f"The dataset {ds.name!r} is a counts table, not one row per respondent, so "
-                          "the noise would not protect individuals. Release from the respondent-level data.")
-    return ds
-
-
-def dataset_sha256(project, ds) -> str:
-    """The SHA-256 the budget is keyed by: the imported file's, else the stored rows'."""
-    if ds.sha256:
-        return str(ds.sha256)
-    import pandas as pd
-
-    frame = project.dataset_frame(ds.name)
-    digest = hashlib.sha256()
-    digest.update(canonical_json([[str(c), str(t)] for c, t in frame.dtypes.items()]).encode())
-    digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
-    return digest.hexdigest()
-
-
-# ----------------------------------------------------------------------------- budget
-
-
-@dataclass(frozen=True)
-class _Budget:
-    id: int
-    epsilon: Fraction
-    delta: Fraction
-
-
-def _budget(conn, sha: str) -> _Budget | None:
-    row = conn.execute("SELECT id, epsilon, delta FROM budget WHERE dataset_sha256 = ? ORDER BY id DESC LIMIT 1",
-                       (sha,)).fetchone()
-    return None if row is None else _Budget(row["id"], Fraction(row["epsilon"]), Fraction(row["delta"]))
-
-
-def _budget_args(epsilon, delta, *, allow_zero: bool = False) -> tuple[Fraction, Fraction]:
-    eps = accounting.as_fraction(epsilon, "epsilon")
-    d = accounting.as_fraction(delta, "delta")
-    if eps < 0 or (eps == 0 and not allow_zero):
-        raise BudgetError(f"The total epsilon must be positive (e.g. 1); got {epsilon!r}.")
-    if not 0 <= d < 1:
-        raise BudgetError(f"delta must be 0 (pure epsilon) or a small probability such as 1e-6; got {delta!r}.")
-    return eps, d
-
-
-def _insert_budget(conn, eps: Fraction, d: Fraction, sha: str) -> None:
-    try:
-        conn.execute("INSERT INTO budget(epsilon, delta, set_time, dataset_sha256) VALUES (?, ?, ?, ?)",
-                     (str(eps), str(d), _now(), sha))
-    except sqlite3.IntegrityError as exc:
-        raise BudgetError(f"The privacy budget could not be changed: {exc}.") from exc
-
-
-def set_budget(project, epsilon, delta=0, *, dataset: str | None = None) -> BudgetStatus:
-    """Set the privacy budget of a dataset's data, once (then it can only be lowered).
-
-    ``delta = 0`` is a pure-epsilon budget (Laplace noise); ``delta > 0`` also allows
-    Gaussian noise, and spending is composed by the PLD accountant at that delta.
-    """
-    eps, d = _budget_args(epsilon, delta)
-    with project.transaction() as conn:
-        ds = _dataset(project, dataset)
-        sha = dataset_sha256(project, ds)
-        current = _budget(conn, sha)
-        if current is not None and (current.epsilon, current.delta) != (eps, d):
-            raise BudgetError(
-                f"The data of {ds.name!r} already has a privacy budget of {epsilon_text(current.epsilon, current.delta)} "
-                f"(it stays with the data, also across imports). A budget is set once; it can be lowered "
-                f"(lower_budget, or dpdesk budget --set with a smaller value), never raised.")
-        if current is None:
-            _insert_budget(conn, eps, d, sha)
-    return budget_status(project, ds.name)
-
-
-def lower_budget(project, epsilon, delta=None, *, dataset: str | None = None) -> BudgetStatus:
-    """Lower the budget of a dataset's data (``delta=None`` keeps the delta); raising is refused."""
-    with project.transaction() as conn:
-        ds = _dataset(project, dataset)
-        sha = dataset_sha256(project, ds)
-        current = _budget(conn, sha)
-        if current is None:
-            raise BudgetError(f"The data of {ds.name!r} has no privacy budget yet; set one first "
-                              "(set_budget, or dpdesk budget PROJECT --set EPS).")
-        eps, d = _budget_args(epsilon, current.delta if delta is None else delta, allow_zero=True)
-        if eps > current.epsilon or d > current.delta:
-            raise BudgetError(
-                f"The privacy budget of {ds.name!r} can be lowered, never raised: it is "
-                f"{epsilon_text(current.epsilon, current.delta)} and {epsilon_text(eps, d)} was asked. A raised "
-                f"budget would let new releases add to the ones already published beyond what was promised "
-                f"for these respondents.")
-        if (eps, d) != (current.epsilon, current.delta):
-            _insert_budget(conn, eps, d, sha)
-    return budget_status(project, ds.name)
-
-
-def _load(text: str) -> dict:
-    """A JSON column; text edited into something unreadable comes back as {"unreadable": text}."""
-    try:
-        value = loads(text)
-    except ValueError:
-        return {"unreadable": text}
-    return value if isinstance(value, dict) else {"unreadable": text}
-
-
-def _spent_events(conn, sha: str) -> list:
-    """The privacy events of every release from this data (unreadable ones, only possible
-    in a ledger edited outside dpdesk, which refuses releases, are left out)."""
-    events = []
-    for (params,) in conn.execute("SELECT noise_params FROM releases WHERE dataset_sha256 = ? ORDER BY seq", (sha,)):
-        try:
-            events.extend(accounting.from_record(e) for e in _load(params)["events"])
-        except (KeyError, TypeError, ValueError, ZeroDivisionError, accounting.NoiseParameterError):
-            continue
-    return events
-
-
-def _status(conn, ds_name: str, sha: str, budget: _Budget, intact: bool) -> BudgetStatus:
-    events = _spent_events(conn, sha)
-    n = conn.execute("SELECT count(*) FROM releases WHERE dataset_sha256 = ?", (sha,)).fetchone()[0]
-    spent = accounting.epsilon(events, budget.delta)
-    remaining = max(Fraction(0), budget.epsilon - spent) if spent != math.inf else Fraction(0)
-    return BudgetStatus(
-        dataset=ds_name, dataset_sha256=sha, total_epsilon=budget.epsilon, total_delta=budget.delta,
-        spent_epsilon=spent, remaining_epsilon=remaining, releases=n,
-        total_text=epsilon_text(budget.epsilon, budget.delta, up=False),
-        spent_text=epsilon_text(spent, budget.delta, up=True),
-        remaining_text=epsilon_text(remaining, budget.delta, up=False),
-        ledger_intact=intact)
-
-
-def budget_status(project, dataset: str | None = None) -> BudgetStatus | None:
-    """Total, spent and remaining budget of a dataset's data (default: the latest import).
-
-    None when the project has no data or no budget was set for it.
-    """
-    if not project.datasets():
-        return None
-    ds = _dataset(project, dataset)
-    sha = dataset_sha256(project, ds)
-    with project.transaction() as conn:  # one consistent snapshot
-        budget = _budget(conn, sha)
-        if budget is None:
-            return None
-        return _status(conn, ds.name, sha, budget, chain.check(conn).ok)
-
-
 # ----------------------------------------------------------------------------- ledger
 
 
@@ -349,8 +166,8 @@ def _require_intact(project, conn) -> None:
 # ----------------------------------------------------------------------------- release
 
 
-def _refusal(spec, ds_name, planned, spent_events, budget: _Budget) -> BudgetExceeded:
-    d = budget.delta
+def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget) -> BudgetExceeded:
+    d, planned = budget.delta, spec.events
     cost = accounting.epsilon(list(planned), d)
     before = accounting.epsilon(spent_events, d)
     remaining = max(Fraction(0), budget.epsilon - before) if before != math.inf else Fraction(0)
@@ -359,7 +176,7 @@ def _refusal(spec, ds_name, planned, spent_events, budget: _Budget) -> BudgetExc
     if remaining > 0 and d == 0 and all(isinstance(e, accounting.Laplace) for e in planned):
         hint = f" An epsilon of at most {number_text(remaining, up=False)} would fit."
     return BudgetExceeded(
-        f"Release refused, nothing was spent and no noise was drawn: the {describe(spec)} of {ds_name!r} "
+        f"Release refused, nothing was spent and no noise was drawn: the {spec.description} of {ds_name!r} "
         f"asks for {what}, costing {epsilon_text(cost, d, up=True)}. Already spent: "
         f"{epsilon_text(before, d, up=True)} of the total {epsilon_text(budget.epsilon, d, up=False)}; remaining: "
         f"{epsilon_text(remaining, d, up=False)}. To fix: ask for less (a smaller epsilon, a larger "
@@ -369,41 +186,6 @@ def _refusal(spec, ds_name, planned, spent_events, budget: _Budget) -> BudgetExc
 def _no_budget(ds_name: str) -> BudgetError:
     return BudgetError(f"No privacy budget is set for the data of {ds_name!r} yet, so nothing can be released. "
                        f"Set one first: dpdesk budget PROJECT --set 1 (Python: ledger.set_budget(project, 1)).")
-
-
-def _jsonable(x):
-    if isinstance(x, (list, tuple)):
-        return [_jsonable(v) for v in x]
-    if hasattr(x, "tolist"):
-        return _jsonable(x.tolist())
-    if isinstance(x, float) and not math.isfinite(x):
-        return str(x)
-    if isinstance(x, Fraction):
-        return str(x)
-    return x
-
-
-def _values(rel) -> dict:
-    scalar = rel.keys == ((),)
-    est, noisy = rel.estimate, rel.noisy
-    return {"keys": [] if scalar else _jsonable(rel.keys),
-            "values": _jsonable(est[0] if scalar else est), "noisy": _jsonable(noisy[0] if scalar else noisy)}
-
-
-def _result(spec, rel, planned) -> dict:
-    if spec["statistic"] == "mean":
-        out = {"keys": [] if rel.keys == ((),) else _jsonable(rel.keys)}
-        est = rel.estimate
-        out["values"] = _jsonable(est[0] if rel.keys == ((),) else est)
-        out["sum"], out["count"] = _values(rel.sum), _values(rel.count)
-        out["postprocessing"] = rel.adjusted.did
-        out["note"] = "mean = noisy sum / max(noisy count, 1), clipped to the bounds"
-    else:
-        out = _values(rel)
-        if spec["statistic"] in ("sum",):
-            out["resolution"] = spec["resolution"]
-    out["half_width"] = compute.half_widths(spec, planned)
-    return out
 
 
 def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
@@ -417,52 +199,42 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
     called with "verified", "checked", "noised", "recorded", "committed"; if it raises
     (e.g. a cancelled worker), the transaction is rolled back and nothing is spent.
     """
-    spec = normalize(request)
     say = progress or (lambda stage: None)
-    key = canonical_json(spec)
     with project.transaction() as conn:
         ds = _dataset(project, dataset)
         sha = dataset_sha256(project, ds)
         _require_intact(project, conn)
         say("verified")
-        row = conn.execute("SELECT * FROM releases WHERE dataset_sha256 = ? AND request = ? ORDER BY seq LIMIT 1",
-                           (sha, key)).fetchone()
-        if row is not None:
-            return _entry(row, replayed=True)
-        budget = _budget(conn, sha)
+        budget = _budget(conn)
         if budget is None:
             raise _no_budget(ds.name)
-        noise = compute.noise_for(spec, budget.delta)
-        planned = compute.planned_events(spec, noise)
-        spent_events = _spent_events(conn, sha)
-        after = accounting.epsilon(spent_events + list(planned), budget.delta)
+        spec = release_spec(request, budget.delta)
+        row = conn.execute("SELECT * FROM releases WHERE dataset_sha256 = ? AND request = ? ORDER BY seq LIMIT 1",
+                           (sha, spec.key)).fetchone()
+        if row is not None:
+            return _entry(row, replayed=True)
+        spent_events = _spent_events(conn)
+        after = accounting.epsilon(spent_events + list(spec.events), budget.delta)
         if not after <= budget.epsilon:
-            raise _refusal(spec, ds.name, planned, spent_events, budget)
+            raise _refusal(spec, ds.name, spent_events, budget)
         say("checked")
-        typed, data = compute.columns_of(spec, project.dataset_frame(ds.name), ds.name)
-
-        def guard(events):  # the mechanism's own events, just before it draws the noise
-            if tuple(events) != planned:
-                raise BudgetError("The mechanism asked for other privacy events than were checked; refused.")
-
-        rel = compute.compute(typed, data, noise, guard)
+        typed, data = columns_of(spec.request, project.dataset_frame(ds.name), ds.name)
+        rel = spec.draw(data, typed)
         say("noised")
         mech = {"laplace": "discrete_laplace", "gaussian": "discrete_gaussian"}.get(
-            getattr(rel, "mechanism", spec["mechanism"]), "noisy_max")
-        cost = {"epsilon": str(accounting.epsilon(list(planned), budget.delta)) if budget.delta or
-                all(not isinstance(e, accounting.Gaussian) for e in planned) else "inf",
-                "delta": str(budget.delta), "spent_after": str(after),
+            getattr(rel, "mechanism", spec.mechanism), "noisy_max")
+        cost = {"epsilon": str(spec.cost), "delta": str(budget.delta), "spent_after": str(after),
                 "budget": {"id": budget.id, "epsilon": str(budget.epsilon), "delta": str(budget.delta)}}
-        rho = sum((e.rho for e in planned if isinstance(e, accounting.Gaussian)), Fraction(0))
+        rho = sum((e.rho for e in spec.events if isinstance(e, accounting.Gaussian)), Fraction(0))
         if rho:
             cost["rho"] = str(rho)
-        params = {"dataset": ds.name, "events": [accounting.to_record(e) for e in planned],
-                  "noise": {k: [str(x) for x in v] if isinstance(v, tuple) else str(v) for k, v in noise.items()}}
+        params = {"dataset": ds.name, "events": [accounting.to_record(e) for e in spec.events],
+                  "noise": spec.noise_record()}
         prev = conn.execute("SELECT hash FROM releases ORDER BY seq DESC LIMIT 1").fetchone()
         seq = (conn.execute("SELECT coalesce(max(seq), 0) FROM releases").fetchone()[0]) + 1
-        fields = {"seq": seq, "time": _now(), "app_version": __version__, "dataset_sha256": sha, "request": key,
+        fields = {"seq": seq, "time": _now(), "app_version": __version__, "dataset_sha256": sha, "request": spec.key,
                   "mechanism": mech, "noise_params": canonical_json(params), "cost": canonical_json(cost),
-                  "result": canonical_json(_result(spec, rel, planned)),
+                  "result": canonical_json(spec.result_record(rel)),
                   "prev_hash": prev[0] if prev else chain.GENESIS}
         fields["hash"] = chain.row_hash(fields)
         conn.execute(f"INSERT INTO releases({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
@@ -484,24 +256,21 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
     Reads no data and draws no noise. ``fits`` says whether :func:`release` would accept
     it now; ``replay`` that it was released before (it would cost nothing).
     """
-    spec = normalize(request)
+    normalize(request)  # a malformed request is refused before the data are looked up
     ds = _dataset(project, dataset)
     sha = dataset_sha256(project, ds)
     with project.transaction() as conn:
-        budget = _budget(conn, sha)
+        budget = _budget(conn)
+        delta = budget.delta if budget is not None else Fraction(0)
+        spec = release_spec(request, delta)
         replay = conn.execute("SELECT 1 FROM releases WHERE dataset_sha256 = ? AND request = ?",
-                              (sha, canonical_json(spec))).fetchone() is not None
-        spent_events = _spent_events(conn, sha)
+                              (sha, spec.key)).fetchone() is not None
+        spent_events = _spent_events(conn)
         intact = chain.check(conn).ok
-    delta = budget.delta if budget is not None else Fraction(0)
-    noise = compute.noise_for(spec, delta)
-    planned = compute.planned_events(spec, noise)
-    gaussian = any(isinstance(e, accounting.Gaussian) for e in planned)
-    cost = accounting.epsilon(list(planned), delta) if (delta or not gaussian) else math.inf
-    hw = compute.half_widths(spec, planned)
+    planned, cost, hw = spec.events, spec.cost, spec.half_width
     if budget is None:
-        return Preview(spec, spec["mechanism"], planned, cost, epsilon_text(cost, delta, up=True), hw, None, None,
-                       "no budget set", False, replay, str(_no_budget(ds.name)), noise)
+        return Preview(spec.request, spec.mechanism, planned, cost, epsilon_text(cost, delta, up=True), hw, None,
+                       None, "no budget set", False, replay, str(_no_budget(ds.name)), spec.noise)
     after = accounting.epsilon(spent_events + ([] if replay else list(planned)), delta)
     remaining = max(Fraction(0), budget.epsilon - after) if after != math.inf else Fraction(0)
     fits = intact and (replay or after <= budget.epsilon)
@@ -509,10 +278,10 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
     if not intact:
         message = "The ledger was edited outside dpdesk; no more releases are made from this project."
     elif not fits:
-        message = str(_refusal(spec, ds.name, planned, spent_events, budget))
-    return Preview(spec, spec["mechanism"], planned, Fraction(0) if replay else cost,
+        message = str(_refusal(spec, ds.name, spent_events, budget))
+    return Preview(spec.request, spec.mechanism, planned, Fraction(0) if replay else cost,
                    "free (already released)" if replay else epsilon_text(cost, delta, up=True), hw, after,
-                   remaining, epsilon_text(remaining, delta, up=False), fits, replay, message, noise)
+                   remaining, epsilon_text(remaining, delta, up=False), fits, replay, message, spec.noise)
 
 
 def plan(project, requests: Sequence[Mapping[str, Any]], weights: Sequence | None = None, *,
@@ -547,7 +316,7 @@ def plan(project, requests: Sequence[Mapping[str, Any]], weights: Sequence | Non
         raise BudgetError("Plan releases of one mechanism at a time (all laplace or all gaussian).")
     mech = mechs.pop()
     with project.transaction() as conn:
-        spent_events = _spent_events(conn, status.dataset_sha256)
+        spent_events = _spent_events(conn)
     sens = []
     for b in base:
         if b["statistic"] in ("mean", "median", "quantile"):
@@ -555,16 +324,13 @@ def plan(project, requests: Sequence[Mapping[str, Any]], weights: Sequence | Non
                 raise BudgetError("Plan Gaussian means one at a time (preview shows their accuracy).")
             sens.append(None)
         else:
-            probe = compute.planned_events(dict(b, scale="1"), {"scale": Fraction(1)})
-            sens.append(probe[0].sensitivity)
+            sens.append(release_spec(dict(b, scale="1"), delta).events[0].sensitivity)
     target = left
     for _ in range(60):
         scales = accounting.plan(target, ws, delta, mechanism=mech)
         planned = [dict(b, epsilon=str(1 / s)) if d is None else dict(b, scale=str(s * d))
                    for b, s, d in zip(base, scales, sens)]
-        events = []
-        for p in planned:
-            events.extend(compute.planned_events(p, compute.noise_for(p, delta)))
+        events = [e for p in planned for e in release_spec(p, delta).events]
         if accounting.epsilon(spent_events + events, delta) <= status.total_epsilon:
             return [normalize(p) for p in planned]
         target = target * Fraction(19, 20)

@@ -35,14 +35,12 @@ def own_connection(project) -> Iterator[Any]:
         other.close()
 
 
-def import_file(project, path, *, name=None, **overrides):
-    """Read ``path`` and store it in ``project``; return the Table."""
+def import_file(project, path, *, name=None, replace: bool = False, use: bool = False, **overrides):
+    """Read ``path`` and store it in ``project`` (see :func:`store_import`); return the Table."""
     from dpdesk.project import read_table
 
     table = read_table(path, **overrides)
-    options = {k: v for k, v in overrides.items() if k != "progress"}
-    project.add_dataset(name or Path(path).name, table.frame, source=table.source.to_dict(),
-                        options=options, report=table.report.to_dict())
+    store_import(project, table, name=name or Path(path).name, options=overrides, replace=replace, use=use)
     return table
 
 
@@ -58,17 +56,30 @@ def free_dataset_name(taken, wanted: str) -> str:
 
 
 def store_import(project, table, *, name: str, options: dict | None = None,
-                 mappings: dict[str, dict] | None = None, check: Callable[[], Any] | None = None) -> str:
+                 mappings: dict[str, dict] | None = None, check: Callable[[], Any] | None = None,
+                 replace: bool = False, use: bool = False) -> str:
     """Add ``table`` as dataset ``name`` and set each item's mapping, all in one transaction.
 
-    ``mappings`` maps an item name to ``update_item`` keywords (``column``, ``codes``,
-    ``group_column``, ``group_codes``). ``check()`` is called before the commit; if it
-    raises (for example because the import was cancelled) nothing is stored.
+    ``replace=True``: the table replaces the active dataset (a corrected export of the same
+    respondents); it takes that dataset's name and stays active. Otherwise it is kept beside
+    the project's other data, and the active dataset (:mod:`dpdesk.project.active`) changes
+    only with ``use=True``; a project's first import is always active. Either way the
+    project's one privacy budget is untouched. ``mappings`` maps an item name to
+    ``update_item`` keywords (``column``, ``codes``, ``group_column``, ``group_codes``).
+    ``check()`` is called before the commit; if it raises (for example because the import
+    was cancelled) nothing is stored. Returns the name the dataset was stored under.
     """
+    from dpdesk.project.active import active_dataset, set_active_dataset
+
     options = {k: v for k, v in (options or {}).items() if k != "progress"}
     with project.transaction():
+        before = active_dataset(project)
+        if replace and before is not None:
+            name = before.name
+            project.remove_dataset(name)
         project.add_dataset(name, table.frame, source=table.source.to_dict(), options=options,
                             report=table.report.to_dict())
+        set_active_dataset(project, name if (before is None or replace or use) else before.name)
         for item, changes in (mappings or {}).items():
             project.update_item(item, **changes)
         if check is not None:

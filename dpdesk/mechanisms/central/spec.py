@@ -1,34 +1,152 @@
-"""Run a normalized release request through the central-DP mechanisms.
+"""A release spec: one noisy statistic, normalised, with its noise and privacy events.
 
-Three steps, all from :mod:`dpdesk.mechanisms.central`:
+:func:`release_spec` is pure mathematics on public parameters: it normalises a request
+(:mod:`.request`), turns its epsilon / accuracy / scale into the mechanism's noise argument
+(``epsilon=``, ``scale=`` or, for Gaussian noise priced in epsilon at the budget's delta,
+``sigmas``), and finds the privacy events the release will be charged by running the
+statistic on *empty* columns with a budget check that stops it, so the cost is known
+before any data is read or noise drawn. :meth:`ReleaseSpec.draw` then runs it on the
+data's columns; the mechanism hands its events to a check just before drawing the noise
+(OpenDP's exact samplers), and a release whose events differ from the planned ones is
+refused. The project's ledger calls :func:`release_spec` once and runs the transaction
+around it: check the budget, read the columns, draw, record, commit.
 
-- :func:`noise_for` turns the request's epsilon / accuracy / scale into the mechanism's
-  noise argument (``epsilon=``, ``scale=`` or, for Gaussian noise priced in epsilon at
-  the budget's delta, ``rho=``), from public parameters only.
-- :func:`planned_events` runs the statistic on *empty* columns with a budget check that
-  stops it, so the privacy events are known before any data is read or noise drawn.
-- :func:`compute` runs it on the dataset's columns; the mechanism calls ``check`` with its
-  events before drawing the noise (OpenDP's exact samplers).
-
-Values are matched to declared keys as numbers in a numeric column and as text
-otherwise; missing values fall in no cell and are left out of sums, means and medians
-(how many were left out is not reported: that count is not private).
+Values are matched to declared keys as numbers in a numeric column and as text otherwise;
+missing values fall in no cell and are left out of sums, means and medians.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import numpy as np
 
-from dpdesk.errors import DataError
+from dpdesk.errors import BudgetError
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central import accuracy as acc
-from dpdesk.mechanisms.central.request import RequestError, cells, median_candidates
+from dpdesk.mechanisms.central.request import (
+    RequestError,
+    canonical_json,
+    cells,
+    describe,
+    median_candidates,
+    normalize,
+)
 
-__all__ = ["noise_for", "planned_events", "compute", "columns_of", "half_widths"]
+__all__ = ["ReleaseSpec", "release_spec", "MAX_GAUSSIAN_SENSITIVITY"]
+
+
+@dataclass(frozen=True)
+class ReleaseSpec:
+    """A normalised release request with the noise it will get and the events it will cost.
+
+    ``request`` is the canonical request (``key`` its canonical JSON, which the ledger
+    compares to return an earlier release at no cost); ``noise`` the mechanism's noise
+    argument; ``events`` the accounting events charged; ``delta`` the budget's delta the
+    noise was priced at.
+    """
+
+    request: dict
+    key: str
+    noise: dict
+    events: tuple
+    delta: Fraction
+
+    @property
+    def statistic(self) -> str:
+        return self.request["statistic"]
+
+    @property
+    def mechanism(self) -> str:
+        return self.request["mechanism"]
+
+    @property
+    def description(self) -> str:
+        return describe(self.request)
+
+    @property
+    def gaussian(self) -> bool:
+        return any(isinstance(e, accounting.Gaussian) for e in self.events)
+
+    @property
+    def cost(self) -> Fraction | float:
+        """Its own epsilon at ``delta`` (exact for pure epsilon; infinite for Gaussian noise at delta 0)."""
+        if self.gaussian and not self.delta:
+            return math.inf
+        return accounting.epsilon(list(self.events), self.delta)
+
+    @property
+    def half_width(self) -> dict | None:
+        return half_widths(self.request, self.events)
+
+    def noise_record(self) -> dict:
+        """The noise argument as JSON-able text (exact fractions)."""
+        return {k: [str(x) for x in v] if isinstance(v, tuple) else str(v) for k, v in self.noise.items()}
+
+    def draw(self, data: Mapping, typed: Mapping | None = None):
+        """The noisy release on ``data`` (arrays by column name, ``"__n__"`` the row count).
+
+        ``typed`` is the request with its keys converted to the columns' types (numbers for
+        numeric columns); it must ask for the same statistic. The mechanism's events are
+        compared with the planned ones just before the noise is drawn.
+        """
+
+        def check(events):
+            if tuple(events) != self.events:
+                raise BudgetError("The mechanism asked for other privacy events than were checked; refused.")
+
+        return _run(dict(typed or self.request), data, self.noise, check)
+
+    def result_record(self, release) -> dict:
+        """The release as the JSON-able result the ledger stores (values, noisy values, half-widths)."""
+        spec = self.request
+        if spec["statistic"] == "mean":
+            scalar = release.keys == ((),)
+            out = {"keys": [] if scalar else _jsonable(release.keys)}
+            out["values"] = _jsonable(release.estimate[0] if scalar else release.estimate)
+            out["sum"], out["count"] = _values(release.sum), _values(release.count)
+            out["postprocessing"] = release.adjusted.did
+            out["note"] = "mean = noisy sum / max(noisy count, 1), clipped to the bounds"
+        else:
+            out = _values(release)
+            if spec["statistic"] == "sum":
+                out["resolution"] = spec["resolution"]
+        out["half_width"] = self.half_width
+        return out
+
+
+def release_spec(request: Mapping[str, Any], delta=0) -> ReleaseSpec:
+    """Normalise ``request`` and plan its noise and events at the budget's ``delta``.
+
+    Raises :class:`~dpdesk.mechanisms.central.request.RequestError` saying what to fix.
+    Reads no data and draws no noise.
+    """
+    spec = normalize(request)
+    d = accounting.as_fraction(delta, "delta")
+    noise = noise_for(spec, d)
+    return ReleaseSpec(spec, canonical_json(spec), noise, planned_events(spec, noise), d)
+
+
+def _jsonable(x):
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if hasattr(x, "tolist"):
+        return _jsonable(x.tolist())
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    if isinstance(x, Fraction):
+        return str(x)
+    return x
+
+
+def _values(rel) -> dict:
+    scalar = rel.keys == ((),)
+    est, noisy = rel.estimate, rel.noisy
+    return {"keys": [] if scalar else _jsonable(rel.keys),
+            "values": _jsonable(est[0] if scalar else est), "noisy": _jsonable(noisy[0] if scalar else noisy)}
 
 
 class _Planned(Exception):
@@ -134,10 +252,6 @@ def planned_events(spec: Mapping, noise: Mapping) -> tuple:
     raise AssertionError("the mechanism drew no budget check")  # pragma: no cover
 
 
-def compute(spec: Mapping, data: Mapping, noise: Mapping, check: Callable):
-    """The noisy release (a central ``Release`` or ``MeanRelease``) on prepared ``data``."""
-    return _run(spec, data, noise, check)
-
 
 def _run(spec, data, noise, check):
     from dpdesk.mechanisms import central
@@ -199,69 +313,6 @@ def _floats(edges):
     return None if edges is None else [float(Fraction(e)) for e in edges]
 
 
-# ----------------------------------------------------------------------------- data
-
-
-def columns_of(spec: Mapping, frame: Any, dataset: str) -> dict:
-    """The arrays the statistic needs from a pandas frame, keys matched to the column type.
-
-    Returns ``data`` for :func:`compute` and the request with keys converted to the
-    column's type (numbers for numeric columns, text otherwise).
-    """
-    import pandas as pd
-
-    def column(name):
-        if name not in frame.columns:
-            known = ", ".join(map(repr, list(frame.columns)[:20]))
-            raise DataError(f"The dataset {dataset!r} has no column {name!r} (it has: {known}).")
-        return frame[name]
-
-    def numeric(s):
-        return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
-
-    def as_values(s) -> np.ndarray:
-        if numeric(s):
-            return s.astype("float64").to_numpy(na_value=np.nan)
-        return np.array([None if pd.isna(v) else str(v) for v in s.astype(object)], dtype=object)
-
-    def as_keys(s, keys, name):
-        if keys is None:
-            return None
-        if not numeric(s):
-            return [str(k) for k in keys]
-        out = []
-        for k in keys:
-            try:
-                f = Fraction(str(k))
-            except (ValueError, ZeroDivisionError):
-                raise DataError(f"Column {name!r} holds numbers, but the key {k!r} is not a number. "
-                                "Declare its keys as numbers.") from None
-            out.append(int(f) if f.denominator == 1 else float(f))
-        return out
-
-    spec = dict(spec)
-    data: dict[str, Any] = {"__n__": len(frame)}
-    stat = spec["statistic"]
-    if stat in ("histogram", "crosstab"):
-        spec["keys"] = [as_keys(column(c), k, c) for c, k in zip(spec["columns"], spec["keys"])]
-        for c in spec["columns"]:
-            data[c] = as_values(column(c))
-    if spec.get("by"):
-        spec["by_keys"] = as_keys(column(spec["by"]), spec["by_keys"], spec["by"])
-        data[spec["by"]] = as_values(column(spec["by"]))
-    if stat == "count" and spec["columns"]:
-        data["__n__"] = int(column(spec["columns"][0]).notna().sum())
-    if stat in ("sum", "mean", "median", "quantile"):
-        s = column(spec["columns"][0])
-        if not numeric(s):
-            raise DataError(f"A {stat} needs a numeric column; {spec['columns'][0]!r} in "
-                            f"{dataset!r} holds {s.dtype} values.")
-        x = as_values(s)
-        keep = np.isfinite(x)
-        data[spec["columns"][0]] = x[keep]
-        if spec.get("by"):
-            data[spec["by"]] = data[spec["by"]][keep]
-    return spec, data
 
 
 def half_widths(spec: Mapping, events: tuple) -> dict | None:

@@ -1,0 +1,210 @@
+"""The privacy budget of a project: set once, lowered never raised, spending composed exactly.
+
+One budget per project covers every dataset imported into it: the budget protects the
+people in the data, whatever files they arrive in. Re-importing, correcting a cell,
+importing a subset or a superset, or removing a dataset never resets it or gives any of it
+back (schema v3; older files were migrated conservatively: the smallest budget ever set,
+with every recorded release spent from it). Releases still record the SHA-256 of the data
+they read, so an identical request on identical data is answered from the ledger.
+Pure-epsilon spending is the exact sum of the releases' epsilons (Fractions; Dwork & Roth
+2014, thm 3.16); with a delta it is the (epsilon, delta) of their composition by a
+privacy-loss-distribution accountant (:func:`dpdesk.mechanisms.accounting.epsilon`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import math
+import sqlite3
+from dataclasses import dataclass
+from fractions import Fraction
+
+from dpdesk.errors import BudgetError, DataError, ProjectError
+from dpdesk.mechanisms import accounting
+from dpdesk.mechanisms.central.request import canonical_json
+from dpdesk.project.active import dataset_named
+from dpdesk.project.items import loads
+from dpdesk.project.ledger import chain
+from dpdesk.project.ledger.text import epsilon_text
+
+__all__ = ["BudgetStatus", "set_budget", "lower_budget", "budget_status", "dataset_sha256"]
+
+
+@dataclass(frozen=True)
+class BudgetStatus:
+    """The project's budget: exact totals and spending, and texts rounded safely.
+
+    ``dataset`` and ``dataset_sha256`` name the active dataset (empty when there is none):
+    what the next release would read, not what the budget belongs to.
+
+    ``spent_text`` is rounded up and ``remaining_text`` (and ``total_text``) down, never in
+    the user's favour. ``spent_epsilon`` is ``math.inf`` if Gaussian releases were made and
+    the delta was later lowered to 0.
+    """
+
+    dataset: str
+    dataset_sha256: str
+    total_epsilon: Fraction
+    total_delta: Fraction
+    spent_epsilon: Fraction | float
+    remaining_epsilon: Fraction
+    releases: int
+    total_text: str
+    spent_text: str
+    remaining_text: str
+    ledger_intact: bool = True
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _dataset(project, name: str | None):
+    """The dataset a release reads: ``name``, or the active one; never a counts table."""
+    try:
+        ds = dataset_named(project, name)
+    except DataError as exc:
+        raise ProjectError(str(exc)) from None
+    opts = ds.options if isinstance(ds.options, dict) else {}
+    report = ds.report if isinstance(ds.report, dict) else {}
+    if opts.get("kind") == "counts" or report.get("kind") == "counts":
+        raise BudgetError(f"The dataset {ds.name!r} is a counts table, not one row per respondent, so "
+                          "the noise would not protect individuals. Release from the respondent-level data.")
+    return ds
+
+
+def dataset_sha256(project, ds) -> str:
+    """The SHA-256 a release records as the data it read: the imported file's, else the stored rows'."""
+    if ds.sha256:
+        return str(ds.sha256)
+    import pandas as pd
+
+    frame = project.dataset_frame(ds.name)
+    digest = hashlib.sha256()
+    digest.update(canonical_json([[str(c), str(t)] for c, t in frame.dtypes.items()]).encode())
+    digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class _Budget:
+    id: int
+    epsilon: Fraction
+    delta: Fraction
+
+
+def _budget(conn) -> _Budget | None:
+    """The project's budget: its latest (lowest) row."""
+    row = conn.execute("SELECT id, epsilon, delta FROM budget ORDER BY id DESC LIMIT 1").fetchone()
+    return None if row is None else _Budget(row["id"], Fraction(row["epsilon"]), Fraction(row["delta"]))
+
+
+def _budget_args(epsilon, delta, *, allow_zero: bool = False) -> tuple[Fraction, Fraction]:
+    eps = accounting.as_fraction(epsilon, "epsilon")
+    d = accounting.as_fraction(delta, "delta")
+    if eps < 0 or (eps == 0 and not allow_zero):
+        raise BudgetError(f"The total epsilon must be positive (e.g. 1); got {epsilon!r}.")
+    if not 0 <= d < 1:
+        raise BudgetError(f"delta must be 0 (pure epsilon) or a small probability such as 1e-6; got {delta!r}.")
+    return eps, d
+
+
+def _insert_budget(conn, eps: Fraction, d: Fraction) -> None:
+    try:
+        conn.execute("INSERT INTO budget(epsilon, delta, set_time, dataset_sha256) VALUES (?, ?, ?, NULL)",
+                     (str(eps), str(d), _now()))
+    except sqlite3.IntegrityError as exc:
+        raise BudgetError(f"The privacy budget could not be changed: {exc}.") from exc
+
+
+def set_budget(project, epsilon, delta=0, *, dataset: str | None = None) -> BudgetStatus:
+    """Set the project's privacy budget, once (then it can only be lowered).
+
+    ``delta = 0`` is a pure-epsilon budget (Laplace noise); ``delta > 0`` also allows
+    Gaussian noise, and spending is composed by the PLD accountant at that delta. The budget
+    covers every dataset of the project; ``dataset`` is accepted for compatibility and only
+    names the dataset the returned status reports as active.
+    """
+    eps, d = _budget_args(epsilon, delta)
+    with project.transaction() as conn:
+        current = _budget(conn)
+        if current is not None and (current.epsilon, current.delta) != (eps, d):
+            raise BudgetError(
+                f"This project already has a privacy budget of {epsilon_text(current.epsilon, current.delta)}. "
+                f"It covers everyone in the project's data, whatever files they arrive in, so it is set once: "
+                f"it can be lowered (lower_budget, or dpdesk budget --set with a smaller value), never raised.")
+        if current is None:
+            _insert_budget(conn, eps, d)
+    return budget_status(project, dataset)
+
+
+def lower_budget(project, epsilon, delta=None, *, dataset: str | None = None) -> BudgetStatus:
+    """Lower the project's budget (``delta=None`` keeps the delta); raising is refused."""
+    with project.transaction() as conn:
+        current = _budget(conn)
+        if current is None:
+            raise BudgetError("This project has no privacy budget yet; set one first "
+                              "(set_budget, or dpdesk budget PROJECT --set EPS).")
+        eps, d = _budget_args(epsilon, current.delta if delta is None else delta, allow_zero=True)
+        if eps > current.epsilon or d > current.delta:
+            raise BudgetError(
+                f"The project's privacy budget can be lowered, never raised: it is "
+                f"{epsilon_text(current.epsilon, current.delta)} and {epsilon_text(eps, d)} was asked. A raised "
+                f"budget would let new releases add to the ones already published beyond what was promised "
+                f"to these respondents.")
+        if (eps, d) != (current.epsilon, current.delta):
+            _insert_budget(conn, eps, d)
+    return budget_status(project, dataset)
+
+
+def _load(text: str) -> dict:
+    """A JSON column; text edited into something unreadable comes back as {"unreadable": text}."""
+    try:
+        value = loads(text)
+    except ValueError:
+        return {"unreadable": text}
+    return value if isinstance(value, dict) else {"unreadable": text}
+
+
+def _spent_events(conn) -> list:
+    """The privacy events of every release of the project (unreadable ones, only possible
+    in a ledger edited outside dpdesk, which refuses releases, are left out)."""
+    events = []
+    for (params,) in conn.execute("SELECT noise_params FROM releases ORDER BY seq"):
+        try:
+            events.extend(accounting.from_record(e) for e in _load(params)["events"])
+        except (KeyError, TypeError, ValueError, ZeroDivisionError, accounting.NoiseParameterError):
+            continue
+    return events
+
+
+def _status(conn, ds_name: str, sha: str, budget: _Budget, intact: bool) -> BudgetStatus:
+    events = _spent_events(conn)
+    n = conn.execute("SELECT count(*) FROM releases").fetchone()[0]
+    spent = accounting.epsilon(events, budget.delta)
+    remaining = max(Fraction(0), budget.epsilon - spent) if spent != math.inf else Fraction(0)
+    return BudgetStatus(
+        dataset=ds_name, dataset_sha256=sha, total_epsilon=budget.epsilon, total_delta=budget.delta,
+        spent_epsilon=spent, remaining_epsilon=remaining, releases=n,
+        total_text=epsilon_text(budget.epsilon, budget.delta, up=False),
+        spent_text=epsilon_text(spent, budget.delta, up=True),
+        remaining_text=epsilon_text(remaining, budget.delta, up=False),
+        ledger_intact=intact)
+
+
+def budget_status(project, dataset: str | None = None) -> BudgetStatus | None:
+    """Total, spent and remaining budget of the project (None when no budget was set).
+
+    Spending counts every release from any of the project's data. ``dataset`` (default: the
+    active one) is only named in the status as what the next release would read.
+    """
+    ds = None
+    if project.datasets():
+        ds = dataset_named(project, dataset)
+    sha = dataset_sha256(project, ds) if ds is not None else ""
+    with project.transaction() as conn:  # one consistent snapshot
+        budget = _budget(conn)
+        if budget is None:
+            return None
+        return _status(conn, ds.name if ds is not None else "", sha, budget, chain.check(conn).ok)

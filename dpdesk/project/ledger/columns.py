@@ -1,0 +1,79 @@
+"""The columns a release reads: the request's columns from the dataset, keys matched to the column type.
+
+The only place the ledger touches data: numeric columns become float arrays (missing as
+NaN), others text (missing as None); declared keys are converted to the column's type.
+How many values were missing is not reported: that count is not private.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Mapping
+
+import numpy as np
+
+from dpdesk.errors import DataError
+
+__all__ = ["columns_of"]
+
+
+def columns_of(spec: Mapping, frame: Any, dataset: str) -> dict:
+    """The arrays the statistic needs from a pandas frame, keys matched to the column type.
+
+    Returns ``data`` for :func:`compute` and the request with keys converted to the
+    column's type (numbers for numeric columns, text otherwise).
+    """
+    import pandas as pd
+
+    def column(name):
+        if name not in frame.columns:
+            known = ", ".join(map(repr, list(frame.columns)[:20]))
+            raise DataError(f"The dataset {dataset!r} has no column {name!r} (it has: {known}).")
+        return frame[name]
+
+    def numeric(s):
+        return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+
+    def as_values(s) -> np.ndarray:
+        if numeric(s):
+            return s.astype("float64").to_numpy(na_value=np.nan)
+        return np.array([None if pd.isna(v) else str(v) for v in s.astype(object)], dtype=object)
+
+    def as_keys(s, keys, name):
+        if keys is None:
+            return None
+        if not numeric(s):
+            return [str(k) for k in keys]
+        out = []
+        for k in keys:
+            try:
+                f = Fraction(str(k))
+            except (ValueError, ZeroDivisionError):
+                raise DataError(f"Column {name!r} holds numbers, but the key {k!r} is not a number. "
+                                "Declare its keys as numbers.") from None
+            out.append(int(f) if f.denominator == 1 else float(f))
+        return out
+
+    spec = dict(spec)
+    data: dict[str, Any] = {"__n__": len(frame)}
+    stat = spec["statistic"]
+    if stat in ("histogram", "crosstab"):
+        spec["keys"] = [as_keys(column(c), k, c) for c, k in zip(spec["columns"], spec["keys"])]
+        for c in spec["columns"]:
+            data[c] = as_values(column(c))
+    if spec.get("by"):
+        spec["by_keys"] = as_keys(column(spec["by"]), spec["by_keys"], spec["by"])
+        data[spec["by"]] = as_values(column(spec["by"]))
+    if stat == "count" and spec["columns"]:
+        data["__n__"] = int(column(spec["columns"][0]).notna().sum())
+    if stat in ("sum", "mean", "median", "quantile"):
+        s = column(spec["columns"][0])
+        if not numeric(s):
+            raise DataError(f"A {stat} needs a numeric column; {spec['columns'][0]!r} in "
+                            f"{dataset!r} holds {s.dtype} values.")
+        x = as_values(s)
+        keep = np.isfinite(x)
+        data[spec["columns"][0]] = x[keep]
+        if spec.get("by"):
+            data[spec["by"]] = data[spec["by"]][keep]
+    return spec, data
