@@ -108,14 +108,15 @@ def test_the_apps_read_write_open_changes_nothing_until_it_writes(base, tmp_path
         assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # once written
 
 
-def test_read_only_open_of_an_old_version_neither_migrates_nor_locks(tmp_path):
+def test_read_only_open_of_an_old_version_upgrades_in_memory_only(tmp_path):
     path = tmp_path / "v1.dpdesk"
     path.write_bytes((FIXTURES / "projects" / "v1.dpdesk").read_bytes())
     before = hostile.digest(path)
     with Project.open(path, read_only=True) as p:
         assert p.read_only and len(p.items()) == 3 and len(p.ledger_rows()) == 1
-        assert p.connection.execute("PRAGMA user_version").fetchone()[0] == 1
-        assert os.listdir(tmp_path) == ["v1.dpdesk"]  # no lock, no -wal, no -shm
+        assert p.connection.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+        assert ledger.budget_status(p) is not None  # read as the app reads it after upgrading
+        assert os.listdir(tmp_path) == ["v1.dpdesk"]  # no lock, no backup, no -wal, no -shm
         with pytest.raises(ProjectError, match="read-only"):
             p.save_analysis(None, {}, {})
         with pytest.raises(ProjectError, match="read-only"):

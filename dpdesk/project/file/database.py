@@ -155,6 +155,30 @@ def connect_read_only(path: Path, *, immutable: bool = False) -> sqlite3.Connect
         raise project_error(path, exc) from exc
 
 
+def migrated_copy(conn: sqlite3.Connection, path: Path, version: int) -> sqlite3.Connection:
+    """An in-memory copy of the (checked) file behind ``conn``, upgraded to the current format.
+
+    Closes ``conn``. A read-only open of an older file reads this copy, so it shows what the
+    app shows after upgrading, and the file itself is never written.
+    """
+    try:
+        memory = _open(":memory:")
+        try:
+            conn.backup(memory)
+            memory.execute("BEGIN")
+            schema.migrate(memory, version)
+            memory.execute("COMMIT")
+        except BaseException:
+            memory.close()
+            raise
+    except sqlite3.Error as exc:
+        raise ProjectError(f"Could not read the older project {path} in the current file format: {exc}. "
+                           f"The file is unchanged; report this with a copy of the file.") from exc
+    finally:
+        conn.close()
+    return memory
+
+
 def is_wal(conn: sqlite3.Connection) -> bool:
     """Whether the connection's file is in WAL mode (reading the mode changes nothing)."""
     return str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal"

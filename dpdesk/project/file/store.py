@@ -17,8 +17,9 @@ Safety rules (DESIGN.md, idea 7):
 - Every connection is hardened and bounds each statement (:mod:`.database`); an SQLite
   error while reading becomes a :class:`ProjectError` that says what to do.
 - ``read_only=True`` opens a file only to read it (``dpdesk ledger``, ``dpdesk budget``):
-  no lock, no migration, no journal switch; the file stays byte for byte the same. A
-  read-write open leaves a rollback-journal file in that mode until dpdesk writes to it.
+  no lock, no journal switch, and an older file is upgraded in a copy in memory, never on
+  disk; the file stays byte for byte the same. A read-write open leaves a rollback-journal
+  file in that mode until dpdesk writes to it.
 - One opener at a time (:mod:`dpdesk.project.file.lock`), unless ``shared=True``: then
   only SQLite's own locking applies (``BEGIN IMMEDIATE`` and a busy timeout), for
   several processes writing the same file.
@@ -152,7 +153,9 @@ class Project:
         # immutable (no locks, no -wal/-shm side files) only for a WAL file nobody has open;
         # a rollback-journal file is read with ordinary shared locks, which make no files
         immutable = validate.quiet_wal(path) and not lock_path(path).exists()
-        conn, _ = validate.open_checked(path, immutable=immutable)
+        conn, version = validate.open_checked(path, immutable=immutable)
+        if version < schema.SCHEMA_VERSION:  # read what the app would read, without touching the file
+            conn = database.migrated_copy(conn, path, version)
         conn.execute("PRAGMA query_only = ON")
         return cls(path, conn, None, read_only=True)
 
