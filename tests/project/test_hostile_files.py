@@ -196,3 +196,23 @@ def test_whitespace_edits_pass_but_a_comment_that_swallows_a_column_does_not(bas
     swallowed = rewrite("swallowed", "'{}',  -- JSON: import options\n", "'{}',  -- JSON: import options ")
     with pytest.raises(ProjectError, match=f"{REFUSED}.*'datasets' differs"):
         Project.open(swallowed)
+
+
+def test_a_hot_rollback_journal_is_explained_read_only_and_recovered_read_write(base, tmp_path):
+    genuine = hostile.make(base, tmp_path, "rollback_journal")
+    writer = sqlite3.connect(genuine, isolation_level=None)
+    writer.execute("PRAGMA cache_size = 1")  # spill to the file: the journal becomes hot
+    writer.execute("BEGIN")
+    writer.executemany("INSERT INTO analyses(options, results) VALUES ('{}', ?)", [("x" * 500,)] * 2000)
+    crashed = tmp_path / "crashed.dpdesk"  # the file and its journal as a crash leaves them
+    crashed.write_bytes(genuine.read_bytes())
+    Path(f"{crashed}-journal").write_bytes(Path(f"{genuine}-journal").read_bytes())
+    writer.execute("ROLLBACK")
+    writer.close()
+    before = hostile.digest(crashed)
+    with pytest.raises(ProjectError, match="unfinished change.*Open it for editing"):
+        Project.open(crashed, read_only=True)
+    assert hostile.digest(crashed) == before
+    with Project.open(crashed) as p:  # SQLite's own recovery, then the usual checks
+        assert p.analyses() == []
+    assert not os.path.exists(f"{crashed}-journal")

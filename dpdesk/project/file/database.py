@@ -179,6 +179,22 @@ def migrated_copy(conn: sqlite3.Connection, path: Path, version: int) -> sqlite3
     return memory
 
 
+def recover(path: Path) -> None:
+    """Let SQLite roll back a hot ``-journal`` (a write interrupted by a crash) before the file is checked.
+
+    Only the rollback is done: page images from the journal are put back, no SQL of the
+    file runs (no statement is prepared against its schema).
+    """
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            conn.execute("PRAGMA user_version").fetchone()  # the first read rolls a hot journal back
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise project_error(path, exc) from exc
+
+
 def is_wal(conn: sqlite3.Connection) -> bool:
     """Whether the connection's file is in WAL mode (reading the mode changes nothing)."""
     return str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal"
@@ -214,6 +230,12 @@ def project_error(path: Path, exc: sqlite3.Error, conn: sqlite3.Connection | Non
         return ProjectError(
             f"The project {path} is busy: another program kept it locked for "
             f"{BUSY_TIMEOUT_MS // 1000} s. Try again when it has finished."
+        )
+    if ("readonly" in text or "read-only" in text) and os.path.lexists(f"{path}-journal"):
+        return ProjectError(
+            f"The project {path} holds an unfinished change of a program that stopped while writing "
+            f"(the file {path.name}-journal beside it), which a read-only open cannot undo. Open it "
+            f"for editing in dpdesk once (SQLite then rolls the change back), or work on a copy of both files."
         )
     if "readonly" in text or "read-only" in text:
         return ProjectError(

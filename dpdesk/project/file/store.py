@@ -123,6 +123,8 @@ class Project:
             if not shared:
                 lock = ProjectLock(path)
                 lock.acquire(path)
+            if os.path.lexists(f"{path}-journal"):
+                database.recover(path)  # a crash while writing in rollback-journal mode
             version = validate.check_file(path, immutable_ok=not shared)
             backup = None
             if version < schema.SCHEMA_VERSION:

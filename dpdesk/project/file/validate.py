@@ -29,7 +29,7 @@ SIDE_FILES = ("-wal", "-journal", "-shm")
 
 def check_file(path: Path, *, immutable_ok: bool = True) -> int:
     """The schema version of the dpdesk project at ``path``, or :class:`ProjectError`."""
-    conn, version = open_checked(path, immutable=immutable_ok and not has_journal(path) or quiet_wal(path))
+    conn, version = open_checked(path, immutable=(immutable_ok and not has_journal(path)) or quiet_wal(path))
     conn.close()
     return version
 
