@@ -76,6 +76,16 @@ def register(sub) -> None:
     p.add_argument("out", help="OUT.xlsx or OUT.csv")
     p.set_defaults(func=cmd_export)
 
+    p = sub.add_parser("protect", help="mark columns as protected (warns before exact subgroup counts)",
+                       description="Mark data columns as protected. Estimating or exporting by subgroups of a "
+                       "protected column (or of one with noisy releases in the ledger) warns that the exact "
+                       "subgroup counts undercut the protection and offers --min-group-size. Without COLUMNs it "
+                       "lists the protected columns.")
+    p.add_argument("project")
+    p.add_argument("columns", nargs="*", metavar="COLUMN", help="columns to mark (added to those marked)")
+    p.add_argument("--clear", action="store_true", help="remove every mark first")
+    p.set_defaults(func=cmd_protect)
+
     p = sub.add_parser("demo", help="build the example project headless and export its results",
                        description="Build the bundled example project (a student survey), estimate its items by "
                        "faculty and export the results.")
@@ -91,6 +101,8 @@ def _analysis_options(p) -> None:
     p.add_argument("--dataset", help="dataset name (default: the latest import)")
     p.add_argument("--strict", action="store_true",
                    help="stop at answers that match no code or are missing, instead of excluding them")
+    p.add_argument("--min-group-size", type=int, metavar="N",
+                   help="leave out subgroups with fewer than N answers (their estimates and exact counts)")
 
 
 # ----------------------------------------------------------------------------- commands
@@ -224,16 +236,51 @@ def cmd_item(args) -> int:
 def _run_analysis(args):
     from dpdesk.project import Project
     from dpdesk.project.analysis import analyze, results_bundle
+    from dpdesk.project.subgroup_disclosure import check_results
 
+    if args.min_group_size is not None and args.min_group_size < 1:
+        raise DataError(f"--min-group-size must be at least 1 (got {args.min_group_size}).")
     with Project.open(args.project) as project:
         results = analyze(project, dataset=args.dataset, by=args.by, ci=args.ci, confidence=args.confidence,
-                          exclude=not args.strict)
+                          exclude=not args.strict, min_group_size=args.min_group_size)
+        _warn_subgroups(check_results(project, results, threshold=args.min_group_size))
         bundle = results_bundle(project, results, dataset=args.dataset, ci=args.ci, confidence=args.confidence)
         for r in results:
             if r.estimate is not None:
                 project.save_analysis(r.item, {"by": args.by, "ci": args.ci, "confidence": args.confidence},
                                       r.estimate.to_dict())
     return results, bundle
+
+
+def _warn_subgroups(warning) -> None:
+    """Exact subgroup counts of a released or protected column: say so before they are shown."""
+    if warning is None:
+        return
+    import sys
+
+    hint = (f" Add --min-group-size {warning.threshold} to leave them out." if warning.small_groups else "")
+    print(f"warning: {warning.headline} {warning.groups_text}{hint}", file=sys.stderr)
+
+
+def cmd_protect(args) -> int:
+    from dpdesk.project import Project
+    from dpdesk.project.column_protection import protected_columns, protection, set_protected_columns
+
+    with Project.open(args.project) as project:
+        if args.columns or args.clear:
+            known = {c for d in project.datasets() for c in d.columns}
+            unknown = [c for c in args.columns if known and c not in known]
+            if unknown:
+                raise DataError(f"The project's data has no column {unknown[0]!r}; its columns are "
+                                f"{', '.join(sorted(known)[:20])}.")
+            set_protected_columns(project, ([] if args.clear else protected_columns(project)) + list(args.columns))
+        settings = protection(project)
+    if not settings.reasons:
+        print("No protected columns.")
+    for column, why in settings.reasons.items():
+        print(f"{column}: {why}")
+    print(f"Subgroups smaller than {settings.min_group} are offered to be left out.")
+    return 0
 
 
 def _fmt(x, pct=True) -> str:

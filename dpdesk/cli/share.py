@@ -203,6 +203,10 @@ def cmd_share(args) -> int:
     if args.out:
         written = export_extract(extract, args.out, source=source, dataset=args.dataset,
                                  at_import=report.excluded_columns)
+        from dpdesk.project.column_protection import save_sharing_settings
+
+        with Project.open(args.project) as project:  # the subgroup check warns about these columns
+            save_sharing_settings(project, k=options.k, quasi=options.quasi, sensitive=options.sensitive)
         if not args.json:
             print("Wrote " + " and ".join(str(p) for p in written) + ".")
     return 0

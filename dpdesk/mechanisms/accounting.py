@@ -43,7 +43,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Rational, Real
 
-import numpy as np
 
 from dpdesk.errors import BudgetError, DpdeskError
 
@@ -67,7 +66,7 @@ def as_fraction(x, name: str = "value") -> Fraction:
         raise NoiseParameterError(f"{name} must be a number, not {x!r}.")
     if isinstance(x, Rational):
         return Fraction(x.numerator, x.denominator)
-    if isinstance(x, (Real, str, np.number)):
+    if isinstance(x, (Real, str)):  # numpy's scalars are registered as numbers.Real
         try:
             f = float(x)
         except (TypeError, ValueError):

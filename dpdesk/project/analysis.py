@@ -34,6 +34,8 @@ class ItemResult:
     subgroups: Any = None  # rr.SubgroupResult
     subgroup_counts: dict = field(default_factory=dict)  # subgroup label -> counts (as rr.estimate takes)
     error: str | None = None
+    min_group_size: int | None = None  # groups with fewer answers used were left out
+    left_out_groups: dict = field(default_factory=dict)  # subgroup label -> n, left out as too small
 
     def sentence(self) -> str:
         """One plain sentence: "We estimate that 23% (95% CI 17% to 29%) of respondents ..."."""
@@ -77,13 +79,19 @@ def _responses(d: rr.Design, codes: dict) -> tuple:
 
 
 def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: str = "default",
-            confidence: float = 0.95, exclude: bool = True, items: list[str] | None = None) -> list[ItemResult]:
+            confidence: float = 0.95, exclude: bool = True, items: list[str] | None = None,
+            min_group_size: int | None = None) -> list[ItemResult]:
     """Estimate every item (or the named ones) of the project, optionally by subgroup ``by``.
 
     With ``exclude=True`` answers matching no code and missing answers are left out and
     reported (``ItemResult.mapping``); with ``exclude=False`` they stop the item with a
-    message listing the rows.
+    message listing the rows. With ``min_group_size=N`` subgroups with fewer than N
+    answers used are left out of the subgroup estimates, differences and counts
+    (``ItemResult.left_out_groups``; see :mod:`dpdesk.project.subgroup_disclosure`).
     """
+    if min_group_size is not None and (isinstance(min_group_size, bool) or not isinstance(min_group_size, int)
+                                       or min_group_size < 1):
+        raise DataError(f"The smallest group size must be a whole number of at least 1 (got {min_group_size!r}).")
     table = stored_table(project, dataset)
     results = []
     for item in project.items():
@@ -101,8 +109,15 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
         if by is not None:
             per = counts_by(table, item.column, item.codes, by, responses=_responses(d, item.codes),
                             group_column=item.group_column, group_codes=item.group_codes, exclude=True)
-            res.subgroup_counts = {str(k): _counts_of(d, m) for k, m in per.items() if k is not None and m.n_used > 0}
+            used = {str(k): m for k, m in per.items() if k is not None and m.n_used > 0}
+            if min_group_size is not None:
+                res.min_group_size = min_group_size
+                res.left_out_groups = {k: m.n_used for k, m in used.items() if m.n_used < min_group_size}
+                used = {k: m for k, m in used.items() if k not in res.left_out_groups}
+            res.subgroup_counts = {k: _counts_of(d, m) for k, m in used.items()}
             try:
+                if not used and res.left_out_groups:
+                    raise DataError(f"every group has fewer than {min_group_size} answers; none is shown")
                 res.subgroups = rr.estimate_by(d, res.subgroup_counts, confidence=confidence, ci=ci)
             except DpdeskError as exc:
                 res.error = f"subgroups by {by!r}: {exc}"
@@ -191,6 +206,11 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         "confidence": confidence,
         "subgroups by": by,
     }
+    left_out = {g for r in results for g in r.left_out_groups}
+    sizes = {r.min_group_size for r in results if r.min_group_size is not None}
+    if by and sizes:
+        metadata["subgroups left out"] = (f"groups with fewer than {min(sizes)} answers ({len(left_out)} group(s)); "
+                                          "their estimates and counts are not in this export")
     metadata.update(_budget_metadata(project))
     repro = []
     for r in results:

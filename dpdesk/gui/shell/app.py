@@ -23,22 +23,51 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     app.setApplicationDisplayName("dpdesk")
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("dpdesk")  # matches the installed dpdesk.desktop (taskbar icon, Wayland app id)
+    icon = app_icon()
+    if icon is not None:
+        app.setWindowIcon(icon)  # every window's _NET_WM_ICON / taskbar icon
     from dpdesk.gui.shell import gc_guard
 
     gc_guard.install(app)  # cyclic garbage (Qt objects among it) is collected on the GUI thread only
     return app
 
 
+def app_icon():
+    """dpdesk's icon (the SVG shipped in the package), or None where it is missing."""
+    from importlib.resources import files
+
+    from PySide6.QtGui import QIcon
+
+    path = files("dpdesk") / "resources" / "icons" / "dpdesk.svg"
+    if not path.is_file():
+        return None
+    icon = QIcon(str(path))
+    return None if icon.isNull() else icon
+
+
 def run(argv: list[str] | None = None) -> int:
     argv = list(argv or [])
     app = make_app(argv)
+    from dpdesk.gui.shell import single_instance
+
+    project = next((a for a in app.arguments()[1:] if not a.startswith("-")), None)  # dpdesk FILE.dpdesk
+    checking = bool(os.environ.get("DPDESK_QUIT_AFTER_SHOW"))  # installer checks: always a fresh window
+    if not checking and single_instance.hand_over(project):
+        print("dpdesk is already running; " + (f"it opens {project}." if project else "its window comes forward."))
+        return 0
     from dpdesk.gui.dialogs.errors import install_excepthook
     from dpdesk.gui.shell.main_window import MainWindow
 
     install_excepthook()
     window = MainWindow()
     window.show()
-    project = next((a for a in app.arguments()[1:] if not a.startswith("-")), None)  # dpdesk FILE.dpdesk
+    server = single_instance.InstanceServer(app)
+    if not checking:
+        server.listen()
+    server.open_requested.connect(window.bring_forward)
+    file_events = single_instance.FileOpenFilter(app)
+    file_events.open_requested.connect(window.bring_forward)
+    app.installEventFilter(file_events)
     recent = window.settings.recent_files()
     if project is not None:
         window.open_project(project)
@@ -47,6 +76,7 @@ def run(argv: list[str] | None = None) -> int:
     if os.environ.get("DPDESK_QUIT_AFTER_SHOW"):  # installer checks and benchmarks/package.py
         return _report_and_quit(app, window)
     code = app.exec()
+    server.close()
     del window
     return code
 

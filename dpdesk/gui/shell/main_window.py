@@ -56,6 +56,10 @@ HELP_TEXT = (
 )
 
 
+#: The task views, built on first use (:meth:`MainWindow._build_views`).
+VIEWS = ("design_view", "data_view", "results_view", "export_view", "tabulate_view", "share_view")
+
+
 class MainWindow(QMainWindow):
     project_changed = Signal(object)  # the open Project, or None
 
@@ -81,27 +85,6 @@ class MainWindow(QMainWindow):
             self.nav.addItem(item)
         self.nav.setFixedWidth(170)
         self.views = QStackedWidget()
-        from dpdesk.gui.views.design_view import DesignView
-
-        self.design_view = DesignView(self)
-        self.views.addWidget(self.design_view)
-        from dpdesk.gui.views.data_view import DataView
-        from dpdesk.gui.views.export_view import ExportView
-        from dpdesk.gui.views.results_view import ResultsView
-
-        self.data_view = DataView(self)
-        self.results_view = ResultsView(self)
-        self.export_view = ExportView(self, self.results_view)
-        from dpdesk.gui.views.tabulate_view import TabulateView
-
-        self.tabulate_view = TabulateView(self)
-        from dpdesk.gui.views.share_view import ShareView
-
-        self.share_view = ShareView(self)
-        own = {"Data": self.data_view, "Results": self.results_view, "Export": self.export_view,
-               "Tabulate": self.tabulate_view, "Share": self.share_view}
-        for task in TASKS[1:]:
-            self.views.addWidget(own.get(task) or PlaceholderView(task))
         self.nav.setObjectName("nav")
         self.nav.setStyleSheet("QListWidget#nav { font-size: 11pt; border: none; background: palette(base); }"
                                "QListWidget#nav::item { padding: 8px 14px; border: none; }"
@@ -122,7 +105,6 @@ class MainWindow(QMainWindow):
         self.dataset_label = QLabel()
         self.dataset_label.setAccessibleName("Active dataset")
         self.statusBar().addPermanentWidget(self.dataset_label)
-        self.statusBar().addPermanentWidget(self.tabulate_view.meter)
         self.statusBar().addPermanentWidget(self.project_label)
         self.statusBar().showMessage("Ready")
 
@@ -139,6 +121,40 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         self._refresh()
+
+    # ------------------------------------------------------------------ views
+    def __getattr__(self, name: str):
+        """The task views are built on first use (the welcome screen shows without them)."""
+        if name in VIEWS and "_views_built" not in self.__dict__:
+            self._build_views()
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _build_views(self) -> None:
+        self._views_built = True
+        from dpdesk.gui.views.data_view import DataView
+        from dpdesk.gui.views.design_view import DesignView
+        from dpdesk.gui.views.export_view import ExportView
+        from dpdesk.gui.views.results_view import ResultsView
+        from dpdesk.gui.views.share_view import ShareView
+        from dpdesk.gui.views.tabulate_view import TabulateView
+
+        self.design_view = DesignView(self)
+        self.data_view = DataView(self)
+        self.results_view = ResultsView(self)  # before the others: it reads a new project first
+        self.export_view = ExportView(self, self.results_view)
+        self.tabulate_view = TabulateView(self)
+        self.share_view = ShareView(self)
+        own = {"Design": self.design_view, "Data": self.data_view, "Results": self.results_view,
+               "Export": self.export_view, "Tabulate": self.tabulate_view, "Share": self.share_view}
+        for task in TASKS:
+            self.views.addWidget(own.get(task) or PlaceholderView(task))
+        self.views.setCurrentIndex(max(0, self.nav.currentRow()))
+        self.statusBar().insertPermanentWidget(1, self.tabulate_view.meter)
+
+    @property
+    def views_built(self) -> bool:
+        return "_views_built" in self.__dict__
 
     # ------------------------------------------------------------------ projects
     def open_project(self, path) -> bool:
@@ -197,10 +213,11 @@ class MainWindow(QMainWindow):
 
     def close_project(self) -> None:
         self.jobs.cancel()
-        for view in (self.data_view, self.results_view, self.export_view, self.tabulate_view, self.share_view):
-            view.shutdown()  # their jobs read the project: finish them before it closes
-        if self.design_view.wizard is not None:
-            self.design_view.wizard.reject()
+        if self.views_built:
+            for view in (self.data_view, self.results_view, self.export_view, self.tabulate_view, self.share_view):
+                view.shutdown()  # their jobs read the project: finish them before it closes
+            if self.design_view.wizard is not None:
+                self.design_view.wizard.reject()
         self.undo_stack.clear()
         if self.project is not None:
             name = self.project.path.name
@@ -308,7 +325,17 @@ class MainWindow(QMainWindow):
             action.setData(f)
             action.setToolTip(f)
         self.recent_menu.setEnabled(bool(recent))
-        self.design_view.refresh()
+        if has or self.views_built:
+            self.design_view.refresh()
+
+    def bring_forward(self, path: str = "") -> None:
+        """A later start (or the Finder) asked to open ``path``: open it here and come to the front."""
+        if self.isMinimized():
+            self.showNormal()
+        self.raise_()
+        self.activateWindow()
+        if path:
+            self.open_dropped(Path(path))
 
     def update_dataset_label(self) -> None:
         """The status bar names the active dataset: what every view analyses."""
@@ -337,7 +364,8 @@ class MainWindow(QMainWindow):
             self.open_project(action.data())
 
     def _on_undo_index(self, _index: int) -> None:
-        self.design_view.refresh()
+        if self.views_built:
+            self.design_view.refresh()
 
     # ------------------------------------------------------------------ drops
     def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt API

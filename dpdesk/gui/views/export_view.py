@@ -52,6 +52,15 @@ def export_job(job, project, rs, path: str, percent: bool = False) -> list[Path]
     return export_results(bundle, path, percent=percent)
 
 
+def _subgroup_note(rs) -> str:
+    """Before an export: the exact subgroup counts warning of the Results view, in one line."""
+    warning = getattr(rs, "subgroup_warning", None)
+    if warning is None:
+        return ""
+    return (f"Note: {warning.headline} {warning.groups_text} In Results you can leave out groups smaller "
+            f"than {warning.threshold}; the export follows that choice.")
+
+
 class ExportView(QWidget):
     def __init__(self, window, results_view, parent=None) -> None:
         super().__init__(parent)
@@ -115,8 +124,8 @@ class ExportView(QWidget):
         if not self.results_view._has_data:
             self.state.setText("Import the survey answers in Data first; then export the results here.")
         elif not self.jobs.running:
-            self.state.setText("" if ready else "The results are being computed (with the options chosen in "
-                               "Results); export when they are ready.")
+            self.state.setText(_subgroup_note(rs) if ready else "The results are being computed (with the options "
+                               "chosen in Results); export when they are ready.")
 
     # ------------------------------------------------------------------ exporting
     def _xlsx(self) -> None:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from dpdesk.gui.widgets.clipboard import copy_table
 from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest
+from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
 from dpdesk.gui.widgets.table_model import RowsModel
 from dpdesk.gui.widgets.common import name, note
 from dpdesk.gui.shell.worker import JobRunner
@@ -45,6 +46,7 @@ class Options:
     confidence: float = 0.95
     by: str | None = None
     direct: tuple = ()  # (item, column) pairs
+    min_group: int | None = None  # leave out subgroups with fewer answers
 
 
 @dataclass
@@ -61,6 +63,7 @@ class ResultSet:
     bars: dict[str, list[dict]] = field(default_factory=dict)
     subgroup_plot: list[dict] = field(default_factory=list)
     tests: list[str] = field(default_factory=list)
+    subgroup_warning: object = None  # subgroup_disclosure.SubgroupWarning: exact n of a released column
 
 
 def _pct(x) -> str:
@@ -94,10 +97,14 @@ def _analyze(job, project, options: Options) -> ResultSet:
         for i, item in enumerate(names):
             job.progress(0.05 + 0.9 * i / max(1, len(names)), f"Bootstrapping {item}…")
             results += analysis.analyze(project, by=options.by, ci="bootstrap", confidence=options.confidence,
-                                        items=[item])
+                                        items=[item], min_group_size=options.min_group)
     else:
-        results = analysis.analyze(project, by=options.by, ci=options.ci, confidence=options.confidence)
+        results = analysis.analyze(project, by=options.by, ci=options.ci, confidence=options.confidence,
+                                   min_group_size=options.min_group)
     job.check()
+    from dpdesk.project.subgroup_disclosure import check_results
+
+    warning = check_results(project, results, threshold=options.min_group)
     forest, direct, bars, sub_plot, tests = [], [], {}, [], []
     direct_columns = dict(options.direct)
     table = analysis.stored_table(project) if direct_columns else None
@@ -143,7 +150,7 @@ def _analyze(job, project, options: Options) -> ResultSet:
                              f"no code, {r.mapping.n_missing:,} missing); {r.estimate.n:,} used.")
     job.progress(1.0, "Done")
     return ResultSet(options, results, analysis.estimate_rows(results), analysis.subgroup_rows(results), sentences,
-                     forest, direct, bars, sub_plot, tests)
+                     forest, direct, bars, sub_plot, tests, warning)
 
 
 class RowsTable(QWidget):
@@ -213,6 +220,8 @@ class ResultsView(QWidget):
         self.state.setObjectName("resultsState")
         self.state.setAccessibleName("Results state")
         self.state.setWordWrap(True)
+        self.subgroup_warning = SubgroupWarningBar()  # exact subgroup n of a released or protected column
+        self.subgroup_warning.leave_out_changed.connect(self.recompute)
         form = QFormLayout()
         form.addRow("Confidence interval:", self.ci)
         form.addRow("Confidence level:", self.confidence)
@@ -249,6 +258,7 @@ class ResultsView(QWidget):
         layout.addWidget(title)
         layout.addLayout(options)
         layout.addWidget(self.state)
+        layout.addWidget(self.subgroup_warning)
         layout.addWidget(scroll, 1)
         for combo in (self.ci, self.confidence, self.by):
             combo.currentIndexChanged.connect(self.recompute)
@@ -277,7 +287,8 @@ class ResultsView(QWidget):
     def options(self) -> Options:
         direct = tuple((self.direct.item(r, 0).text(), self.direct.cellWidget(r, 1).currentData())
                        for r in range(self.direct.rowCount()) if self.direct.cellWidget(r, 1).currentData())
-        return Options(self.ci.currentData(), self.confidence.currentData(), self.by.currentData(), direct)
+        return Options(self.ci.currentData(), self.confidence.currentData(), self.by.currentData(), direct,
+                       self.subgroup_warning.min_group_size())
 
     def refresh(self, *_args) -> None:
         """Fill the options from the project (columns of the latest data) and recompute."""
@@ -302,6 +313,7 @@ class ResultsView(QWidget):
         self._has_data = bool(sets)
         if project is None or not sets:
             self.current = None
+            self.subgroup_warning.set_warning(None)
             self._show_state("Import the survey answers in Data first; the results appear here.")
             self.content.setEnabled(False)
             return
@@ -362,6 +374,7 @@ class ResultsView(QWidget):
 
     def _on_done(self, rs: ResultSet) -> None:
         self.current, self.stale = rs, False
+        self.subgroup_warning.set_warning(rs.subgroup_warning)
         self.sentences.setText("<br>".join(rs.sentences))
         self.estimates.set_rows(rs.estimates)
         conf = rs.options.confidence
@@ -402,6 +415,7 @@ class ResultsView(QWidget):
         from dpdesk.errors import DpdeskError
 
         self.current = None
+        self.subgroup_warning.set_warning(None)
         self._show_state(f"The results could not be computed: {exc}" if isinstance(exc, DpdeskError)
                          else "The results could not be computed (a mistake in dpdesk).")
         if not isinstance(exc, DpdeskError):

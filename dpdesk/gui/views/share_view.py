@@ -369,8 +369,17 @@ class ShareView(QWidget):
             self.status.setText(f"Done: {steps[-1].description}." if steps else "Checked.")
         elif kind == "written":
             names = ", ".join(p.name for p in result[1])
+            self._remember_sharing()
             self.status.setText(f"Wrote {names}.")
             self.window_.statusBar().showMessage(f"Wrote {names}.", 8000)
+
+    def _remember_sharing(self) -> None:
+        """The extract's k and roles go into the project: the Results view warns about them."""
+        from dpdesk.project.column_protection import save_sharing_settings
+
+        if self.project is not None and not self.project.closed and self.extract is not None:
+            o = self.extract.options
+            save_sharing_settings(self.project, k=o.k, quasi=o.quasi, sensitive=o.sensitive)
 
     def _on_failed(self, exc) -> None:
         self.error_box = show_error(exc, self)

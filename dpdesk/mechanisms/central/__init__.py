@@ -5,16 +5,14 @@ Noise is drawn only by OpenDP's exact samplers (:mod:`.noise`). Every statistic 
 (:mod:`dpdesk.mechanisms.accounting`). Neighbouring relation: add or remove one row.
 """
 
-from dpdesk.mechanisms.central.noise import gaussian_counts, laplace_counts
-from dpdesk.mechanisms.central.release import Release
-
 __all__ = [
     "laplace_counts", "gaussian_counts", "Release",
     "count", "histogram", "crosstab", "sum", "mean", "quantile", "median",
     "accuracy", "postprocess",
 ]
 
-_LAZY = {
+_LAZY = {  # loaded on first use, so that reading a request does not import numpy or OpenDP
+    "laplace_counts": "noise", "gaussian_counts": "noise", "Release": "release",
     "count": "tabulate", "histogram": "tabulate", "crosstab": "tabulate",
     "sum": "numeric", "mean": "numeric", "quantile": "quantiles", "median": "quantiles",
 }

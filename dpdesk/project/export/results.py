@@ -17,7 +17,9 @@
 * beside either, ``<stem>_reproduce.py`` (see :mod:`dpdesk.project.export.repro`) when the
   bundle carries ``repro`` information and ``repro=True``.
 
-Every text cell in every format goes through :func:`dpdesk.project.export.safe_text.neutralise`
+CSV, TSV and xlsx cells are written by :mod:`dpdesk.project.export.tables`, the writer every
+table leaving dpdesk goes through. Every text cell in every format, column names included,
+goes through :func:`dpdesk.project.export.safe_text.neutralise`
 (formula-like text gets a leading ``'``, also inside the .xlsx so that it stays inert when
 the sheet is saved again as CSV). Numbers are written as numbers and never altered.
 Missing values (None, NaN) are empty cells; infinity is the text ``∞`` (``−∞`` with a
@@ -30,14 +32,12 @@ final name.
 
 from __future__ import annotations
 
-import csv
 import html
-import io
 import os
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
-from dpdesk.project.export import xlsx
+from dpdesk.project.export import tables, xlsx
 from dpdesk.project.export.model import (  # noqa: F401 - the model's names stay importable from here
     METADATA_SHEET,
     README_SHEET,
@@ -109,14 +109,6 @@ def export_results(bundle: ResultsBundle, path: str | os.PathLike, *, repro: boo
     return written
 
 
-def _csv_text(rows: Iterable[Iterable[Any]], delimiter: str = ",") -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
-    for row in rows:
-        writer.writerow([cell_text(v) for v in row])
-    return buffer.getvalue()
-
-
 def _write_text(text: str, encoding: str) -> Callable[[Path], None]:
     def write(tmp: Path) -> None:
         with open(tmp, "w", encoding=encoding, newline="") as handle:
@@ -137,9 +129,8 @@ def write_csv(bundle: ResultsBundle, path: str | os.PathLike) -> list[Path]:
     for index, (name, table) in enumerate(bundle.tables.items()):
         columns, rows = normalise_table(table)
         target = path if index == 0 else path.with_name(f"{path.stem}_{file_slug(str(name), taken)}.csv")
-        written.append(atomic_write(target, _write_text(_csv_text([columns, *rows]), "utf-8-sig")))
-    meta = [("Key", "Value"), *metadata_rows(bundle)]
-    written.append(atomic_write(path.with_name(f"{path.stem}_metadata.csv"), _write_text(_csv_text(meta), "utf-8-sig")))
+        written.append(tables.write_csv(target, columns, rows))
+    written.append(tables.write_csv(path.with_name(f"{path.stem}_metadata.csv"), ("Key", "Value"), metadata_rows(bundle)))
     readme = "\n\n".join(neutralise(p) for p in readme_paragraphs(bundle)) + "\n"
     written.append(atomic_write(path.with_name(f"{path.stem}_readme.txt"), _write_text(readme, "utf-8")))
     return written
@@ -160,7 +151,7 @@ def table_to_tsv(rows: Any) -> str:
     a cell containing a tab, a line break or a quote is quoted as in Excel's own copy.
     """
     columns, values = normalise_table(rows)
-    return _csv_text([columns, *values], delimiter="\t") if columns else ""
+    return tables.csv_text([columns, *values], delimiter="\t") if columns else ""
 
 
 def table_to_html(rows: Any) -> str:

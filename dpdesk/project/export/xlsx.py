@@ -4,7 +4,9 @@ Every cell is written with an explicit ``write_number`` or ``write_string`` (nev
 type-guessing ``write``), and the workbook is opened with ``strings_to_formulas``,
 ``strings_to_urls`` and ``strings_to_numbers`` off, so no text ever becomes a formula,
 a hyperlink or a number. Formula-like text is also prefixed with ``'``
-(:func:`dpdesk.project.export.safe_text.neutralise`).
+(:func:`dpdesk.project.export.safe_text.neutralise`). The cells are written by the shared
+:class:`dpdesk.project.export.tables.SheetWriter`; this module adds the results' sheets
+and number formats.
 """
 
 from __future__ import annotations
@@ -16,14 +18,13 @@ from typing import Any
 from dpdesk.project.export.model import (
     METADATA_SHEET,
     README_SHEET,
-    XLSX_TEXT_LIMIT,
     ResultsBundle,
-    cell_text,
     metadata_rows,
     normalise_table,
     sheet_names,
 )
 from dpdesk.project.export.readme import readme_paragraphs
+from dpdesk.project.export.tables import SheetWriter, open_workbook
 
 #: Number format of a column, by its lower-cased name.
 COLUMN_FORMATS = {
@@ -42,7 +43,6 @@ COLUMN_FORMATS = {
     "local epsilon": "0.000",
     "epsilon": "0.000",
 }
-MIN_WIDTH, MAX_WIDTH, NUMBER_WIDTH = 6, 60, 10
 
 
 PERCENT_COLUMNS = ("estimate", "prevalence", "difference", "ci low", "ci high")
@@ -62,68 +62,11 @@ def column_format(name: str, values: list[Any], percent: bool = False) -> str | 
     return None
 
 
-class _Writer:
-    def __init__(self, workbook, percent: bool = False):
-        self.wb = workbook
-        self.percent = percent
-        self.header = workbook.add_format({"bold": True, "bottom": 1, "bg_color": "#F2F2F2"})
-        self.wrap = workbook.add_format({"text_wrap": True, "valign": "top"})
-        self.title = workbook.add_format({"bold": True, "font_size": 13})
-        self._formats: dict[str, Any] = {}
-
-    def number_format(self, fmt: str | None):
-        if fmt is None:
-            return None
-        if fmt not in self._formats:
-            self._formats[fmt] = self.wb.add_format({"num_format": fmt})
-        return self._formats[fmt]
-
-    def cell(self, ws, row: int, col: int, value: Any, fmt=None) -> int:
-        """Write one cell; return the width its text needs."""
-        if value is None:
-            return 0
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-            ws.write_number(row, col, value, fmt)
-            return NUMBER_WIDTH
-        text = cell_text(value)
-        if len(text) > XLSX_TEXT_LIMIT:
-            text = text[: XLSX_TEXT_LIMIT - 1] + "…"
-        ws.write_string(row, col, text)
-        return max((len(line) for line in text.splitlines()), default=0)
-
-    def table(self, ws, columns: list[str], rows: list[list[Any]]) -> None:
-        if not columns:
-            ws.write_string(0, 0, "This table is empty.")
-            return
-        widths = []
-        for col, name in enumerate(columns):
-            values = [r[col] for r in rows]
-            fmt = self.number_format(column_format(name, values, self.percent))
-            header = cell_text(name)
-            ws.write_string(0, col, header, self.header)
-            width = len(header) + 2  # room for the autofilter arrow
-            for row, value in enumerate(values, start=1):
-                width = max(width, self.cell(ws, row, col, value, fmt))
-            widths.append(width)
-        for col, width in enumerate(widths):
-            ws.set_column(col, col, min(MAX_WIDTH, max(MIN_WIDTH, width + 2)))
-        ws.freeze_panes(1, 0)
-        ws.autofilter(0, 0, len(rows), len(columns) - 1)
-
-
 def build_workbook(bundle: ResultsBundle, target: Path, *, percent: bool = False) -> None:
     """Write the workbook of ``bundle`` to ``target``; ``percent`` formats proportions as 0.0%."""
-    import xlsxwriter
-
-    options = {
-        "strings_to_formulas": False,
-        "strings_to_urls": False,
-        "strings_to_numbers": False,
-        "nan_inf_to_errors": False,
-    }
-    workbook = xlsxwriter.Workbook(str(target), options)
+    workbook = open_workbook(target)
     try:
-        writer = _Writer(workbook, percent)
+        writer = SheetWriter(workbook, lambda name, values: column_format(name, values, percent))
         renamed = []
         for sheet, (name, table) in zip(sheet_names(bundle), bundle.tables.items()):
             columns, rows = normalise_table(table)
@@ -136,6 +79,6 @@ def build_workbook(bundle: ResultsBundle, target: Path, *, percent: bool = False
         readme.set_column(0, 0, 100)
         readme.write_string(0, 0, "About these results", writer.title)
         for row, paragraph in enumerate(readme_paragraphs(bundle), start=2):
-            readme.write_string(row, 0, cell_text(paragraph)[:XLSX_TEXT_LIMIT], writer.wrap)
+            writer.text(readme, row, 0, paragraph, writer.wrap)
     finally:
         workbook.close()

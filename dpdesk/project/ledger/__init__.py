@@ -6,21 +6,23 @@ request itself, with its noise and privacy events, is a pure value from
 ``dpdesk.mechanisms.central``. May use ``file`` and ``items``; never the readers or exports.
 """
 
-from dpdesk.project.ledger.budget import BudgetStatus, budget_status, dataset_sha256, lower_budget, set_budget
-from dpdesk.project.ledger.releases import (
-    BudgetExceeded,
-    LedgerEntry,
-    LedgerTamperedError,
-    Preview,
-    ledger,
-    plan,
-    preview,
-    release,
-    verify_ledger,
-)
+from __future__ import annotations
 
-__all__ = [
-    "BudgetStatus", "LedgerEntry", "Preview", "LedgerTamperedError", "BudgetExceeded",
-    "set_budget", "lower_budget", "budget_status", "release", "ledger", "verify_ledger",
-    "preview", "plan", "dataset_sha256",
-]
+import importlib
+
+_PUBLIC = {
+    **{name: "dpdesk.project.ledger.budget"
+       for name in ("BudgetStatus", "budget_status", "dataset_sha256", "lower_budget", "set_budget")},
+    **{name: "dpdesk.project.ledger.releases"
+       for name in ("BudgetExceeded", "LedgerEntry", "LedgerTamperedError", "Preview", "ledger", "plan",
+                    "preview", "release", "verify_ledger")},
+}
+
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name: str):  # loaded on first use: importing ledger.text must not pull in numpy
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

@@ -4,9 +4,13 @@ The report says what was checked (quasi-identifiers, sensitive columns, threshol
 the risk before and after every step, what was done and what it cost, which columns
 were left out or pseudonymised, and the cautions that go with pseudonyms. It never
 holds a key. An xlsx file gets the report as a second sheet; a CSV or .sav file gets it
-as a text file beside it (``NAME.disclosure-report.txt``). Text cells are made safe
-for spreadsheets (:mod:`safe_text`); numbers are never altered. Every file is written
-atomically.
+as a text file beside it (``NAME.disclosure-report.txt``). CSV and xlsx go through the
+writer of every table leaving dpdesk (:mod:`dpdesk.project.export.tables`): text values and
+column names are neutralised for spreadsheets, any field with CR, LF, a comma or a quote is
+quoted, and numbers are never altered. The text report neutralises each entry too and
+shows line breaks and tabs inside an entry as ``\r``, ``\n``, ``\t``, one entry per line.
+A .sav file keeps its values and labels exactly (SPSS does not run cell text). Every file
+is written atomically.
 """
 
 from __future__ import annotations
@@ -17,12 +21,14 @@ from pathlib import Path
 import pandas as pd
 
 from dpdesk import __version__
-from dpdesk.project.export.model import ExportError, atomic_write
+from dpdesk.project.export import tables
+from dpdesk.project.export.model import ExportError, atomic_write, normalise_table
 from dpdesk.project.export.safe_text import neutralise
 from dpdesk.project.sharing.extract import Extract
 
 FORMATS = (".csv", ".xlsx", ".sav")
-XLSX_MAX_ROWS = 1_048_575
+XLSX_MAX_ROWS = tables.XLSX_MAX_ROWS
+REPORT_COLUMNS = ("what", "detail")
 CAUTIONS = (
     "Pseudonyms keep the format of the value (its length and alphabet): a reader learns, for example, "
     "that a student number had 8 digits.",
@@ -94,9 +100,17 @@ def report_rows(extract: Extract, *, source: str | None = None, dataset: str | N
     return rows
 
 
+def _report_cell(text) -> str:
+    """One report entry on one line: neutralised, with line breaks and tabs shown as escapes."""
+    text = neutralise(str(text))
+    return text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t")
+
+
 def report_text(rows: list[tuple[str, str]]) -> str:
-    width = min(42, max(len(h) for h, _ in rows))
-    return "\n".join(f"{h:<{width}}  {v}" for h, v in rows) + "\n"
+    """The report as text, one ``heading  detail`` line per entry (see the module docstring)."""
+    cells = [(_report_cell(h), _report_cell(v)) for h, v in rows]
+    width = min(42, max(len(h) for h, _ in cells))
+    return "\n".join(f"{h:<{width}}  {v}" for h, v in cells) + "\n"
 
 
 def _labels(extract: Extract, frame: pd.DataFrame) -> tuple[dict, dict]:
@@ -107,15 +121,19 @@ def _labels(extract: Extract, frame: pd.DataFrame) -> tuple[dict, dict]:
     return variable, value
 
 
-def _safe_text(frame: pd.DataFrame) -> pd.DataFrame:
-    out = frame.copy()
-    for column in out.columns:
-        series = out[column]
-        if isinstance(series.dtype, pd.CategoricalDtype):
-            out[column] = series.cat.rename_categories([neutralise(str(c)) for c in series.cat.categories])
-        elif pd.api.types.is_object_dtype(series.dtype) or pd.api.types.is_string_dtype(series.dtype):
-            out[column] = series.map(lambda v: neutralise(v) if isinstance(v, str) else v)
-    return out
+def _rows(frame: pd.DataFrame) -> tuple[list[str], list[list]]:
+    """Column names and plain cell values, dates and booleans as pandas writes them
+    (``2024-01-05`` at midnight, ``True``/``False``), not as the results' ``yes``/``no``."""
+    out = frame
+    as_text = [c for c in frame.columns if pd.api.types.is_datetime64_any_dtype(frame[c].dtype)
+               or pd.api.types.is_bool_dtype(frame[c].dtype)]
+    if as_text:
+        out = frame.copy()
+        for column in as_text:
+            series = frame[column]
+            text = series.astype(object).map(str) if pd.api.types.is_bool_dtype(series.dtype) else series.astype(str)
+            out[column] = text.astype(object).where(series.notna(), None)
+    return normalise_table(out)
 
 
 def export_extract(extract: Extract, path, *, source: str | None = None, dataset: str | None = None,
@@ -134,7 +152,8 @@ def export_extract(extract: Extract, path, *, source: str | None = None, dataset
         return [atomic_write(path, lambda tmp: _write_xlsx(frame, rows, tmp))]
     report = path.with_name(path.stem + ".disclosure-report.txt")
     if suffix == ".csv":
-        written = atomic_write(path, lambda tmp: _safe_text(frame).to_csv(tmp, index=False, encoding="utf-8-sig"))
+        columns, values = _rows(frame)
+        written = tables.write_csv(path, columns, values)
     else:
         written = atomic_write(path, lambda tmp: _write_sav(extract, frame, tmp))
     text = report_text(rows)
@@ -142,12 +161,15 @@ def export_extract(extract: Extract, path, *, source: str | None = None, dataset
 
 
 def _write_xlsx(frame: pd.DataFrame, rows, target: Path) -> None:
-    options = {"strings_to_formulas": False, "strings_to_urls": False, "nan_inf_to_errors": True}
-    with pd.ExcelWriter(target, engine="xlsxwriter", engine_kwargs={"options": options}) as writer:
-        frame.to_excel(writer, sheet_name="Data", index=False)
-        pd.DataFrame(rows, columns=["what", "detail"]).to_excel(writer, sheet_name="Disclosure report", index=False)
-        writer.sheets["Disclosure report"].set_column(0, 0, 40)
-        writer.sheets["Disclosure report"].set_column(1, 1, 110)
+    workbook = tables.open_workbook(target)
+    try:
+        writer = tables.SheetWriter(workbook)
+        columns, values = _rows(frame)
+        writer.table(workbook.add_worksheet("Data"), columns, values)
+        writer.table(workbook.add_worksheet("Disclosure report"), REPORT_COLUMNS, [list(r) for r in rows],
+                     widths=(40, 110))
+    finally:
+        workbook.close()
 
 
 def _write_sav(extract: Extract, frame: pd.DataFrame, target: Path) -> None:
