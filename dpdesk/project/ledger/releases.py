@@ -227,7 +227,8 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
             raise _refusal(spec, ds.name, spent_events, budget)
         say("checked")
         frame = project.dataset_frame(ds.name)
-        typed, data = columns_of(spec.request, frame, ds.name)
+        report = ds.report if isinstance(ds.report, dict) else {}
+        typed, data = columns_of(spec.request, frame, ds.name, report.get("missing_values"))
         rel = spec.draw(data, typed)
         say("noised")
         mech = {"laplace": "discrete_laplace", "gaussian": "discrete_gaussian"}.get(

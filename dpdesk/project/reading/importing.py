@@ -101,6 +101,8 @@ def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str,
     Blanks come as ``(None, "blank", count)``; user-missing codes get their label with
     "(missing code)". At most ``limit`` values, most frequent first.
     """
+    import pandas as pd
+
     from dpdesk.project.mapping import _plain, value_labels_for
 
     frame = table.frame
@@ -115,8 +117,9 @@ def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str,
     missing = {_same(m) for m in (report.missing_values or {}).get(column, [])} if report is not None else set()
     out = []
     for value, count in counts.items():
+        blank = value is pd.NA or value is pd.NaT
         value = _plain(value)
-        if value is None or (isinstance(value, float) and value != value):
+        if blank or value is None or (isinstance(value, float) and value != value):
             out.append((None, "blank", int(count)))
             continue
         label = str(labels.get(_same(value), ""))
