@@ -27,7 +27,6 @@ recomputed cannot be ruled out.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import sqlite3
@@ -36,7 +35,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from dpdesk.mechanisms.central.request import canonical_json
-from dpdesk.project.file import schema
+from dpdesk.project.file import schema, schema_check
 from dpdesk.project.ledger import heads, key, seal
 
 __all__ = ["GENESIS", "row_hash", "check", "LedgerCheck", "HEAD_KEY", "TRIGGERS", "record_head", "reseal"]
@@ -154,26 +153,15 @@ class LedgerCheck:
         return heads.Head(self.project_id, self.releases, self.head, sealed, self.sealed_by, self.mac, str(path))
 
 
-@functools.lru_cache(maxsize=1)
-def _reference_triggers() -> dict[str, tuple[str, str]]:
+def _reference_triggers() -> dict[str, tuple[str, str | None]]:
     """name -> (table, normalised SQL) of the triggers this version of dpdesk creates."""
-    conn = sqlite3.connect(":memory:")
-    try:
-        with conn:
-            schema.create_schema(conn, "reference", "reference")
-        return {name: (table, _normal(sql)) for name, table, sql in
-                conn.execute("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")}
-    finally:
-        conn.close()
-
-
-def _normal(sql) -> str:
-    return " ".join(str(sql or "").split())
+    made = schema_check.known_schema(schema.SCHEMA_VERSION) or {}
+    return {name: (table, normal) for (kind, name), (table, _sql, normal) in made.items() if kind == "trigger"}
 
 
 def _check_triggers(conn, out: LedgerCheck) -> None:
     reference = _reference_triggers()
-    present = {name: (table, _normal(sql)) for name, table, sql in
+    present = {name: (table, schema_check.normalise(sql)) for name, table, sql in
                conn.execute("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")}
     for name in TRIGGERS:
         if name not in present:
