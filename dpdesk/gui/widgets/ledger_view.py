@@ -49,6 +49,7 @@ class LedgerView(QWidget):
     """The list of releases; ``opened(entry)`` when one is opened (free of cost)."""
 
     opened = Signal(object)
+    export_requested = Signal(object)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -64,6 +65,7 @@ class LedgerView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setTabKeyNavigation(False)
         header = self.table.horizontalHeader()
         for col in (0, 1, 3):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
@@ -73,10 +75,14 @@ class LedgerView(QWidget):
         self.table.setAccessibleDescription("Every noisy release of this project: time, what, cost and result")
         self.open_button = QPushButton("Open (free)")
         self.open_button.setToolTip("Show the recorded result again. It costs nothing: it is never re-noised.")
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip("Save the selected release as .xlsx or .csv (costs nothing)")
         self.summary = QLabel()
+        self.summary.setWordWrap(True)
         row = QHBoxLayout()
         row.addWidget(self.summary, 1)
         row.addWidget(self.open_button)
+        row.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.banner)
@@ -85,6 +91,7 @@ class LedgerView(QWidget):
         self.entries: list = []
         self.intact = True
         self.open_button.clicked.connect(self.open_selected)
+        self.export_button.clicked.connect(self.export_selected)
         self.table.itemDoubleClicked.connect(self.open_selected)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self._update_buttons()
@@ -125,5 +132,12 @@ class LedgerView(QWidget):
         if entry is not None:
             self.opened.emit(entry)
 
+    def export_selected(self) -> None:
+        entry = self.selected_entry()
+        if entry is not None:
+            self.export_requested.emit(entry)
+
     def _update_buttons(self) -> None:
-        self.open_button.setEnabled(self.selected_entry() is not None)
+        chosen = self.selected_entry() is not None
+        self.open_button.setEnabled(chosen)
+        self.export_button.setEnabled(chosen)

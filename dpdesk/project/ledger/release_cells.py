@@ -160,7 +160,8 @@ def release_cells(entry) -> ReleaseCells:
                               max(0.0, y - a) if clampable else y - a, y + a, adjusted=shown != y))
         if clampable:
             n = sum(c.adjusted for c in cells)
-            post = f"set {n} negative value(s) to 0 (free), since the true values cannot be negative"
+            post = (f"set {n} negative value(s) to 0, since the true values cannot be negative" if n else
+                    "none was needed (no value was below 0; negative values would be set to 0)")
             coverage = (f"every cell's interval covers its exact value, all cells at once, with probability "
                         f"{confidence:.0%}; clamping at 0 keeps that coverage (the low end becomes max(0, value - a))")
         else:
