@@ -95,6 +95,8 @@ class ShareView(QWidget):
         self.error_box = None
 
         self.roles = QTableWidget(0, 3)
+
+        self.roles.setTabKeyNavigation(False)
         self.roles.setObjectName("shareRoles")
         self.roles.setHorizontalHeaderLabels(["column", "role", "why"])
         self.roles.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
@@ -178,6 +180,7 @@ class ShareView(QWidget):
         self.summary = self._table(["measure", "value"], "shareSummary")
         self.steps = self._table(["step", "risk and information lost"], "shareSteps")
         self.at_risk = QTableWidget(0, 0)
+        self.at_risk.setTabKeyNavigation(False)
         self.at_risk.setObjectName("shareAtRisk")
         self.tabs = QTabWidget()
         self.tabs.addTab(self.summary, "Risk summary")
@@ -234,6 +237,7 @@ class ShareView(QWidget):
     @staticmethod
     def _table(headers, name):
         t = QTableWidget(0, len(headers))
+        t.setTabKeyNavigation(False)
         t.setObjectName(name)
         t.setHorizontalHeaderLabels(headers)
         t.horizontalHeader().setSectionResizeMode(len(headers) - 1, QHeaderView.ResizeMode.Stretch)

@@ -48,6 +48,7 @@ class PlanPane(QWidget):
                        "budget among them and see each one's accuracy before anything is released.")
         intro.setWordWrap(True)
         self.table = QTableWidget(0, 4)
+        self.table.setTabKeyNavigation(False)
         self.table.setHorizontalHeaderLabels(["What", "Weight", "Cost", "Accuracy"])
         self.table.horizontalHeaderItem(3).setToolTip("± at the confidence asked, every cell at once")
         self.table.verticalHeader().setVisible(False)

@@ -110,6 +110,7 @@ class ResultPane(QWidget):
         self.title = QLabel("No release shown yet. Prepare one on the left, or open one from the release list.")
         self.title.setWordWrap(True)
         self.table = QTableWidget(0, 3)
+        self.table.setHorizontalHeaderLabels(["Cell", "Released value", "Interval"])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setTabKeyNavigation(False)

@@ -1,0 +1,80 @@
+"""No Tab traps in tables; column types in words; Share proposes time stamps and direct-question
+twins as quasi-identifier / sensitive, numbers rows as the file does and asks before exporting
+records that fail k."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from PySide6.QtWidgets import QAbstractItemView
+
+from dpdesk.mechanisms import rr
+
+
+def test_no_table_swallows_tab(window, tmp_path):
+    from dpdesk.gui.shell.example_project import build_example
+
+    assert window.open_project(build_example(None, tmp_path / "example.dpdesk"))
+    for task in range(window.nav.count()):
+        window.nav.setCurrentRow(task)
+    traps = [v.accessibleName() or v.objectName() for v in window.findChildren(QAbstractItemView)
+             if v.tabKeyNavigation() and v.isVisibleTo(window)]
+    assert traps == []
+
+
+def test_column_types_are_words():
+    from dpdesk.gui.widgets.common import type_words
+
+    assert [type_words(t) for t in ("int64", "Int8", "float64", "category", "object", "string",
+                                    "datetime64[ns]")] == \
+        ["whole numbers", "whole numbers", "numbers", "categories", "text", "text", "dates and times"]
+
+
+def make_project(folder):
+    from dpdesk.project.file.store import Project
+
+    n = 60
+    frame = pd.DataFrame({
+        "StartDate": [f"2024-03-{1 + i % 28:02d} 10:{i % 60:02d}:00" for i in range(n)],
+        "RecordedDate": [f"2024-03-{1 + i % 28:02d} 11:{i % 60:02d}:00" for i in range(n)],
+        "age": [18 + i % 30 for i in range(n)],
+        "cheated": [1 + i % 2 for i in range(n)],
+        "cheated_direct": ["Yes" if i % 5 else "No" for i in range(n)],
+    })
+    path = folder / "survey.dpdesk"
+    with Project.create(path) as project:
+        project.add_dataset("s", frame, source={"name": "s.csv", "sha256": "cd" * 32}, options={},
+                            report={"first_data_row": 2})
+        project.add_item("cheating", rr.design("warner", p=0.7), column="cheated", codes={"1": "yes", "2": "no"})
+    return path
+
+
+@pytest.fixture
+def share(window, tmp_path, qtbot):
+    assert window.open_project(make_project(tmp_path))
+    v = window.share_view
+    window.nav.setCurrentRow(window.nav.count() - 1)
+    qtbot.waitUntil(lambda: v.table is not None, timeout=20000)
+    return v
+
+
+def test_share_roles_rows_and_confirmation(share, qtbot, tmp_path):
+    roles = share.chosen_roles()
+    assert roles["StartDate"] == roles["RecordedDate"] == "quasi-identifier"
+    assert roles["cheated_direct"] == "sensitive"
+    share.set_role("StartDate", "other")
+    share.set_role("RecordedDate", "other")
+    share.k.setValue(20)
+    share.run_check()
+    qtbot.waitUntil(lambda: not share.jobs.running, timeout=20000)
+    assert not share.extract.result.passes
+    first = share.extract.frame.loc[share.extract.result.at_risk].index[0]
+    assert share.at_risk.item(0, 0).text() == str(first + 2)  # the Data view's numbering
+    asked = []
+    share.confirm_failing = lambda fails: asked.append(fails) or False
+    share.export_to(tmp_path / "x.csv")
+    assert asked == [int(share.extract.result.at_risk.sum())] and not (tmp_path / "x.csv").exists()
+    share.confirm_failing = lambda fails: True
+    share.export_to(tmp_path / "x.csv")
+    qtbot.waitUntil(lambda: not share.jobs.running, timeout=20000)
+    assert (tmp_path / "x.csv").exists()
