@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import sys
 from pathlib import Path
 
 from dpdesk.errors import DataError, DesignError
@@ -60,6 +61,8 @@ def register(sub) -> None:
     p.add_argument("--group-column", help="column holding the randomization group (two-group designs)")
     p.add_argument("--group-codes", action="append", default=[], metavar="GROUP=CODE,CODE",
                    help="codes of one group (repeat: 1=... and 2=...)")
+    p.add_argument("--option-column", action="append", default=[], metavar="OPTION=COLUMN",
+                   help="unary (multi-select) items: the 0/1 tick column of one option (repeat for each option)")
     p.add_argument("--question", default="", help="the question text")
     p.set_defaults(func=cmd_item)
 
@@ -216,7 +219,20 @@ def cmd_item(args) -> int:
     params = {k: _param_value(v) for k, v in _pairs(args.param, "--param").items()}
     d = rr.design(args.design, **params)
     codes = _codes(args.codes, "--codes")
-    if codes is not None:
+    column = args.column
+    if args.option_column:
+        from dpdesk.project.unary import unary_codes
+
+        if d.model != "unary":
+            raise DesignError(f"--option-column is for unary (multi-select) items; {d.name!r} is not one.")
+        columns = _pairs(args.option_column, "--option-column")
+        missing = [c for c in d.categories if c not in columns]
+        if missing:
+            raise DesignError(f"--option-column gives no column for option(s) {missing}. Add "
+                              f"--option-column {missing[0]}=COLUMN.")
+        codes = unary_codes(columns)
+        column = column or columns[d.categories[0]]
+    elif codes is not None:
         missing = [r for r in d.responses if r not in codes]
         if missing and d.model != "unary":
             raise DesignError(f"--codes gives no codes for response(s) {missing} of the {d.name!r} design "
@@ -226,7 +242,7 @@ def cmd_item(args) -> int:
         raise DesignError(f"The {d.name!r} design has two groups: give --group-column and --group-codes 1=... "
                           f"--group-codes 2=...")
     with Project.open(args.project) as project:
-        project.add_item(args.name, d, column=args.column, codes=codes, group_column=args.group_column,
+        project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
                          group_codes=group_codes, question=args.question)
     eps = d.epsilon
     print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
@@ -235,15 +251,21 @@ def cmd_item(args) -> int:
 
 def _run_analysis(args):
     from dpdesk.project import Project
-    from dpdesk.project.analysis import analyze, results_bundle
+    from dpdesk.project.analysis import analyze, results_bundle, stored_table, subgroup_warnings
     from dpdesk.project.subgroup_disclosure import check_results
 
     if args.min_group_size is not None and args.min_group_size < 1:
         raise DataError(f"--min-group-size must be at least 1 (got {args.min_group_size}).")
     with Project.open(args.project) as project:
+        shown = (subgroup_warnings(stored_table(project, args.dataset), args.by, left_out_below=args.min_group_size)
+                 if args.by else [])
+        for warning in shown:  # before computing: too many subgroups, or subgroups too small
+            print(f"warning: {warning}", file=sys.stderr)
         results = analyze(project, dataset=args.dataset, by=args.by, ci=args.ci, confidence=args.confidence,
                           exclude=not args.strict, min_group_size=args.min_group_size)
         _warn_subgroups(check_results(project, results, threshold=args.min_group_size))
+        for warning in dict.fromkeys(w for r in results for w in r.warnings if w not in shown):
+            print(f"warning: {warning}", file=sys.stderr)
         bundle = results_bundle(project, results, dataset=args.dataset, ci=args.ci, confidence=args.confidence)
         for r in results:
             if r.estimate is not None:
@@ -294,7 +316,7 @@ def _fmt(x, pct=True) -> str:
 def print_table(rows: list[dict]) -> None:
     if not rows:
         return
-    cols = [c for c in rows[0] if c not in ("design", "CI method", "confidence")]
+    cols = [c for c in rows[0] if c not in ("design", "CI method", "confidence", "note", "test")]
     cells = [[c for c in cols]]
     for r in rows:
         line = []
@@ -302,7 +324,7 @@ def print_table(rows: list[dict]) -> None:
             v = r.get(c)
             if c in ("estimate", "CI low", "CI high"):
                 line.append(_fmt(v))
-            elif c in ("SE", "local epsilon", "p-value"):
+            elif c in ("SE", "local epsilon", "p-value", "statistic", "pooled estimate"):
                 line.append(_fmt(v, pct=False))
             else:
                 line.append("-" if v is None else str(v))
@@ -324,8 +346,14 @@ def cmd_estimate(args) -> int:
             print(f"\n{name}")
             print_table(rows)
         print()
+        from dpdesk.project.analysis import subgroup_test_sentences
+
+        for line in subgroup_test_sentences(results, args.by):
+            print(line)
         for r in results:
             print(r.sentence())
+            for note in (r.estimate.notes if r.estimate is not None else ()):
+                print(f"  note: {note}")
             if r.mapping is not None and (r.mapping.n_unmatched or r.mapping.n_missing):
                 print(f"  ({r.mapping.n_missing} missing and {r.mapping.n_unmatched} unmatched answers excluded)")
     return 1 if failed and len(failed) == len(results) else 0

@@ -15,10 +15,24 @@ from typing import Any
 from dpdesk import __version__
 from dpdesk.errors import DataError, DpdeskError
 from dpdesk.mechanisms import rr
+from dpdesk.project import review
 from dpdesk.project.active import dataset_named
 from dpdesk.project.export.model import ReproItem, ResultsBundle
 from dpdesk.project.mapping import MappingReport, counts_by, map_item
 from dpdesk.project.reading.table import ImportReport, Source, Table
+from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
+    COLUMNS,
+    design_label as _design_label,
+    estimate_rows,
+    subgroup_rows,
+    subgroup_test_rows,
+    subgroup_test_sentences,
+)
+from dpdesk.project.unary import is_unary_codes, unary_counts, unary_counts_by
+
+#: "Subgroups by" warns above this many subgroups, or for subgroups with fewer respondents.
+MAX_SUBGROUPS = 20
+MIN_SUBGROUP_SIZE = 5
 
 
 @dataclass
@@ -36,6 +50,7 @@ class ItemResult:
     error: str | None = None
     min_group_size: int | None = None  # groups with fewer answers used were left out
     left_out_groups: dict = field(default_factory=dict)  # subgroup label -> n, left out as too small
+    warnings: list[str] = field(default_factory=list)  # e.g. too many or too small subgroups
 
     def sentence(self) -> str:
         """One plain sentence: "We estimate that 23% (95% CI 17% to 29%) of respondents ..."."""
@@ -67,6 +82,8 @@ def stored_table(project, dataset: str | None = None) -> Table:
 def item_counts(item, table: Table, *, exclude: bool = True) -> MappingReport:
     """Count an item's responses in ``table`` by its stored column and codes."""
     d = rr.Design.from_dict(item.design_record)
+    if d.model == "unary" and is_unary_codes(item.codes):
+        return unary_counts(table, item.codes, d.categories, exclude=exclude)
     if not item.column or not item.codes:
         raise DataError(f"Item {item.name!r} has no column or codes yet: map it to a column of the data first.")
     return map_item(table, item.column, item.codes, responses=_responses(d, item.codes),
@@ -93,6 +110,7 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
                                        or min_group_size < 1):
         raise DataError(f"The smallest group size must be a whole number of at least 1 (got {min_group_size!r}).")
     table = stored_table(project, dataset)
+    by_warnings = subgroup_warnings(table, by, left_out_below=min_group_size) if by is not None else []
     results = []
     for item in project.items():
         if items is not None and item.name not in items:
@@ -107,14 +125,20 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
             continue
         res = ItemResult(item.name, item.question, d, mapping, est, by=by)
         if by is not None:
-            per = counts_by(table, item.column, item.codes, by, responses=_responses(d, item.codes),
-                            group_column=item.group_column, group_codes=item.group_codes, exclude=True)
+            res.warnings.extend(by_warnings)
+            per = subgroup_counts(item, d, table, by)
             used = {str(k): m for k, m in per.items() if k is not None and m.n_used > 0}
+            small = [f"{k} ({m.n_used})" for k, m in used.items() if m.n_used < MIN_SUBGROUP_SIZE]
             if min_group_size is not None:
                 res.min_group_size = min_group_size
                 res.left_out_groups = {k: m.n_used for k, m in used.items() if m.n_used < min_group_size}
                 used = {k: m for k, m in used.items() if k not in res.left_out_groups}
+                small = [x for x in small if x.rsplit(" (", 1)[0] not in res.left_out_groups]
             res.subgroup_counts = {k: _counts_of(d, m) for k, m in used.items()}
+            if small:
+                res.warnings.append(f"{item.name}: {len(small)} subgroup(s) of {by!r} have fewer than "
+                                    f"{MIN_SUBGROUP_SIZE} respondents with an answer: {', '.join(small[:10])}"
+                                    f"{' ...' if len(small) > 10 else ''}. Their estimates are very uncertain.")
             try:
                 if not used and res.left_out_groups:
                     raise DataError(f"every group has fewer than {min_group_size} answers; none is shown")
@@ -125,62 +149,56 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
     return results
 
 
+def subgroup_counts(item, d: rr.Design, table: Table, by: str) -> dict:
+    """``{subgroup value: MappingReport}`` for one item (blank subgroup under ``None``)."""
+    if d.model == "unary" and is_unary_codes(item.codes):
+        return unary_counts_by(table, item.codes, by, d.categories)
+    return counts_by(table, item.column, item.codes, by, responses=_responses(d, item.codes),
+                     group_column=item.group_column, group_codes=item.group_codes, exclude=True)
+
+
+def subgroup_warnings(data, by: str, *, max_levels: int = MAX_SUBGROUPS, min_size: int = MIN_SUBGROUP_SIZE,
+                      left_out_below: int | None = None) -> list[str]:
+    """Warnings about a "Subgroups by" column: too many levels, or levels with few rows.
+
+    ``data`` is a project (its latest dataset), a :class:`Table` or a DataFrame. Each
+    subgroup is estimated separately, so more than ``max_levels`` subgroups (an identifier
+    such as ``resp_id``) or subgroups of fewer than ``min_size`` rows give estimates too
+    uncertain to report. The app asks before computing; the command line prints these.
+    Subgroups smaller than ``left_out_below`` are left out of the results, so they are not
+    named (their exact sizes would undo leaving them out).
+    """
+    if hasattr(data, "datasets"):
+        data = stored_table(data)
+    frame = getattr(data, "frame", data)
+    if by not in frame.columns:
+        raise DataError(f"There is no column {by!r} to form subgroups; the columns are "
+                        f"{', '.join(map(str, list(frame.columns)[:15]))}.")
+    report = getattr(data, "report", None)
+    weight = getattr(report, "count_column", None) if getattr(report, "kind", "") == "counts" else None
+    if weight and weight in frame.columns and weight != by:  # a counts table: respondents, not rows
+        sizes = frame.groupby(by, dropna=True, observed=True)[weight].sum()
+    else:
+        sizes = frame[by].value_counts(dropna=True)
+    out = []
+    if len(sizes) > max_levels:
+        out.append(f"The column {by!r} has {len(sizes):,} different values, so there would be {len(sizes):,} "
+                   f"subgroups (more than {max_levels}). Is it an identifier or a continuous variable? "
+                   f"Choose a column with a few categories, or group its values first.")
+    small = sizes[(sizes < min_size) & (sizes >= (left_out_below or 0))]
+    if len(small):
+        shown = ", ".join(f"{k} ({int(v)})" for k, v in list(small.items())[:8])
+        out.append(f"{len(small):,} subgroup(s) of {by!r} have fewer than {min_size} respondents: {shown}"
+                   f"{' ...' if len(small) > 8 else ''}. Estimates for so few respondents are too uncertain "
+                   f"to report.")
+    return out
+
+
 def _counts_of(d: rr.Design, mapping: MappingReport):
     return mapping.counts if d.groups == 1 else [mapping.counts[i] for i in range(d.groups)]
 
 
-# ----------------------------------------------------------------------------- tables
-
-
-def _design_label(d: rr.Design) -> str:
-    return f"{d.name} ({', '.join(f'{k}={v}' for k, v in d.params.items() if k != 'matrix')})"
-
-
-COLUMNS = ("item", "design", "n", "excluded", "estimate", "SE", "CI low", "CI high", "CI method", "confidence",
-           "local epsilon")
-
-
-def estimate_rows(results: list[ItemResult]) -> list[dict]:
-    """The main table: one row per item (one per category for multi-category items)."""
-    rows = []
-
-    def add(**values):
-        rows.append({c: values.get(c) for c in COLUMNS})
-
-    for r in results:
-        e = r.estimate
-        base = {"item": r.item, "design": _design_label(r.design), "local epsilon": r.design.epsilon}
-        if e is None:
-            add(**base, **{"CI method": r.error})
-            continue
-        excluded = r.mapping.n_unmatched + r.mapping.n_missing if r.mapping else 0
-        common = {**base, "n": e.n, "excluded": excluded, "CI method": e.ci_method, "confidence": e.confidence}
-        if r.design.is_binary:
-            add(**common, estimate=e.prevalence, SE=e.se, **{"CI low": e.ci[0], "CI high": e.ci[1]})
-            for name, (value, se) in e.extra.items():
-                add(**{**common, "item": f"{r.item} [{name}]"}, estimate=value, SE=se)
-        else:
-            for j, cat in enumerate(r.design.categories):
-                add(**{**common, "item": f"{r.item}: {cat}"}, estimate=float(e.frequencies[j]), SE=float(e.se[j]),
-                    **{"CI low": float(e.ci[j][0]), "CI high": float(e.ci[j][1])})
-    return rows
-
-
-def subgroup_rows(results: list[ItemResult]) -> list[dict]:
-    """One row per item and subgroup, then the differences between subgroups."""
-    rows = []
-    for r in results:
-        if r.subgroups is None:
-            continue
-        for label, e in r.subgroups.estimates.items():
-            if not r.design.is_binary:
-                continue
-            rows.append({"item": r.item, "subgroup": label, "n": e.n, "estimate": e.prevalence, "SE": e.se,
-                         "CI low": e.ci[0], "CI high": e.ci[1], "p-value": None})
-        for diff in r.subgroups.differences.values():
-            rows.append({"item": r.item, "subgroup": f"{diff.a} - {diff.b}", "n": None, "estimate": diff.difference,
-                         "SE": diff.se, "CI low": diff.ci[0], "CI high": diff.ci[1], "p-value": diff.p_value})
-    return rows
+# ----------------------------------------------------------------------------- bundle
 
 
 def results_bundle(project, results: list[ItemResult], *, dataset: str | None = None, ci: str = "default",
@@ -190,9 +208,13 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     by = next((r.by for r in results if r.by), None)
     if by:
         tables[f"By {by}"] = subgroup_rows(results)
-    ds = dataset_named(project, dataset) if project.datasets() else None  # metadata only: rows not read again
+        tests = subgroup_test_rows(results)
+        if tests:
+            tables[f"Tests by {by}"] = tests
+    ds = dataset_named(project, dataset) if project.datasets() else None
     source = (ds.source or {}) if ds is not None else {}
-    options = ds.options if ds is not None else None
+    items = project.items()
+    columns = review.analysed_columns(items, results)
     metadata = {
         "app": f"dpdesk {__version__}",
         "exported": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -200,18 +222,27 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         "dataset": ds.name if ds is not None else None,
         "input file": source.get("name"),
         "input SHA-256": source.get("sha256"),
-        "import options": options,
+        "import options": review.import_metadata(ds),
+    }
+    if ds is not None and columns:
+        metadata.update(review.fingerprint_metadata(project.dataset_frame(ds.name), columns))
+    metadata.update({
         "design parameters": {r.item: dict(r.design.params) for r in results},
-        "CI method": ci,
+        "item mappings": review.mapping_metadata(items, results),
+        **review.interval_metadata(ci),
         "confidence": confidence,
         "subgroups by": by,
-    }
+    })
     left_out = {g for r in results for g in r.left_out_groups}
     sizes = {r.min_group_size for r in results if r.min_group_size is not None}
     if by and sizes:
         metadata["subgroups left out"] = (f"groups with fewer than {min(sizes)} answers ({len(left_out)} group(s)); "
                                           "their estimates and counts are not in this export")
+    notes = list(dict.fromkeys(w for r in results for w in r.warnings))
+    if notes:
+        metadata["warnings"] = notes
     metadata.update(_budget_metadata(project))
+    by_name = {it.name: it for it in items}
     repro = []
     for r in results:
         if r.estimate is None:
@@ -219,8 +250,43 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         counts = [c.tolist() for c in r.estimate.counts]  # per group (two-group) or per category (unary)
         if len(counts) == 1:
             counts = counts[0]
-        repro.append(ReproItem(r.item, r.design.name, dict(r.design.params), counts, r.subgroup_counts, confidence, ci))
+        it = by_name.get(r.item)
+        mapping = None if it is None else {"column": it.column, "codes": it.codes, "group_column": it.group_column,
+                                           "group_codes": it.group_codes}
+        repro.append(ReproItem(r.item, r.design.name, dict(r.design.params), counts, r.subgroup_counts, confidence,
+                               ci, mapping=mapping, by=r.by))
     return ResultsBundle(tables=tables, metadata=metadata, repro=repro)
+
+
+def rebuild_counts(project, item_name: str, mapping: dict, *, dataset: str | None = None, by: str | None = None):
+    """Count an item again from the stored data and ``mapping`` (as the export recorded it).
+
+    Returns ``(counts, subgroup counts)`` in the shapes ``rr.estimate`` takes; the
+    reproducibility script compares them with the exported counts.
+    """
+    item = project.item(item_name)
+    d = rr.Design.from_dict(item.design_record)
+    stand_in = _StandIn(item_name, mapping.get("column"), mapping.get("codes"), mapping.get("group_column"),
+                        mapping.get("group_codes"), item.design_record)
+    table = stored_table(project, dataset)
+    counts = _counts_of(d, item_counts(stand_in, table))
+    subgroups = {}
+    if by:
+        per = subgroup_counts(stand_in, d, table, by)
+        subgroups = {str(k): _counts_of(d, m) for k, m in per.items() if k is not None and m.n_used > 0}
+    return counts, subgroups
+
+
+@dataclass
+class _StandIn:
+    """An item with the mapping the export recorded (which may differ from the current one)."""
+
+    name: str
+    column: str | None
+    codes: Any
+    group_column: str | None
+    group_codes: Any
+    design_record: dict
 
 
 def _budget_metadata(project) -> dict:

@@ -11,6 +11,7 @@ from scipy.stats import chi2, norm
 from dpdesk.errors import EstimationError
 from dpdesk.mechanisms import rr
 from dpdesk.mechanisms.rr import intervals
+from dpdesk.mechanisms.rr.likelihood import OneParameter
 
 T, Y = 2 / 3, 1 / 6
 FORCED = rr.design("forced", p_truth=T, p_yes=Y, p_no=Y)
@@ -86,7 +87,7 @@ def test_categories_compared_per_category():
     np.testing.assert_allclose(diff.difference, ex.prevalence - ey.prevalence)
     np.testing.assert_allclose(diff.se, np.hypot(ex.se, ey.se))
     assert np.asarray(diff.ci).shape == (3, 2)
-    assert res.test is None
+    assert res.test is not None and res.test.df == 2 and len(res.test.by_category) == 3
 
 
 def test_compare_two_estimates_and_checks():
@@ -138,3 +139,52 @@ def test_unary_subgroups_per_category_and_direct_needs_yes_no():
     assert np.asarray(res.differences[("x", "y")].difference).shape == (2,)
     with pytest.raises(EstimationError, match="yes/no"):
         rr.compare_direct(res.estimates["x"], 10, 100)
+
+
+def test_categorical_likelihood_ratio_test_equals_the_homogeneity_g2_inside_the_simplex():
+    """With an invertible matrix and interior estimates the model is a reparametrisation of
+    the multinomial, so the test is the ordinary G^2 test of homogeneity of the counts table."""
+    krr = rr.design("krr", categories=["a", "b", "c"], epsilon=1.0)
+    table = np.array([[300, 300, 400], [250, 300, 450], [260, 280, 460]], float)
+    res = rr.estimate_by(krr, {"x": table[0], "y": table[1], "z": table[2]}, ci="wald")
+    expected = np.outer(table.sum(1), table.sum(0)) / table.sum()
+    g2 = 2 * float(np.sum(table * np.log(table / expected)))
+    assert res.test.statistic == pytest.approx(g2, rel=1e-9)
+    assert res.test.df == (3 - 1) * (3 - 1)
+    assert res.test.p_value == pytest.approx(chi2.sf(g2, 4), rel=1e-9)
+    assert res.test.pooled == pytest.approx(rr.estimate(krr, table.sum(0)).frequencies)
+    # per category: the yes/no test of "a or not" equals the 2 x 3 homogeneity G^2
+    a = np.column_stack([table.sum(1) - table[:, 0], table[:, 0]])
+    ea = np.outer(a.sum(1), a.sum(0)) / a.sum()
+    assert res.test.by_category[0].statistic == pytest.approx(2 * float(np.sum(a * np.log(a / ea))), rel=1e-9)
+    assert res.test.by_category[0].category == "a" and res.test.by_category[0].df == 2
+
+
+def test_equal_distributions_are_rejected_at_the_nominal_rate():
+    """Under equal distributions the LR test rejects about 5% of the time (krr and forced_multi)."""
+    rng = np.random.default_rng(20261201)
+    for d in (rr.design("krr", categories=3, epsilon=1.5),
+              rr.design("forced_multi", p_truth=0.6, p_forced=[0.2, 0.1, 0.1])):
+        lam = d.matrix @ np.array([0.5, 0.3, 0.2])
+        sims = 400
+        rejected = sum(rr.estimate_by(d, {"x": rng.multinomial(300, lam), "y": rng.multinomial(300, lam)},
+                                      ci="wald").test.p_value < 0.05 for _ in range(sims))
+        # binomial SE of a 5% rate over 400 runs is 1.1 points: allow 3.5 SE
+        assert abs(rejected / sims - 0.05) < 3.5 * math.sqrt(0.05 * 0.95 / sims), (d.name, rejected)
+
+
+def test_unary_test_is_per_option_with_bonferroni():
+    u = rr.design("unary", categories=["tv", "radio", "web"], epsilon=2.0)
+    counts = {"f": [[60, 40], [70, 30], [80, 20]], "m": [[50, 50], [70, 30], [90, 10]]}
+    res = rr.estimate_by(u, counts, ci="wald")
+    model = OneParameter.from_matrices([u.matrix])
+    per = []
+    for j in range(3):
+        rows = [np.array(counts[g][j]) for g in counts]
+        pooled = model.mle([sum(rows)])[0]
+        g2 = 2 * sum(model.loglik([r], model.mle([r])[0]) - model.loglik([r], pooled) for r in rows)
+        per.append(g2)
+    assert [t.statistic for t in res.test.by_category] == pytest.approx(per, rel=1e-9)
+    assert res.test.statistic == pytest.approx(max(per))
+    assert res.test.p_value == pytest.approx(min(1.0, 3 * chi2.sf(max(per), 1)), rel=1e-9)
+    assert "Bonferroni" in res.test.method and res.test.df == 1

@@ -46,8 +46,11 @@ def check_mapping(job, table, item: str, mapping: dict):
     """Worker: count the item's answers as mapped (rows not counted are listed, never dropped)."""
     from dpdesk.errors import DpdeskError
     from dpdesk.project.mapping import map_item
+    from dpdesk.project.unary import is_unary_codes, unary_counts
 
     try:
+        if is_unary_codes(mapping.get("codes")):  # a multi-select item: one tick column per option
+            return ("check", item, unary_counts(table, mapping["codes"], exclude=False), "")
         report = map_item(table, mapping["column"], mapping["codes"], group_column=mapping.get("group_column"),
                           group_codes=mapping.get("group_codes"), exclude=False)
     except DpdeskError as exc:
@@ -70,6 +73,8 @@ def report_text(report, limit: int = 12) -> str:
     if report.groups:
         parts = [f"group {g}: " + ", ".join(f"{r} {c}" for r, c in zip(report.responses, counts[i]))
                  for i, g in enumerate(report.groups)]
+    elif counts and isinstance(counts[0], list):  # unary: (not ticked, ticked) per option
+        parts = [", ".join(f"{r} ticked {c[1]}" for r, c in zip(report.responses, counts))]
     else:
         parts = [", ".join(f"{r} {c}" for r, c in zip(report.responses, counts))]
     lines = [f"Counted {report.n_used:,} of {report.n_rows:,} rows: " + "; ".join(parts) + "."]

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from dpdesk.gui.widgets.clipboard import copy_table
-from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest
+from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars
 from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
 from dpdesk.gui.widgets.table_model import RowsModel
 from dpdesk.gui.widgets.common import name, note
@@ -47,6 +47,7 @@ class Options:
     by: str | None = None
     direct: tuple = ()  # (item, column) pairs
     min_group: int | None = None  # leave out subgroups with fewer answers
+    confirmed: bool = False  # the researcher agreed to subgroups despite the warnings
 
 
 @dataclass
@@ -63,6 +64,9 @@ class ResultSet:
     bars: dict[str, list[dict]] = field(default_factory=dict)
     subgroup_plot: list[dict] = field(default_factory=list)
     tests: list[str] = field(default_factory=list)
+    subgroup_bars: dict[str, list[dict]] = field(default_factory=dict)  # item -> rows per subgroup and category
+    warnings: list[str] = field(default_factory=list)  # about the subgroups; asked before computing
+    needs_confirmation: bool = False
     subgroup_warning: object = None  # subgroup_disclosure.SubgroupWarning: exact n of a released column
 
 
@@ -90,6 +94,10 @@ def _analyze(job, project, options: Options) -> ResultSet:
     from dpdesk.project import analysis
     from dpdesk.project.mapping import map_item
 
+    if options.by is not None and not options.confirmed:
+        warnings = analysis.subgroup_warnings(project, options.by)
+        if warnings:  # nothing computed: the view asks first
+            return ResultSet(options, [], [], [], [], [], [], warnings=warnings, needs_confirmation=True)
     job.progress(0.05, "Estimating…")
     if options.ci == "bootstrap":  # seconds per item: one item at a time, so Cancel and progress work
         names = [it.name for it in project.items()]
@@ -105,7 +113,7 @@ def _analyze(job, project, options: Options) -> ResultSet:
     from dpdesk.project.subgroup_disclosure import check_results
 
     warning = check_results(project, results, threshold=options.min_group)
-    forest, direct, bars, sub_plot, tests = [], [], {}, [], []
+    forest, direct, bars, sub_plot, sub_bars = [], [], {}, [], {}
     direct_columns = dict(options.direct)
     table = analysis.stored_table(project) if direct_columns else None
     for r in results:
@@ -139,18 +147,23 @@ def _analyze(job, project, options: Options) -> ResultSet:
             for label, s in r.subgroups.estimates.items():
                 sub_plot.append({"item": f"{r.item}: {label}", "kind": "randomized response", "n": s.n,
                                  "estimate": float(s.prevalence), "CI low": float(s.ci[0]), "CI high": float(s.ci[1])})
-            t = r.subgroups.test
-            if t is not None:
-                tests.append(f"{r.item}: test that every {options.by} has the same prevalence: "
-                             f"{t.method}, statistic {t.statistic:.2f} on {t.df} df, p = {t.p_value:.3g}.")
+        elif r.subgroups is not None:
+            sub_bars[r.item] = [{"subgroup": str(label), "category": str(c), "n": s.n,
+                                 "estimate": float(s.frequencies[j]), "CI low": float(s.ci[j][0]),
+                                 "CI high": float(s.ci[j][1])}
+                                for label, s in r.subgroups.estimates.items() for j, c in enumerate(r.design.categories)]
+    tests = analysis.subgroup_test_sentences(results, options.by)
+    warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
     sentences = [r.sentence() for r in results]
     for r in results:
+        for remark in (r.estimate.notes if r.estimate is not None else ()):
+            sentences.append(f"{r.item}: {remark}")
         if r.estimate is not None and r.mapping is not None and r.mapping.n_excluded:
             sentences.append(f"{r.item}: {r.mapping.n_excluded:,} row(s) left out ({r.mapping.n_unmatched:,} matching "
                              f"no code, {r.mapping.n_missing:,} missing); {r.estimate.n:,} used.")
     job.progress(1.0, "Done")
     return ResultSet(options, results, analysis.estimate_rows(results), analysis.subgroup_rows(results), sentences,
-                     forest, direct, bars, sub_plot, tests, warning)
+                     forest, direct, bars, sub_plot, tests, sub_bars, warnings, subgroup_warning=warning)
 
 
 class RowsTable(QWidget):
@@ -202,6 +215,7 @@ class ResultsView(QWidget):
         self.stale = True
         self._has_data = False
         self._needs_run = False
+        self._confirmed_by: str | None = None  # "Subgroups by" column the researcher agreed to
         self.jobs = JobRunner(self)
         self.jobs.done.connect(self._on_done)
         self.jobs.failed.connect(self._on_failed)
@@ -287,8 +301,9 @@ class ResultsView(QWidget):
     def options(self) -> Options:
         direct = tuple((self.direct.item(r, 0).text(), self.direct.cellWidget(r, 1).currentData())
                        for r in range(self.direct.rowCount()) if self.direct.cellWidget(r, 1).currentData())
-        return Options(self.ci.currentData(), self.confidence.currentData(), self.by.currentData(), direct,
-                       self.subgroup_warning.min_group_size())
+        by = self.by.currentData()
+        return Options(self.ci.currentData(), self.confidence.currentData(), by, direct,
+                       self.subgroup_warning.min_group_size(), confirmed=by is not None and by == self._confirmed_by)
 
     def refresh(self, *_args) -> None:
         """Fill the options from the project (columns of the latest data) and recompute."""
@@ -372,7 +387,30 @@ class ResultsView(QWidget):
         self.state.setText(text)
         self.state.setStyleSheet("color: #8a5a00; font-weight: bold;" if busy else "color: gray;")
 
+    def ask_subgroups(self, column: str, warnings: list[str]) -> bool:
+        """Ask whether to estimate by ``column`` despite the warnings (tests replace this)."""
+        from PySide6.QtWidgets import QMessageBox
+
+        text = "\n\n".join(warnings) + f"\n\nEstimate by {column!r} anyway?"
+        answer = QMessageBox.question(self, "Subgroups", text, QMessageBox.StandardButton.Yes |
+                                      QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _confirm_subgroups(self, rs: ResultSet) -> None:
+        column = rs.options.by
+        if self.ask_subgroups(column, rs.warnings):
+            self._confirmed_by = column
+            self.recompute()
+            return
+        self.by.blockSignals(True)
+        self.by.setCurrentIndex(max(0, self.by.findData(None)))
+        self.by.blockSignals(False)
+        self.recompute()
+
     def _on_done(self, rs: ResultSet) -> None:
+        if rs.needs_confirmation:
+            self._confirm_subgroups(rs)
+            return
         self.current, self.stale = rs, False
         self.subgroup_warning.set_warning(rs.subgroup_warning)
         self.sentences.setText("<br>".join(rs.sentences))
@@ -385,22 +423,22 @@ class ResultsView(QWidget):
         self.direct_table.setVisible(bool(rs.direct))
         self.subgroup_table.set_rows(rs.subgroups)
         self.subgroup_table.setVisible(bool(rs.subgroups))
-        self.subgroup_tests.setText("<br>".join(rs.tests))
-        self.subgroup_tests.setVisible(bool(rs.tests))
+        self.subgroup_tests.setText("<br>".join(rs.tests + [f"Note: {w}" for w in rs.warnings]))
+        self.subgroup_tests.setVisible(bool(rs.tests or rs.warnings))
         if rs.subgroup_plot:
             self.subgroup_plot.title = f"Subgroups by {rs.options.by}"
             table = [{"item": r["item"].split(": ", 1)[0], "subgroup": r["item"].split(": ", 1)[-1],
                       **{k: r[k] for k in ("n", "estimate", "CI low", "CI high")}} for r in rs.subgroup_plot]
             self.subgroup_plot.plot(draw_forest, rs.subgroup_plot, table_rows=table, confidence=conf)
         self.subgroup_plot.setVisible(bool(rs.subgroup_plot))
-        self._show_bars(rs.bars, conf)
+        self._show_bars(rs.bars, conf, rs.subgroup_bars, rs.options.by)
         self.content.setEnabled(True)
         method = dict(CI_METHODS)[rs.options.ci]
         self._show_state(f"Up to date: {method} intervals at {100 * conf:.0f}%"
                          + (f", by {rs.options.by}" if rs.options.by else "") + ".")
         self.updated.emit(rs)
 
-    def _show_bars(self, bars: dict, confidence: float) -> None:
+    def _show_bars(self, bars: dict, confidence: float, by_subgroup: dict | None = None, by: str | None = None) -> None:
         for item in list(self.bars):
             if item not in bars:
                 self.bars.pop(item).deleteLater()
@@ -409,7 +447,10 @@ class ResultsView(QWidget):
             if panel is None:
                 panel = self.bars[item] = PlotPanel(f"{item} categories", f"the share of each category of {item}")
                 self.bars_box.addWidget(panel)
-            panel.plot(draw_bars, rows, title=item, confidence=confidence)
+            if by_subgroup and item in by_subgroup:  # one colour per subgroup
+                panel.plot(draw_grouped_bars, by_subgroup[item], title=f"{item} by {by}", confidence=confidence)
+            else:
+                panel.plot(draw_bars, rows, title=item, confidence=confidence)
 
     def _on_failed(self, exc) -> None:
         from dpdesk.errors import DpdeskError

@@ -93,6 +93,44 @@ def draw_bars(figure, rows: list[dict], *, title: str = "", label_key: str = "ca
         ax.set_title(title, fontsize=10)
 
 
+SUBGROUP_COLOURS = ("#2b5c8a", "#b35806", "#4d9221", "#762a83", "#8c510a", "#01665e", "#c51b7d", "#525252")
+
+
+def draw_grouped_bars(figure, rows: list[dict], *, title: str = "", label_key: str = "category",
+                      group_key: str = "subgroup", confidence: float = 0.95) -> None:
+    """Bars per category, one colour per subgroup, with CI whiskers (rows as :func:`draw_bars`)."""
+    figure.clear()
+    ax = figure.add_subplot(111)
+    labels = list(dict.fromkeys(str(r[label_key]) for r in rows))
+    groups = list(dict.fromkeys(str(r[group_key]) for r in rows))
+    width = 0.8 / max(1, len(groups))
+    for g, group in enumerate(groups):
+        mine = {str(r[label_key]): r for r in rows if str(r[group_key]) == group}
+        xs, est, low, high = [], [], [], []
+        for i, label in enumerate(labels):
+            r = mine.get(label)
+            if r is None or r["estimate"] is None:
+                continue
+            e = r["estimate"]
+            xs.append(i - 0.4 + width * (g + 0.5))
+            est.append(e)
+            low.append(max(0.0, e - (r["CI low"] if r["CI low"] is not None else e)))
+            high.append(max(0.0, (r["CI high"] if r["CI high"] is not None else e) - e))
+        ax.bar(xs, est, width=width * 0.92, yerr=[low, high], capsize=3, label=group,
+               color=SUBGROUP_COLOURS[g % len(SUBGROUP_COLOURS)], alpha=0.85, error_kw={"lw": 1.0, "ecolor": "#222222"})
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, rotation=0 if sum(map(len, labels)) < 50 else 30, ha="center")
+    _percent_axis(ax.yaxis)
+    top = max([r["CI high"] or 0 for r in rows] + [0.05])
+    ax.set_ylim(0, min(1.0, top * 1.15))
+    ax.set_ylabel(f"estimate, {100 * confidence:.0f}% CI")
+    ax.grid(axis="y", color="#dddddd", lw=0.6)
+    ax.set_axisbelow(True)
+    ax.legend(loc="upper right", fontsize=8, frameon=False, ncol=min(4, len(groups)))
+    if title:
+        ax.set_title(title, fontsize=10)
+
+
 def save_figure(figure, path: str | Path) -> Path:
     """Save ``figure`` as PNG (150 dpi), SVG or PDF, chosen by the suffix of ``path``."""
     from dpdesk.errors import DpdeskError

@@ -45,6 +45,19 @@ CI_NAMES = {
     "wald": "Wald (estimate +- z SE, cut to [0, 1])",
     "bootstrap": "percentile bootstrap",
 }
+#: The source of each interval method, for methods sections and exports.
+CI_CITATIONS = {
+    "default": "Feldman & Cousins (1998), Phys. Rev. D 57, 3873; profile likelihood for two-group designs "
+               "(Cranmer 2005, PHYSTAT); at y = 0 or y = n never tighter than the exact one-sided "
+               "Clopper & Pearson (1934) bound",
+    "wald": "Wald (1943); as reported by RRreg (Heck & Moshagen 2018, JSS 85(2)) and rr (Blair et al. 2015)",
+    "bootstrap": "Efron & Tibshirani (1993), An Introduction to the Bootstrap, ch. 13 (percentile interval)",
+}
+
+
+def ci_method_key(name: str) -> str:
+    """The short key ("default", "wald", "bootstrap") of an interval method's full name."""
+    return {v: k for k, v in CI_NAMES.items()}.get(name, name if name in CI_NAMES else "default")
 
 
 @dataclass(frozen=True)
@@ -81,6 +94,7 @@ class Estimate:
     unconstrained: Any = None
     fit: GoodnessOfFit | None = None
     loglik: float = math.nan
+    notes: tuple[str, ...] = ()
 
     @property
     def halfwidth(self) -> Any:
@@ -112,6 +126,7 @@ class Estimate:
             "unconstrained": plain(self.unconstrained),
             "fit": None if self.fit is None else {"g2": self.fit.g2, "df": self.fit.df, "p_value": self.fit.p_value},
             "loglik": self.loglik,
+            "notes": list(self.notes),
         }
 
 
@@ -152,7 +167,28 @@ def one_parameter_interval(model: OneParameter, counts, pi_hat: float, confidenc
         se0 = 1 / math.sqrt(info) if 0 < info < math.inf else (0.0 if info == math.inf else math.inf)
         return lr - iv.critical_value(*_se_distances(p, se0), confidence) - 1e-9
 
-    return iv.invert_test(excess, pi_hat)
+    low, high = iv.invert_test(excess, pi_hat)
+    return _widen_at_boundary(model, counts, low, high, confidence)
+
+
+def _widen_at_boundary(model: OneParameter, counts, low: float, high: float, confidence: float):
+    """At ``y = n`` or ``y = 0`` never tighter than the exact one-sided bound (``intervals``).
+
+    ``lambda = A + B pi`` is monotone in ``pi``, so the exact bound on the yes probability
+    maps to one end of the prevalence interval: the lower end when B > 0 and y = n (or
+    B < 0 and y = 0), else the upper end.
+    """
+    if not model.is_saturated_binary():
+        return low, high
+    y, n = float(counts[0][1]), float(counts[0].sum())
+    lam = iv.exact_boundary_bound(y, n, confidence)
+    a, b = float(model.A[0][1]), float(model.B[0][1])
+    if lam is None or b == 0:
+        return low, high
+    pi = min(1.0, max(0.0, (lam - a) / b))
+    if (b > 0) == (y >= n):
+        return min(low, pi), high
+    return low, max(high, pi)
 
 
 def two_group_interval(model: TwoGroup, y, n, pi_hat: float, eta_hat: float, confidence: float) -> tuple[float, float]:
@@ -272,8 +308,16 @@ def _two_group(d: Design, counts, conf, ci, B, rng):
     cov = covariance(model.information(n, pi, eta))
     se = math.sqrt(cov[0, 0]) if cov[0, 0] >= 0 else math.nan
     se_eta = math.sqrt(cov[1, 1]) if cov[1, 1] >= 0 else math.nan
+    raw_pi, raw_eta = model.moment(y, n)
+    notes: tuple[str, ...] = ()
+    if d.model == "sld" and not pi > 1e-9:
+        # t is the share of honest carriers: with no carriers it is unidentified, and every
+        # reported t (also the unconstrained one, h / pi with pi ~ 0) is NaN, never a number.
+        raw_eta = math.nan
+        notes = ("t (honesty of carriers) is not identified: the estimated prevalence is 0, so there are no "
+                 "carriers whose honesty could be estimated; t is reported as not available.",)
     if d.model == "sld":
-        extra = {"t": (eta if pi > 0 else math.nan, se_eta if pi > 0 else math.nan)}
+        extra = {"t": (eta if pi > 1e-9 else math.nan, se_eta if pi > 1e-9 else math.nan)}
     elif d.model == "cdm":
         gamma = max(0.0, 1 - pi - eta)
         var_g = cov[0, 0] + cov[1, 1] + 2 * cov[0, 1]
@@ -291,9 +335,8 @@ def _two_group(d: Design, counts, conf, ci, B, rng):
         interval = tuple(_percentile(boot, conf))
     method = "moment estimate (equals the maximum-likelihood estimate)" if interior else (
         "maximum likelihood on the boundary of the parameter space")
-    raw_pi, raw_eta = model.moment(y, n)
     return dict(prevalence=pi, se=se, ci=(float(interval[0]), float(interval[1])), method=method, extra=extra,
-                unconstrained=(raw_pi, raw_eta), loglik=model.loglik(y, n, pi, eta))
+                unconstrained=(raw_pi, raw_eta), loglik=model.loglik(y, n, pi, eta), notes=notes)
 
 
 def _binary_slice(matrix: np.ndarray, j: int) -> np.ndarray:

@@ -8,6 +8,15 @@ chi2_1(0.95) = 3.84 over-covers (the estimate piles up on the boundary, where th
 likelihood ratio is 0) and Wald under-covers; the calibrated value (2.71 on the
 boundary itself, 3.84 far from it) keeps the coverage near its nominal level everywhere.
 
+At ``y = n`` and ``y = 0`` the Gaussian approximation behind the calibration fails (the
+information grows without bound as the response probability approaches 0 or 1): at
+n = 40, triangular p = 0.1, prevalence 0.95 the interval at ``y = n`` excluded the truth
+and the exact coverage fell to 80.9%. There the interval is widened to the exact
+one-sided Clopper-Pearson bound (:func:`exact_boundary_bound`) whenever that is looser;
+widening only adds prevalences whose probability of ``y = n`` (or 0) is above
+``1 - confidence``, so coverage cannot fall and the interval is never tighter than the
+exact one (see ``estimate.one_parameter_interval``).
+
 For a candidate value ``theta0`` with standard error ``se0`` (Fisher information with n,
 at ``theta0``) the boundaries are ``d_low = theta0/se0`` and ``d_high = (1-theta0)/se0``
 standard errors away. With ``x ~ N(0, 1)`` and the bounded estimate ``clip(x, -d_low,
@@ -86,6 +95,22 @@ def invert_test(
             brentq(excess, estimate, outer, xtol=tol, rtol=1e-12)
 
     return edge(lo), edge(hi)
+
+
+def exact_boundary_bound(y: float, n: float, confidence: float) -> float | None:
+    """Exact one-sided bound for a binomial probability when every or no answer is "yes".
+
+    At ``y = n`` the lower bound is ``lambda_L = (1 - confidence)^(1/n)``; at ``y = 0`` the
+    upper bound is ``lambda_U = 1 - (1 - confidence)^(1/n)`` (Clopper & Pearson 1934, one
+    sided; for ``y = 0`` the "rule of three" ``lambda_U ~ 3/n`` of Hanley & Lippman-Hand
+    1983). Every ``lambda`` beyond the bound gives ``y = n`` (or 0) with probability at most
+    ``1 - confidence``, so no interval at the boundary needs to be tighter than it.
+    ``None`` for ``0 < y < n``.
+    """
+    if n <= 0 or 0 < y < n:
+        return None
+    edge = (1.0 - confidence) ** (1.0 / n)
+    return edge if y >= n else 1.0 - edge
 
 
 def wilson(successes: float, n: float, confidence: float) -> tuple[float, float]:

@@ -92,7 +92,15 @@ class OneParameter:
         return len(self.A) == 1 and len(self.A[0]) == 2
 
     def moment(self, counts) -> float:
-        """Unconstrained moment estimate from the mean response score (RRreg's RRuni formulas)."""
+        """Unconstrained least-squares moment estimate: the response shares projected on ``B``.
+
+        ``pi_m = sum_g N_g B_g . (n_g / N_g - A_g) / sum_g N_g |B_g|^2``. For a one-group
+        yes/no design this is the usual ``(lambda_hat - A) / B`` (RRreg's RRuni closed
+        forms). For Kuk's design with several draws it is NOT RRreg's estimator: RRreg
+        (``RRuni``, model "Kuk") uses the mean number of red cards,
+        ``pi_K = (mean(red) / draws - p2) / (p1 - p2)``. Both are unbiased and consistent;
+        neither is reported as the estimate, which is the ML estimate (``mle``).
+        """
         # Project on the direction B: E[B . n / N] = A.B + |B|^2 pi, pooled over groups.
         num = den = 0.0
         for n, a, b in zip(counts, self.A, self.B):
@@ -115,6 +123,19 @@ class OneParameter:
             return 1.0, False
         root = brentq(lambda p: self.score(counts, p), 0.0, 1.0, xtol=1e-14, rtol=1e-14)
         return root, False
+
+
+def kuk_mean_red_estimate(counts, p1: float, p2: float, draws: int) -> float:
+    """RRreg's moment estimate for Kuk's design with ``draws`` cards (``RRreg::RRuni``, "Kuk").
+
+    ``pi_K = (lambda - p2) / (p1 - p2)`` with ``lambda = sum_r r n_r / (N draws)``, the mean
+    share of red cards (Kuk 1990; Heck & Moshagen 2018, ``R/RRuni_models.R``).
+    ``counts[r]`` is the number of respondents reporting ``r`` red cards, ``r = 0..draws``.
+    Unconstrained (may leave [0, 1]); offered for comparison with RRreg.
+    """
+    n = np.asarray(counts, float)
+    lam = float(np.arange(len(n)) @ n) / (n.sum() * draws)
+    return (lam - p2) / (p1 - p2)
 
 
 # ----------------------------------------------------------------------------- two groups
@@ -183,7 +204,8 @@ class TwoGroup:
         if np.any(self.F != 0):  # SLD: affine in (pi, h = pi * eta) with E = 0
             M = np.column_stack([self.D, self.F])
             pi, h = np.linalg.solve(M, lam - self.C)
-            return float(pi), (float(h / pi) if pi != 0 else math.nan)
+            # t = h / pi is unidentified where pi is (numerically) 0: NaN, never h / 1e-16
+            return float(pi), (float(h / pi) if abs(pi) > 1e-9 else math.nan)
         M = np.column_stack([self.D, self.E])
         pi, eta = np.linalg.solve(M, lam - self.C)
         return float(pi), float(eta)

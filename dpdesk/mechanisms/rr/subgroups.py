@@ -15,8 +15,23 @@ The overall test of equal prevalence across k subgroups (:class:`EqualityTest`):
   ``X^2 = sum_i w_i (pi_i - pi_bar)^2``, ``w_i = 1 / se_i^2``, ``pi_bar = sum w_i pi_i / sum
   w_i``, k - 1 degrees of freedom (the nuisance parameters may differ by subgroup).
 
-Designs with several categories are compared per category (arrays), without an overall
-test.
+* designs with categories (forced_multi, krr, custom with more than two states): the
+  likelihood-ratio test of one distribution for all subgroups,
+  ``G^2 = 2 (sum_i l_i(c_i) - sum_i l_i(c_pooled))`` with ``l_i(c) = sum_r n_ir log (P c)_r``,
+  ``c_i`` the ML estimate on the simplex in subgroup i and ``c_pooled`` the one from the
+  summed counts, on ``(k - 1)(S - 1)`` degrees of freedom (S states); beside it one test
+  per category ("this category or not", the yes/no design of ``estimate._binary_slice``)
+  on k - 1 df, where the matrix treats the other categories alike;
+* unary designs (one randomized tick per option): per option the yes/no likelihood-ratio
+  test on k - 1 df; the options are answered by the same respondents, so their statistics
+  are dependent and their sum is not chi-square: the overall test is the largest of them
+  with a Bonferroni-adjusted p-value ``min(1, K min_j p_j)`` (K options), valid under any
+  dependence.
+
+The likelihood-ratio statistic is asymptotically chi-square (Wilks 1938, *Ann. Math.
+Stat.* 9, 60); for randomized response see van den Hout & van der Heijden (2002, *Int.
+Stat. Rev.* 70, 269). Where an estimate lies on the boundary (a share of 0) the chi-square
+reference is approximate and tends to be conservative (Self & Liang 1987, *JASA* 82, 605).
 """
 
 from __future__ import annotations
@@ -54,13 +69,20 @@ class Difference:
 
 @dataclass(frozen=True)
 class EqualityTest:
-    """Overall test that all subgroups have the same prevalence."""
+    """Test that all subgroups have the same prevalence (or the same distribution).
+
+    ``pooled`` is the estimate from the summed counts (one value per category for designs
+    with categories). ``category`` names the category a per-category test is about (None:
+    the whole distribution); ``by_category`` holds those per-category tests.
+    """
 
     statistic: float
     df: int
     p_value: float
     method: str
-    pooled: float
+    pooled: Any
+    category: str | None = None
+    by_category: tuple["EqualityTest", ...] = ()
 
 
 @dataclass(frozen=True)
@@ -134,17 +156,67 @@ def _labelled(diff: Difference, a, b) -> Difference:
     return Difference(a, b, diff.difference, diff.se, diff.ci, diff.z, diff.p_value, diff.confidence)
 
 
+def _one_parameter_lr(model: OneParameter, counts_list) -> tuple[float, float]:
+    """(G^2, pooled ML estimate) for equal prevalence across subgroups of a one-parameter design."""
+    groups = len(counts_list[0])
+    pooled_counts = [sum(c[g] for c in counts_list) for g in range(groups)]
+    pi_pool, _ = model.mle(pooled_counts)
+    g2 = 2 * sum(model.loglik(c, model.mle(c)[0]) - model.loglik(c, pi_pool) for c in counts_list)
+    return max(0.0, float(g2)), float(pi_pool)
+
+
+def _lr_test(g2: float, df: int, method: str, pooled, category=None, by_category=()) -> EqualityTest:
+    return EqualityTest(g2, df, float(chi2.sf(g2, df)), method, pooled, category, tuple(by_category))
+
+
+def _categorical_test(d: Design, ests: dict[Any, Estimate]) -> EqualityTest:
+    from dpdesk.mechanisms.rr.estimate import _binary_slice
+
+    k = len(ests)
+    P = d.matrix
+    counts = [e.counts[0] for e in ests.values()]
+    pooled = estimate(d, sum(counts), ci="wald").frequencies
+    lam = np.maximum(P @ pooled, 1e-300)
+    g2 = max(0.0, 2 * sum(float(e.loglik) - float(e.counts[0] @ np.log(lam)) for e in ests.values()))
+    per = []
+    for j, cat in enumerate(d.categories):
+        sl = _binary_slice(P, j)
+        if sl is None:
+            continue
+        model = OneParameter.from_matrices([sl])
+        yes = [(np.array([c.sum() - c[j], c[j]]),) for c in counts]
+        g2_j, pool_j = _one_parameter_lr(model, yes)
+        per.append(_lr_test(g2_j, k - 1, "likelihood ratio (G^2), this category or not", pool_j, str(cat)))
+    df = (k - 1) * (P.shape[1] - 1)
+    return _lr_test(g2, df, "likelihood ratio (G^2), whole distribution", tuple(float(x) for x in pooled),
+                    by_category=per)
+
+
+def _unary_test(d: Design, ests: dict[Any, Estimate]) -> EqualityTest:
+    k = len(ests)
+    model = OneParameter.from_matrices([d.matrix])
+    per = []
+    for j, cat in enumerate(d.categories):
+        g2_j, pool_j = _one_parameter_lr(model, [(e.counts[j],) for e in ests.values()])
+        per.append(_lr_test(g2_j, k - 1, "likelihood ratio (G^2), this option ticked or not", pool_j, str(cat)))
+    worst = max(per, key=lambda t: t.statistic)
+    p = min(1.0, len(per) * min(t.p_value for t in per))
+    return EqualityTest(worst.statistic, k - 1, p, "largest per-option likelihood ratio (G^2), "
+                        "Bonferroni-adjusted p-value", tuple(t.pooled for t in per), None, tuple(per))
+
+
 def _equality_test(d: Design, ests: dict[Any, Estimate]) -> EqualityTest | None:
     k = len(ests)
-    if k < 2 or not d.is_binary:
+    if k < 2:
         return None
+    if d.model == "categorical":
+        return _categorical_test(d, ests)
+    if d.model == "unary":
+        return _unary_test(d, ests)
     if d.model == "prevalence":
         model = OneParameter.from_matrices(d.matrices)
-        pooled_counts = [sum(e.counts[g] for e in ests.values()) for g in range(d.groups)]
-        pi_pool, _ = model.mle(pooled_counts)
-        g2 = max(0.0, 2 * sum(model.loglik(e.counts, e.prevalence) - model.loglik(e.counts, pi_pool)
-                              for e in ests.values()))
-        return EqualityTest(g2, k - 1, float(chi2.sf(g2, k - 1)), "likelihood ratio (G^2)", float(pi_pool))
+        g2, pi_pool = _one_parameter_lr(model, [e.counts for e in ests.values()])
+        return _lr_test(g2, k - 1, "likelihood ratio (G^2)", pi_pool)
     p = np.array([e.prevalence for e in ests.values()], float)
     se = np.array([e.se for e in ests.values()], float)
     if np.any(~(se > 0)) or np.any(~np.isfinite(se)):
@@ -164,7 +236,7 @@ def estimate_by(design: Design, counts_by_group: Mapping[Any, Any], *, confidenc
     ``.estimates``: label -> Estimate. ``.differences``: ``(a, b) -> a - b`` for every pair
     in the given order, or ``(label, reference) -> label - reference`` when a
     ``reference`` label is given (see :func:`compare`). ``.test``: overall test of equal
-    prevalence (module docstring; ``None`` for designs with categories or one subgroup).
+    prevalence or distribution (module docstring; ``None`` for one subgroup).
     """
     if not isinstance(counts_by_group, Mapping) or not counts_by_group:
         raise EstimationError(

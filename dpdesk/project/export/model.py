@@ -47,6 +47,9 @@ class ReproItem:
     ``design`` and ``params`` are passed as ``rr.design(design, **params)``; ``counts`` is
     the vector of response counts (a list of vectors, one per group, for two-group
     designs); ``subgroups`` maps a subgroup label to its counts in the same shape.
+    ``mapping`` is the item's column and codes (``column``, ``codes``, ``group_column``,
+    ``group_codes``) and ``by`` the subgroup column, so that the script can count the
+    stored data again and check the counts.
     """
 
     item: str
@@ -56,6 +59,8 @@ class ReproItem:
     subgroups: dict[str, list[Any]] = field(default_factory=dict)
     confidence: float = 0.95
     ci: str = "default"
+    mapping: dict[str, Any] | None = None
+    by: str | None = None
 
 
 @dataclass

@@ -78,10 +78,13 @@ def default_readme(bundle: Any) -> list[str]:
     )
     lines.append(
         "The Metadata sheet (or the _metadata file) records the dpdesk version, the input "
-        "file and its SHA-256 fingerprint, the import options, the design parameters and "
-        "the privacy budget. When a file ending in _reproduce.py is beside these results, "
-        "it recomputes every estimate from the response counts with the dpdesk Python "
-        "library: run it with python."
+        "file and its SHA-256, the import options (header rows, platform, encoding), a "
+        "fingerprint of the analysed answers (independent of row order and file format), "
+        "each item's codes and which answers were left out and why, the design parameters, "
+        "the interval method with its source, and the privacy budget. When a file ending in "
+        "_reproduce.py is beside these results, it counts the answers again from the project "
+        "file, checks them against the exported counts, and recomputes every estimate with "
+        "the dpdesk Python library: run it with python."
     )
     return lines
 

@@ -1,8 +1,13 @@
 """The reproducibility script: a short Python file that recomputes every estimate.
 
-The script imports ``from dpdesk.mechanisms import rr``, rebuilds each design with
-``rr.design(name, **params)``, calls ``rr.estimate(design, counts, confidence=...,
-ci=...)`` on the exported counts (overall and per subgroup) and prints a table. Nothing
+First, when the project file is at hand (the path recorded at export, or the script's
+first argument), the script opens it with dpdesk's API (read-only use, shared), checks
+the data fingerprint of the analysed columns, counts every item again from the stored
+rows with the mapping recorded at export (``analysis.rebuild_counts``: column, codes,
+group codes, subgroup column) and stops with exit status 1 if any count differs from the
+exported one. Then it imports ``from dpdesk.mechanisms import rr``, rebuilds each design
+with ``rr.design(name, **params)``, calls ``rr.estimate(design, counts, confidence=...,
+ci=...)`` on the counts (overall and per subgroup) and prints a table. Nothing
 from the data file is written as code: every name, label and value is embedded as a
 Python literal made by ``repr()`` of a plain str/int/float/list/dict, so an item called
 ``'); import os; os.system('...`` stays a harmless string, and the printed labels
@@ -28,6 +33,14 @@ from dpdesk.mechanisms import rr
 
 RESULTS_FILE = {results}
 DPDESK_VERSION = {version}
+# Where the counts came from: the project file, its dataset, the fingerprint of the analysed columns.
+PROJECT_FILE = {project}
+DATASET = {dataset}
+FINGERPRINT = {fingerprint}
+FINGERPRINT_COLUMNS = {fp_columns}
+# For the reviewer: how the data were read, how each item was mapped (and what was left out,
+# and why), and the interval method with its source.
+REVIEW = {review}
 '''
 
 _FOOTER = '''
@@ -46,8 +59,46 @@ def rows_of(result):
             for k, name in enumerate(result.design.categories)]
 
 
-def main():
+def check_against_data(project_file):
+    """Count the stored data again with the recorded mappings; exit 1 if any count differs."""
+    import os
+
+    if not project_file or not os.path.exists(project_file):
+        print("Project file", clean(project_file), "not found: the estimates below use the exported counts only.")
+        print("(Give the project file's path as the first argument to check the counts against the data.)")
+        return False
+    from dpdesk.project import Project
+    from dpdesk.project.analysis import rebuild_counts, stored_table
+    from dpdesk.project.fingerprint import data_fingerprint
+
+    problems = []
+    with Project.open(project_file, shared=True) as project:
+        if FINGERPRINT:
+            found = data_fingerprint(stored_table(project, DATASET).frame, FINGERPRINT_COLUMNS)
+            if found != FINGERPRINT:
+                problems.append("the data fingerprint differs: the stored rows are not those that were analysed")
+        for item, mapping, by, counts, subgroups in CHECKS:
+            got, got_by = rebuild_counts(project, item, mapping, dataset=DATASET, by=by)
+            if got != counts:
+                problems.append(f"{clean(item)}: counts from the data {got} differ from the exported {counts}")
+            if by and got_by != subgroups:
+                problems.append(f"{clean(item)}: subgroup counts from the data differ from the exported ones")
+    if problems:
+        for p in problems:
+            print("MISMATCH:", p)
+        raise SystemExit(1)
+    print(f"Counts of {len(CHECKS)} item(s) rebuilt from the stored data ({clean(DATASET)}) and the "
+          "recorded mappings agree with the exported counts; the data fingerprint agrees.")
+    return True
+
+
+def main(argv=()):
     print("Results file:", clean(RESULTS_FILE))
+    for key in ("CI method", "CI method citation"):
+        if key in REVIEW:
+            print(f"{key}:", clean(REVIEW[key]))
+    if CHECKS:
+        check_against_data(argv[0] if argv else PROJECT_FILE)
     print(f"{'item':<24} {'subgroup':<16} {'category':<12} {'n':>7} {'estimate':>10} {'SE':>10} "
           f"{'CI low':>10} {'CI high':>10}  CI method")
     for item, subgroup, design, counts, confidence, ci in ANALYSES:
@@ -58,7 +109,9 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])
 '''
 
 
@@ -93,6 +146,17 @@ def literal(value: Any, where: str = "value") -> str:
     )
 
 
+REVIEW_KEYS = ("dataset", "input file", "input SHA-256", "import options", "item mappings", "CI method",
+               "CI method citation", "confidence", "subgroups by", "warnings")
+
+
+def _review(meta: dict) -> dict:
+    """The reviewer's part of the metadata, as plain literals."""
+    from dpdesk.project.export.model import _jsonable
+
+    return {k: _jsonable(meta[k]) for k in REVIEW_KEYS if k in meta}
+
+
 def _design_call(design: str, params: dict[str, Any], where: str) -> str:
     names = [str(k) for k in params]
     if all(n.isidentifier() and not n.startswith("_") for n in names) and "name" not in names:
@@ -110,8 +174,16 @@ def repro_script_text(bundle: ResultsBundle, results_file: str = "results", scri
         raise ExportError("There is nothing to reproduce: the results carry no counts and designs.")
     version = bundle.metadata.get("app version", bundle.metadata.get("dpdesk version", __version__))
     script = "".join(ch if ch.isprintable() else "?" for ch in os.path.basename(script_name))
+    meta = bundle.metadata
+    project = meta.get("project") if any(e.mapping for e in items) else None
     out = [_HEADER.format(script=script, results=literal(str(results_file)),
-                          version=literal(str(version)))]
+                          version=literal(str(version)), project=literal(None if project is None else str(project)),
+                          dataset=literal(meta.get("dataset")),
+                          fingerprint=literal(meta.get("data fingerprint (SHA-256)")),
+                          fp_columns=literal(list(meta.get("data fingerprint columns") or []), "fingerprint columns"),
+                          review=literal(_review(meta), "review metadata"))]
+    out.append("# Each check: (item, mapping recorded at export, subgroup column, counts, subgroup counts).")
+    out.append("CHECKS = []")
     out.append("# Each analysis: (item, subgroup, design, counts, confidence, CI method).")
     out.append("ANALYSES = []")
     for number, entry in enumerate(items, start=1):
@@ -126,6 +198,10 @@ def repro_script_text(bundle: ResultsBundle, results_file: str = "results", scri
             out.append(
                 f"ANALYSES.append((item, {literal(str(label))}, design, {literal(counts, 'counts')}, {options}))"
             )
+        if entry.mapping:
+            subgroups = {str(k): v for k, v in (entry.subgroups or {}).items()}
+            out.append(f"CHECKS.append((item, {literal(dict(entry.mapping), 'mapping')}, "
+                       f"{literal(entry.by)}, {literal(entry.counts, 'counts')}, {literal(subgroups, 'counts')}))")
     out.append(_FOOTER)
     return "\n".join(out)
 
