@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QWizard
 
 from dpdesk.errors import DesignError
 
+from dpdesk.gui.dialogs.discard import AskBeforeDiscard, EnterStaysInNumberFields
 from dpdesk.gui.wizard.catalog import BY_KEY, EXACT
 from dpdesk.gui.wizard.draft import Draft
 from dpdesk.gui.wizard.page_design import DesignPage
@@ -35,7 +36,7 @@ def draft_from_item(item) -> Draft:
                  instructions_edited=bool(item.instructions), editing=item.name)
 
 
-class DesignWizard(QWizard):
+class DesignWizard(AskBeforeDiscard, EnterStaysInNumberFields, QWizard):
     """Design one survey item. After ``accept()``, :meth:`result` gives what to store."""
 
     def __init__(self, draft: Draft | None = None, settings=None, parent=None) -> None:
@@ -60,6 +61,7 @@ class DesignWizard(QWizard):
             self.addPage(page)
         self.setButtonText(QWizard.WizardButton.FinishButton, "Save item" if self.draft.editing else "Add to project")
         self.resize(820, 680)
+        self.watch_edits()  # Escape / Cancel with changes asks first
 
     def item_result(self) -> dict:
         """``{"name", "question", "design", "instructions"}`` for the project."""
