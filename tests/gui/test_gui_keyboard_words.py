@@ -78,3 +78,49 @@ def test_share_roles_rows_and_confirmation(share, qtbot, tmp_path):
     share.export_to(tmp_path / "x.csv")
     qtbot.waitUntil(lambda: not share.jobs.running, timeout=20000)
     assert (tmp_path / "x.csv").exists()
+
+
+def test_gui_text_names_no_command_line_flags():
+    """No string in the GUI code hints at a command (``dpdesk budget ...``) or a flag (``--set``)."""
+    import ast
+    import re
+
+    from tests.helpers.paths import ROOT
+
+    hint = re.compile(r"\bdpdesk (new|import|budget|release|ledger|share|report|estimate|export)\b|(^|\s)--[a-z]")
+    found = []
+    for path in (ROOT / "dpdesk" / "gui").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                      if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
+                      and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                if hint.search(node.value) and "print" not in path.name:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value[:60]!r}")
+    assert found == []
+
+
+def test_errors_shown_in_the_app_name_app_actions(window, tmp_path):
+    from dpdesk.gui.dialogs.errors import error_box
+    from dpdesk.errors import DpdeskError
+    from dpdesk.project import ledger
+
+    assert window.create_project(tmp_path / "p.dpdesk")
+    with pytest.raises(DpdeskError) as err:
+        ledger.lower_budget(window.project, 1)
+    assert "--set" in str(err.value)  # the command line keeps its wording
+    text = error_box(err.value).informativeText()
+    assert "--" not in text and "dpdesk budget" not in text and "Set the privacy budget" in text
+
+
+def test_design_names_are_words(window, tmp_path):
+    from dpdesk.gui.shell.example_project import build_example
+    from dpdesk.gui.widgets.common import design_words
+
+    assert design_words("forced_multi") == "Forced response, several categories"
+    assert all("_" not in design_words(k) for k in rr.DESIGN_NAMES)
+    assert window.open_project(build_example(None, tmp_path / "example.dpdesk"))
+    t = window.design_view.table
+    shown = [t.item(r, 2).text() for r in range(t.rowCount())]
+    assert shown and all("_" not in s.split(":")[0] for s in shown)

@@ -61,7 +61,7 @@ def error_box(exc: BaseException, parent: QWidget | None = None) -> QMessageBox:
         box.setInformativeText(str(getattr(exc, "summary", exc)))
         box.setDetailedText(str(exc.details))
     elif isinstance(exc, DpdeskError):
-        box.setInformativeText(str(exc))
+        box.setInformativeText(getattr(exc, "in_app", None) or str(exc))
     else:
         box.setInformativeText(BUG_TEXT)
         box.setDetailedText(safe_details(exc))

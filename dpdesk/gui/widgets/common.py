@@ -60,3 +60,20 @@ def type_words(dtype) -> str:
     if text.startswith("category"):
         return "categories"
     return "text"
+
+
+#: The designs' names in words (the program's keys, e.g. "forced_multi", never reach the screen).
+DESIGN_WORDS = {
+    "warner": "Warner's mirrored questions", "forced": "Forced response", "forced_multi":
+    "Forced response, several categories", "unrelated": "Unrelated question",
+    "unrelated_unknown": "Unrelated question, prevalence unknown", "crosswise": "Crosswise model",
+    "triangular": "Triangular model", "kuk": "Kuk's card method", "mangat": "Mangat's model",
+    "sld": "Stochastic lie detector", "cdm": "Cheating detection model",
+    "krr": "Randomized response, several categories (k-RR)", "unary": "Unary encoding, tick each option",
+    "custom": "Custom design",
+}
+
+
+def design_words(key: str) -> str:
+    """A design's name in words ("Forced response, several categories" for "forced_multi")."""
+    return DESIGN_WORDS.get(str(key), str(key).replace("_", " ").capitalize())

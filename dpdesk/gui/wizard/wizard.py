@@ -24,9 +24,11 @@ def draft_from_item(item) -> Draft:
     key = record["name"]
     choice = BY_KEY.get(key)
     if choice is None:
+        from dpdesk.gui.widgets.common import design_words
+
         raise DesignError(
-            f"The item {item.name!r} uses the {key!r} design, which the wizard cannot edit yet. "
-            f"Change it from the command line, or make a new item."
+            f"The item {item.name!r} uses the design \"{design_words(key)}\", which the wizard cannot edit yet. "
+            f"Remove the item and make a new one with New item…, or keep it as it is."
         )
     params = dict(record.get("params") or {})
     categories = [str(c) for c in params.get("categories") or []]

@@ -196,8 +196,12 @@ def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget) -> Budge
 
 
 def _no_budget(ds_name: str) -> BudgetError:
-    return BudgetError(f"No privacy budget is set for the data of {ds_name!r} yet, so nothing can be released. "
-                       f"Set one first: dpdesk budget PROJECT --set 1 (Python: ledger.set_budget(project, 1)).")
+    from dpdesk.errors import in_app
+
+    head = f"No privacy budget is set for the data of {ds_name!r} yet, so nothing can be released. "
+    return in_app(BudgetError(head + "Set one first: dpdesk budget PROJECT --set 1 (Python: "
+                              "ledger.set_budget(project, 1))."),
+                  head + "Set one first: Tabulate > Set the privacy budget….")
 
 
 def release(project, request: Mapping[str, Any], *, dataset: str | None = None,

@@ -263,8 +263,11 @@ def check(frame: pd.DataFrame, options: ShareOptions, *, require_quasi: bool = T
     if frame.shape[0] == 0:
         raise DataError("The data has no records, so there is nothing to check or share. Import a file with data.")
     if not options.quasi and require_quasi:
-        raise DataError("No quasi-identifiers are marked. Mark the columns an outsider could know about a person "
-                        "(age, sex, region, dates, occupation) as quasi-identifiers (--quasi).")
+        from dpdesk.errors import in_app
+
+        head = ("No quasi-identifiers are marked. Mark the columns an outsider could know about a person "
+                "(age, sex, region, dates, occupation) as quasi-identifiers")
+        raise in_app(DataError(head + " (--quasi)."), head + " in the role column, then press Check.")
     _check_columns(frame, options.quasi, "quasi-identifier")
     _check_columns(frame, options.sensitive, "sensitive")
     both = sorted(set(options.quasi) & set(options.sensitive))
