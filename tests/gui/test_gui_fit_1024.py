@@ -60,7 +60,10 @@ def example(window, tmp_path, qtbot):
     from dpdesk.gui.shell.example_project import build_example
 
     path = build_example(None, tmp_path / "example.dpdesk")
-    assert window.open_project(path)
+    rv = window.results_view
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        assert window.open_project(path)
+        window.nav.setCurrentRow(VIEWS.index("Results"))  # results are computed where they are shown
     return window
 
 
