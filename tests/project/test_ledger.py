@@ -350,3 +350,14 @@ def test_deleted_releases_and_raised_budgets_are_found(tmp_path, sql, problem):
         assert any(problem in x for x in problems), problems
         with pytest.raises(ledger.LedgerTamperedError):
             ledger.release(p, {"statistic": "count", "epsilon": 0.01})
+
+
+def test_declared_missing_codes_are_missing_in_sums_and_means(tmp_path):
+    """SPSS user-missing 99 (refused) is never an age of 99 in a released mean."""
+    with Project.create(tmp_path / "m.dpdesk") as p:
+        f = pd.DataFrame({"age": [20.0] * 50 + [99.0] * 50})
+        p.add_dataset("spss", f, source={"sha256": "99" * 32}, report={"missing_values": {"age": [99.0]}})
+        ledger.set_budget(p, 10)
+        e = ledger.release(p, {"statistic": "sum", "columns": ["age"], "bounds": [0, 100], "resolution": 1,
+                               "epsilon": 5, "confidence": "0.999999999"})
+        assert abs(e.values - 1000) <= e.half_width  # 50 x 20; the 99s would add 4950

@@ -158,9 +158,8 @@ def _analyze(job, project, options: Options) -> ResultSet:
     for r in results:
         for remark in (r.estimate.notes if r.estimate is not None else ()):
             sentences.append(f"{r.item}: {remark}")
-        if r.estimate is not None and r.mapping is not None and r.mapping.n_excluded:
-            sentences.append(f"{r.item}: {r.mapping.n_excluded:,} row(s) left out ({r.mapping.n_unmatched:,} matching "
-                             f"no code, {r.mapping.n_missing:,} missing); {r.estimate.n:,} used.")
+        if r.left_out_sentence():
+            sentences.append(r.left_out_sentence())
     job.progress(1.0, "Done")
     return ResultSet(options, results, analysis.estimate_rows(results), analysis.subgroup_rows(results), sentences,
                      forest, direct, bars, sub_plot, tests, sub_bars, warnings, subgroup_warning=warning)

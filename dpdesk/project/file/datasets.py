@@ -1,25 +1,23 @@
 """Imported data frames stored as real SQLite tables inside the project file.
 
 Each dataset gets its own table ``data_<id>`` with columns ``c0, c1, ...``; the user's
-column names, pandas dtypes and category lists are rows of ``dataset_columns``. Table
-and column names never come from user text, so no name needs quoting rules. Rows keep
-their order (``rowid``); the frame's index is not stored. Missing values are SQL NULL.
-pandas is imported here only, when a dataset is written or read.
+column names, pandas dtypes and how each column's values are stored (:mod:`.columns`) are
+rows of ``dataset_columns``. Table and column names never come from user text, so no name
+needs quoting rules. Rows keep their order (``rowid``); a non-default row index is stored
+as column ``idx``. Missing values are SQL NULL. pandas is imported only when a dataset is
+written or read.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import json
 import sqlite3
 from typing import Any
 
 from dpdesk.errors import ProjectError
+from dpdesk.project.file import columns as columns_codec
 
 #: ``dataset_columns.position`` of a stored row index (a frame's non-default index).
 INDEX_POSITION = -1
-
-_SQL_TYPE = {"i": "INTEGER", "u": "INTEGER", "b": "INTEGER", "f": "REAL", "M": "TEXT"}
 
 
 def write_frame(conn: sqlite3.Connection, dataset_id: int, frame: Any) -> tuple[str, int]:
@@ -46,92 +44,48 @@ def write_frame(conn: sqlite3.Connection, dataset_id: int, frame: Any) -> tuple[
     columns, meta, data = [], [], []
     for position, name, series in parts:
         sql_name = "idx" if position == INDEX_POSITION else f"c{position}"
-        sql_type, dtype, categories, ordered, values = _column(series, name or "row index")
-        columns.append(f"{sql_name} {sql_type}".strip())
-        meta.append((dataset_id, position, name, sql_name, dtype, categories, ordered))
-        data.append(values)
+        stored = _column(series, name or "row index", frame)
+        columns.append(f"{sql_name} {stored.sql_type}".strip())
+        meta.append((dataset_id, position, name, sql_name, stored.dtype, stored.meta, stored.ordered))
+        data.append(stored.values)
     conn.execute(f"CREATE TABLE {table} ({', '.join(columns) or 'placeholder'})")
     conn.executemany(
         "INSERT INTO dataset_columns(dataset_id, position, name, sql_name, dtype, categories, ordered)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         meta,
     )
-    if columns:
-        marks = ", ".join("?" * len(columns))
-        conn.executemany(f"INSERT INTO {table} VALUES ({marks})", zip(*data))
-    else:
-        conn.executemany(f"INSERT INTO {table} VALUES (NULL)", ([] for _ in range(len(frame))))
+    try:
+        if columns:
+            marks = ", ".join("?" * len(columns))
+            conn.executemany(f"INSERT INTO {table} VALUES ({marks})", zip(*data))
+        else:
+            conn.executemany(f"INSERT INTO {table} VALUES (NULL)", ([] for _ in range(len(frame))))
+    except (sqlite3.InterfaceError, sqlite3.ProgrammingError, OverflowError, UnicodeEncodeError) as exc:
+        for (position, name, _), values in zip(parts, data):
+            where = columns_codec.locate(values)
+            if where is not None:
+                raise columns_codec.unstorable_error(name or "row index", _row(frame, where), values[where]) from None
+        raise
     return table, len(frame)
 
 
-def _column(series: Any, name: str):
-    """(SQL type, dtype text, categories JSON, ordered, list of Python values) of a column."""
-    import numpy as np
-    import pandas as pd
-
-    dtype = series.dtype
-    missing = series.isna().to_numpy()
-    categories, ordered = None, 0
-    if isinstance(dtype, pd.CategoricalDtype):
-        cats = dtype.categories
-        categories = json.dumps(_natives(cats.tolist()), ensure_ascii=False)
-        ordered = int(bool(dtype.ordered))
-        sql_type = _SQL_TYPE.get(cats.dtype.kind, "")
-        values = _natives(series.astype(object).tolist())
-    elif dtype.kind == "M":
-        sql_type = "TEXT"
-        values = [v.isoformat() for v in series.tolist()]
-    elif dtype.kind in "iufb":
-        sql_type = _SQL_TYPE[dtype.kind]
-        if isinstance(dtype, np.dtype):
-            values = series.to_numpy().tolist()  # numpy gives Python ints, floats and bools
-        else:  # nullable extension types (Int64, Float64, boolean)
-            values = _natives(series.to_numpy(dtype=object).tolist())
-    else:  # object, string
-        sql_type = ""
-        values = _natives(series.astype(object).tolist())
-    for i in missing.nonzero()[0].tolist():
-        values[i] = None
-    if dtype == object:
-        kind = _date_kind(values)
-        if kind:  # dates in an object column (pyreadstat's SPSS dates): ISO text, parsed back
-            values = [None if v is None else v.isoformat() for v in values]
-            return "TEXT", f"object:{kind}", None, 0, values
-        for i, v in enumerate(values):
-            if type(v) not in _NATIVE:
-                raise ProjectError(
-                    f"Column {name!r}, row {i + 1}: cannot store the value {v!r} ({type(v).__name__}). "
-                    f"Convert the column to text or numbers before importing."
-                )
-    return sql_type, str(dtype), categories, ordered, values
+def _column(series: Any, name: str, frame: Any) -> columns_codec.Stored:
+    """The stored form of one column; a value without an exact stored form is a DataError."""
+    try:
+        return columns_codec.encode(series)
+    except columns_codec.Unstorable as exc:
+        raise columns_codec.unstorable_error(name, _row(frame, exc.position), exc.value) from None
 
 
-_NATIVE = frozenset({int, float, str, bytes, bool, type(None)})
+def _row(frame: Any, position: int) -> str:
+    """The row as the researcher sees it in the file (the importer's row labels), else its number."""
+    import numbers
 
-
-def _natives(values: list) -> list:
-    """Plain Python values (numpy scalars become int, float, bool)."""
-    return [v if type(v) in _NATIVE else _python(v) for v in values]
-
-
-def _date_kind(values: list) -> str | None:
-    """'date', 'datetime' or 'time' when every non-missing value is one of those, else None."""
-    present = [v for v in values if v is not None]
-    for kind, cls in (("datetime", _dt.datetime), ("date", _dt.date), ("time", _dt.time)):
-        if present and all(type(v) is cls for v in present):
-            return kind
-    return None
-
-
-def _python(value: Any) -> Any:
-    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
-        try:
-            return value.item()
-        except (TypeError, ValueError):
-            return value
-    if hasattr(value, "isoformat") and hasattr(value, "tz_localize"):  # pandas Timestamp
-        return value.isoformat()
-    return value
+    first = frame.attrs.get("dpdesk_first_row")
+    label = frame.index[position] if 0 <= position < len(frame.index) else None
+    if isinstance(first, numbers.Integral) and isinstance(label, numbers.Integral) and not isinstance(label, bool):
+        return f"row {int(label) + int(first)} of the file"
+    return f"row {position + 1} of the data"
 
 
 def read_frame(conn: sqlite3.Connection, dataset_id: int, table: str) -> Any:
@@ -156,7 +110,7 @@ def read_frame(conn: sqlite3.Connection, dataset_id: int, table: str) -> Any:
     columns = [[row[j] for row in rows] for j in range(len(meta))] if rows else [() for _ in meta]
     data, index = {}, None
     for (position, name, _, dtype, categories, ordered), values in zip(meta, columns):
-        series = _restore(list(values), dtype, categories, bool(ordered), name)
+        series = columns_codec.decode(list(values), dtype, categories, bool(ordered), name)
         if position == INDEX_POSITION:
             index = pd.Index(series).rename(name or None)
         else:
@@ -167,32 +121,6 @@ def read_frame(conn: sqlite3.Connection, dataset_id: int, table: str) -> Any:
     elif not data:
         out = pd.DataFrame(index=pd.RangeIndex(n))
     return out
-
-
-def _restore(values: list, dtype: str, categories: str | None, ordered: bool, name: str):
-    import numpy as np
-    import pandas as pd
-
-    try:
-        if dtype == "category":
-            cats = json.loads(categories)
-            return pd.Series(pd.Categorical(values, categories=cats, ordered=ordered), name=name)
-        if dtype.startswith("datetime64"):
-            parsed = pd.to_datetime(pd.Series(values, dtype=object), format="ISO8601")
-            return parsed.astype(dtype)
-        if dtype == "bool":
-            return pd.Series(np.array(values, dtype=bool), name=name)
-        if dtype == "object":
-            return pd.Series(values, dtype=object, name=name)
-        if dtype.startswith("object:"):
-            parse = getattr(_dt, dtype[7:]).fromisoformat
-            return pd.Series([None if v is None else parse(v) for v in values], dtype=object, name=name)
-        return pd.Series(values, dtype=object, name=name).astype(dtype)
-    except (TypeError, ValueError) as exc:
-        raise ProjectError(
-            f"The stored column {name!r} (type {dtype}) cannot be read back: {exc}. "
-            f"Re-import the dataset from its source file."
-        ) from exc
 
 
 def drop_frame(conn: sqlite3.Connection, table: str) -> None:

@@ -32,6 +32,7 @@ from dpdesk import __version__
 from dpdesk.errors import ProjectError
 from dpdesk.project.file import database, datasets, schema
 from dpdesk.project.file.lock import ProjectLock
+from dpdesk.project.file.validate import check_file
 from dpdesk.project.items import (
     Analysis,
     Dataset,
@@ -43,7 +44,6 @@ from dpdesk.project.items import (
     loads,
     plain_dict,
 )
-from dpdesk.project.file.validate import check_file
 
 _UNSET: Any = object()
 # Processes may share a file, one process may not open it twice (the lock says so, but
