@@ -124,3 +124,13 @@ def test_design_names_are_words(window, tmp_path):
     t = window.design_view.table
     shown = [t.item(r, 2).text() for r in range(t.rowCount())]
     assert shown and all("_" not in s.split(":")[0] for s in shown)
+
+
+def test_column_headers_say_the_type_in_words():
+    from PySide6.QtCore import Qt
+
+    from dpdesk.gui.widgets.table_model import FrameModel
+
+    model = FrameModel(pd.DataFrame({"age": [20, 30], "faculty": pd.Categorical(["Arts", "Law"])}))
+    tips = [model.headerData(i, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) for i in range(2)]
+    assert tips == ["age: whole numbers", "faculty: categories"]
