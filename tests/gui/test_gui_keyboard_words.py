@@ -134,3 +134,11 @@ def test_column_headers_say_the_type_in_words():
     model = FrameModel(pd.DataFrame({"age": [20, 30], "faculty": pd.Categorical(["Arts", "Law"])}))
     tips = [model.headerData(i, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) for i in range(2)]
     assert tips == ["age: whole numbers", "faculty: categories"]
+
+
+def test_wizard_tables_do_not_swallow_tab(window, tmp_path, qtbot):
+    assert window.create_project(tmp_path / "w.dpdesk")
+    wizard = window.design_view.new_item()
+    tables = wizard.findChildren(QAbstractItemView)
+    assert tables and [t.accessibleName() for t in tables if t.tabKeyNavigation()] == []
+    wizard.reject()

@@ -106,7 +106,7 @@ def test_crosstab_is_a_grid_with_margins_intervals_copy_and_export(view, window,
     assert "intervals cover" in text and "privacy cost" in text and "Female" in text
 
 
-def test_mean_has_an_interval_and_refusal_speaks_plainly(view, qtbot):
+def test_mean_has_an_interval_and_refusal_speaks_plainly(view, window, qtbot):
     f = view.form
     f.statistic.setCurrentIndex(4)
     f.column.setCurrentText("age")
@@ -126,6 +126,7 @@ def test_mean_has_an_interval_and_refusal_speaks_plainly(view, qtbot):
     assert "This mean would cost ε = 6; ε = 1 is left" in text
     assert "Details:" in text and "sensitivity" in text and "scale" in text.split("Details:")[1]
     assert "scale" not in text.split("Details:")[0]
+    shot(window, "tabulate_mean_refused")
 
 
 def test_cli_exports_a_release_and_a_ledger_entry(tmp_path, capsys):

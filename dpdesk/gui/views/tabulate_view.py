@@ -69,8 +69,7 @@ def refusal_words(message: str) -> str:
 
     summary, _, details = message.partition("\nDetails: ")
     summary = summary.replace(" Release refused: nothing was spent and no noise was drawn.", "")
-    text = "This release does not fit the budget. " + html.escape(summary) if not summary.startswith("The ledger") \
-        else html.escape(summary)
+    text = html.escape(summary)
     if details:
         text += f"<br><small style='color:#555'>Details: {html.escape(details)}</small>"
     return text

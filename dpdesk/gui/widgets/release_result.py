@@ -49,9 +49,17 @@ def cells(result: dict) -> list[tuple[str, object]]:
 
 
 def interval_text(cell) -> str:
-    if cell.low is None or cell.high is None:
+    """Both ends with the same decimals: "36.00 to 39.54", "58 to 78"."""
+    import math
+
+    lo, hi = cell.low, cell.high
+    if lo is None or hi is None:
         return ""
-    return f"{_num(cell.low)} to {_num(cell.high)}"
+    if float(lo).is_integer() and float(hi).is_integer():
+        return f"{lo:,.0f} to {hi:,.0f}"
+    size = max(abs(lo), abs(hi), 1e-12)
+    decimals = max(0, min(6, 3 - math.floor(math.log10(size))))
+    return f"{lo:,.{decimals}f} to {hi:,.{decimals}f}"
 
 
 def cell_tooltip(cell, confidence) -> str:

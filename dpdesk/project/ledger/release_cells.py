@@ -148,7 +148,8 @@ def release_cells(entry) -> ReleaseCells:
             raw = s / max(n, 1)
             cells.append(Cell(path, raw, value, iv.low, iv.high, adjusted=abs(float(value) - raw) > 1e-12))
         post = str(result.get("postprocessing") or result.get("note") or "noisy sum / noisy count")
-        coverage = (f"every mean's interval covers the mean of the values clipped to [{lo}, {hi}], all at once, "
+        coverage = (f"every mean's interval covers the mean of the values clipped to [{lo}, {hi}] (on the "
+                    f"resolution's grid), all at once, "
                     f"with probability at least {confidence:.0%} ({METHOD})")
         notes.append("A mean is a noisy sum over a noisy count; its interval accounts for the noise of both.")
     elif hw and all(_is_number(v) for _k, v in flat):

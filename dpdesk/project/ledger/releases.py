@@ -185,10 +185,11 @@ def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget) -> Budge
     fix = "Nothing more can be released from this project's budget." if remaining <= 0 else (
         "To fix: ask for less (a smaller epsilon, a wider ± or fewer statistics).")
     if remaining > 0 and d == 0 and all(isinstance(e, accounting.Laplace) for e in planned):
-        fix = (f"To fix: set the cost to at most epsilon {number_text(remaining, up=False)}, or ask for a wider ±.")
+        wider = "" if spec.statistic in ("mean", "median", "quantile") else ", or ask for a wider ±"
+        fix = f"To fix: set the cost to at most epsilon {number_text(remaining, up=False)}{wider}."
     summary = (f"This {noun} would cost {epsilon_text(cost, d, up=True)}; {left} "
-               f"(of {epsilon_text(budget.epsilon, d, up=False)}). Release refused: nothing was spent and no "
-               f"noise was drawn. {fix}")
+               f"(of {epsilon_text(budget.epsilon, d, up=False)}), so it does not fit. Release refused: nothing "
+               f"was spent and no noise was drawn. {fix}")
     details = (f"Details: the {spec.description} of {ds_name!r} asks for {what}, costing "
                f"{epsilon_text(cost, d, up=True)}. Already spent: {epsilon_text(before, d, up=True)}; remaining: "
                f"{epsilon_text(remaining, d, up=False)}.")
