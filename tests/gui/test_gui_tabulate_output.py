@@ -86,6 +86,9 @@ def test_crosstab_is_a_grid_with_margins_intervals_copy_and_export(view, window,
     view.result.show_intervals.setChecked(False)
     window.resize(1024, 700)
     shot(window, "tabulate_crosstab_grid_1024")
+    from tests.gui.test_gui_fit_1024 import clipped_buttons
+
+    assert clipped_buttons(window) == []  # the cross-tab form and Release fit at 1024 x 700
     view.result.show_intervals.setChecked(True)
     view.result.copy()
     mime = QGuiApplication.clipboard().mimeData()

@@ -199,8 +199,6 @@ class ShareView(QWidget):
         split.addWidget(scroll)
         split.addWidget(right)
         split.setChildrenCollapsible(False)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(left.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width())
         split.setSizes([560, 520])
         self.status = QLabel()
         title = QLabel("<h2 style='font-weight: normal'>Share</h2>")

@@ -149,10 +149,9 @@ class TabulateView(QWidget):
         split.setStretchFactor(0, 5)
         split.setStretchFactor(1, 6)
         split.setChildrenCollapsible(False)
-        # wide enough for the form and the Release button (nothing clipped at 1024 x 700)
-        scroll.setMinimumWidth(left.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width())
-        split.setSizes([500, 520])
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(200)  # the window can still be made small (it scrolls then)
+        self._left, self._scroll, self._split = left, scroll, split
+        split.setSizes([560, 460])
         title = QLabel("<h2 style='font-weight: normal'>Tabulate</h2>")
         intro = QLabel("Publish counts, tables and means of the ordinary variables with calibrated noise. "
                        "Each release spends part of the privacy budget below; see its cost and accuracy "
