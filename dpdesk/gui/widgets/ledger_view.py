@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from dpdesk.project.ledger.text import epsilon_text
 
-from dpdesk.gui.widgets.release_result import cells
+from dpdesk.gui.widgets.release_result import cells, what_words
 
 TAMPERED_TEXT = ("<b>This ledger was edited outside dpdesk.</b> Its records cannot be trusted, so no more "
                  "releases are made from this project. What was found: {problems}")
@@ -109,7 +109,7 @@ class LedgerView(QWidget):
         self.banner.setVisible(not self.intact)
         self.table.setRowCount(len(self.entries))
         for r, e in enumerate(reversed(self.entries)):  # newest first
-            texts = (str(e.seq), e.time.replace("T", " ")[:19], e.description, cost_text(e), result_text(e))
+            texts = (str(e.seq), e.time.replace("T", " ")[:19], what_words(e), cost_text(e), result_text(e))
             for c, text in enumerate(texts):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, e.seq)

@@ -29,6 +29,14 @@ from PySide6.QtWidgets import (
 )
 
 DAGGER = "†"
+MECHANISM_WORDS = {"discrete_laplace": "discrete Laplace noise", "discrete_gaussian": "discrete Gaussian noise",
+                   "noisy_max": "chosen by the exponential mechanism"}
+
+
+def what_words(entry) -> str:
+    """The release's description as a researcher reads it ("cross-tab of gender x faculty")."""
+    text = entry.description
+    return "cross-tab" + text[len("crosstab"):] if text.startswith("crosstab") else text
 MARGIN_BRUSH = QColor("#f1f3f4")
 
 
@@ -165,7 +173,10 @@ class ResultPane(QWidget):
         self.grid = grid_of(self.rc, list((entry.result or {}).get("keys") or []))
         self._fill()
         when = entry.time.replace("T", " ")[:19]
-        head = f"<b>Release #{entry.seq}: {entry.description}</b> ({entry.mechanism.replace('_', ' ')})<br>"
+        import html
+
+        mech = MECHANISM_WORDS.get(entry.mechanism, entry.mechanism.replace("_", " "))
+        head = f"<b>Release #{entry.seq}: {html.escape(what_words(entry))}</b> ({mech})<br>"
         if how == "released":
             head += f"Released just now; it cost {self.rc.cost}."
         elif how == "replayed":
