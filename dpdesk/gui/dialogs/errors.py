@@ -57,8 +57,11 @@ def error_box(exc: BaseException, parent: QWidget | None = None) -> QMessageBox:
     box.setIcon(QMessageBox.Icon.Warning if isinstance(exc, DpdeskError) else QMessageBox.Icon.Critical)
     box.setWindowTitle("dpdesk")
     box.setText(f"<b>{title_for(exc)}</b>")
-    if isinstance(exc, DpdeskError):
-        box.setInformativeText(str(exc))
+    if isinstance(exc, DpdeskError) and getattr(exc, "details", None):  # a summary, and its details apart
+        box.setInformativeText(str(getattr(exc, "summary", exc)))
+        box.setDetailedText(str(exc.details))
+    elif isinstance(exc, DpdeskError):
+        box.setInformativeText(getattr(exc, "in_app", None) or str(exc))
     else:
         box.setInformativeText(BUG_TEXT)
         box.setDetailedText(safe_details(exc))
