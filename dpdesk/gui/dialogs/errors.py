@@ -79,6 +79,16 @@ def show_error(exc: BaseException, parent: QWidget | None = None) -> QMessageBox
     return box
 
 
+def show_message(parent: QWidget | None, title: str, text: str) -> QMessageBox:
+    """A warning in words that needs no decision (window-modal, does not block)."""
+    box = QMessageBox(QMessageBox.Icon.Warning, "dpdesk", f"<b>{title}</b>", QMessageBox.StandardButton.Ok, parent)
+    box.setObjectName("messageDialog")
+    box.setInformativeText(text)
+    box.setModal(True)
+    box.open()
+    return box
+
+
 _shown: list[QMessageBox] = []
 
 

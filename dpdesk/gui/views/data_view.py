@@ -260,6 +260,10 @@ class DataView(QWidget):
         else:
             self.load(active)
         self.window_.update_dataset_label()
+        if table.seen_before:  # the same respondents were released from before: say so, don't block
+            from dpdesk.gui.dialogs.errors import show_message
+
+            show_message(self, "These respondents were released from before", "\n\n".join(table.seen_before))
         self.window_.statusBar().showMessage(
             f"Imported {dataset}." + ("" if active == dataset else f" Analyses still use {active}."), 8000)
         self.imported.emit(dataset)
