@@ -101,6 +101,10 @@ def test_missing_covariates_are_left_out_and_counted(tmp_path):
         project.add_dataset("d", frame, source={"name": "d.csv"}, options={}, report={})
         project.add_item("cheat", FORCED, column="q", codes={"no": ["No"], "yes": ["Yes"]})
         res = regress(project, "cheat", ["age", "faculty"])
+        project.add_item("colour", rr.design("krr", categories=["red", "blue", "green"], epsilon=1), column="q",
+                         codes={"red": ["Yes"], "blue": ["No"], "green": ["x"]})
+        with pytest.raises(DataError, match="'colour' \\(krr\\) has several categories; regression needs a yes/no"):
+            regress(project, "colour", ["age"])
     assert res.n_used == n - 35 and res.excluded_answers == 10 and res.excluded_covariates == {"age": 25}
     assert res.n_excluded == 35
     assert [p.kind for p in res.predictors] == ["numeric", "categorical"]
