@@ -13,12 +13,14 @@ VENV=${LOCK_VENV:-build/lock-venv}
 if [ -z "${LOCK_VENV:-}" ]; then
   rm -rf "$VENV"
   "$PYTHON" -m venv "$VENV"
-  "$VENV/bin/python" -m pip install --quiet --upgrade pip
+  "$VENV/bin/python" -m pip install --quiet --upgrade pip setuptools wheel  # setuptools >= 77 builds dpdesk
   "$VENV/bin/python" -m pip install --quiet -e '.[test]' pyinstaller
 fi
 "$VENV/bin/python" -c "import PyInstaller" 2>/dev/null || "$VENV/bin/python" -m pip install --quiet pyinstaller
 echo "== the suite, in $VENV"
 QT_QPA_PLATFORM=offscreen MPLBACKEND=Agg "$VENV/bin/python" -m pytest -q
+"$VENV/bin/python" -c "import setuptools, sys; sys.exit(int(setuptools.__version__.split('.')[0]) < 77)" \
+  || "$VENV/bin/python" -m pip install --quiet --upgrade setuptools wheel
 TMP=constraints.txt.tmp
 {
   echo "# The tested versions: written by make lock (tools/lock.sh) after the suite passed with them."

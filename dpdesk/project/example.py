@@ -6,7 +6,8 @@ plagiarism, a stochastic-lie-detector item on drug use, in two randomization gro
 other quarter, the comparison group, is asked the same questions directly and, as in real
 surveys, under-reports. Demographics: faculty, year, gender, age.
 
-``resources/examples/make_example.py`` calls :func:`write_example` to regenerate the files.
+``tools/make_example.py`` calls :func:`write_example` to regenerate the files in
+``dpdesk/resources/examples``.
 """
 
 from __future__ import annotations
@@ -109,17 +110,8 @@ def write_example(folder: str | Path) -> Path:
 
 
 def example_folder() -> Path:
-    """The bundled example files: ``resources/examples`` of the source tree or of a frozen build.
+    """The bundled example files, ``dpdesk/resources/examples`` (:mod:`dpdesk.resources`): in the
+    source tree, an installed wheel and a frozen bundle alike."""
+    from dpdesk.resources import path
 
-    A PyInstaller bundle keeps its data under ``sys._MEIPASS`` (``_internal`` beside the
-    program, ``Contents/Resources`` in a macOS app); ``packaging/dpdesk.spec`` puts them there.
-    """
-    import sys
-
-    source = Path(__file__).resolve().parents[2] / "resources" / "examples"
-    bundle = getattr(sys, "_MEIPASS", None)
-    if bundle and not source.is_dir():
-        frozen = Path(bundle) / "resources" / "examples"
-        if frozen.is_dir():
-            return frozen
-    return source
+    return path("examples")
