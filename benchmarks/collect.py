@@ -1,15 +1,23 @@
 """Write benchmarks/README.md from the latest results in benchmarks/results/*.md.
 
-Each benchmark script writes its own results file (figures, machine, date); this puts
-them together under one summary of the targets. Usage: .venv/bin/python benchmarks/collect.py
+Each benchmark script writes its own results file (figures, machine, date, commit); this puts
+them together under one summary of the targets, with the commit and date of each result. A
+result older than the code it measures (a later commit changed it: ``provenance.MEASURES``) is
+marked STALE in the summary and above its section; ``--strict`` refuses to write the README at all
+while any result is stale (``--check`` only prints). Usage: .venv/bin/python benchmarks/collect.py [--strict | --check]
 """
 
 from __future__ import annotations
 
+import argparse
 import re
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from provenance import provenance  # noqa: E402
 
 SUMMARY = """# Benchmarks
 
@@ -40,13 +48,50 @@ def demote(text: str) -> str:
     return re.sub(r"^(#+) ", lambda m: "#" + m.group(1) + " ", text, flags=re.M)
 
 
-def main() -> None:
-    parts = [SUMMARY]
-    for path in sorted((HERE / "results").glob("*.md")):
-        parts.append(demote(path.read_text(encoding="utf-8")).rstrip() + "\n")
+def mark_stale_rows(summary: str, stale: dict) -> str:
+    """Add the commit and date to the summary row of each stale result (rows start with | `NAME.py` |)."""
+    lines = []
+    for line in summary.splitlines():
+        m = re.match(r"\| `([a-z_]+)\.py` \|", line)
+        if m and m[1] in stale:
+            p = stale[m[1]]
+            line = line.rstrip().rstrip("|").rstrip() + f" **(stale: measured at {p.commit}, {p.date}; rerun)** |"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--strict", action="store_true", help="refuse to write while any result is stale")
+    parser.add_argument("--check", action="store_true", help="only print where each result comes from; exit 1 if any is stale")
+    args = parser.parse_args(argv)
+    files = sorted((HERE / "results").glob("*.md"))
+    origins = {path.stem: provenance(path) for path in files}
+    for origin in origins.values():
+        print(origin.describe())
+    stale = {name: p for name, p in origins.items() if p.stale}
+    if args.check:
+        return 1 if stale else 0
+    if stale and args.strict:
+        print(f"collect.py: not writing README.md: {len(stale)} result(s) older than the code they measure "
+              f"({', '.join(sorted(stale))}); rerun them with --write", file=sys.stderr)
+        return 1
+    table = ["| result | measured at commit | date | state |", "|---|---|---|---|"]
+    for name, p in origins.items():
+        table.append(f"| `{name}` | {p.commit or '?'}{'' if p.recorded else ' (file last written)'} | {p.date or '?'} | "
+                     f"{'**stale**: ' + str(len(p.changed_since)) + ' later commit(s) changed the measured code' if p.stale else 'current'} |")
+    parts = [mark_stale_rows(SUMMARY, stale) + "\nWhere each result comes from (`collect.py`; a stale one must be rerun before "
+             "its figures are quoted):\n\n" + "\n".join(table) + "\n"]
+    for path in files:
+        text = demote(path.read_text(encoding="utf-8")).rstrip() + "\n"
+        p = origins[path.stem]
+        if p.stale:
+            text = re.sub(r"^(## .*)$", lambda m: m[1] + f"\n\n> **Stale**: {p.describe()}.", text, count=1, flags=re.M)
+        parts.append(text)
     (HERE / "README.md").write_text("\n".join(parts), encoding="utf-8")
     print(HERE / "README.md")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
