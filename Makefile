@@ -35,9 +35,10 @@ lock:
 test-floors:
 	PYTHON=$(PYTHON) sh tools/test_floors.sh
 
-# Build the wheel, install it into a fresh venv, run dpdesk --selftest there (also part of make test).
+# Build the sdist, the wheel from it, install it into a fresh venv, run dpdesk --selftest there
+# (3-5 min, mostly pip's index look-ups; marker "wheel", left out of make test).
 test-wheel: setup
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q tests/test_wheel.py
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m wheel tests/release/test_wheel.py
 
 clean:
 	rm -rf $(VENV) .venv-floors build dist *.egg-info
