@@ -25,6 +25,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from importlib import metadata
+from pathlib import Path
 
 __all__ = ["Library", "libraries", "installed", "bundled", "runtime_distributions", "versions"]
 
@@ -100,10 +101,11 @@ def runtime_distributions(root: str = "dpdesk") -> list[metadata.Distribution]:
         name = _normalise(todo.pop())
         if name in seen:
             continue
-        try:
-            dist = metadata.distribution(name)
-        except metadata.PackageNotFoundError:
+        found = list(metadata.distributions(name=name))
+        if not found:
             continue  # an optional or platform-specific requirement that is not installed
+        # an installed .dist-info before a source tree's stale .egg-info found through the current folder
+        dist = next((d for d in found if str(getattr(d, "_path", "")).endswith(".dist-info")), found[0])
         seen[name] = dist
         todo.extend(_requirements(dist))
     return sorted(seen.values(), key=lambda d: _normalise(d.metadata["Name"]))
@@ -123,6 +125,15 @@ def licence_files(dist: metadata.Distribution) -> list[tuple[str, str]]:
             texts.append((inner, file.read_text(encoding="utf-8")))
         except (OSError, UnicodeDecodeError, TypeError):
             continue
+    folder = getattr(dist, "_path", None)  # the .dist-info folder; RECORD of editable installs omits licences
+    if not texts and folder is not None and Path(folder).is_dir():
+        for file in sorted(Path(folder).rglob("*")):
+            inner = file.relative_to(folder).as_posix()
+            if file.is_file() and _LICENCE_FILE.search(inner) and not inner.endswith((".py", ".pyc")):
+                try:
+                    texts.append((inner, file.read_text(encoding="utf-8")))
+                except (OSError, UnicodeDecodeError):
+                    continue
     return texts
 
 
@@ -143,7 +154,6 @@ def _library(dist: metadata.Distribution) -> Library:
 def python_library() -> Library:
     """The Python interpreter itself (its licence, from the standard library folder where present)."""
     import sysconfig
-    from pathlib import Path
 
     texts = []
     for candidate in (Path(sysconfig.get_paths()["stdlib"]) / "LICENSE.txt", Path(sys.base_prefix) / "LICENSE.txt"):
