@@ -28,6 +28,7 @@ cat > "$STAGE/dpdesk" <<'SH'
 HERE=$(dirname "$(readlink -f "$0")")
 exec "$HERE/lib/dpdesk" "$@"
 SH
+chmod 755 "$STAGE/dpdesk"
 install -m 755 "$HERE/install-desktop-entry.sh" "$STAGE/install-desktop-entry"
 install -m 644 "$HERE/dpdesk.desktop" "$STAGE/share/dpdesk.desktop"
 install -m 644 "$HERE/dpdesk-mime.xml" "$STAGE/share/mime/dpdesk.xml"

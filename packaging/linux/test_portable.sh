@@ -18,7 +18,11 @@ echo "== unpack $TAR (as a user, into a folder with a space)"
 mkdir -p "$TMP/my apps"
 tar -C "$TMP/my apps" -xzf "$TAR"
 APP=$(ls -d "$TMP/my apps"/dpdesk-*)
-test -x "$APP/dpdesk" && test -x "$APP/install-desktop-entry" && test -s "$APP/THIRD-PARTY-LICENCES" && test -s "$APP/LICENSE"
+# one check a line: under set -e a failing test inside an && list would not stop the script
+test -x "$APP/dpdesk"
+test -x "$APP/install-desktop-entry"
+test -s "$APP/THIRD-PARTY-LICENCES"
+test -s "$APP/LICENSE"
 head -n 1 "$APP/THIRD-PARTY-LICENCES" | grep -q copyright-format
 test -s "$APP/lib/_internal/dpdesk/resources/licences/index.json"
 echo "unpacked: $(du -sh "$APP" | cut -f1)"
@@ -33,15 +37,17 @@ OUT=$(DPDESK_QUIT_AFTER_SHOW=1 QT_QPA_PLATFORM=wayland xvfb-run -a "$APP/dpdesk"
 echo "$OUT" | grep -q "no Wayland platform plugin" && echo "$OUT" | grep -q "window shown: True" \
   || { echo "QT_QPA_PLATFORM=wayland: $OUT" >&2; exit 1; }
 
-echo "== command line: a noisy count (OpenDP's samplers), in a cp1252 terminal"
+echo "== command line: a noisy count (OpenDP's samplers), in a C locale"
 "$APP/dpdesk" demo "$TMP/demo" >/dev/null
 "$APP/dpdesk" budget "$TMP/demo/example.dpdesk" --set 1 >/dev/null
-PYTHONIOENCODING=cp1252 "$APP/dpdesk" release "$TMP/demo/example.dpdesk" --stat count --epsilon 0.1 | head -n 2
+LC_ALL=C PYTHONIOENCODING=cp1252 "$APP/dpdesk" release "$TMP/demo/example.dpdesk" --stat count --epsilon 0.1 > "$TMP/release.txt"
+head -n 2 "$TMP/release.txt"
 
 echo "== desktop entry for this user"
 "$APP/install-desktop-entry"
 DESKTOP="$XDG_DATA_HOME/applications/dpdesk.desktop"
-test -s "$DESKTOP" && test -s "$XDG_DATA_HOME/mime/packages/dpdesk.xml"
+test -s "$DESKTOP"
+test -s "$XDG_DATA_HOME/mime/packages/dpdesk.xml"
 test -s "$XDG_DATA_HOME/icons/hicolor/256x256/apps/dpdesk.png"
 command -v desktop-file-validate >/dev/null 2>&1 && desktop-file-validate "$DESKTOP"
 grep -q "^Exec=\"$APP/dpdesk\" %f$" "$DESKTOP" || { echo "Exec line: $(grep ^Exec "$DESKTOP")" >&2; exit 1; }
@@ -61,6 +67,7 @@ echo "$OUT" | grep -q "window shown: True; project: $PROJECT" \
 
 echo "== remove the desktop entry"
 "$APP/install-desktop-entry" --remove
-test ! -e "$DESKTOP" && test ! -e "$XDG_DATA_HOME/mime/packages/dpdesk.xml"
+test ! -e "$DESKTOP"
+test ! -e "$XDG_DATA_HOME/mime/packages/dpdesk.xml"
 test ! -e "$XDG_DATA_HOME/icons/hicolor/256x256/apps/dpdesk.png"
 echo "test-portable passed"
