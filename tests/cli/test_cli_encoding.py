@@ -13,8 +13,10 @@ from dpdesk.cli.console import make_streams_safe
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def dpdesk(*args, encoding):
+def dpdesk(*args, encoding, user=None):
     env = dict(os.environ, PYTHONIOENCODING=encoding, QT_QPA_PLATFORM="offscreen")
+    if user is not None:  # copies of one project released from on one computer are rollbacks: one each
+        env["DPDESK_SETTINGS_DIR"] = str(user)
     return subprocess.run([sys.executable, "-m", "dpdesk", *args], cwd=ROOT, env=env,
                           capture_output=True, timeout=120)
 
@@ -33,7 +35,7 @@ def test_budget_and_release_in_a_non_utf8_terminal(project, encoding, tmp_path):
     copy.write_bytes(project.read_bytes())
     for args in (("budget", str(copy), "--set", "1"), ("release", str(copy), "--stat", "count", "--epsilon", "0.1"),
                  ("budget", str(copy)), ("budget", str(copy), "--set", "-1")):
-        result = dpdesk(*args, encoding=encoding)
+        result = dpdesk(*args, encoding=encoding, user=tmp_path / "user")
         out, err = result.stdout.decode(encoding), result.stderr.decode(encoding)
         assert "UnicodeEncodeError" not in err and "Traceback" not in err, err
         assert result.returncode == (1 if "-1" in args else 0), out + err
