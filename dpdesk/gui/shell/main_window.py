@@ -263,7 +263,12 @@ class MainWindow(QMainWindow):
 
         dialog = PreferencesDialog(self.settings, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(self._preferences_changed)
         dialog.open()
+
+    def _preferences_changed(self) -> None:
+        if self.views_built:
+            self.results_view.apply_preferences()
 
     def show_help(self) -> None:
         box = QMessageBox(QMessageBox.Icon.Information, "dpdesk help", HELP_TEXT, QMessageBox.StandardButton.Ok, self)

@@ -30,8 +30,29 @@ DIRECT_COLOUR = "#b35806"
 RR_COLOUR = "#2b5c8a"
 
 
+_STYLE = None  # the number style of the axes and tables (report.number_style.NumberStyle); None: percent
+SHARE_KEYS = ("estimate", "SE", "CI low", "CI high")
+
+
+def set_plot_style(style) -> None:
+    """Axes in percent ("40%") or proportions (".40"), as the Preferences say."""
+    global _STYLE
+    _STYLE = style
+
+
 def _percent_axis(axis) -> None:
-    axis.set_major_formatter(lambda x, _pos: f"{100 * x:.0f}%")
+    if _STYLE is not None and not _STYLE.percent:
+        axis.set_major_formatter(lambda x, _pos: f"{x:.2f}".replace("0.", ".", 1) if x >= 0 else f"{x:.2f}")
+    else:
+        axis.set_major_formatter(lambda x, _pos: f"{100 * x:.0f}%")
+
+
+def shown_rows(rows: list[dict], style) -> list[dict]:
+    """The rows as the table beside a plot shows them: shares in the number style."""
+    if style is None:
+        return rows
+    return [{k: (style.share(v) if k in SHARE_KEYS and isinstance(v, (int, float)) else v) for k, v in r.items()}
+            for r in rows]
 
 
 def draw_forest(figure, rows: list[dict], *, confidence: float = 0.95) -> None:
@@ -153,6 +174,7 @@ class PlotPanel(QWidget):
         self.title = title
         self.columns = columns
         self.rows: list[dict] = []
+        self.style = None  # NumberStyle of the table (None: full values)
         self.figure = None
         self.canvas = None
         self._draw_args = None
@@ -167,7 +189,7 @@ class PlotPanel(QWidget):
         self.table.setMinimumWidth(300)
         self.save_button = name(QPushButton("Save plot…"), f"Save {title}", "Save the plot as PNG, SVG or PDF")
         self.copy_button = name(QPushButton("Copy table"), f"Copy {title} table",
-                                "Copy the numbers (full precision) to paste into Excel or Word")
+                                "Copy the numbers as shown to paste into Excel or Word")
         self.save_button.clicked.connect(self.save_dialog)
         self.copy_button.clicked.connect(self.copy)
         buttons = QHBoxLayout()
@@ -204,7 +226,7 @@ class PlotPanel(QWidget):
         self.canvas.setMinimumHeight(max(240, 26 * lines + 110))
         draw(self.figure, rows, **kwargs)
         self.canvas.draw_idle()
-        self.model.set_rows(self.rows)
+        self.model.set_rows(shown_rows(self.rows, self.style))
         self._set_enabled(bool(rows))
 
     def _set_enabled(self, on: bool) -> None:
@@ -212,7 +234,8 @@ class PlotPanel(QWidget):
         self.copy_button.setEnabled(on)
 
     def copy(self) -> None:
-        copy_table(self.rows)
+        """Copy the table as shown (in the number style)."""
+        copy_table(shown_rows(self.rows, self.style))
 
     def save(self, path) -> Path:
         return save_figure(self.figure, path)

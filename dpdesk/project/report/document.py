@@ -128,7 +128,7 @@ def _design_notes(results, items: dict) -> list[str]:
 
 
 def interval_note(ci: str, confidence: float) -> str:
-    name = review.interval_metadata(ci)["CI method"].rsplit(" (", 1)[0]
+    name = review.interval_metadata(ci)["CI method"].rsplit(" (", 1)[0].split(" (")[0]
     return f"{_conf(confidence)} confidence intervals: {_e(name)} ({_e(cite(*CI_KEYS.get(ci, ())))})."
 
 

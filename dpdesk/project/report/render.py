@@ -117,7 +117,7 @@ def table_tsv(t: Table, *, full: bool = False) -> str:
     """Tab-separated, text neutralised against formulas; indented rows keep their indent as spaces."""
     header = []
     for c in t.columns:
-        label = c.label + c.suffix
+        label = c.label + (" (proportion)" if full and c.suffix == " (%)" else c.suffix)
         if full and c.label.endswith(" CI"):
             header += [f"{label} low", f"{label} high"]
         else:
