@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
         share = None
     if share is not None:
         share.register(sub)
+    from dpdesk.cli import report
+
+    report.register(sub)
     return parser
 
 

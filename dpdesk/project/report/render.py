@@ -98,7 +98,7 @@ def document_html(doc: Document, *, links: bool = False, images: dict[str, str] 
     if cover:
         rows = "".join(f"<tr><td style='padding: 2px 12px 2px 0;'><b>{_e(k)}</b></td><td>{_e(v)}</td></tr>"
                        for k, v in doc.cover.items())
-        body.append(f"<h1>{_e(doc.title)}</h1><table cellspacing='0'>{rows}</table>")
+        body.append(f"<h1>{_e(doc.title)}</h1><table cellspacing='0' style='page-break-after: always;'>{rows}</table>")
     body += [section_html(s, links=links, images=images) for s in doc.sections]
     body.append(extra)
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{_e(doc.title)}</title>"

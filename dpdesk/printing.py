@@ -1,0 +1,77 @@
+"""HTML to PDF with Qt's rich text (QTextDocument + QPdfWriter), for the app and the command line.
+
+No browser engine: the report's HTML is written for Qt's rich-text subset (tables with
+horizontal rules, page breaks before headings). Needs a Qt GUI application; without one,
+an offscreen one is made (the command line has no display).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def _application():
+    from PySide6.QtGui import QGuiApplication
+
+    app = QGuiApplication.instance()
+    if app is None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        app = QGuiApplication(["dpdesk"])
+    return app
+
+
+def html_to_pdf(html: str, path: str | os.PathLike, *, title: str = "dpdesk report") -> Path:
+    """Lay out ``html`` on A4 pages (20 mm margins, numbered) and write the PDF to ``path`` atomically."""
+    from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSizeF
+    from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
+
+    app = _application()  # noqa: F841 - kept alive while painting
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    writer = QPdfWriter(str(tmp))
+    writer.setTitle(title)
+    writer.setCreator("dpdesk")
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                                     QMarginsF(20, 20, 20, 20), QPageLayout.Unit.Millimeter))
+    writer.setResolution(300)
+    doc = QTextDocument()
+    doc.documentLayout().setPaintDevice(writer)
+    doc.setDefaultFont(QFont("DejaVu Sans", 9))
+    doc.setHtml(html)
+    rect = writer.pageLayout().paintRectPixels(writer.resolution())
+    footer = 90  # pixels at 300 dpi for the page number
+    doc.setPageSize(QSizeF(rect.width(), rect.height() - footer))
+    pages = doc.pageCount()
+    painter = QPainter(writer)
+    try:
+        for page in range(pages):
+            if page:
+                writer.newPage()
+            painter.save()
+            painter.translate(QPointF(0, -page * doc.pageSize().height()))
+            clip = QRectF(0, page * doc.pageSize().height(), doc.pageSize().width(), doc.pageSize().height())
+            doc.drawContents(painter, clip)
+            painter.restore()
+            painter.setFont(QFont("DejaVu Sans", 8))
+            painter.drawText(QRectF(0, rect.height() - footer + 20, rect.width(), footer - 20),
+                             0x0084, f"{page + 1} / {pages}")  # AlignHCenter | AlignVCenter
+    finally:
+        painter.end()
+    os.replace(tmp, path)
+    return path
+
+
+def write_report(project, path: str | os.PathLike, **options) -> Path:
+    """The project's report as ``.html`` or ``.pdf`` (by the suffix of ``path``); see ``report_html``."""
+    from dpdesk.errors import DataError
+    from dpdesk.project.report.report import report_html, write_report_html
+
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix in (".html", ".htm"):
+        return write_report_html(project, path, **options)
+    if suffix == ".pdf":
+        return html_to_pdf(report_html(project, **options), path, title=f"dpdesk report: {path.stem}")
+    raise DataError(f"A report is written as .html or .pdf; {path.name!r} has neither suffix. "
+                    "Name the file report.html or report.pdf.")
