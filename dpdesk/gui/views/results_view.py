@@ -71,6 +71,7 @@ class ResultSet:
     needs_confirmation: bool = False
     subgroup_warning: object = None  # subgroup_disclosure.SubgroupWarning: exact n of a released column
     document: object = None  # report.model.Document in the options' number style
+    methods: object = None  # report.methods.Methods: the methods paragraph and its references
 
 
 def _pct(x) -> str:
@@ -167,12 +168,15 @@ def _analyze(job, project, options: Options) -> ResultSet:
     from dpdesk.project.report.document import build_document
     from dpdesk.project.report.number_style import NumberStyle
 
+    from dpdesk.project.report.methods import methods
+
     document = build_document(project, results, style=NumberStyle.from_text(options.style), direct=direct,
                               ci=options.ci, confidence=options.confidence)
+    methods_text = methods(project, results, ci=options.ci, confidence=options.confidence)
     job.progress(1.0, "Done")
     return ResultSet(options, results, analysis.estimate_rows(results), analysis.subgroup_rows(results), sentences,
                      forest, direct, bars, sub_plot, tests, sub_bars, warnings, subgroup_warning=warning,
-                     document=document)
+                     document=document, methods=methods_text)
 
 
 class ResultsView(QWidget):
@@ -481,14 +485,27 @@ class ResultsView(QWidget):
 
         export_report_dialog(self)
 
+    def report_done(self, path) -> None:
+        from dpdesk.gui.dialogs.report import report_done
+
+        report_done(self, path)
+
+    def report_failed(self, exc) -> None:
+        from dpdesk.gui.dialogs.report import report_failed
+
+        report_failed(self, exc)
+
     def methods_dialog(self) -> None:
         from dpdesk.gui.dialogs.methods import MethodsDialog
 
         if self.current is None or self.project is None:
             return
-        dialog = MethodsDialog(self.project, self.current, self)
+        dialog = MethodsDialog(self.current.methods, self)
+        self.methods_window = dialog
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
 
     def shutdown(self) -> None:
         self.jobs.shutdown()
+        if getattr(self, "report_jobs", None) is not None:
+            self.report_jobs.shutdown()
