@@ -42,13 +42,15 @@ def test_report_html_and_pdf(project_path, tmp_path, capsys):
                  "Boruch, R. F. (1971)", "Moshagen, M., Musch, J., &amp; Erdfelder, E. (2012)"):
         assert text in page, text
     assert "Warner, S. L." not in page  # only what the text cites
+    assert page.count("<img src='data:image/svg+xml;base64,") == 2 and "Figure 2" in page  # forest, by subgroup
     pdf = tmp_path / "report.pdf"
     code, _, err = run(capsys, "report", project_path, pdf, "--style", "proportion:3")
     assert code == 0, err
     data = pdf.read_bytes()
     assert data.startswith(b"%PDF") and page_count(data) >= 2
     text = pdf_text(data)
-    assert "Estimated prevalence of each item" in text and "References" in text
+    assert "Estimated prevalence of each item" in text and "References" in text and "Figure 1" in text
+    assert b"/Subtype /Image" in data  # the plot, as an image
     from dpdesk.project.analysis import analyze
 
     with Project.open(project_path) as p:

@@ -16,26 +16,22 @@ REPORT_FILTER = "PDF document (*.pdf);;Web page (*.html)"
 
 def report_job(job, project, rs, path: str) -> Path:
     """Worker: write the report of the ResultSet ``rs`` to ``path`` (.pdf or .html)."""
-    from dpdesk.printing import html_to_pdf
+    from dpdesk.printing import write_parts
     from dpdesk.project.reading.importing import own_connection
+    from dpdesk.project.report.figures import FigureRows
     from dpdesk.project.report.number_style import NumberStyle
-    from dpdesk.project.report.report import html_of, report_parts
+    from dpdesk.project.report.report import report_parts
 
     job.progress(0.1, "Writing the report…")
     o = rs.options
+    style = NumberStyle.from_text(o.style)
+    figures = FigureRows(rs.forest, rs.bars, rs.subgroup_plot, rs.subgroup_bars)
     with own_connection(project) as own:
-        doc, methods = report_parts(own, results=rs.results, direct=rs.direct, ci=o.ci, confidence=o.confidence,
-                                    style=NumberStyle.from_text(o.style))
-    page = html_of(doc, methods)
+        parts = report_parts(own, results=rs.results, direct=rs.direct, ci=o.ci, confidence=o.confidence,
+                             style=style, figures=figures)
     job.check()
-    path = Path(path)
-    if path.suffix.lower() == ".pdf":
-        job.progress(0.5, "Laying out the pages…")
-        return html_to_pdf(page, path, title=doc.title)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(page, encoding="utf-8")
-    tmp.replace(path)
-    return path
+    job.progress(0.4, "Drawing the plots and laying out the pages…")
+    return write_parts(parts, path, style=style)
 
 
 def export_report_dialog(view) -> None:

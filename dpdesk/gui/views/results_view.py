@@ -117,45 +117,36 @@ def _analyze(job, project, options: Options) -> ResultSet:
     from dpdesk.project.subgroup_disclosure import check_results
 
     warning = check_results(project, results, threshold=options.min_group)
-    forest, direct, bars, sub_plot, sub_bars = [], [], {}, [], {}
+    from dpdesk.project.report.figures import figure_rows
+
+    figures = figure_rows(results)
+    forest, direct = [], []
     direct_columns = dict(options.direct)
     table = analysis.stored_table(project) if direct_columns else None
+    rr_rows = {row["item"]: row for row in figures.forest}
     for r in results:
-        e = r.estimate
-        if e is None:
+        if r.item not in rr_rows:
             continue
-        if r.design.is_binary:
-            forest.append({"item": r.item, "kind": "randomized response", "n": e.n, "estimate": float(e.prevalence),
-                           "CI low": float(e.ci[0]), "CI high": float(e.ci[1])})
-            column = direct_columns.get(r.item)
-            if column:
-                job.check()
-                try:
-                    m = map_item(table, column, DIRECT_CODES, exclude=True)
-                    dc = rr.compare_direct(e, m.counts[1], m.n_used, confidence=options.confidence)
-                except DpdeskError as exc:
-                    direct.append({"item": r.item, "direct column": column, "problem": str(exc)})
-                    continue
-                forest.append({"item": r.item, "kind": "direct question", "n": m.n_used, "estimate": dc.direct,
-                               "CI low": dc.direct_ci[0], "CI high": dc.direct_ci[1]})
-                direct.append({"item": r.item, "direct column": column, "n direct": m.n_used,
-                               "not counted": m.n_unmatched + m.n_missing,
-                               "RR estimate": dc.rr, "direct estimate": dc.direct,
-                               "difference (RR - direct)": dc.difference, "SE": dc.se, "CI low": dc.ci[0],
-                               "CI high": dc.ci[1], "p-value (RR > direct)": dc.p_value})
-        else:
-            bars[r.item] = [{"category": str(c), "estimate": float(e.frequencies[j]), "SE": float(e.se[j]),
-                             "CI low": float(e.ci[j][0]), "CI high": float(e.ci[j][1])}
-                            for j, c in enumerate(r.design.categories)]
-        if r.subgroups is not None and r.design.is_binary:
-            for label, s in r.subgroups.estimates.items():
-                sub_plot.append({"item": f"{r.item}: {label}", "kind": "randomized response", "n": s.n,
-                                 "estimate": float(s.prevalence), "CI low": float(s.ci[0]), "CI high": float(s.ci[1])})
-        elif r.subgroups is not None:
-            sub_bars[r.item] = [{"subgroup": str(label), "category": str(c), "n": s.n,
-                                 "estimate": float(s.frequencies[j]), "CI low": float(s.ci[j][0]),
-                                 "CI high": float(s.ci[j][1])}
-                                for label, s in r.subgroups.estimates.items() for j, c in enumerate(r.design.categories)]
+        forest.append(rr_rows[r.item])
+        column = direct_columns.get(r.item)
+        if not column:
+            continue
+        job.check()
+        e = r.estimate
+        try:
+            m = map_item(table, column, DIRECT_CODES, exclude=True)
+            dc = rr.compare_direct(e, m.counts[1], m.n_used, confidence=options.confidence)
+        except DpdeskError as exc:
+            direct.append({"item": r.item, "direct column": column, "problem": str(exc)})
+            continue
+        forest.append({"item": r.item, "kind": "direct question", "n": m.n_used, "estimate": dc.direct,
+                       "CI low": dc.direct_ci[0], "CI high": dc.direct_ci[1]})
+        direct.append({"item": r.item, "direct column": column, "n direct": m.n_used,
+                       "not counted": m.n_unmatched + m.n_missing,
+                       "RR estimate": dc.rr, "direct estimate": dc.direct,
+                       "difference (RR - direct)": dc.difference, "SE": dc.se, "CI low": dc.ci[0],
+                       "CI high": dc.ci[1], "p-value (RR > direct)": dc.p_value})
+    bars, sub_plot, sub_bars = figures.bars, figures.subgroups, figures.subgroup_bars
     tests = analysis.subgroup_test_sentences(results, options.by)
     warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
     sentences = [r.sentence() for r in results]

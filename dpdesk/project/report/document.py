@@ -21,7 +21,7 @@ from dpdesk.project.report.model import Cell, Column, Document, Row, Section, Ta
 from dpdesk.project.report.number_style import DEFAULT, NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite
 
-SHORT = 60  # characters of the question shown in the Item column
+SHORT = 48  # characters of the question shown in the Item column
 
 EXTRA_NAMES = {"t": "honest carriers (t)", "beta": "honest non-carriers (β)", "gamma": "cheaters (γ)",
                "pi_uq": "innocuous prevalence"}
@@ -209,8 +209,9 @@ def direct_table(direct: list[dict], style: NumberStyle, confidence: float) -> T
                          Cell(style.share(d["difference (RR - direct)"], signed=True), d["difference (RR - direct)"]),
                          _ci(style, d["CI low"], d["CI high"]),
                          Cell(NumberStyle.p(d["p-value (RR > direct)"]), d["p-value (RR > direct)"])]))
-    notes = [f"Direct: the share answering 'yes' when asked directly (column {_e(d['direct column'])} for "
-             f"{_e(d['item'])}; {d['not counted']:,} rows without a direct answer)." for d in rows_in]
+    asked = "; ".join(f"{_e(d['item'])} in column {_e(d['direct column'])} ({d['not counted']:,} rows without a "
+                      f"direct answer)" for d in rows_in)
+    notes = [f"<i>Note.</i> Direct: the share answering 'yes' when asked directly: {asked}."] if rows_in else []
     notes.append("p: one-sided test that randomized response gives the higher estimate (fewer evasive answers).")
     notes += [f"{_e(d['item'])}: {_e(d['problem'])}" for d in direct if "problem" in d]
     return Table("direct", "Randomized response against asking directly", cols, rows, notes)
@@ -260,8 +261,9 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
     fp = data_note(project, results, dataset)
     if fp:
         est.notes.append(fp)
+    images = ["forest"] + [f"bars:{r.item}" for r in results if r.estimate is not None and not r.design.is_binary]
     doc.sections.append(Section("estimates", "Estimates", [_e(sentence(r, style)) for r in results], [est],
-                                images=["forest", "bars"]))
+                                images=images))
     by = next((r.by for r in results if r.by), None)
     if by:
         warnings = list(dict.fromkeys(w for r in results for w in r.warnings))

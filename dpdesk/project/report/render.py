@@ -79,14 +79,33 @@ def table_html(t: Table, *, links: bool = False) -> str:
     return "\n".join(out)
 
 
-def section_html(s: Section, *, links: bool = False, images: dict[str, str] | None = None) -> str:
+def figure_title(name: str) -> str:
+    """The caption of a figure by its name ("forest", "bars:ITEM", "subgroups")."""
+    if name == "forest":
+        return "Estimated prevalence of each item with its confidence interval"
+    if name.startswith("bars:"):
+        return f"Estimated shares of the answers to {name[5:]}"
+    return "Estimated prevalence by subgroup"
+
+
+def section_html(s: Section, *, links: bool = False, images: dict[str, str] | None = None,
+                 figures: list | None = None) -> str:
+    """A section; ``figures`` is a running list of figure names, for their numbers."""
     out = [f"<a name='{_e(s.key)}'></a><h2>{_e(s.title)}</h2>"]
     out += [f"<p>{p}</p>" for p in s.paragraphs]
     for t in s.tables:
         out.append(table_html(t, links=links))
     for name in s.images:
-        src = (images or {}).get(name)
-        if src:
+        src = (images or {}).get(name)  # a src, or (src, width in layout pixels)
+        if not src:
+            continue
+        if figures is not None:
+            figures.append(name)
+            out.append(f"<p class='table-number'>Figure {len(figures)}</p>")
+        out.append(f"<p class='table-title'>{_e(figure_title(name))}</p>")
+        if isinstance(src, tuple):
+            out.append(f"<p><img src='{src[0]}' width='{int(src[1])}'></p>")
+        else:
             out.append(f"<p><img src='{src}'></p>")
     return "\n".join(out)
 
@@ -99,7 +118,8 @@ def document_html(doc: Document, *, links: bool = False, images: dict[str, str] 
         rows = "".join(f"<tr><td style='padding: 2px 12px 2px 0;'><b>{_e(k)}</b></td><td>{_e(v)}</td></tr>"
                        for k, v in doc.cover.items())
         body.append(f"<h1>{_e(doc.title)}</h1><table cellspacing='0' style='page-break-after: always;'>{rows}</table>")
-    body += [section_html(s, links=links, images=images) for s in doc.sections]
+    figures: list[str] = []
+    body += [section_html(s, links=links, images=images, figures=figures) for s in doc.sections]
     body.append(extra)
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{_e(doc.title)}</title>"
             f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>")
