@@ -42,7 +42,9 @@ def demote(text: str) -> str:
 
 def main() -> None:
     parts = [SUMMARY]
-    for path in sorted((HERE / "results").glob("*.md")):
+    # the regression coverage sits next to the prevalence coverage
+    follows = {"regression": "coverage"}
+    for path in sorted((HERE / "results").glob("*.md"), key=lambda p: (follows.get(p.stem, p.stem), p.stem)):
         parts.append(demote(path.read_text(encoding="utf-8")).rstrip() + "\n")
     (HERE / "README.md").write_text("\n".join(parts), encoding="utf-8")
     print(HERE / "README.md")

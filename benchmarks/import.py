@@ -38,7 +38,7 @@ import json, resource, sys, time, tracemalloc
 which, path, traced = sys.argv[1], sys.argv[2], sys.argv[3] == "memory"
 import pandas as pd
 from dpdesk.project import read_table
-from dpdesk.project import read_counts  # import cost outside
+from dpdesk.project.reading import counts  # import cost outside
 from dpdesk.project.reading import delimited, identifiers, shape
 calls = []
 if traced:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 
 from dpdesk import __version__
@@ -35,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
         share = None
     if share is not None:
         share.register(sub)
+    from dpdesk.cli import regress
+
+    regress.register(sub)
     from dpdesk.cli import report
 
     report.register(sub)
@@ -58,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"dpdesk {args.command}: {exc.strerror or exc} ({exc.filename or 'file'}). "
               "Check the path and its permissions.", file=sys.stderr)
+        return 1
+    except sqlite3.Error as exc:  # the project layer turns these into ProjectError; never a traceback
+        print(f"dpdesk {args.command}: the project file could not be read ({exc}): it is damaged or was "
+              "changed outside dpdesk. Restore it from a backup copy.", file=sys.stderr)
         return 1
 
 

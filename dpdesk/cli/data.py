@@ -103,7 +103,8 @@ def _analysis_options(p) -> None:
     p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
     p.add_argument("--dataset", help="dataset name (default: the latest import)")
     p.add_argument("--strict", action="store_true",
-                   help="stop at answers that match no code or are missing, instead of excluding them")
+                   help="stop at answers that match no code, instead of leaving them out (missing answers: "
+                   "blanks and user-missing codes, are always left out and reported)")
     p.add_argument("--min-group-size", type=int, metavar="N",
                    help="leave out subgroups with fewer than N answers (their estimates and exact counts)")
 
@@ -233,20 +234,39 @@ def cmd_item(args) -> int:
         codes = unary_codes(columns)
         column = column or columns[d.categories[0]]
     elif codes is not None:
+        from dpdesk.project.answer_labels import rename_keys
+
+        codes = rename_keys(d, codes)  # --codes same=1 means the crosswise response "yes"
         missing = [r for r in d.responses if r not in codes]
         if missing and d.model != "unary":
+            words = ", ".join(f"{r} ({d.label(r)!r})" if d.label(r).casefold() != r.casefold() else r
+                              for r in d.responses)
             raise DesignError(f"--codes gives no codes for response(s) {missing} of the {d.name!r} design "
-                              f"(responses: {list(d.responses)}). Add --codes {missing[0]}=CODE,...")
+                              f"(responses: {words}). Add --codes {d.label(missing[0], short=True)}=CODE,...")
     group_codes = _codes(args.group_codes, "--group-codes")
     if d.groups == 2 and args.column and (not args.group_column or not group_codes):
         raise DesignError(f"The {d.name!r} design has two groups: give --group-column and --group-codes 1=... "
                           f"--group-codes 2=...")
     with Project.open(args.project) as project:
+        if codes and args.column and not args.option_column:
+            _check_codes_against_data(project, d, args.column, codes)
         project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
                          group_codes=group_codes, question=args.question)
     eps = d.epsilon
     print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
     return 0
+
+
+def _check_codes_against_data(project, d, column: str, codes: dict) -> None:
+    """Refuse codes that contradict the latest dataset's value labels (nothing is stored)."""
+    from dpdesk.project.analysis import stored_table
+    from dpdesk.project.answer_labels import check
+
+    if not project.datasets():
+        return
+    table = stored_table(project)
+    if column in table.frame.columns:
+        check(d, codes, table.report.value_labels.get(column, {}), column, f"{table.source.name}: ")
 
 
 def _run_analysis(args):
@@ -354,8 +374,8 @@ def cmd_estimate(args) -> int:
             print(r.sentence())
             for note in (r.estimate.notes if r.estimate is not None else ()):
                 print(f"  note: {note}")
-            if r.mapping is not None and (r.mapping.n_unmatched or r.mapping.n_missing):
-                print(f"  ({r.mapping.n_missing} missing and {r.mapping.n_unmatched} unmatched answers excluded)")
+            if r.left_out_sentence():
+                print(f"  ({r.left_out_sentence()})")
     return 1 if failed and len(failed) == len(results) else 0
 
 

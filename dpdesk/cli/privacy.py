@@ -145,7 +145,8 @@ def _request(args) -> dict:
 def cmd_budget(args) -> int:
     from dpdesk.project import Project, ledger
 
-    with Project.open(args.project) as project:
+    # only --set writes: showing the budget opens the file read-only and leaves it untouched
+    with Project.open(args.project, read_only=args.epsilon is None) as project:
         if args.epsilon is not None:
             current = ledger.budget_status(project, args.dataset)
             if current is None:
@@ -221,7 +222,7 @@ def cmd_release(args) -> int:
 def cmd_ledger(args) -> int:
     from dpdesk.project import Project, ledger
 
-    with Project.open(args.project) as project:
+    with Project.open(args.project, read_only=True) as project:  # a received file is only read
         entries = ledger.ledger(project)
         check = ledger.verify_ledger(project)
     if args.json:

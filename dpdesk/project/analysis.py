@@ -22,7 +22,6 @@ from dpdesk.project.mapping import MappingReport, counts_by, map_item
 from dpdesk.project.reading.table import ImportReport, Source, Table
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
     COLUMNS,
-    design_label as _design_label,
     estimate_rows,
     subgroup_rows,
     subgroup_test_rows,
@@ -64,6 +63,13 @@ class ItemResult:
         about = f"would truthfully answer 'yes' to: {self.question}" if self.question else f"have '{self.item}'"
         return f"We estimate that {_pct(e.prevalence)} ({_pct(e.confidence)} CI {_pct(lo)} to {_pct(hi)}) {about}"
 
+    def left_out_sentence(self) -> str:
+        """``"cheating: 600 answers used; 7 left out: 5 blank, 2 user-missing code (Refused)."``"""
+        m = self.mapping
+        if m is None or self.estimate is None or not m.n_excluded:
+            return ""
+        return f"{self.item}: {self.estimate.n:,} answers used; {m.left_out_text()}."
+
 
 def _pct(x: float) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%".replace(".0%", "%")
@@ -87,7 +93,7 @@ def item_counts(item, table: Table, *, exclude: bool = True) -> MappingReport:
     if not item.column or not item.codes:
         raise DataError(f"Item {item.name!r} has no column or codes yet: map it to a column of the data first.")
     return map_item(table, item.column, item.codes, responses=_responses(d, item.codes),
-                    group_column=item.group_column, group_codes=item.group_codes, exclude=exclude)
+                    group_column=item.group_column, group_codes=item.group_codes, exclude=exclude, design=d)
 
 
 def _responses(d: rr.Design, codes: dict) -> tuple:
@@ -100,10 +106,12 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
             min_group_size: int | None = None) -> list[ItemResult]:
     """Estimate every item (or the named ones) of the project, optionally by subgroup ``by``.
 
-    With ``exclude=True`` answers matching no code and missing answers are left out and
-    reported (``ItemResult.mapping``); with ``exclude=False`` they stop the item with a
-    message listing the rows. With ``min_group_size=N`` subgroups with fewer than N
-    answers used are left out of the subgroup estimates, differences and counts
+    Missing answers (blanks, user-missing codes) are always left out and reported
+    (``ItemResult.mapping.left_out()``); answers matching no code are left out and reported
+    with ``exclude=True``, and stop the item with a message listing the rows with
+    ``exclude=False``. A stored mapping that contradicts the file's value labels stops the
+    item (see :mod:`dpdesk.project.answer_labels`). With ``min_group_size=N`` subgroups with
+    fewer than N answers used are left out of the subgroup estimates, differences and counts
     (``ItemResult.left_out_groups``; see :mod:`dpdesk.project.subgroup_disclosure`).
     """
     if min_group_size is not None and (isinstance(min_group_size, bool) or not isinstance(min_group_size, int)
@@ -154,7 +162,7 @@ def subgroup_counts(item, d: rr.Design, table: Table, by: str) -> dict:
     if d.model == "unary" and is_unary_codes(item.codes):
         return unary_counts_by(table, item.codes, by, d.categories)
     return counts_by(table, item.column, item.codes, by, responses=_responses(d, item.codes),
-                     group_column=item.group_column, group_codes=item.group_codes, exclude=True)
+                     group_column=item.group_column, group_codes=item.group_codes, exclude=True, design=d)
 
 
 def subgroup_warnings(data, by: str, *, max_levels: int = MAX_SUBGROUPS, min_size: int = MIN_SUBGROUP_SIZE,
@@ -229,6 +237,8 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     metadata.update({
         "design parameters": {r.item: dict(r.design.params) for r in results},
         "item mappings": review.mapping_metadata(items, results),
+        "response labels": {r.item: dict(zip(r.design.responses, r.design.response_labels)) for r in results},
+        "answers left out": {r.item: (r.mapping.left_out_text() or "none") for r in results if r.mapping is not None},
         **review.interval_metadata(ci),
         "confidence": confidence,
         "subgroups by": by,

@@ -4,7 +4,11 @@ About 1,200 students of four faculties. Three quarters answer three sensitive it
 randomized response (a forced-response item on exam cheating, a crosswise item on
 plagiarism, a stochastic-lie-detector item on drug use, in two randomization groups); the
 other quarter, the comparison group, is asked the same questions directly and, as in real
-surveys, under-reports. Demographics: faculty, year, gender, age.
+surveys, under-reports. Demographics: faculty, year, gender, age; and ``exam_stress``, a
+1-7 self-rating. Cheating has real covariate effects for the regression to find: the odds
+fall by a factor of 0.90 with each year of age and rise by 1.35 per point of exam stress
+(``CHEATING_EFFECTS``; stress and who cheats are drawn from a second generator, so every
+other column and item is as before).
 
 ``resources/examples/make_example.py`` calls :func:`write_example` to regenerate the files.
 """
@@ -57,6 +61,8 @@ _TRUE = {"exam_cheating": {"Arts": 0.22, "Science": 0.28, "Medicine": 0.15, "Law
          "plagiarism": {"Arts": 0.18, "Science": 0.12, "Medicine": 0.08, "Law": 0.14},
          "drug_use": {"Arts": 0.06, "Science": 0.10, "Medicine": 0.14, "Law": 0.09}}
 _ADMIT_DIRECTLY = 0.55  # share of carriers who say "yes" when asked directly
+#: Odds ratios of exam cheating per year of age (about 22.5) and per point of exam stress (about 4).
+CHEATING_EFFECTS = {"age": 0.90, "exam_stress": 1.35}
 
 
 def make_example(seed: int = SEED):
@@ -79,9 +85,16 @@ def make_example(seed: int = SEED):
         "mode": np.where(direct, "direct", "randomized"),
     })
     sld_group = rng.integers(1, 3, size=n)
+    extra = np.random.default_rng(seed + 1)  # own stream for the covariate effects: the rest stays as it was
+    stress = extra.integers(1, 8, size=n)
     for item in ITEMS:
         prevalence = np.array([_TRUE[item["name"]][f] for f in faculty])
-        truth = rng.random(n) < prevalence
+        if item["name"] == "exam_cheating":
+            shift = (np.log(CHEATING_EFFECTS["age"]) * (age - 22.5)
+                     + np.log(CHEATING_EFFECTS["exam_stress"]) * (stress - 4))
+            prevalence = 1 / (1 + (1 - prevalence) / prevalence * np.exp(-shift))
+        draw = rng.random(n)
+        truth = (extra.random(n) if item["name"] == "exam_cheating" else draw) < prevalence
         d = rr.design(item["design"], **item["params"])
         group = sld_group - 1 if d.groups == 2 else np.zeros(n, int)
         p_yes = np.array([m[1] for m in d.matrices])  # groups x states
@@ -94,6 +107,7 @@ def make_example(seed: int = SEED):
         frame[item["direct_column"]] = np.where(direct, np.where(admits, "Yes", "No"), "")
         if d.groups == 2:
             frame[item["group_column"]] = np.where(direct, 0, sld_group)
+    frame["exam_stress"] = stress
     return frame
 
 

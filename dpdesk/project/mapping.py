@@ -11,11 +11,18 @@ response::
 
 Text codes match case- and whitespace-insensitively; numbers match numerically (``1``,
 ``1.0`` and ``"1"`` are the same code); value labels from SPSS/Stata work as codes (``"Yes"``
-matches the code ``1`` labelled "Yes"). A value that matches no code and a missing answer
-(blank, or a user-missing code such as 98 "refused") are never dropped silently: each is
-listed with its row number as the user sees it in the file (header rows counted). With
-``exclude=True`` they are left out and listed; otherwise ``report.ok`` is False and
-``report.problems`` says what to fix. A counts table (``response``, ``count``, groups)
+matches the code ``1`` labelled "Yes"). Missing answers (blanks, and the file's user-missing
+codes such as 98 "Refused" or 99 "Don't know") count as missing: they are left out of the
+counts and listed (``report.missing``, each with its row number as the user sees it in the
+file and why), never counted as an answer. To count a user-missing code as an answer
+after all, give it among the codes of that response. A value that matches no code is an
+error to fix: ``report.ok`` is False and ``report.problems`` says where; with
+``exclude=True`` such rows are left out too, and listed.
+
+With ``design=`` the codes may be keyed by the respondent's words (``{"same": [1],
+"different": [2]}`` for crosswise) and a mapping that contradicts the file's own words
+(a code labelled "same" mapped to "different") is refused with a :class:`DataError`
+(see :mod:`dpdesk.project.answer_labels`). A counts table (``response``, ``count``, groups)
 gives the same report, each row weighted by its count.
 """
 
@@ -88,9 +95,9 @@ class ItemMapping:
                    data.get("group_column"), data.get("group_codes"))
 
     def apply(self, data, *, exclude: bool = False, value_labels=None, missing_codes=None,
-              first_row: int | None = None, weights: str | None = None) -> "MappingReport":
+              first_row: int | None = None, weights: str | None = None, design=None) -> "MappingReport":
         """Count ``data`` (a :class:`Table` or a DataFrame) by this mapping."""
-        return _count(self, data, exclude, value_labels, missing_codes, first_row, weights)
+        return _count(self, data, exclude, value_labels, missing_codes, first_row, weights, design)
 
 
 @dataclass
@@ -99,7 +106,9 @@ class MappingReport:
 
     ``counts`` is a list of ints in the order of ``responses``; for a two-group design it
     is a list (one per group, in the order of ``groups``) of such lists. ``unmatched`` and
-    ``missing`` list :class:`Problem` rows (1-based row numbers as in the file).
+    ``missing`` list :class:`Problem` rows (1-based row numbers as in the file); missing
+    rows are always left out, unmatched rows only with ``exclude=True``. ``labels`` are
+    the respondent's words for ``responses`` (same order) when the design was given.
     """
 
     column: str
@@ -115,11 +124,34 @@ class MappingReport:
     problems: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
     source: str | None = None
+    labels: tuple = ()
 
     @property
     def ok(self) -> bool:
-        """True when every row was counted, or the rows not counted were excluded on request."""
+        """True when every row was counted or is missing, or unmatched rows were excluded on request."""
         return not self.problems
+
+    def label(self, response) -> str:
+        """The respondent's words for ``response`` (the key itself without a design)."""
+        if self.labels and response in self.responses:
+            return self.labels[self.responses.index(response)]
+        return str(response)
+
+    def left_out(self) -> dict:
+        """Why rows were left out: ``{reason: number of rows}`` (blank, user-missing code (...),
+        matches no code), most frequent first."""
+        out: dict = {}
+        problems = self.missing + (self.unmatched if self.excluded else [])
+        for p in problems:
+            out[p.reason] = out.get(p.reason, 0) + p.count
+        return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+    def left_out_text(self) -> str:
+        """``"7 left out: 5 blank, 2 user-missing code (Refused)"`` or ``""``."""
+        reasons = self.left_out()
+        if not reasons:
+            return ""
+        return f"{sum(reasons.values()):,} left out: " + ", ".join(f"{n:,} {r}" for r, n in reasons.items())
 
     @property
     def n_unmatched(self) -> int:
@@ -131,8 +163,9 @@ class MappingReport:
 
     @property
     def n_excluded(self) -> int:
-        """Rows (or, for a counts table, respondents) left out with ``exclude=True``."""
-        return self.n_unmatched + self.n_missing if self.excluded else 0
+        """Rows (or, for a counts table, respondents) left out: the missing ones, and the
+        unmatched ones with ``exclude=True``."""
+        return self.n_missing + (self.n_unmatched if self.excluded else 0)
 
     @property
     def unmatched_rows(self) -> list:
@@ -158,7 +191,7 @@ class MappingReport:
 def map_item(data, column: str, codes: dict, *, group_column: str | None = None,
              group_codes: dict | None = None, responses=None, exclude: bool = False,
              value_labels=None, missing_codes=None, first_row: int | None = None,
-             weights: str | None = None) -> MappingReport:
+             weights: str | None = None, design=None) -> MappingReport:
     """Count the responses of an RR item in ``column`` of ``data`` (Table or DataFrame).
 
     ``codes`` maps each response to its codes, ``responses`` fixes their order (default:
@@ -166,11 +199,20 @@ def map_item(data, column: str, codes: dict, *, group_column: str | None = None,
     group. ``value_labels`` (``{code: label}``) and ``missing_codes`` (user-missing codes)
     default to the import report's; ``first_row`` is the file row of index label 0
     (default: from the import, else 2 -- one header row); ``weights`` names a count
-    column (default for a counts table: its ``count`` column).
+    column (default for a counts table: its ``count`` column). ``design`` (an
+    ``rr.Design``) lets codes be keyed by the respondent's words, orders the responses as
+    ``design.responses``, labels the report and refuses codes whose own labels name
+    another response (:func:`dpdesk.project.answer_labels.check`).
     """
+    if design is not None:
+        from dpdesk.project.answer_labels import rename_keys
+
+        codes = rename_keys(design, dict(codes))
+        if not responses and set(design.responses) <= set(codes):
+            responses = tuple(design.responses)
     mapping = ItemMapping(column, codes, tuple(responses or ()), group_column, group_codes)
     return mapping.apply(data, exclude=exclude, value_labels=value_labels,
-                         missing_codes=missing_codes, first_row=first_row, weights=weights)
+                         missing_codes=missing_codes, first_row=first_row, weights=weights, design=design)
 
 
 def map_counts(table, codes: dict, *, group_column: str | None = None, group_codes=None,
@@ -185,7 +227,7 @@ def map_counts(table, codes: dict, *, group_column: str | None = None, group_cod
 
 
 def counts_by(data, column: str, codes: dict, by: str, *, responses=None, group_column=None,
-              group_codes=None, exclude: bool = False, **options) -> dict:
+              group_codes=None, exclude: bool = False, **options) -> dict:  # options: as map_item
     """Counts per subgroup value of ``by`` (for subgroup estimates): ``{value: MappingReport}``.
 
     Subgroups are in sorted order; rows with a blank subgroup come under the key ``None``
@@ -241,7 +283,7 @@ def _no_column(column, frame, what="item") -> str:
             f"{' ...' if frame.shape[1] > 15 else ''}. Check the name (it is case-sensitive).")
 
 
-def _count(mapping: ItemMapping, data, exclude, value_labels, missing_codes, first_row, weights):
+def _count(mapping: ItemMapping, data, exclude, value_labels, missing_codes, first_row, weights, design=None):
     import numpy as np
 
     frame, report = _frame_and_report(data)
@@ -260,6 +302,10 @@ def _count(mapping: ItemMapping, data, exclude, value_labels, missing_codes, fir
     missing_all = report.missing_values if report is not None else {}
     labels = value_labels if value_labels is not None else labels_all.get(mapping.column, {})
     missing = missing_codes if missing_codes is not None else missing_all.get(mapping.column, [])
+    if design is not None:
+        from dpdesk.project.answer_labels import check
+
+        check(design, mapping.codes, labels, mapping.column, where)
     answer, answer_values = _classify(frame[mapping.column], mapping.codes, labels, missing,
                                       mapping.column, where)
     weight = _weights(frame, weights, where, first_row)
@@ -288,7 +334,8 @@ def _count(mapping: ItemMapping, data, exclude, value_labels, missing_codes, fir
         n_used = sum(counts)
     result = MappingReport(mapping.column, mapping.responses, counts, n_used,
                            int(round(weight.sum())), mapping.groups, mapping.group_column,
-                           excluded=exclude, source=source)
+                           excluded=exclude, source=source,
+                           labels=tuple(design.label(r) for r in mapping.responses) if design is not None else ())
     _list_problems(result, frame, problems, weight, first_row, labels_all, missing_all)
     _describe_problems(result, where, exclude)
     return result
@@ -464,13 +511,16 @@ def _describe_problems(result, where, exclude) -> None:
     missing: dict = {}
     for p in result.missing:
         missing.setdefault((p.column, p.reason), []).append(p.row)
-    for (column, reason), rows in missing.items():
-        parts.append(f"column '{column}' is missing ({reason}) in {_rows(rows)}")
+    gaps = [f"column '{column}' is missing ({reason}) in {_rows(rows)}" for (column, reason), rows in missing.items()]
+    if gaps:
+        result.warnings.append(f"{where}" + "; ".join(gaps) + f". Those {result.n_missing:,} missing answer(s) "
+                               "are left out of the counts and listed; to count a missing code as an "
+                               "answer, add it to the codes of that response.")
     if not parts:
         return
     text = f"{where}" + "; ".join(parts) + "."
     if exclude:
-        result.warnings.append(text + f" Those {len(result.unmatched) + len(result.missing)} row(s) "
+        result.warnings.append(text + f" Those {result.n_unmatched:,} row(s) "
                                f"were left out of the counts (exclude=True).")
     else:
         result.problems.append(text + " Add unmatched values to the codes of a response, or map "

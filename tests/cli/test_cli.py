@@ -34,8 +34,8 @@ def project(tmp_path, capsys):
 def test_estimate_prints_the_table_and_a_sentence(project, capsys):
     code, out, _ = run(capsys, "estimate", project)
     assert code == 0
-    assert "We estimate that 22.2% (95% CI 16.1% to 28.5%)" in out
-    assert "286 missing" in out  # the direct-question group is excluded, and said so
+    assert "We estimate that 26.6% (95% CI 20.4% to 32.9%)" in out
+    assert "286 left out: 286 blank" in out  # the direct-question group is missing: left out, and said so
 
 
 def test_estimate_json_and_subgroups(project, capsys):
@@ -51,8 +51,37 @@ def test_estimate_json_and_subgroups(project, capsys):
 
 def test_strict_estimate_names_the_rows(project, capsys):
     code, out, _ = run(capsys, "estimate", project, "--strict")
-    assert code == 1
-    assert "missing (blank) in 286 rows" in out
+    assert code == 0  # missing answers (blanks) never stop an estimate: they are left out and reported
+    assert "286 left out: 286 blank" in out
+    code, out, _ = run(capsys, "item", project, "typo", "--design", "forced", "--param", "p_truth=0.5",
+                       "--param", "p_yes=0.25", "--param", "p_no=0.25", "--column", "cheat_rr",
+                       "--codes", "yes=Yes", "--codes", "no=Nope")
+    assert code == 0
+    code, out, _ = run(capsys, "estimate", project, "--strict")
+    assert "'No' in" in out and "which matches no code" in out  # a value that matches no code is an error
+    code, out, _ = run(capsys, "estimate", project)
+    line = next(x for x in out.splitlines() if "(typo:" in x)  # without --strict: left out and reported
+    assert "matches no code" in line and "blank" in line
+
+
+def test_item_codes_in_the_respondents_words_and_a_contradiction_refused(tmp_path, capsys):
+    csv = tmp_path / "cw.csv"
+    csv.write_text("q\n" + "same\n" * 3 + "different\n" * 7, encoding="utf-8")
+    path = tmp_path / "cw.dpdesk"
+    assert run(capsys, "new", path)[0] == 0
+    assert run(capsys, "import", path, csv)[0] == 0
+    code, out, err = run(capsys, "item", path, "cw", "--design", "crosswise", "--param", "p=0.25", "--column", "q",
+                         "--codes", "yes=different", "--codes", "no=same")
+    assert code != 0 and "would be inverted" in out + err and "'Both answers are the same'" in out + err
+    from dpdesk.project import Project
+
+    with Project.open(path) as p:
+        assert [i.name for i in p.items()] == []  # nothing stored
+    code, out, err = run(capsys, "item", path, "cw", "--design", "crosswise", "--param", "p=0.25", "--column", "q",
+                         "--codes", "same=same", "--codes", "different=different")
+    assert code == 0, out + err
+    with Project.open(path) as p:
+        assert p.item("cw").codes == {"yes": ["same"], "no": ["different"]}
 
 
 def test_export_xlsx_and_csv(project, tmp_path, capsys):

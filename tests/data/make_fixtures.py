@@ -235,7 +235,93 @@ def bad_files() -> None:
     book.close()
 
 
+def _rezip(source: bytes, rename=lambda name: name, edit=lambda name, data: data) -> bytes:
+    """The zip ``source`` with members renamed and edited, with fixed dates (reproducible)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(source)) as old, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as new:
+        for member in old.infolist():
+            data = edit(member.filename, old.read(member))
+            new.writestr(zipfile.ZipInfo(rename(member.filename), (2024, 1, 1, 0, 0, 0)), data,
+                         zipfile.ZIP_DEFLATED)
+    return out.getvalue()
+
+
+def _book(path: pathlib.Path, rows: list[list], far_cell: bool = False) -> bytes:
+    import datetime
+    import xlsxwriter
+
+    buffer = io.BytesIO()
+    book = xlsxwriter.Workbook(buffer, {"in_memory": True})
+    book.set_properties({"created": datetime.datetime(2024, 1, 1)})
+    sheet = book.add_worksheet("Data")
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            sheet.write(r, c, value)
+    if far_cell:
+        sheet.write_string(1_048_575, 16_383, "x")  # XFD1048576, Excel's last cell
+    book.close()
+    return _rezip(buffer.getvalue())
+
+
+def shapes() -> None:
+    """Files that imported wrongly before issue 13 (small versions of the real shapes)."""
+    import re
+
+    import pandas as pd
+    import pyreadstat
+
+    rng = random.Random(13)
+    answers = [[k + 1, rng.choice([0, 1]), rng.choice([1, 2, 3])] for k in range(32)]
+    table = [["id", "q1", "q2"]] + answers
+    # <dimension> says A1:C3 (2 data rows) but the sheet has 32: openpyxl's read-only mode stopped at 2
+    stale = _rezip(_book(HERE, table), edit=lambda name, data: re.sub(
+        rb'<dimension ref="[^"]+"/>', b'<dimension ref="A1:C3"/>', data) if name.endswith("sheet1.xml") else data)
+    (HERE / "stale_dimension.xlsx").write_bytes(stale)
+    # the same table with one stray value in XFD1048576 (ran for minutes before)
+    (HERE / "far_cell.xlsx").write_bytes(_book(HERE, table[:6], far_cell=True))
+    # malformed XML in the sheet: an element that never closes
+    (HERE / "malformed_xml.xlsx").write_bytes(_rezip(_book(HERE, table[:6]), edit=lambda name, data: data.replace(
+        b"</sheetData>", b"<row r=\"99\"><c r=\"A99\"></sheetData>") if name.endswith("sheet1.xml") else data))
+    # the workbook's parts at the root of the zip instead of under xl/ (openpyxl reads it)
+    def at_root(name: str) -> str:
+        return name[3:] if name.startswith("xl/") else name
+
+    def root_paths(name: str, data: bytes) -> bytes:
+        if name in ("[Content_Types].xml", "_rels/.rels"):
+            return data.replace(b'PartName="/xl/', b'PartName="/').replace(b'Target="xl/', b'Target="')
+        return data
+    (HERE / "root_parts.xlsx").write_bytes(_rezip(_book(HERE, table), rename=at_root, edit=root_paths))
+    # blank lines above the header
+    text = "\n".join(",".join(map(str, row)) for row in table) + "\n"
+    _write(HERE / "blank_line_above.csv", "\n" + text)
+    _write(HERE / "skip_lines.csv", "\n\n\ntext,date,integer,boolean,float\n"  # csvkit's test_skip_lines.csv
+           "Chicago Reader,1971-01-01,40,True,1.0\nChicago Sun-Times,1948-01-01,63,True,1.24\n"
+           "Chicago Tribune,1920-01-01,164,False,41800000.01\nRow with blanks,,,,\n")
+    qualtrics_text = (HERE / "qualtrics.csv").read_text(encoding="utf-8-sig")
+    _write(HERE / "qualtrics_blank_line.csv", "\ufeff\r\n" + qualtrics_text)
+    # classic Mac line ends (CR only)
+    _write(HERE / "cr_only.csv", text.replace("\n", "\r"))
+    # booleans: True/False with a blank, and Qualtrics' Finished
+    _write(HERE / "booleans.csv", "id,used,Finished\n" + "".join(
+        f"{k + 1},{'' if k == 4 else ['False', 'True'][k % 3 == 0]},{['TRUE', 'FALSE'][k == 7]}\n" for k in range(12)))
+    # Stata: a numeric answer with extended missing values .a (refused) and .b (don't know),
+    # like haven's tagged-na-double.dta
+    frame = pd.DataFrame({"q1": pd.Series([1.0, 2.0, "a", 5.0, "b", None, 3.0, "a", 4.0, 1.0], dtype=object),
+                          "grp": [1.0, 2.0] * 5})
+    pyreadstat.write_dta(frame, HERE / "tagged_missing.dta", missing_user_values={"q1": ["a", "b"]},
+                         variable_value_labels={"q1": {1: "Never", 5: "Daily", "a": "Refused"}},
+                         column_labels=["How often? (1-5)", "Group"])
+    # SPSS portable file
+    pyreadstat.write_por(pd.DataFrame({"Q1": [1.0, 0.0, 1.0, 1.0], "AGE": [21.0, 34.0, 45.0, 52.0]}),
+                         HERE / "survey.por")
+
+
 if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["shapes"]:  # only the issue-13 shapes (the others stay byte for byte)
+        shapes()
+        sys.exit()
     qualtrics()
     qualtrics_legacy()
     surveymonkey()
@@ -245,3 +331,4 @@ if __name__ == "__main__":
     workbook()
     stats_files()
     bad_files()
+    shapes()

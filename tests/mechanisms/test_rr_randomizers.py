@@ -84,3 +84,35 @@ def test_birthday_range():
         R.birthday_range((2, 30), (3, 1))
     with pytest.raises(DesignError):
         R.birthday_range("March", (3, 1))
+
+
+def test_die_says_what_to_do_on_each_face():
+    p = rr.randomizers.die([1, 2, 3, 4], [5], [6])
+    assert p.respondent.endswith("If it shows 1, 2, 3 or 4, answer the question truthfully. If it shows 5, "
+                                 "answer 'yes'. If it shows 6, answer 'no'.")
+    assert "1, 2, 3 or 4" in rr.randomizers.die(4, 1, 1).respondent  # counts only: faces in order
+
+
+def test_multi_category_die_is_refused_when_faces_cannot_split_and_the_nearest_is_offered():
+    from fractions import Fraction
+
+    from dpdesk.errors import DesignError
+
+    with pytest.raises(DesignError, match="cannot give each of the 4 categories") as err:
+        rr.randomizers.forced_multi_die(4, ["a", "b", "c", "d"], sides=6)  # 2 faces for 4 x 8.3%
+    assert "Nearest achievable: a 12-sided die: 8 faces for the true answer (66.7%)" in str(err.value)
+    near = rr.randomizers.nearest_forced_multi_die(Fraction(2, 3), 4, sides=6)
+    assert (near.sides, near.truth, near.each) == (12, 8, 1) and near.p_each == Fraction(1, 12)
+    assert rr.randomizers.nearest_forced_multi_die(Fraction(1, 2), 3, sides=6) == (6, 3, 1)  # same die first
+    p = rr.randomizers.forced_multi_die(8, ["a", "b", "c", "d"], sides=12)
+    d = p.build()
+    assert d.name == "forced_multi" and d.params["p_truth"] == pytest.approx(2 / 3)
+    assert p.exact["p_forced"] == [Fraction(1, 12)] * 4
+    assert "If it shows 1 to 8, give your true answer. If it shows 9, answer 'a'." in p.respondent
+    assert "If it shows 12, answer 'd'." in p.respondent
+
+
+def test_birth_month_asks_the_question_and_keeps_the_note_for_the_researcher():
+    p = rr.randomizers.birth_month([1, 2, 3])
+    assert p.question == "Is your mother's birthday in January, February or March?"
+    assert "national birth statistics" in p.description and "0.2471" not in p.question

@@ -14,6 +14,7 @@ from dpdesk.mechanisms.central.request import canonical_json
 from dpdesk.project import Project, ledger
 from dpdesk.project.file import schema
 from dpdesk.project.ledger import chain
+from tests.helpers.hostile import edit_outside
 from tests.helpers.cli import run
 
 
@@ -98,11 +99,8 @@ def test_a_budget_for_one_dataset_after_the_project_budget_is_found(tmp_path):
     path = tmp_path / "p.dpdesk"
     with Project.create(path) as p:
         ledger.set_budget(p, 1)
-    conn = sqlite3.connect(path)
-    with conn:
-        conn.execute("DROP TRIGGER budget_never_raised")
-        conn.execute("INSERT INTO budget(epsilon, delta, dataset_sha256) VALUES ('1', '0', ?)", ("c" * 64,))
-    conn.close()
+    edit_outside(path, "DROP TRIGGER budget_never_raised",  # (edit_outside puts the trigger back)
+                 f"INSERT INTO budget(epsilon, delta, dataset_sha256) VALUES ('1', '0', '{'c' * 64}')")
     with Project.open(path) as p:
         check = ledger.verify_ledger(p)
         assert not check.ok and any("raises the budget" in x for x in check.problems)

@@ -50,7 +50,8 @@ def test_exclude_drops_problem_rows_but_reports_them():
     assert report.ok and report.excluded
     assert report.counts == [6, 6]
     assert len(report.unmatched) == 6 and len(report.missing) == 3 and report.n_excluded == 9
-    assert "left out" in report.warnings[0]
+    assert all("left out" in w for w in report.warnings)
+    assert report.left_out() == {"matches no code": 6, "blank": 3}
 
 
 def test_raise_for_problems_gives_a_data_error():
@@ -72,6 +73,11 @@ def test_user_missing_codes_are_missing_with_their_label():
     reasons = {p.row: p.reason for p in report.missing}
     assert reasons == {4: "user-missing code (Refused)", 5: "user-missing code (Don't know)", 6: "blank"}
     assert report.unmatched == [] and report.counts == [2, 3]
+    # missing by default: left out and reported, never counted, and not a problem to fix
+    assert report.ok and report.problems == [] and report.n_excluded == 3
+    assert report.left_out_text() == ("3 left out: 1 user-missing code (Refused), "
+                                      "1 user-missing code (Don't know), 1 blank")
+    assert "left out" in report.warnings[0] and "row 4" in report.warnings[0]
 
 
 def test_value_labels_work_as_codes():
@@ -176,5 +182,6 @@ def test_every_row_is_counted_or_listed(values, exclude):
     assert report.n_used + report.n_unmatched + report.n_missing == len(values)
     listed = sorted(report.unmatched_rows + report.missing_rows)
     assert len(set(listed)) == len(listed)
-    assert report.ok == (exclude or not listed)
+    assert report.ok == (exclude or not report.unmatched)  # missing answers never block
+    assert report.n_excluded == report.n_missing + (report.n_unmatched if exclude else 0)
     json.dumps(report.to_dict())

@@ -60,12 +60,8 @@ def test_old_files_open_with_their_content(version, tmp_path):
 
 def test_migration_backs_up_then_upgrades_in_one_transaction(tmp_path, monkeypatch):
     path = tmp_path / "old.dpdesk"
-    with Project.create(path) as p:
-        p.add_item("kept", make_fixtures.rr.design("warner", p=0.7))
-    conn = sqlite3.connect(path)
-    conn.execute("PRAGMA user_version = 1")
-    conn.commit()
-    conn.close()
+    shutil.copyfile(FIXTURES / "projects" / "v1.dpdesk", path)  # a real v1 file (a relabelled v2 is refused)
+    kept = [(it["name"],) for it in make_fixtures.ITEMS]
     calls = []
 
     def add_notes(conn):  # a pretend v1 -> v2 migration
@@ -86,13 +82,13 @@ def test_migration_backs_up_then_upgrades_in_one_transaction(tmp_path, monkeypat
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
     assert not conn.execute("SELECT 1 FROM sqlite_master WHERE name IN ('notes', 'half')").fetchall()
     conn.close()
-    assert sqlite3.connect(backup).execute("SELECT name FROM items").fetchall() == [("kept",)]
+    assert sqlite3.connect(backup).execute("SELECT name FROM items ORDER BY id").fetchall() == kept
 
     first_backup = backup.read_bytes()
     monkeypatch.setattr(schema, "MIGRATIONS", [add_notes, lambda conn: None])
     with Project.open(path) as p:
         assert p.connection.execute("PRAGMA user_version").fetchone()[0] == 3
-        assert [i.name for i in p.items()] == ["kept"]
+        assert [(i.name,) for i in p.items()] == kept
         assert p.backup_path == tmp_path / "old.dpdesk.v1.2.bak"
     assert backup.read_bytes() == first_backup  # an earlier backup is never overwritten
 

@@ -350,9 +350,13 @@ def test_dta_user_missing_letters_stay_distinct(tmp_path):
     frame = pd.DataFrame({"q": pd.array([1, 0, "a", 1, "b"], dtype=object)})
     pyreadstat.write_dta(frame, path, missing_user_values={"q": ["a", "b"]},
                          variable_value_labels={"q": {0: "No", 1: "Yes", "a": "Refused"}})
+    from dpdesk.project.reading.stata import TAG_CODES
+
     table = read_table(path)
-    assert table.report.missing_values == {"q": ["a", "b"]}
-    assert [str(v) for v in table.frame["q"]] == ["1", "0", "a", "1", "b"]
+    a, b = TAG_CODES["a"], TAG_CODES["b"]
+    assert table.report.missing_values == {"q": [a, b]}  # distinct missing codes, as SPSS's
+    assert table.frame["q"].dtype == "float64" and table.frame["q"].tolist() == [1, 0, a, 1, b]
+    assert table.report.value_labels["q"] == {0: "No", 1: "Yes", a: "Refused", b: ".b"}
 
 
 def test_excel_sep_hint_line_sets_the_delimiter(tmp_path):

@@ -78,7 +78,7 @@ def test_document_tables_notes_and_precision(project):
     notes = " ".join(est.notes)
     assert "truthful with probability 1/2, 'yes' 1/4, 'no' 1/4" in notes
     assert "Feldman &amp; Cousins, 1998" in notes
-    assert "left out" in notes and "'Maybe' in q: matches no code" in notes
+    assert "answers used; " in notes and "left out: " in notes and "blank" in notes
     assert "fingerprint SHA-256" in notes and "survey.csv" in notes
     keys = [t.key for t in doc.tables()]
     assert "subgroups:cheat" in keys and "comparisons:cheat" in keys and "comparisons:drink" in keys

@@ -1,10 +1,15 @@
 """Map each survey item to its column and codes, and check the mapping before anything is stored.
 
 For the chosen column the dialog lists its values (with value labels and how often each
-occurs); each value is assigned to a response (or left out). Two-group designs also get
-the column that holds the randomization group. The check (``map_item`` in a worker)
-reports the counts and every row that matches no code or is missing, with row numbers;
-the researcher either fixes the codes or chooses to leave those rows out.
+occurs); each value is assigned to a response, named in the respondent's words (the words
+the card prints: "Both answers are the same", not "yes"). Values are matched to those
+words automatically, from their text or the file's value labels. Two-group designs also
+get the column that holds the randomization group. The check (``map_item`` in a worker)
+reports the counts, the missing answers (blanks and the file's user-missing codes, left out
+and reported with the results; a missing code can still be counted as an answer) and every
+row that matches no code, with row numbers; the researcher either fixes the codes or
+chooses to leave those rows out. A mapping that contradicts the file's own labels (a code
+labelled "same" mapped to "different") is shown as a problem and is not accepted.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from dpdesk.gui.widgets.common import name, note
 from dpdesk.gui.shell.worker import JobRunner
 
 NOT_COUNTED = "(not counted)"
+MISSING = "(missing: left out)"
 NO_COLUMN = "(not in this file)"
 
 
@@ -48,11 +54,12 @@ def check_mapping(job, table, item: str, mapping: dict):
     from dpdesk.project.mapping import map_item
     from dpdesk.project.unary import is_unary_codes, unary_counts
 
+    design = mapping.get("design")
     try:
         if is_unary_codes(mapping.get("codes")):  # a multi-select item: one tick column per option
             return ("check", item, unary_counts(table, mapping["codes"], exclude=False), "")
         report = map_item(table, mapping["column"], mapping["codes"], group_column=mapping.get("group_column"),
-                          group_codes=mapping.get("group_codes"), exclude=False)
+                          group_codes=mapping.get("group_codes"), exclude=False, design=design)
     except DpdeskError as exc:
         return ("check", item, None, str(exc))
     return ("check", item, report, "")
@@ -68,24 +75,32 @@ def check_all(job, table, mappings: dict):
 
 
 def report_text(report, limit: int = 12) -> str:
-    """The check's result in words (counts, then the rows not counted with their row numbers)."""
+    """The check's result in words (counts by the respondent's words, missing answers left
+    out and why, then the rows that match no code with their row numbers)."""
     counts = report.counts
+    words = [f"“{report.label(r)}” {{:,}}" for r in report.responses]
     if report.groups:
-        parts = [f"group {g}: " + ", ".join(f"{r} {c}" for r, c in zip(report.responses, counts[i]))
+        parts = [f"group {g}: " + ", ".join(w.format(c) for w, c in zip(words, counts[i]))
                  for i, g in enumerate(report.groups)]
     elif counts and isinstance(counts[0], list):  # unary: (not ticked, ticked) per option
         parts = [", ".join(f"{r} ticked {c[1]}" for r, c in zip(report.responses, counts))]
     else:
-        parts = [", ".join(f"{r} {c}" for r, c in zip(report.responses, counts))]
+        parts = [", ".join(w.format(c) for w, c in zip(words, counts))]
     lines = [f"Counted {report.n_used:,} of {report.n_rows:,} rows: " + "; ".join(parts) + "."]
-    for what, problems in (("match no code", report.unmatched), ("are missing (blank or a missing code)",
-                                                                   report.missing)):
-        if problems:
-            n = sum(p.count for p in problems)
-            rows = ", ".join(str(p.row) for p in problems[:limit]) + (", …" if len(problems) > limit else "")
-            values = sorted({str(p.value) for p in problems if p.value is not None})[:6]
-            shown = f" (values: {', '.join(repr(v) for v in values)})" if values else ""
-            lines.append(f"{n:,} row(s) {what}{shown}: rows {rows}.")
+    if report.missing:
+        reasons = {}
+        for p in report.missing:
+            reasons[p.reason] = reasons.get(p.reason, 0) + p.count
+        why = ", ".join(f"{n:,} {r}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1]))
+        rows = ", ".join(str(p.row) for p in report.missing[:limit]) + (", …" if len(report.missing) > limit else "")
+        lines.append(f"{report.n_missing:,} missing answer(s) left out and reported with the results ({why}): "
+                     f"rows {rows}.")
+    if report.unmatched:
+        rows = ", ".join(str(p.row) for p in report.unmatched[:limit]) + (", …" if len(report.unmatched) > limit else "")
+        values = sorted({str(p.value) for p in report.unmatched if p.value is not None})[:6]
+        shown = f" (values: {', '.join(repr(v) for v in values)})" if values else ""
+        lines.append(f"{report.n_unmatched:,} row(s) match no code{shown}: rows {rows}. Choose what each value "
+                     f"means above, or leave these rows out.")
     return "\n".join(lines)
 
 
@@ -104,10 +119,13 @@ class CodeTable(QTableWidget):
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.values: list = []
 
-    def fill(self, values: list[tuple], choices: list[tuple[str, str]], chosen: dict) -> None:
-        """``choices``: (key, text); ``chosen``: {key: [codes]} preselected (matching as text)."""
+    def fill(self, values: list[tuple], choices: list[tuple[str, str]], chosen: dict, suggest=None) -> None:
+        """``choices``: (key, text); ``chosen``: {key: [codes]} preselected (matching as text);
+        ``suggest(value, label)`` gives the key a value names in the respondent's words (or None).
+        User-missing codes (labelled "(missing code)") start as missing, not as a response."""
         self.values = [v for v, _label, _n in values if v is not None]
-        self.setRowCount(len(self.values))
+        blanks = sum(n for v, _label, n in values if v is None)
+        self.setRowCount(len(self.values) + (1 if blanks else 0))
         wanted = {str(c).strip().casefold(): key for key, codes in chosen.items() for c in codes}
         row = 0
         for value, label, count in values:
@@ -118,15 +136,29 @@ class CodeTable(QTableWidget):
                 cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 self.setItem(row, col, cell)
             combo = name(QComboBox(), f"{self.what} of {value}", f"Which {self.what.lower()} the value {value} means")
-            combo.addItem(NOT_COUNTED, None)
+            is_missing = label.endswith("(missing code)")
+            combo.addItem(MISSING if is_missing else NOT_COUNTED, None)
             for key, text in choices:
                 combo.addItem(text, key)
             key = wanted.get(str(value).strip().casefold()) or wanted.get(label.strip().casefold())
-            if key is None:
-                key = next((k for k, _t in choices if k.casefold() in (str(value).casefold(), label.casefold())), None)
+            if key is None and not chosen and not is_missing:
+                if suggest is not None:
+                    key = suggest(value, label.removesuffix("(missing code)").strip())
+                else:
+                    key = next((k for k, _t in choices if k.casefold() in (str(value).casefold(), label.casefold())),
+                               None)
             combo.setCurrentIndex(max(0, combo.findData(key)) if key is not None else 0)
             self.setCellWidget(row, 3, combo)
             row += 1
+        if blanks:  # blanks are missing answers: listed, never a response (last row, outside self.values)
+            for col, text in enumerate(("(blank)", "no answer", f"{blanks:,}")):
+                cell = QTableWidgetItem(text)
+                cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                self.setItem(row, col, cell)
+            combo = name(QComboBox(), f"{self.what} of blank answers", "Blank answers are missing: left out and reported")
+            combo.addItem(MISSING, None)
+            combo.setEnabled(False)
+            self.setCellWidget(row, 3, combo)
 
     def combo(self, value) -> QComboBox:
         return self.cellWidget(self.values.index(value), 3)
@@ -188,9 +220,9 @@ class MappingDialog(QDialog):
         self.report = note(object_name="mappingReport")
         self.report.setAccessibleName("Check of the mapping")
         self.report.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.exclude_box = name(QCheckBox("Leave the rows listed above out of the estimate (they are reported "
-                                          "with the results)"), "Leave rows out",
-                                "Instead of fixing the codes, leave the rows that match no code or are missing out")
+        self.exclude_box = name(QCheckBox("Leave the rows that match no code out of the estimate (they are "
+                                          "reported with the results)"), "Leave rows out",
+                                "Instead of fixing the codes, leave the rows that match no code out")
         form = QFormLayout()
         form.addRow("Answer column:", self.column)
         right = QVBoxLayout()
@@ -215,7 +247,8 @@ class MappingDialog(QDialog):
             self.item_list.addItem(it.name)
         if self.mappings:
             self.reports.update({item: None for item in self.mappings})  # "checking…"
-            self.first_checks.start(check_all, table, dict(self.mappings))
+            self.first_checks.start(check_all, table, {item: {**m, "design": self.design(item)}
+                                                       for item, m in self.mappings.items() if item in self.items_})
         self.item_list.currentRowChanged.connect(self._show_row)
         self.column.currentIndexChanged.connect(self._on_column)
         self.group_column.currentIndexChanged.connect(self._on_column)
@@ -237,8 +270,9 @@ class MappingDialog(QDialog):
         self.current = item
         it = self.items_[item]
         d = self.design(item)
-        self.about.setText(f"<b>{item}</b>: {it.question or ''}<br><i>{d.name}</i>, responses: "
-                           f"{', '.join(d.responses)}" + (" — two randomization groups" if d.groups == 2 else ""))
+        self.about.setText(f"<b>{item}</b>: {it.question or ''}<br><i>{d.summary or d.name}</i>; respondents "
+                           f"answer: " + ", ".join(f"“{label}”" for label in d.response_labels)
+                           + (" — two randomization groups" if d.groups == 2 else ""))
         m = self.mappings.get(item, {})
         self._filling = True
         self.column.setCurrentIndex(max(0, self.column.findData(m.get("column"))))
@@ -267,7 +301,11 @@ class MappingDialog(QDialog):
             _kind, column, group_column, values, groups = result
             d = self.design(self.current)
             m = self.mappings.get(self.current, {})
-            self.codes.fill(values, [(r, r) for r in d.responses], m.get("codes") or {} if m.get("column") == column else {})
+            from dpdesk.project.answer_labels import suggest
+
+            self.codes.fill(values, list(zip(d.responses, d.response_labels)),
+                            m.get("codes") or {} if m.get("column") == column else {},
+                            suggest=lambda value, label: suggest(d, value, label))
             self.group_codes.fill(groups, [(str(g), f"group {g}") for g in range(1, d.groups + 1)],
                                   m.get("group_codes") or {} if m.get("group_column") == group_column else {})
             for table in (self.codes, self.group_codes):
@@ -304,14 +342,15 @@ class MappingDialog(QDialog):
             self._update_status()
             return
         d = self.design(item)
-        mapping = {"column": column, "codes": self.codes.codes(list(d.responses))}
+        mapping = {"column": column, "codes": self.codes.codes(list(d.responses)), "design": d}
         if d.groups == 2:
             mapping["group_column"] = self.group_column.currentData()
             mapping["group_codes"] = self.group_codes.codes([str(g) for g in range(1, d.groups + 1)])
         else:
             mapping["group_column"], mapping["group_codes"] = None, None
-        self.mappings[item] = mapping
+        self.mappings[item] = {k: v for k, v in mapping.items() if k != "design"}
         self.reports[item] = None
+        self.errors.pop(item, None)
         self._update_status()
         self.jobs.start(check_mapping, self.table_, item, mapping)
 
@@ -320,6 +359,8 @@ class MappingDialog(QDialog):
         """"ready", "excluded" (problems, rows left out), "problems", "checking" or "not mapped"."""
         if item not in self.mappings:
             return "not mapped"
+        if self.errors.get(item):
+            return "problems"  # e.g. a code mapped against the file's own label
         report = self.reports.get(item)
         if report is None:
             return "checking" if item in self.reports else "problems"
@@ -333,11 +374,17 @@ class MappingDialog(QDialog):
         for row in range(self.item_list.count()):
             entry = self.item_list.item(row)
             item = list(self.items_)[row]
-            entry.setText(f"{item} — {marks[self.status(item)]}")
+            report = self.reports.get(item)
+            missing = f" ({report.n_missing:,} missing)" if self.status(item) == "ready" and report is not None \
+                and report.n_missing else ""
+            entry.setText(f"{item} — {marks[self.status(item)]}{missing}")
             entry.setData(Qt.ItemDataRole.UserRole, item)
         colour = {"ready": "", "excluded": "color: #6b4a00;", "problems": "color: #a40000;"}
         if self.current is not None:
             self.report.setStyleSheet(colour.get(self.status(self.current), ""))
+            report = self.reports.get(self.current)
+            # only rows that match no code can be left out on request; missing answers always are
+            self.exclude_box.setEnabled(bool(report is not None and report.unmatched) or self.exclude_box.isChecked())
         ok = all(self.status(i) in ("ready", "excluded", "not mapped") for i in self.items_)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
 

@@ -50,7 +50,7 @@ def _run(app, tmp: Path) -> int:
 
 
 def _exercise(app, window, tmp: Path) -> int:
-    from dpdesk.gui.widgets.card import suggested_instructions, write_card
+    from dpdesk.gui.widgets.card import card_title, suggested_instructions, write_card
     from dpdesk.gui.shell.example_project import build_example
     from dpdesk.project.analysis import analyze
 
@@ -71,7 +71,8 @@ def _exercise(app, window, tmp: Path) -> int:
     _plot(results, png)
     _check(png.stat().st_size > 1000, "the plot was not rendered")
     item = window.project.items()[0]
-    pdf = write_card(None, tmp / "card.pdf", item.name, suggested_instructions(item.question, item.design, ""))
+    pdf = write_card(None, tmp / "card.pdf", card_title("", item.question),
+                     suggested_instructions(item.question, item.design, ""))
     data = pdf.read_bytes()
     pages = len(re.findall(rb"/Type\s*/Page(?![s\w])", data))
     _check(data.startswith(b"%PDF") and pages == 1, "the instruction card is not a one-page PDF")

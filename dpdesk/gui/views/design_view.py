@@ -189,8 +189,9 @@ class DesignView(QWidget):
         result = wizard.item_result()
         project = self.window_.project
         try:
-            # Instructions are stored only as edited; unedited ones follow the design's wording.
-            text = result["instructions"] if wizard.draft.instructions_edited else ""
+            # Instructions are stored only as edited (unedited ones follow the design's wording), or when
+            # they ask a question B, which the design alone does not know.
+            text = result["instructions"] if wizard.draft.instructions_edited or wizard.draft.question_b else ""
             if wizard.draft.editing:
                 command = commands.EditItem(project, wizard.draft.editing, result["name"], result["design"],
                                             result["question"], text)

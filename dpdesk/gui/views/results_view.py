@@ -153,13 +153,11 @@ def _analyze(job, project, options: Options) -> ResultSet:
     for r in results:
         for remark in (r.estimate.notes if r.estimate is not None else ()):
             sentences.append(f"{r.item}: {remark}")
-        if r.estimate is not None and r.mapping is not None and r.mapping.n_excluded:
-            sentences.append(f"{r.item}: {r.mapping.n_excluded:,} row(s) left out ({r.mapping.n_unmatched:,} matching "
-                             f"no code, {r.mapping.n_missing:,} missing); {r.estimate.n:,} used.")
+        if r.left_out_sentence():
+            sentences.append(r.left_out_sentence())
     from dpdesk.project.report.document import build_document
-    from dpdesk.project.report.number_style import NumberStyle
-
     from dpdesk.project.report.methods import methods
+    from dpdesk.project.report.number_style import NumberStyle
 
     document = build_document(project, results, style=NumberStyle.from_text(options.style), direct=direct,
                               ci=options.ci, confidence=options.confidence)

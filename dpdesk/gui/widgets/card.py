@@ -13,25 +13,38 @@ from pathlib import Path
 from PySide6.QtCore import QMarginsF, QRectF, QSizeF
 from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
-#: What respondents tick, for designs whose recorded "yes"/"no" mean something else.
-ANSWER_LABELS = {
-    "crosswise": {"yes": "Both answers are the same", "no": "The answers are different"},
-    "triangular": {"yes": "At least one 'yes'", "no": "Both 'no'"},
-    "kuk": {"yes": "Red", "no": "Black"},
-}
+#: Designs where the respondent considers two questions: the sensitive one (A) and a harmless one (B).
+TWO_QUESTIONS = ("crosswise", "triangular", "unrelated", "unrelated_unknown")
 
 
 def answer_options(design) -> list[str]:
-    labels = ANSWER_LABELS.get(design.name, {})
-    options = [labels.get(r, r.capitalize() if r in ("yes", "no") else r) for r in design.responses]
+    """What the respondent ticks, in the respondent's words (``Design.response_labels``)."""
+    options = list(design.response_labels)
     if design.is_binary and list(design.responses) == ["no", "yes"]:
-        options.reverse()  # "Yes" first, as on most forms
+        options.reverse()  # "Yes" (or "Both answers are the same") first, as on most forms
     return options
 
 
-def suggested_instructions(question: str, design, device_text: str) -> str:
-    """The generated wording: question, what to do, the randomizer, the answer options."""
-    parts = [question.strip(), "", "How to answer: " + design.describe()]
+def question_b_placeholder(design) -> str:
+    share = design.params.get("p", design.params.get("q"))
+    about = f" that about {100 * share:.0f}% of people answer 'yes'" if isinstance(share, float) else ""
+    return f"[write the harmless question{about} here]"
+
+
+def suggested_instructions(question: str, design, device_text: str, question_b: str = "") -> str:
+    """The generated wording: the question(s), what to do, the randomizer, the answer options.
+
+    Two-question designs (crosswise, triangular, unrelated question) ask question B outright
+    (``question_b``, e.g. "Is your mother's birthday in January, February or March?").
+    ``device_text`` is what the respondent does with the randomizer; researcher notes (exact
+    shares, the birthday-seasonality caveat) never belong here.
+    """
+    if design.name in TWO_QUESTIONS:
+        b = question_b.strip() or question_b_placeholder(design)
+        parts = [f"A: {question.strip()}\nB: {b}"]
+    else:
+        parts = [question.strip()]
+    parts += ["", "How to answer: " + design.describe()]
     if device_text:
         parts += ["", "Your randomizer: " + device_text]
     if design.model == "unary":
@@ -42,10 +55,18 @@ def suggested_instructions(question: str, design, device_text: str) -> str:
     return "\n".join(parts)
 
 
+def card_title(title: str, question: str) -> str:
+    """The card's title: the researcher's title, else the question (never the item's short name)."""
+    return title.strip() or question.strip() or "Please read before you answer"
+
+
 def card_html(title: str, text: str) -> str:
-    paragraphs = "".join(f"<p>{html.escape(p).replace(chr(10), '<br>')}</p>" for p in text.split("\n\n") if p.strip())
+    paragraphs = [p for p in text.split("\n\n") if p.strip()]
+    if paragraphs and paragraphs[0].strip() == title.strip():
+        paragraphs = paragraphs[1:]  # the question is the title: not printed twice
+    body = "".join(f"<p>{html.escape(p).replace(chr(10), '<br>')}</p>" for p in paragraphs)
     return (f"<h2 style='margin-bottom: 12px'>{html.escape(title)}</h2>"
-            f"<div style='font-size: 11pt; line-height: 140%'>{paragraphs}</div>")
+            f"<div style='font-size: 11pt; line-height: 140%'>{body}</div>")
 
 
 def write_card(job, path: str | os.PathLike, title: str, text: str) -> Path:

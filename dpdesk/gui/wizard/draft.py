@@ -20,7 +20,11 @@ class Draft:
     design_key: str = "forced"
     device: str = COINS
     values: dict[str, Any] = field(default_factory=dict)  # rr parameter -> number (Fraction or float)
-    device_text: str = ""
+    device_text: str = ""  # what the respondent does with the randomizer (for the card)
+    question_b: str = ""  # two-question designs: the harmless question B, as respondents read it
+    question_b_edited: bool = False
+    notes: str = ""  # the researcher's notes on the randomizer (exact shares, caveats): never on the card
+    card_title: str = ""  # the card's title (default: the question; never the short name)
     instructions: str = ""  # the (possibly edited) respondent instructions
     instructions_edited: bool = False
     planned_n: int = 1000

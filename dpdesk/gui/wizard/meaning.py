@@ -25,13 +25,14 @@ def times(ratio: float) -> str:
 
 
 def unprotected_answers(design) -> list[str]:
-    """Recorded answers that are impossible for some respondents (so they reveal them)."""
+    """Answers, in the respondent's words, that are impossible for some respondents (so they reveal them)."""
     out = []
     for m in design.matrices:
         sub = m[:, list(design.privacy_states)] if design.model != "unary" else m
         for r, row in enumerate(sub):
-            if row.max() > 0 and row.min() <= 0 and design.responses[r] not in out:
-                out.append(design.responses[r])
+            said = design.short_labels[r] if design.model != "unary" else design.responses[r]
+            if row.max() > 0 and row.min() <= 0 and said not in out:
+                out.append(said)
     return out
 
 

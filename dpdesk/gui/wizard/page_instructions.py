@@ -1,13 +1,23 @@
-"""Wizard page 5: respondent instructions (editable), a printable PDF card, plain text to copy."""
+"""Wizard page 5: respondent instructions (editable), a printable PDF card, plain text to copy.
+
+The card's title is the question, or a title the researcher sets; never the item's short
+name. Two-question designs ask question B outright (a field here, prefilled from the
+randomizer, e.g. the birthday question). The researcher's notes on the randomizer (exact
+shares, the birthday-seasonality caveat) are shown here for the methods text and are
+never printed on the card.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
+    QFormLayout,
     QHBoxLayout,
+    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
@@ -16,7 +26,9 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
-from dpdesk.gui.widgets.card import suggested_instructions, write_card
+from dpdesk.gui.widgets.card import TWO_QUESTIONS, card_title, suggested_instructions, write_card
+
+PLACEHOLDER = "[write the harmless question"
 from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 
@@ -35,6 +47,11 @@ class InstructionsPage(QWizardPage):
                              "Save the instructions as a PDF card to print")
         self.copy = name(QPushButton("Copy as plain text"), "Copy as plain text",
                          "Copy the instructions to paste into an online survey or a paper form")
+        self.card_title = name(QLineEdit(), "Card title", "The title printed on the card (default: the question)")
+        self.question_b = name(QLineEdit(), "Question B", "The harmless question B, as respondents read it")
+        self.question_b.setPlaceholderText("for example: Is your mother's birthday in January, February or March?")
+        self.notes = note(object_name="researcherNotes")
+        self.notes.setAccessibleName("Notes for the researcher")
         self.status = note(object_name="cardStatus")
         self.status.setAccessibleName("Card status")
         self.problem = problem_label()
@@ -43,8 +60,13 @@ class InstructionsPage(QWizardPage):
         buttons.addStretch(1)
         buttons.addWidget(self.copy)
         buttons.addWidget(self.save_pdf)
+        self.fields = QFormLayout()
+        self.fields.addRow("Card &title:", self.card_title)
+        self.fields.addRow("Question &B:", self.question_b)
         layout = QVBoxLayout(self)
+        layout.addLayout(self.fields)
         layout.addWidget(self.text, 1)
+        layout.addWidget(self.notes)
         layout.addLayout(buttons)
         layout.addWidget(self.status)
         layout.addWidget(self.problem)
@@ -55,16 +77,45 @@ class InstructionsPage(QWizardPage):
         self.reset.clicked.connect(self.use_suggested)
         self.copy.clicked.connect(self.copy_text)
         self.save_pdf.clicked.connect(self._ask_and_save)
+        self.card_title.textEdited.connect(self._on_title)
+        self.question_b.textEdited.connect(self._on_question_b)
         self._filling = False
         self.last_card: Path | None = None
 
     def suggested(self) -> str:
         d = self.draft
-        return suggested_instructions(d.question, d.design(), d.device_text)
+        return suggested_instructions(d.question, d.design(), d.device_text, d.question_b)
+
+    def two_questions(self) -> bool:
+        return self.draft.design_key in TWO_QUESTIONS
 
     def initializePage(self) -> None:
         d = self.draft
+        self.card_title.setText(d.card_title)
+        self.card_title.setPlaceholderText(d.question.strip()[:120] or "the question")
+        self.question_b.setText(d.question_b)
+        self.fields.setRowVisible(self.question_b, self.two_questions())
+        self.notes.setText(f"<b>Note for you</b> (for your methods text; not printed on the card): {d.notes}"
+                           if d.notes else "")
+        self.notes.setVisible(bool(d.notes))
         self._set_text(d.instructions if d.instructions_edited and d.instructions else self.suggested())
+        QTimer.singleShot(0, self.text.setFocus)  # after QWizard focuses the first field
+
+    def _on_title(self, text: str) -> None:
+        self.draft.card_title = text
+
+    def _on_question_b(self, text: str) -> None:
+        self.draft.question_b = text.strip()
+        self.draft.question_b_edited = True
+        if not self.draft.instructions_edited:
+            self._set_text(self.suggested())
+        self.completeChanged.emit()
+
+    def isComplete(self) -> bool:
+        """Two-question designs need question B written out before the item is saved."""
+        if not self.two_questions() or self.draft.question_b.strip():
+            return True
+        return PLACEHOLDER not in self.text.toPlainText()  # an edited text that asks B itself
 
     def _set_text(self, text: str) -> None:
         self._filling = True
@@ -80,6 +131,7 @@ class InstructionsPage(QWizardPage):
         self.draft.instructions = self.text.toPlainText()
         if not self._filling:
             self.draft.instructions_edited = True
+            self.completeChanged.emit()
 
     def copy_text(self) -> None:
         QApplication.clipboard().setText(self.text.toPlainText())
@@ -101,7 +153,7 @@ class InstructionsPage(QWizardPage):
         if path.suffix.lower() != ".pdf":
             path = path.with_suffix(".pdf")
         self.status.setText("Saving the card…")
-        title = self.draft.name.replace("_", " ").capitalize() or "Instructions"
+        title = card_title(self.draft.card_title, self.draft.question)
         self.runner.start(write_card, path, title, self.text.toPlainText())
 
     def _on_saved(self, path) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import html
 from fractions import Fraction
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
+    QPushButton,
     QFormLayout,
     QGroupBox,
     QSpinBox,
@@ -20,6 +23,9 @@ from dpdesk.gui.wizard import meaning
 from dpdesk.gui.wizard.catalog import BIRTHDAY, CARDS, COIN_PRESETS, COINS, DEVICE_NAMES, DIE, EXACT
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 from dpdesk.gui.wizard.param_editors import CountEditor, ExactEditor, MonthsEditor
+
+#: The parameter that is the harmless question B's "yes" share, per design.
+INNOCUOUS = {"crosswise": "p", "triangular": "p", "unrelated": "q"}
 
 
 class RandomizerPage(QWizardPage):
@@ -52,11 +58,17 @@ class RandomizerPage(QWizardPage):
         self.summary = note(object_name="randomizerSummary")
         self.summary.setAccessibleName("Resulting probabilities")
         self.problem = problem_label()
+        self.use_nearest = name(QPushButton("Use the nearest achievable design"), "Use the nearest achievable design",
+                                "Switch to the nearest design this kind of die can produce")
+        self.use_nearest.setVisible(False)
+        self.use_nearest.clicked.connect(self.apply_nearest)
+        self._nearest = None
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.params_box)
         layout.addWidget(self.summary)
         layout.addWidget(self.problem)
+        layout.addWidget(self.use_nearest, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addStretch(1)
         self.editors: dict = {}
         self._top = top
@@ -121,6 +133,8 @@ class RandomizerPage(QWizardPage):
             self._complete_forced_counts()
         self.params_box.setVisible(bool(self.editors))
         self._recompute()
+        if self._nearest is not None:
+            self.apply_nearest()  # the default must be a die design that exists
 
     def _complete_forced_counts(self) -> None:
         """Make the faces or cards add up: 'yes' and 'no' rounded down, the rest answer truthfully."""
@@ -144,15 +158,17 @@ class RandomizerPage(QWizardPage):
         self._recompute()
 
     # ------------------------------------------------------------------ values
-    def _values_and_words(self) -> tuple[dict, str]:
+    def _values_and_words(self) -> tuple[dict, str, str, str]:
+        """(parameters, what the respondent does with the randomizer, question B, researcher notes)."""
         from dpdesk.mechanisms import rr
 
         device = self.current_device()
         key = self.draft.design_key
+        self._nearest = None
         if device == COINS:
             _label, tosses, truth, yes, no = COIN_PRESETS[self.coin_preset.currentIndex()]
             p = rr.randomizers.coins(tosses, truth=truth, yes=yes, no=no)
-            return dict(p.exact), _label + "."
+            return dict(p.exact), _label + ".", "", ""
         values = {k: e.value() for k, e in self.editors.items()}
         if key == "forced" and device in (DIE, CARDS):
             counts = [self.editors[k].spin.value() for k in ("p_truth", "p_yes", "p_no")]
@@ -168,24 +184,45 @@ class RandomizerPage(QWizardPage):
                 if p is None:
                     raise _Problem(f"The cards add up to {sum(counts)}, but the deck has {self.deck.value()} "
                                    f"cards. Make them add up.")
-            return dict(p.exact), p.description.split(" Probabilities:")[0]
-        if device == EXACT:
-            words = "Any private randomizer with these probabilities (for example a random-number app)."
-        elif device == DIE:
+            return dict(p.exact), p.respondent, "", p.description
+        if key == "forced_multi" and device == DIE:
+            truth = self.editors["p_truth"].spin.value()
+            try:
+                p = rr.randomizers.forced_multi_die(truth, self.draft.categories, self.sides.value())
+            except DpdeskError:
+                if len(self.draft.categories) >= 2 and 1 <= truth < self.sides.value():
+                    self._nearest = rr.randomizers.nearest_forced_multi_die(
+                        Fraction(truth, self.sides.value()), len(self.draft.categories), self.sides.value())
+                raise
+            return {"p_truth": p.exact["p_truth"]}, p.respondent, "", p.description
+        innocuous = INNOCUOUS.get(key)
+        b_editor = self.editors.get(innocuous)
+        others = [e for k, e in self.editors.items() if k != innocuous]
+        again = any(isinstance(e, CountEditor) for e in others)  # the same die or deck already chose A or B
+        question_b = "" if b_editor is None or not hasattr(b_editor, "question_b") else \
+            b_editor.question_b(again) if isinstance(b_editor, CountEditor) else b_editor.question_b()
+        notes = " ".join(e.words() for e in self.editors.values() if isinstance(e, MonthsEditor))
+        if device == DIE:
             words = f"Roll a fair {self.sides.value()}-sided die privately. " + "; ".join(
-                e.words() for e in self.editors.values() if isinstance(e, CountEditor)) + "."
+                e.words() for e in others if isinstance(e, CountEditor)) + "." if others else ""
         elif device == CARDS:
             words = f"Draw one card privately from a shuffled deck of {self.deck.value()} and put it back. " + \
-                "; ".join(e.words() for e in self.editors.values() if isinstance(e, CountEditor)) + "."
+                "; ".join(e.words() for e in others if isinstance(e, CountEditor)) + "." if others else ""
         else:
-            words = " ".join(e.words() for e in self.editors.values() if isinstance(e, MonthsEditor))
-        return values, words
+            exact = [e for e in others if isinstance(e, ExactEditor) and e.param.kind != "epsilon"] or \
+                ([] if innocuous else [e for e in others if isinstance(e, ExactEditor)])
+            words = "Any private randomizer with these probabilities (for example a random-number app)." \
+                if exact or (device == EXACT and not innocuous) else ""
+        return values, words, question_b, notes
 
     def _recompute(self, *_args) -> None:
         try:
-            values, words = self._values_and_words()
+            values, words, question_b, notes = self._values_and_words()
             self.draft.values = values
             self.draft.device_text = words
+            if not self.draft.question_b_edited:
+                self.draft.question_b = question_b
+            self.draft.notes = notes
             design = self.draft.design()
         except (DpdeskError, _Problem) as exc:
             self._ok = False
@@ -194,10 +231,29 @@ class RandomizerPage(QWizardPage):
         else:
             self._ok = True
             show_problem(self.problem, "")
-            self.summary.setText(self._summary(values, words, design))
+            self.summary.setText(self._summary(values, words, design, question_b, notes))
+        self.use_nearest.setVisible(self._nearest is not None)
+        if self._nearest is not None:
+            self.use_nearest.setText(f"Use a {self._nearest.sides}-sided die, {self._nearest.truth} faces for the "
+                                     f"true answer")
         self.completeChanged.emit()
 
-    def _summary(self, values: dict, words: str, design) -> str:
+    def apply_nearest(self) -> None:
+        """Switch to the nearest achievable die design the problem message offers."""
+        near = self._nearest
+        if near is None:
+            return
+        editor = self.editors["p_truth"]
+        self.sides.blockSignals(True)
+        self.sides.setValue(near.sides)
+        self.sides.blockSignals(False)
+        editor.spin.blockSignals(True)
+        editor.set_total(near.sides)
+        editor.spin.setValue(near.truth)
+        editor.spin.blockSignals(False)
+        editor._update()
+
+    def _summary(self, values: dict, words: str, design, question_b: str = "", notes: str = "") -> str:
         labels = {p.name: p for p in self.draft.choice.params}
         parts = []
         for key, value in values.items():
@@ -206,7 +262,14 @@ class RandomizerPage(QWizardPage):
                 and exact.denominator <= 1000 else ""
             shown = f"{float(value):g}" if labels[key].kind == "epsilon" else meaning.pct(float(value)) + frac
             parts.append(f"{labels[key].label}: <b>{shown}</b>")
-        return "<br>".join(parts) + f"<p>{words}</p>"
+        out = "<br>".join(parts)
+        if words:
+            out += f"<p>{html.escape(words)}</p>"
+        if question_b:
+            out += f"<p>Question B on the card: <i>{html.escape(question_b)}</i></p>"
+        if notes:
+            out += f"<p><b>Note for you</b> (for your methods text, not printed on the card): {html.escape(notes)}</p>"
+        return out
 
     def isComplete(self) -> bool:
         return self._ok

@@ -92,9 +92,31 @@ class CountEditor(Editor):
     def value(self):
         return Fraction(self.spin.value(), self.total)
 
+    def faces(self) -> list[int]:
+        return list(range(1, self.spin.value() + 1))
+
     def words(self) -> str:
         k = self.spin.value()
+        if self.unit == "faces" and k:
+            from dpdesk.mechanisms.rr.randomizers import faces_text
+
+            return f"{self.param.label}: if it shows {faces_text(self.faces())} ({k} of the {self.total} faces)"
+        if self.unit == "cards":
+            return f"{k} of the {self.total} cards say '{self.param.label}'"
         return f"{self.param.label}: {k} of the {self.total} {self.unit}"
+
+    def question_b(self, again: bool = False) -> str:
+        """This count as a harmless question B, as respondents read it (``again``: a second,
+        separate draw, when the same kind of randomizer already chose the question)."""
+        k = self.spin.value()
+        if self.unit == "faces":
+            from dpdesk.mechanisms.rr.randomizers import faces_text
+
+            roll = "Roll the die a second time" if again else f"Roll a fair {self.total}-sided die privately"
+            return f"{roll}. Did it show {faces_text(self.faces())}?" if k else ""
+        draw = "Draw a second card from another shuffled deck" if again else "Draw one card privately from a shuffled deck"
+        return (f"{draw} of {self.total} in which {k} card{'s are' if k != 1 else ' is'} marked, and put it back. "
+                f"Is your card a marked one?")
 
     def focus_widget(self):
         return self.spin
@@ -125,7 +147,12 @@ class MonthsEditor(Editor):
         return rr.randomizers.birth_month(self.months())
 
     def words(self) -> str:
+        """The researcher's note (exact share, seasonality): not for the card."""
         return self.value().description
+
+    def question_b(self) -> str:
+        """The birthday question as respondents read it."""
+        return self.value().question
 
     def focus_widget(self):
         return self.boxes[0]

@@ -30,9 +30,12 @@ def draft_from_item(item) -> Draft:
     params = dict(record.get("params") or {})
     categories = [str(c) for c in params.get("categories") or []]
     values = {p.name: Fraction(str(params[p.name])) for p in choice.params if p.name in params}
+    question_b = next((line[3:].strip() for line in (item.instructions or "").splitlines()
+                       if line.startswith("B: ") and not line.startswith("B: [")), "")
     return Draft(name=item.name, question=item.question or "", answers=choice.answers, categories=categories,
                  design_key=key, device=EXACT, values=values, instructions=item.instructions or "",
-                 instructions_edited=bool(item.instructions), editing=item.name)
+                 instructions_edited=bool(item.instructions), editing=item.name, question_b=question_b,
+                 question_b_edited=bool(question_b))
 
 
 class DesignWizard(QWizard):

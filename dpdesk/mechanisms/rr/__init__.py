@@ -9,6 +9,7 @@
 from dpdesk.mechanisms.rr.design import DESIGN_NAMES, Design, design, matrix_epsilon, unary_multiselect_epsilon
 from dpdesk.mechanisms.rr.estimate import CI_METHODS, Estimate, GoodnessOfFit, estimate
 from dpdesk.mechanisms.rr import randomizers
+from dpdesk.mechanisms.rr.logistic import LogisticFit, logistic
 from dpdesk.mechanisms.rr.planning import efficiency, expected_halfwidth, power, required_n, required_n_for_power
 from dpdesk.mechanisms.rr.simulate import expected_counts, simulate, simulate_responses
 from dpdesk.mechanisms.rr.subgroups import compare, compare_direct, estimate_by
@@ -18,6 +19,7 @@ __all__ = [
     "DESIGN_NAMES",
     "Design",
     "Estimate",
+    "LogisticFit",
     "GoodnessOfFit",
     "compare",
     "compare_direct",
@@ -27,6 +29,7 @@ __all__ = [
     "estimate_by",
     "expected_counts",
     "expected_halfwidth",
+    "logistic",
     "matrix_epsilon",
     "power",
     "randomizers",

@@ -41,6 +41,17 @@ class Design:
     Unary designs (multi-select items) randomize every tick box alike: ``responses`` and
     ``categories`` are the options and ``matrix`` is the 2 x 2 matrix of one box
     (reported tick | true tick).
+
+    ``response_labels`` are the respondent's words for the same responses, in the same
+    order: ``response_labels[i]`` is what the card prints for the recorded response
+    ``responses[i]`` (row ``i`` of the matrices, count ``i``). ``short_labels[i]`` is the
+    short form for tables. ``responses`` stay the stable keys of counts, stored mappings
+    and files; the labels are words only and never change an index. For crosswise,
+    ``responses == ("no", "yes")`` with labels ("The answers are different", "Both answers
+    are the same"): the recorded "yes" means *same*, so mapping a code for "different" to
+    "yes" would invert the estimate. Triangular: "yes" = "At least one yes"; Kuk: "Red
+    card" (one draw) or "k red cards"; yes/no designs: "Yes"/"No"; category designs: the
+    categories. See ``wording.answer_labels``.
     """
 
     name: str
@@ -53,6 +64,30 @@ class Design:
     categories: tuple[str, ...] = ()
     summary: str = ""
     _instructions: str = field(default="", repr=False)
+    response_labels: tuple[str, ...] = ()
+    short_labels: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.response_labels or not self.short_labels:
+            pairs = wording.answer_labels(self.name, self.params, self.responses)
+            object.__setattr__(self, "response_labels", tuple(p[0] for p in pairs))
+            object.__setattr__(self, "short_labels", tuple(p[1] for p in pairs))
+        if not len(self.response_labels) == len(self.short_labels) == len(self.responses):
+            raise DesignError(f"Design {self.name!r} has {len(self.responses)} responses but "
+                              f"{len(self.response_labels)} labels.")
+
+    def label(self, response: str, *, short: bool = False) -> str:
+        """The respondent's words for the recorded ``response`` (a key of ``responses``)."""
+        labels = self.short_labels if short else self.response_labels
+        try:
+            return labels[self.responses.index(str(response))]
+        except ValueError:
+            return str(response)
+
+    def answer_words(self) -> dict[str, set[str]]:
+        """Per response key, the words (labels, translations) a file's codes may use for it."""
+        return {r: wording.answer_words(lab, short, r)
+                for r, lab, short in zip(self.responses, self.response_labels, self.short_labels)}
 
     @property
     def matrix(self) -> np.ndarray:
@@ -106,6 +141,8 @@ class Design:
             "name": self.name,
             "params": dict(self.params),
             "responses": list(self.responses),
+            "response_labels": list(self.response_labels),
+            "short_labels": list(self.short_labels),
             "states": list(self.states),
             "matrices": [m.tolist() for m in self.matrices],
             "epsilon": None if math.isinf(eps) else eps,

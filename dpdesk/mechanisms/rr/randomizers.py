@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 from dpdesk.errors import DesignError
 
@@ -29,7 +29,9 @@ __all__ = [
     "coins",
     "die",
     "forced_from_die",
+    "forced_multi_die",
     "kuk_cards",
+    "nearest_forced_multi_die",
 ]
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -46,13 +48,18 @@ SEASONALITY_NOTE = (
 
 
 class DesignParams(dict):
-    """Float design parameters for ``rr.design(design, **params)``, with exact values and words."""
+    """Float design parameters for ``rr.design(design, **params)``, with exact values and words.
 
-    def __init__(self, design: str, exact: dict[str, Fraction], description: str):
-        super().__init__({k: float(v) for k, v in exact.items()})
+    ``description`` is for the researcher (exact probabilities); ``respondent`` says what the
+    respondent does on each outcome, for the card (empty where the helper has no such words).
+    """
+
+    def __init__(self, design: str, exact: dict[str, Any], description: str, respondent: str = ""):
+        super().__init__({k: _floats(v) for k, v in exact.items()})
         self.design = design
         self.exact = dict(exact)
         self.description = description
+        self.respondent = respondent
 
     def build(self):
         """The design itself: ``rr.design(self.design, **self)``."""
@@ -61,16 +68,25 @@ class DesignParams(dict):
         return design(self.design, **self)
 
 
+def _floats(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_floats(v) for v in value]
+    return value if isinstance(value, str) else float(value)
+
+
 class Probability(float):
-    """A probability (a float) with its exact fraction and a plain description."""
+    """A probability (a float) with its exact fraction, a plain description for the researcher
+    and, for an innocuous question, the ``question`` as respondents read it."""
 
     exact: Fraction
     description: str
+    question: str
 
-    def __new__(cls, exact: Fraction, description: str):
+    def __new__(cls, exact: Fraction, description: str, question: str = ""):
         obj = super().__new__(cls, float(exact))
         obj.exact = Fraction(exact)
         obj.description = description
+        obj.question = question
         return obj
 
 
@@ -80,10 +96,23 @@ def _fmt(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator} ({float(x):.4g})"
 
 
-def _forced(exact_truth: Fraction, exact_yes: Fraction, exact_no: Fraction, device: str) -> DesignParams:
+def _forced(exact_truth: Fraction, exact_yes: Fraction, exact_no: Fraction, device: str,
+            respondent: str = "") -> DesignParams:
     text = (f"{device} Probabilities: answer truthfully {_fmt(exact_truth)}, say 'yes' {_fmt(exact_yes)}, "
             f"say 'no' {_fmt(exact_no)}.")
-    return DesignParams("forced", {"p_truth": exact_truth, "p_yes": exact_yes, "p_no": exact_no}, text)
+    return DesignParams("forced", {"p_truth": exact_truth, "p_yes": exact_yes, "p_no": exact_no}, text, respondent)
+
+
+def faces_text(faces) -> str:
+    """[1, 2, 3] -> '1, 2 or 3'; [5] -> '5'; [1, 2, 3, 4, 5, 6, 7, 8] -> '1 to 8'."""
+    faces = sorted(int(f) for f in faces)
+    if len(faces) > 4 and faces == list(range(faces[0], faces[-1] + 1)):
+        return f"{faces[0]} to {faces[-1]}"
+    shown = [str(f) for f in faces]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+_DIE_DOES = {"truth": "answer the question truthfully", "yes": "answer 'yes'", "no": "answer 'no'"}
 
 
 # ----------------------------------------------------------------------------- coins
@@ -171,13 +200,114 @@ def die(faces_truth: Any, faces_yes: Any, faces_no: Any, sides: int = 6) -> Desi
         words = f"Roll a fair {sides}-sided die ({'; '.join(parts)})."
     if counts["truth"] == 0:
         raise DesignError("No die face asks for the truth; the survey would learn nothing.")
+    if "lists" not in locals():  # counts only: the faces in order, truth first
+        start, lists = 1, {}
+        for k in ("truth", "yes", "no"):
+            lists[k] = list(range(start, start + counts[k]))
+            start += counts[k]
+    respondent = f"Roll a fair {sides}-sided die privately, where nobody can see it. " + " ".join(
+        f"If it shows {faces_text(lists[k])}, {_DIE_DOES[k]}." for k in ("truth", "yes", "no") if lists[k])
     return _forced(Fraction(counts["truth"], sides), Fraction(counts["yes"], sides), Fraction(counts["no"], sides),
-                   words)
+                   words, respondent)
 
 
 def forced_from_die(truth: Any = (1, 2, 3, 4), yes: Any = (5,), no: Any = (6,), sides: int = 6) -> DesignParams:
     """Forced-response parameters from die faces: ``forced_from_die([1, 2, 3, 4], [5], [6])``."""
     return die(truth, yes, no, sides=sides)
+
+
+#: Dice a respondent can buy: the nearest achievable design is looked for among these.
+COMMON_DICE = (4, 6, 8, 10, 12, 20)
+
+
+class DieLayout(NamedTuple):
+    """Forced response with categories on one die: ``truth`` faces, then ``each`` face(s) per category."""
+
+    sides: int
+    truth: int
+    each: int
+
+    @property
+    def p_truth(self) -> Fraction:
+        return Fraction(self.truth, self.sides)
+
+    @property
+    def p_each(self) -> Fraction:
+        return Fraction(self.each, self.sides)
+
+    def describe(self, n_categories: int) -> str:
+        return (f"a {self.sides}-sided die: {self.truth} face{'s' if self.truth > 1 else ''} for the true answer "
+                f"({_pct(self.p_truth)}) and {self.each} face{'s' if self.each > 1 else ''} for each of the "
+                f"{n_categories} categories ({_pct(self.p_each)} each)")
+
+
+def _pct(x: Fraction) -> str:
+    v = 100 * float(x)
+    return f"{v:.0f}%" if abs(v - round(v)) < 1e-9 else f"{v:.1f}%"
+
+
+def nearest_forced_multi_die(p_truth: Any, n_categories: int, sides: int = 6,
+                             dice: Iterable[int] = COMMON_DICE) -> DieLayout:
+    """The achievable die design nearest to ``p_truth`` for ``n_categories`` equal forced shares.
+
+    On a fair die each category must get the same whole number of faces, so the faces
+    left after the truth faces must split evenly: ``(sides - truth) % n_categories == 0``
+    with at least one face each. Two faces cannot give 8.3% to each of four categories.
+    Candidates are the dice ``dice`` and the die asked for (``sides``); the nearest
+    ``truth / sides`` wins, then the die asked for, then the smaller die. A pure function.
+    """
+    target = Fraction(str(p_truth)) if isinstance(p_truth, float) else Fraction(p_truth)
+    k = int(n_categories)
+    if k < 2:
+        raise DesignError(f"n_categories = {n_categories!r} must be at least 2.")
+    best = None
+    for s in sorted(set(dice) | {int(sides)}):
+        for t in range(1, s):
+            if (s - t) % k or s - t < k:
+                continue
+            key = (abs(Fraction(t, s) - target), s != sides, s)
+            if best is None or key < best[0]:
+                best = (key, DieLayout(s, t, (s - t) // k))
+    if best is None:
+        raise DesignError(f"No die up to {max(set(dice) | {int(sides)})} sides can give {k} categories a face each "
+                          f"and keep a face for the true answer. Use exact probabilities (a random-number app).")
+    return best[1]
+
+
+def forced_multi_die(truth_faces: int, categories: Iterable[Any], sides: int = 6) -> DesignParams:
+    """Forced response with categories on a fair die: faces 1..``truth_faces`` give the true
+    answer, the remaining faces are shared equally among the categories, in order.
+
+    Refused (:class:`DesignError`, naming the nearest achievable design from
+    :func:`nearest_forced_multi_die`) when the remaining faces do not split evenly.
+    """
+    cats = [str(c) for c in categories]
+    k = len(cats)
+    if isinstance(sides, bool) or not isinstance(sides, int) or sides < 2:
+        raise DesignError(f"sides = {sides!r} must be a whole number of faces, at least 2.")
+    if isinstance(truth_faces, bool) or not isinstance(truth_faces, int) or not 1 <= truth_faces < sides:
+        raise DesignError(f"truth_faces = {truth_faces!r} must be from 1 to {sides - 1} of the {sides} faces.")
+    if k < 2:
+        raise DesignError("Give at least two categories.")
+    rest = sides - truth_faces
+    if rest % k or rest < k:
+        near = nearest_forced_multi_die(Fraction(truth_faces, sides), k, sides)
+        raise DesignError(
+            f"A fair {sides}-sided die cannot give each of the {k} categories the same share: the {rest} "
+            f"face{'s' if rest != 1 else ''} left after the {truth_faces} for the true answer "
+            f"{'do' if rest != 1 else 'does'} not split into {k} equal parts "
+            f"({_pct(Fraction(rest, sides * k))} each would need part of a face). Nearest achievable: "
+            f"{near.describe(k)}.")
+    each = rest // k
+    truth = list(range(1, truth_faces + 1))
+    faces = {c: list(range(truth_faces + 1 + i * each, truth_faces + 1 + (i + 1) * each)) for i, c in enumerate(cats)}
+    respondent = (f"Roll a fair {sides}-sided die privately, where nobody can see it. If it shows "
+                  f"{faces_text(truth)}, give your true answer. "
+                  + " ".join(f"If it shows {faces_text(f)}, answer '{c}'." for c, f in faces.items()))
+    exact = {"p_truth": Fraction(truth_faces, sides), "p_forced": [Fraction(each, sides)] * k, "categories": cats}
+    text = (f"Roll a fair {sides}-sided die. Probabilities: true answer {_fmt(Fraction(truth_faces, sides))}, "
+            f"each category {_fmt(Fraction(each, sides))}.")
+    return DesignParams("forced_multi", exact, text, respondent)
 
 
 # ----------------------------------------------------------------------------- cards
@@ -199,8 +329,13 @@ def cards(truth: int, yes: int, no: int) -> DesignParams:
     if t == 0:
         raise DesignError("No card asks for the truth; the survey would learn nothing.")
     total = t + y + n
+    respondent = (f"Draw one card privately from the shuffled deck of {total} cards and put it back. "
+                  + " ".join(f"If it says '{label}', {does}." for label, count, does in (
+                      ("answer truthfully", t, "answer the question truthfully"), ("say yes", y, "answer 'yes'"),
+                      ("say no", n, "answer 'no'")) if count))
     return _forced(Fraction(t, total), Fraction(y, total), Fraction(n, total),
-                   f"Draw one card from a deck of {total} ({t} 'answer truthfully', {y} 'say yes', {n} 'say no').")
+                   f"Draw one card from a deck of {total} ({t} 'answer truthfully', {y} 'say yes', {n} 'say no').",
+                   respondent)
 
 
 def kuk_cards(deck1: tuple[int, int], deck2: tuple[int, int]) -> DesignParams:
@@ -238,18 +373,26 @@ def _month(m: Any) -> int:
     raise DesignError(f"Month {m!r} must be a number 1-12 or a month name such as 'March'.")
 
 
-def birth_month(months: Iterable[Any]) -> Probability:
+def _or_list(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def birth_month(months: Iterable[Any], whose: str = "your mother's") -> Probability:
     """Share of the year covered by whole birth months (365.2425-day year).
 
     ``birth_month([1, 2, 3])`` is ``(31 + 28.2425 + 31) / 365.2425 = 0.2471``. A common
-    innocuous question for crosswise and unrelated-question designs.
+    innocuous question for crosswise and unrelated-question designs; ``.question`` asks it
+    as respondents read it ("Is your mother's birthday in January, February or March?",
+    Jann, Jerke & Krumpal 2012), ``.description`` is the researcher's note (the exact share
+    and the seasonality caveat), never for the card.
     """
     ms = sorted({_month(m) for m in ([months] if isinstance(months, (str, int)) else months)})
     if not ms:
         raise DesignError("months is empty; name at least one birth month.")
     share = sum((MONTH_DAYS[m - 1] for m in ms), Fraction(0)) / YEAR_DAYS
     names = ", ".join(MONTHS[m - 1] for m in ms)
-    return Probability(share, f"Birthday in {names}: {_fmt(share)} of the year. {SEASONALITY_NOTE}")
+    question = f"Is {whose} birthday in {_or_list([MONTHS[m - 1] for m in ms])}?"
+    return Probability(share, f"Birthday in {names}: {_fmt(share)} of the year. {SEASONALITY_NOTE}", question)
 
 
 def _day(value: Any, label: str) -> tuple[int, int]:
@@ -292,4 +435,5 @@ def birthday_range(start: Any, end: Any) -> Probability:
     share = sum((_day_weight(m, d) for m, d in chosen), Fraction(0)) / YEAR_DAYS
     text = (f"Birthday from {MONTHS[sm - 1]} {sd} to {MONTHS[em - 1]} {ed}: {_fmt(share)} of the year. "
             f"{SEASONALITY_NOTE}")
-    return Probability(share, text)
+    question = f"Is your mother's birthday between {sd} {MONTHS[sm - 1]} and {ed} {MONTHS[em - 1]}?"
+    return Probability(share, text, question)

@@ -54,17 +54,17 @@ def unrelated_unknown(p1: float, p2: float) -> str:
 def crosswise(p: float) -> str:
     return (
         "Consider two questions: the sensitive question (A) and a harmless one (B) whose answer only you know "
-        f"(about {pct(p)} of people answer 'yes' to B, for example a birthday question). Do not say your answers. "
-        "Tick 'both the same' if your answers to A and B are both 'yes' or both 'no'; tick 'different' "
-        "otherwise."
+        f"(about {pct(p)} of people answer 'yes' to B). Do not say your answers. "
+        "Tick 'Both answers are the same' if your answers to A and B are both 'yes' or both 'no'; tick "
+        "'The answers are different' if one is 'yes' and the other 'no'."
     )
 
 
 def triangular(p: float) -> str:
     return (
         "Consider two questions: the sensitive question (A) and a harmless one (B) whose answer only you know "
-        f"(about {pct(p)} of people answer 'yes' to B). Tick 'at least one yes' if your answer to A or to B or "
-        "both is 'yes'; tick 'both no' only if both answers are 'no'."
+        f"(about {pct(p)} of people answer 'yes' to B). Do not say your answers. Tick 'At least one yes' if your "
+        "answer to A or to B or both is 'yes'; tick 'Both no' only if both answers are 'no'."
     )
 
 
@@ -77,7 +77,7 @@ def mangat(p: float) -> str:
 
 def kuk(p1: float, p2: float, draws: int) -> str:
     cards = "a card" if draws == 1 else f"{draws} cards, one at a time, putting each back"
-    report = "'yes' if it is red" if draws == 1 else "how many of them were red"
+    report = "its colour, red or black" if draws == 1 else "how many of them were red"
     return (
         f"You have two decks: deck 1 has {pct(p1)} red cards, deck 2 has {pct(p2)} red cards. "
         f"If you have the attribute, draw {cards} from deck 1; if not, draw from deck 2. "
@@ -130,3 +130,60 @@ def custom(m, responses, states) -> str:
         parts = ", ".join(f"'{r}' with probability {pct(m[i, j])}" for i, r in enumerate(responses) if m[i, j] > 0)
         lines.append(f"Someone whose true state is '{s}' answers {parts}.")
     return "Use the randomizer privately. " + " ".join(lines)
+
+
+# --------------------------------------------------------------------------- answer labels
+#
+# What the respondent ticks, per recorded response, in the order of ``Design.responses``.
+# Each entry is (label printed on the card, short label for tables). The instructions above
+# quote the same words, so the card, the mapping dialog and the results all say the same.
+
+YES_NO_LABELS = (("No", "no"), ("Yes", "yes"))
+
+#: Designs whose recorded responses are not the respondent's "yes"/"no".
+SPECIAL_LABELS = {
+    # recorded 1 ("yes") = both answers the same (Yu, Tian & Tang 2008)
+    "crosswise": (("The answers are different", "different"), ("Both answers are the same", "same")),
+    # recorded 1 ("yes") = at least one "yes" (Yu, Tian & Tang 2008)
+    "triangular": (("Both no", "both no"), ("At least one yes", "at least one yes")),
+}
+
+#: A few common translations of the short labels, for matching a file's codes and value labels.
+TRANSLATIONS = {
+    "yes": ("ja", "oui", "sí", "si", "sim", "tak"),
+    "no": ("nein", "non", "não", "nao", "nee", "nie"),
+    "same": ("both the same", "gleich", "beide gleich", "identique", "pareil", "igual", "iguales", "hetzelfde"),
+    "different": ("verschieden", "unterschiedlich", "différent", "differente", "diferente", "diferentes",
+                  "verschillend"),
+    "red": ("rot", "rouge", "rojo", "rood"),
+    "black": ("schwarz", "noir", "negro", "zwart"),
+}
+
+
+def kuk_labels(draws: int) -> tuple[tuple[str, str], ...]:
+    """Kuk: one card names its colour; several cards report how many were red."""
+    if draws == 1:
+        return (("Black card", "black"), ("Red card", "red"))
+    return tuple((f"{k} red card{'' if k == 1 else 's'}", f"{k} red") for k in range(draws + 1))
+
+
+def answer_labels(name: str, params: dict, responses: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(card label, short label) for each recorded response of design ``name``."""
+    if name in SPECIAL_LABELS:
+        return SPECIAL_LABELS[name]
+    if name == "kuk":
+        return kuk_labels(int(params.get("draws", 1)))
+    if tuple(responses) == ("no", "yes"):
+        return YES_NO_LABELS
+    return tuple((str(r), str(r)) for r in responses)
+
+
+def answer_words(label: str, short: str, response: str) -> set[str]:
+    """Words that stand for one response: its labels, its key where that is a respondent word
+    (``"yes"`` is a respondent word for forced response, not for crosswise), and translations."""
+    words = {label, short}
+    if response.casefold() in (label.casefold(), short.casefold()):
+        words.add(response)
+    for word in list(words):
+        words.update(TRANSLATIONS.get(word.casefold(), ()))
+    return words

@@ -28,8 +28,9 @@ GLOSSARY = {
     "subgroup": "subgroup: the part of the sample the row describes (for example one "
     "faculty); rows labelled as a difference compare two subgroups.",
     "n": "n: the number of respondents whose randomized answers were used.",
-    "excluded": "excluded: the number of rows left out (missing, refused or an answer the "
-    "design does not allow); they are not part of n.",
+    "excluded": "excluded: the number of rows left out: missing answers (blank, or a code the "
+    "file marks as missing, such as Refused or Don't know) and answers that match no code of "
+    "the design; they are not part of n. The Metadata lists them by reason.",
     "estimate": "estimate: the estimated share of people with the attribute, as a "
     "proportion between 0 and 1 (0.1234 means 12.34 %). In a difference row it is the "
     "first subgroup's share minus the second's.",

@@ -36,7 +36,13 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from dpdesk.project.export.model import XLSX_TEXT_LIMIT, ExportError, atomic_write, cell_text, normalise_table
+from dpdesk.project.export.model import (
+    XLSX_TEXT_LIMIT,
+    ExportError,
+    atomic_write,
+    cell_text,
+    normalise_table,
+)
 
 __all__ = ["csv_text", "write_csv", "write_xlsx", "write_table", "SheetWriter", "ExactNumber", "open_workbook",
            "XLSX_OPTIONS", "XLSX_MAX_ROWS"]

@@ -168,6 +168,20 @@ def create_schema(conn: sqlite3.Connection, app_version: str, created_at: str) -
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
 
+def build_version(conn: sqlite3.Connection, version: int, ddl: str = V1_DDL,
+                  migrations: "list[Migration] | tuple[Migration, ...] | None" = None) -> None:
+    """Write the tables of file-format ``version`` into an empty database, as dpdesk makes them.
+
+    The same path as :func:`create_schema` and :func:`migrate`: the v1 DDL, then the first
+    ``version - 1`` migrations. :mod:`dpdesk.project.file.schema_check` builds each known
+    version this way (in memory) to compare an opened file's schema with it.
+    """
+    for statement in _statements(ddl):
+        conn.execute(statement)
+    for migration in list(MIGRATIONS if migrations is None else migrations)[: version - 1]:
+        migration(conn)
+
+
 def _statements(ddl: str) -> list[str]:
     """Split a DDL script into statements (triggers contain ';' before their END)."""
     out, buf = [], []

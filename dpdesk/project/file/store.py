@@ -9,10 +9,17 @@ Safety rules (DESIGN.md, idea 7):
 - Every change is one SQLite transaction (WAL journal, ``synchronous=FULL``), so a crash
   or a kill at any moment leaves the last committed state. Group changes with
   ``with project.transaction():``.
-- A file is checked read-only before anything is written to it: not SQLite, damaged,
-  not a dpdesk project, or written by a newer dpdesk gives a :class:`ProjectError` and the
-  file stays untouched. Older files are copied to ``<file>.v<k>.bak`` and migrated in one
-  transaction.
+- A file is checked read-only before anything is written to it: not a regular file, not
+  SQLite, damaged, not a dpdesk project, written by a newer dpdesk, or with a schema that
+  is not dpdesk's (:mod:`~dpdesk.project.file.schema_check`: a file from someone else is
+  data, never code) gives a :class:`ProjectError` and the file stays untouched. Older
+  files are copied to ``<file>.v<k>.bak`` and migrated in one transaction.
+- Every connection is hardened and bounds each statement (:mod:`.database`); an SQLite
+  error while reading becomes a :class:`ProjectError` that says what to do.
+- ``read_only=True`` opens a file only to read it (``dpdesk ledger``, ``dpdesk budget``):
+  no lock, no journal switch, and an older file is upgraded in a copy in memory, never on
+  disk; the file stays byte for byte the same. A read-write open leaves a rollback-journal
+  file in that mode until dpdesk writes to it.
 - One opener at a time (:mod:`dpdesk.project.file.lock`), unless ``shared=True``: then
   only SQLite's own locking applies (``BEGIN IMMEDIATE`` and a busy timeout), for
   several processes writing the same file.
@@ -30,8 +37,8 @@ from typing import Any, Iterator
 
 from dpdesk import __version__
 from dpdesk.errors import ProjectError
-from dpdesk.project.file import database, datasets, schema
-from dpdesk.project.file.lock import ProjectLock
+from dpdesk.project.file import database, datasets, schema, schema_check, validate
+from dpdesk.project.file.lock import ProjectLock, lock_path
 from dpdesk.project.items import (
     Analysis,
     Dataset,
@@ -43,7 +50,6 @@ from dpdesk.project.items import (
     loads,
     plain_dict,
 )
-from dpdesk.project.file.validate import check_file
 
 _UNSET: Any = object()
 # Processes may share a file, one process may not open it twice (the lock says so, but
@@ -59,10 +65,13 @@ def _now() -> str:
 class Project:
     """An open project file. Make one with :meth:`create` or :meth:`open`; :meth:`close` it."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, lock: ProjectLock | None):
+    def __init__(self, path: Path, conn: sqlite3.Connection, lock: ProjectLock | None, *, read_only: bool = False):
         self.path = path
         self._conn: sqlite3.Connection | None = conn
         self._lock = lock
+        #: True when opened with ``read_only=True``: every change raises ProjectError.
+        self.read_only = read_only
+        self._wal = database.is_wal(conn)
         self._mutex = threading.RLock()
         self._depth = 0
         self._key: str | None = None
@@ -87,15 +96,19 @@ class Project:
         return cls.open(path, shared=shared)
 
     @classmethod
-    def open(cls, path: str | os.PathLike, *, shared: bool = False) -> "Project":
+    def open(cls, path: str | os.PathLike, *, shared: bool = False, read_only: bool = False) -> "Project":
         """Open an existing project (migrating an older one; refusing a bad or newer one).
 
         With ``shared=True`` several processes may open the file at once; each change
-        still is one transaction, serialised by SQLite (``BEGIN IMMEDIATE``).
+        still is one transaction, serialised by SQLite (``BEGIN IMMEDIATE``). With
+        ``read_only=True`` the file is only read (no lock, no migration; changes raise
+        :class:`ProjectError`), so a received file can be inspected without touching it.
         """
         path = Path(path).absolute()
-        if path.exists():
-            path = path.resolve()
+        validate.require_regular_file(path)  # a pipe, folder, device or link loop: before anything else
+        path = path.resolve()
+        if read_only:
+            return cls._open_read_only(path)
         key = str(path)
         lock = None
         if not shared:
@@ -107,19 +120,21 @@ class Project:
                     )
                 _OPEN_HERE.add(key)
         try:
-            if not path.exists():
-                check_file(path)  # raises the "no such file" message
             if not shared:
                 lock = ProjectLock(path)
                 lock.acquire(path)
-            version = check_file(path, immutable_ok=not shared)
+            if os.path.lexists(f"{path}-journal"):
+                database.recover(path)  # a crash while writing in rollback-journal mode
+            version = validate.check_file(path, immutable_ok=not shared)
             backup = None
             if version < schema.SCHEMA_VERSION:
                 backup = database.backup_before_migrating(path, version)
             conn = database.connect(path)
             try:
+                cls._recheck(conn, path)
                 if version < schema.SCHEMA_VERSION:
                     database.migrate(conn, path, __version__)
+                    database.use_wal(conn)
             except BaseException:
                 conn.close()
                 raise
@@ -134,6 +149,26 @@ class Project:
         project._key = key if not shared else None
         project.backup_path = backup
         return project
+
+    @classmethod
+    def _open_read_only(cls, path: Path) -> "Project":
+        # immutable (no locks, no -wal/-shm side files) only for a WAL file nobody has open;
+        # a rollback-journal file is read with ordinary shared locks, which make no files
+        immutable = validate.quiet_wal(path) and not lock_path(path).exists()
+        conn, version = validate.open_checked(path, immutable=immutable)
+        if version < schema.SCHEMA_VERSION:  # read what the app would read, without touching the file
+            conn = database.migrated_copy(conn, path, version)
+        conn.execute("PRAGMA query_only = ON")
+        return cls(path, conn, None, read_only=True)
+
+    @staticmethod
+    def _recheck(conn: sqlite3.Connection, path: Path) -> None:
+        """The schema check again, through the connection that will be used (cheap: no row is read)."""
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            schema_check.check(conn, path, version)
+        except sqlite3.Error as exc:
+            raise database.project_error(path, exc, conn) from exc
 
     def close(self) -> None:
         """Close the file (uncommitted changes of an unfinished transaction are dropped)."""
@@ -190,19 +225,23 @@ class Project:
         with self._mutex:
             conn = self.connection
             if self._depth == 0:
-                database.execute(conn, "BEGIN IMMEDIATE", self.path)
+                # a read-only project reads one consistent snapshot (a deferred transaction)
+                database.execute(conn, "BEGIN" if self.read_only else "BEGIN IMMEDIATE", self.path)
                 savepoint = None
+                changes = conn.total_changes
             else:
                 savepoint = f"sp{self._depth}"
                 conn.execute(f"SAVEPOINT {savepoint}")
             self._depth += 1
             try:
                 yield conn
-            except BaseException:
+            except BaseException as exc:
                 self._depth -= 1
                 if savepoint is None:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
+                    if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
+                        raise database.project_error(self.path, exc, conn) from exc
                 else:
                     conn.execute(f"ROLLBACK TO {savepoint}")
                     conn.execute(f"RELEASE {savepoint}")
@@ -215,12 +254,18 @@ class Project:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
+                if not self._wal and conn.total_changes != changes:
+                    self._wal = database.use_wal(conn)  # a rollback-journal file, now written by dpdesk
             else:
                 conn.execute(f"RELEASE {savepoint}")
 
     def _read(self, sql: str, params: tuple = ()) -> list[sqlite3.Row]:
         with self._mutex:
-            return self.connection.execute(sql, params).fetchall()
+            conn = self.connection
+            try:
+                return conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise database.project_error(self.path, exc, conn) from exc
 
     # ------------------------------------------------------------------ items
     def add_item(
@@ -406,7 +451,10 @@ class Project:
         """The dataset's rows as a pandas DataFrame (names, dtypes and categories restored)."""
         with self._mutex:
             row = self._dataset_row(name)
-            return datasets.read_frame(self.connection, row["id"], row["table_name"])
+            try:
+                return datasets.read_frame(self.connection, row["id"])
+            except sqlite3.Error as exc:
+                raise database.project_error(self.path, exc, self.connection) from exc
 
     def remove_dataset(self, name: str) -> None:
         """Remove a dataset and its table."""
@@ -512,6 +560,9 @@ class Project:
             return
         if self._depth:
             raise ProjectError("Finish the current transaction before 'Save As'.")
+        if self.read_only:
+            raise ProjectError(f"The project {self.path} is open read-only. Open it for editing to "
+                               f"go on working on a copy, or use a backup copy (backup_to).")
         shared = self._lock is None
         new_lock = None
         if not shared:

@@ -17,11 +17,13 @@ from dpdesk.errors import DataError
 __all__ = ["columns_of"]
 
 
-def columns_of(spec: Mapping, frame: Any, dataset: str) -> dict:
+def columns_of(spec: Mapping, frame: Any, dataset: str, missing: Mapping | None = None) -> dict:
     """The arrays the statistic needs from a pandas frame, keys matched to the column type.
 
     Returns ``data`` for :func:`compute` and the request with keys converted to the
-    column's type (numbers for numeric columns, text otherwise).
+    column's type (numbers for numeric columns, text otherwise). ``missing`` maps a column
+    to its declared missing codes (SPSS user-missing 98/99, Stata's ``.a``-``.z``): those
+    values are missing here too, never a number in a sum, a mean or a median.
     """
     import pandas as pd
 
@@ -29,7 +31,9 @@ def columns_of(spec: Mapping, frame: Any, dataset: str) -> dict:
         if name not in frame.columns:
             known = ", ".join(map(repr, list(frame.columns)[:20]))
             raise DataError(f"The dataset {dataset!r} has no column {name!r} (it has: {known}).")
-        return frame[name]
+        codes = (missing or {}).get(name)
+        s = frame[name]
+        return s.mask(s.isin(codes)) if codes else s
 
     def numeric(s):
         return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)

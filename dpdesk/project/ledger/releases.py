@@ -20,15 +20,17 @@ any point leaves both the spending and the result recorded, or neither.
 from __future__ import annotations
 
 import math
+import sqlite3
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
 from dpdesk import __version__
-from dpdesk.errors import BudgetError
+from dpdesk.errors import BudgetError, DpdeskError
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json, describe, normalize
 from dpdesk.mechanisms.central.spec import ReleaseSpec, release_spec
+from dpdesk.project import respondents
 from dpdesk.project.ledger import chain
 from dpdesk.project.ledger.budget import (  # noqa: F401 - the budget's names stay importable from here
     BudgetStatus,
@@ -218,7 +220,9 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
         if not after <= budget.epsilon:
             raise _refusal(spec, ds.name, spent_events, budget)
         say("checked")
-        typed, data = columns_of(spec.request, project.dataset_frame(ds.name), ds.name)
+        frame = project.dataset_frame(ds.name)
+        report = ds.report if isinstance(ds.report, dict) else {}
+        typed, data = columns_of(spec.request, frame, ds.name, report.get("missing_values"))
         rel = spec.draw(data, typed)
         say("noised")
         mech = {"laplace": "discrete_laplace", "gaussian": "discrete_gaussian"}.get(
@@ -244,7 +248,17 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
         say("recorded")
         entry = _entry(conn.execute("SELECT * FROM releases WHERE seq = ?", (seq,)).fetchone())
     say("committed")
+    _remember(project, ds, epsilon_text(after, budget.delta, up=True), frame)
     return entry
+
+
+def _remember(project, ds, spent_text: str, frame) -> None:
+    """Note in the user's registry that these respondents were released from (a courtesy for
+    later imports elsewhere: :mod:`dpdesk.project.respondents`); never fails the release."""
+    try:
+        respondents.remember_release(project, ds, spent_text, frame)
+    except (OSError, sqlite3.Error, DpdeskError):
+        pass
 
 
 # ----------------------------------------------------------------------------- preview / plan

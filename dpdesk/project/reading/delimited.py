@@ -11,6 +11,7 @@ stay text (they may be real answers).
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import itertools
@@ -27,7 +28,9 @@ _DECIMAL_COMMA = re.compile(r"^-?\d+,\d+$")
 _DECIMAL_POINT = re.compile(r"^-?\d+\.\d+$")
 _FIELDS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 _EOF_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
-_SEP_HINT = re.compile(r"\A\ufeff?sep=(.)\r?\n", re.IGNORECASE)
+_SEP_HINT = re.compile(r"\A\ufeff?sep=(.)(?:\r\n|\r|\n)", re.IGNORECASE)
+_BLANK_LINES = re.compile(r"\A\ufeff?(?:[ \t,;|]*(?:\r\n|\r|\n))*")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SPELLED = {"\\t": "\t", "tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
 _NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 
@@ -45,9 +48,16 @@ def read_text(path: str, report, overrides: dict, progress):
     if not sample.strip():
         raise DataError(f"{name}: the file holds only blank lines or spaces, no data. Export the "
                         f"data again and check that the export finished.")
+    blank = _BLANK_LINES.match(sample)  # empty lines (or only delimiters) above the header
+    skipped = len(_LINE_BREAK.findall(blank.group(0)))
+    offset = _byte_length(blank.group(0), encoding)
+    if skipped:
+        report.warnings.append(f"Skipped {skipped} blank line(s) above the header.")
+    sample = sample[blank.end():]
     hint = _SEP_HINT.match(sample)  # Excel's "sep=;" first line names the delimiter
     if hint:
         sample = sample[hint.end():]
+    sample = sample.replace("\r\n", "\n").replace("\r", "\n")  # classic Mac (CR-only) lines too
     delimiter = overrides.get("delimiter")
     delimiter = _SPELLED.get(str(delimiter).lower(), delimiter) if delimiter else None
     delimiter = delimiter or (hint.group(1) if hint else None) or sniff_delimiter(sample, complete, path)
@@ -71,10 +81,19 @@ def read_text(path: str, report, overrides: dict, progress):
     report.decimal = decimal
     lay = platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))
     text_columns = _text_columns(rows[lay.header_rows:], decimal)
-    if hint:
-        lay.header_rows += 1  # the "sep=" line is one more row above the data
-    frame = _parse(path, encoding, delimiter, decimal, lay.header_rows, name, progress, text_columns)
-    return name_columns(frame, lay, report, name), sha256
+    above = lay.header_rows + (1 if hint else 0)  # the "sep=" line is one more row above the data
+    frame = _parse(path, encoding, delimiter, decimal, above, name, progress, text_columns, (skipped, offset))
+    return name_columns(frame, lay, report, name, skipped=skipped + (1 if hint else 0)), sha256
+
+
+def _byte_length(text: str, encoding: str) -> int | None:
+    """Bytes of ``text`` at the start of the file (None for UTF-16/32, read from the start)."""
+    codec = encoding.replace("_", "-").lower()
+    if codec.startswith(("utf-16", "utf-32")):
+        return None
+    if codec == "utf-8-sig":
+        return len(codecs.BOM_UTF8) + len(text.encode("utf-8"))
+    return len(text.encode(encoding))
 
 
 def _sample(path: str, encoding: str) -> tuple[str, bool]:
@@ -82,7 +101,7 @@ def _sample(path: str, encoding: str) -> tuple[str, bool]:
     with open(path, "rb") as handle:
         wrapper = io.TextIOWrapper(handle, encoding=encoding, newline="")
         text = wrapper.read(_SAMPLE)
-        while text.count("\n") < 64 and len(text) < (1 << 25):
+        while text.count("\n") + text.count("\r") < 64 and len(text) < (1 << 25):
             more = wrapper.read(len(text))
             if not more:
                 return text, True
@@ -205,7 +224,12 @@ def _text_columns(rows: list[list[str]], decimal: str) -> dict:
     return {j: "category" for j in sorted(text)}
 
 
-def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtypes=None):
+def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtypes=None, blank=(0, 0)):
+    """The data rows below ``header_rows``; ``blank`` is (lines, bytes) of blank lines above them.
+
+    The blank lines are skipped by their byte length (pandas' ``skiprows`` miscounts empty
+    lines in files with CR-only line ends), unless the encoding is UTF-16/32.
+    """
     import pandas as pd
 
     from dpdesk.project.reading import chunks
@@ -217,15 +241,22 @@ def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtyp
     if chunks.eligible(path, encoding):  # large UTF-8: pieces on threads, less memory
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            frame = chunks.parse(path, options, header_rows, progress)
+            frame = chunks.parse(path, options, blank[0] + header_rows, progress)
         if frame is not None:
             return frame
     size = os.path.getsize(path)
+    lines, offset = blank
+    if offset is None:
+        header_rows, offset = lines + header_rows, 0
     with open(path, "rb") as raw:
-        if not watched:
+        raw.seek(offset)
+        if not watched and not offset:
             stream = path  # nobody is watching: let pandas read the path (in parallel if it can)
+        elif not watched:
+            stream = raw
         else:
             stream = _Counter(raw, size, progress)
+            stream.done = offset
             if encoding.replace("_", "-").lower() not in ("utf-8", "utf8", "utf-8-sig"):
                 stream = io.BufferedReader(_RawCounter(stream), 1 << 18)
         try:
@@ -262,8 +293,11 @@ def _parser_error(exc, name: str, delimiter: str) -> DataError:
                      f" Check quotes and the delimiter, or pass delimiter='...'.")
 
 
-def name_columns(frame, lay, report, name: str):
-    """Give the parsed columns the header's names; drop empty unnamed columns."""
+def name_columns(frame, lay, report, name: str, skipped: int = 0):
+    """Give the parsed columns the header's names; drop empty unnamed columns.
+
+    ``skipped`` blank rows were above the header (they count in the row numbers).
+    """
     import pandas as pd
 
     names = list(lay.names)
@@ -274,7 +308,7 @@ def name_columns(frame, lay, report, name: str):
         filled = extra.notna().any(axis=1)
         if filled.any():
             position = int(filled.to_numpy().argmax())
-            row = position + lay.header_rows + 1
+            row = position + skipped + lay.header_rows + 1
             raise DataError(f"{name}: row {row} has {width} fields but the header has "
                             f"{named} names. Add names for the extra columns, or remove "
                             f"the stray delimiter(s) at the end of row {row}.")
@@ -286,7 +320,7 @@ def name_columns(frame, lay, report, name: str):
         frame[i] = float("nan")
     frame.columns = names
     report.header_rows = lay.header_rows
-    report.first_data_row = lay.header_rows + 1
+    report.first_data_row = skipped + lay.header_rows + 1
     report.platform = lay.platform
     report.variable_labels.update(lay.labels)
     report.warnings.extend(lay.warnings)

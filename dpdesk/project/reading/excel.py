@@ -1,9 +1,16 @@
 """Excel ``.xlsx`` workbooks: check the zip, choose a sheet, read its header rows.
 
-An .xlsx file is a zip archive holding ``xl/workbook.xml`` (ECMA-376 Open Packaging
-Conventions). Before openpyxl parses anything, the archive is checked: it must open, it
-must be a workbook (not a Word, PowerPoint or OpenDocument file or some other zip), and it
-must not expand to an absurd size (a "zip bomb").
+An .xlsx file is a zip archive holding a workbook part, usually ``xl/workbook.xml``
+(ECMA-376 Open Packaging Conventions; some writers put the parts at the root of the zip,
+which ``[Content_Types].xml`` then names). Before openpyxl parses anything, the archive is
+checked: it must open, it must be a workbook (not a Word, PowerPoint or OpenDocument file or
+some other zip), and it must not expand to an absurd size (a "zip bomb").
+
+A sheet is read by the cells that exist in its XML, never by its declared ``<dimension>``
+(often stale, which made openpyxl's read-only mode drop rows) and never cell by cell over
+empty space: a sheet whose values span more than :data:`MAX_CELLS` cells (rows x columns,
+for example one stray value at XFD1048576) is refused with the place of the farthest value.
+Malformed XML in any part is a :class:`DataError` naming the part.
 """
 
 from __future__ import annotations
@@ -15,6 +22,10 @@ from dpdesk.errors import DataError
 
 MAX_EXPANDED = 2 << 30  # 2 GiB of XML is far beyond any survey export
 MAX_RATIO = 200
+MAX_CELLS = 50_000_000  # rows x columns spanned by a sheet's values (1M rows x 50 columns)
+MAX_ROWS = 1_048_576  # Excel's limit
+_WORKBOOK_TYPES = ("spreadsheetml.sheet.main+xml", "spreadsheetml.template.main+xml",
+                   "ms-excel.sheet.macroEnabled.main+xml", "ms-excel.template.macroEnabled.main+xml")
 
 
 def check_archive(path: str) -> None:
@@ -28,7 +39,7 @@ def check_archive(path: str) -> None:
                         f"opened as a zip archive. Open it in Excel and save it again, or export "
                         f"the data as CSV.") from None
     names = {m.filename for m in members}
-    if "xl/workbook.xml" not in names:
+    if "xl/workbook.xml" not in names and not _declared_workbook(path, names):
         what = ("a Word document" if "word/document.xml" in names else
                 "a PowerPoint file" if any(n.startswith("ppt/") for n in names) else
                 "an OpenDocument (LibreOffice) file" if "content.xml" in names else
@@ -43,16 +54,86 @@ def check_archive(path: str) -> None:
                         f"again as CSV or .xlsx from the original program.")
 
 
+def _declared_workbook(path: str, names: set) -> bool:
+    """Whether ``[Content_Types].xml`` names a workbook part that the zip holds (parts at the root)."""
+    import re
+
+    if "[Content_Types].xml" not in names:
+        return False
+    with zipfile.ZipFile(path) as archive:
+        with archive.open("[Content_Types].xml") as handle:
+            text = handle.read(1 << 20).decode("utf-8", "replace")
+    for match in re.finditer(r"<Override\b[^>]*>", text):
+        tag = match.group(0)
+        part = re.search(r'PartName="/?([^"]+)"', tag)
+        kind = re.search(r'ContentType="([^"]+)"', tag)
+        if part and kind and kind.group(1).endswith(_WORKBOOK_TYPES) and part.group(1) in names:
+            return True
+    return False
+
+
 def sheet_names(path: str) -> list[str]:
     """Sheet names of the workbook, in order."""
     import openpyxl
 
     check_archive(path)
-    workbook = openpyxl.load_workbook(path, read_only=True)
+    with _xml_errors(path):
+        workbook = openpyxl.load_workbook(path, read_only=True)
     try:
         return list(workbook.sheetnames)
     finally:
         workbook.close()
+
+
+class _xml_errors:
+    """Malformed XML inside the workbook becomes a DataError naming the part."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        from xml.etree.ElementTree import ParseError
+
+        if kind is not None and issubclass(kind, ParseError):
+            raise malformed_xml(self.path, exc) from None
+        return False
+
+
+def malformed_xml(path: str, exc) -> DataError:
+    """A DataError for malformed XML in a workbook: which part, where, and what to do."""
+    name = os.path.basename(path)
+    part, where = _broken_part(path)
+    place = f"its part {part}" + (f" (line {where[0]}, column {where[1]})" if where else "") if part else "one of its parts"
+    return DataError(f"{name}: the workbook is damaged: the XML of {place} is malformed "
+                     f"({' '.join(str(exc).split())[:100]}). Open it in Excel or LibreOffice and "
+                     f"save it again as .xlsx, or export the data as CSV.")
+
+
+def _broken_part(path: str):
+    """The first XML part of the zip that is not well-formed, and the (line, column) of the fault."""
+    from xml.etree.ElementTree import ParseError, XMLPullParser
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for member in archive.infolist():
+                if not member.filename.endswith((".xml", ".rels", ".vml")):
+                    continue
+                parser = XMLPullParser(events=())
+                try:
+                    with archive.open(member) as handle:
+                        for block in iter(lambda: handle.read(1 << 20), b""):
+                            parser.feed(block)
+                            for _ in parser.read_events():
+                                pass
+                        parser.close()
+                except ParseError as exc:
+                    return member.filename, getattr(exc, "position", None)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
+        pass
+    return None, None
 
 
 def choose_sheet(sheets: list[str], wanted, name: str) -> str:
@@ -77,9 +158,7 @@ def choose_sheet(sheets: list[str], wanted, name: str) -> str:
 def read_workbook(path: str, report, overrides: dict, progress):
     """Read one sheet; fill ``report``; return the frame (index 0, 1, ...)."""
 
-    from dpdesk.project.reading import delimited
-
-    from dpdesk.project.reading import platforms
+    from dpdesk.project.reading import delimited, platforms
 
     name = os.path.basename(path)
     sheets = sheet_names(path)
@@ -91,44 +170,103 @@ def read_workbook(path: str, report, overrides: dict, progress):
         report.warnings.append(f"The workbook has {len(sheets)} sheets; read the first, "
                                f"'{sheet}'. Pass sheet='...' to read another.")
     progress(0.1)
-    raw = _sheet_rows(path, sheet, progress)
+    with _xml_errors(path):
+        raw = _sheet_rows(path, sheet, progress)
     progress(0.8)
     if raw.shape[0] == 0 or raw.shape[1] == 0:
         raise DataError(f"{name}: sheet '{sheet}' is empty. Choose the sheet with the data "
                         f"(sheets: {', '.join(sheets)}) with sheet='...'.")
+    lead = _blank_rows_above(raw)
+    if lead:
+        raw = raw.iloc[lead:]
+        report.warnings.append(f"Skipped {lead} blank row(s) above the header.")
     rows = [[_text(v) for v in raw.iloc[i].tolist()] for i in range(min(4, len(raw)))]
     lay = platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))
     frame = raw.iloc[lay.header_rows:].reset_index(drop=True).infer_objects()
     frame = _numbers_from_text(frame)
-    report.first_data_row = lay.header_rows + 1
-    return delimited.name_columns(frame, lay, report, name)
+    return delimited.name_columns(frame, lay, report, name, skipped=lead)
+
+
+def _blank_rows_above(raw) -> int:
+    """How many rows at the top hold nothing at all (above the header)."""
+    filled = raw.notna().to_numpy() & (raw != "").to_numpy()
+    rows = filled.any(axis=1)
+    return int(rows.argmax()) if rows.any() else 0
 
 
 def _sheet_rows(path: str, sheet: str, progress):
-    """The sheet's cells (cached values of formulas) as a frame, reporting progress by rows.
+    """The sheet's cells (cached values of formulas) as a frame, from the cells that exist.
 
-    The same reading as ``pandas.read_excel(header=None)`` with openpyxl in read-only mode,
-    but row by row so that a large workbook reports progress and can be cancelled.
+    openpyxl's XML reader gives the rows and cells present in the sheet's XML; the frame
+    spans row 1 and column A to the last row and column holding a value, so a stale
+    ``<dimension>`` neither drops rows nor adds empty ones. Progress is reported by rows.
     """
     import openpyxl
     import pandas as pd
 
+    name = os.path.basename(path)
     workbook = openpyxl.load_workbook(path, read_only=True, data_only=True, keep_links=False)
     try:
         worksheet = workbook[sheet]
-        total = max(1, int(worksheet.max_row or 0))
-        rows, last = [], 0
-        for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1):
-            rows.append(row)
-            if any(v is not None and v != "" for v in row):
-                last = number
+        total = max(1, int(worksheet.max_row or 0))  # the declared size: only for progress
+        cells: dict[int, dict[int, object]] = {}
+        count = height = width = 0
+        for number, row in _existing_rows(worksheet, workbook):
+            if number > MAX_ROWS:
+                raise DataError(f"{name}: sheet '{sheet}' has rows beyond Excel's last row "
+                                f"({MAX_ROWS:,}); the file is damaged. Save it again from Excel.")
+            values = {column: value for column, value in row if value is not None and value != ""}
+            if values:
+                cells[number] = values
+                count += len(values)
+                height, width = number, max(width, max(values))
+                if height * width > MAX_CELLS:
+                    _too_large(name, sheet, height, width, values)
             if number % 2000 == 0:
                 progress(0.1 + 0.7 * min(1.0, number / total))
     finally:
         workbook.close()
-    rows = rows[:last]  # trailing empty (formatted) rows are not data
-    width = max((len(r) for r in rows), default=0)
-    return pd.DataFrame([list(r) + [None] * (width - len(r)) for r in rows]).fillna(float("nan"))
+    grid = [[None] * width for _ in range(height)]
+    for number, values in cells.items():
+        line = grid[number - 1]
+        for column, value in values.items():
+            line[column - 1] = value
+    return pd.DataFrame(grid).fillna(float("nan"))
+
+
+def _existing_rows(worksheet, workbook):
+    """``(row number, [(column number, value), ...])`` for each row in the sheet's XML.
+
+    Uses openpyxl's own sheet parser (what its read-only rows are made from, without the
+    padding to the declared size); if a later openpyxl lacks it, its public rows after
+    ``reset_dimensions()`` (slower on sparse sheets, same values).
+    """
+    try:
+        from openpyxl.worksheet._reader import WorkSheetParser
+
+        source = worksheet._get_source()
+        parser = WorkSheetParser(source, worksheet._shared_strings, data_only=True, epoch=workbook.epoch,
+                                 date_formats=workbook._date_formats,
+                                 timedelta_formats=workbook._timedelta_formats)
+    except (ImportError, AttributeError, TypeError):
+        worksheet.reset_dimensions()
+        for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1):
+            yield number, list(enumerate(row, start=1))
+        return
+    with source:
+        for number, row in parser.parse():
+            yield number, [(cell["column"], cell["value"]) for cell in row]
+
+
+def _too_large(name: str, sheet: str, height: int, width: int, values: dict) -> None:
+    from openpyxl.utils import get_column_letter
+
+    far = f"{get_column_letter(max(values))}{height}"
+    raise DataError(f"{name}: sheet '{sheet}' has a value in cell {far}, so its data would span "
+                    f"{height:,} rows x {width:,} columns ({height * width:,} cells); dpdesk reads "
+                    f"at most {MAX_CELLS:,} cells of a sheet. If {far} is a stray entry, delete it "
+                    f"(Ctrl+End in Excel jumps to the last used cell) or copy the data to a new "
+                    f"sheet; otherwise export the data as CSV.")
 
 
 def _text(value) -> str:
@@ -146,6 +284,9 @@ def _numbers_from_text(frame):
     for column in frame.columns:
         series = frame[column]
         if pd.api.types.is_object_dtype(series.dtype):
+            present = series.dropna().tolist()
+            if present and all(isinstance(v, bool) for v in present):
+                continue  # TRUE/FALSE cells with blanks stay booleans
             numbers = pd.to_numeric(series, errors="coerce")
             if numbers.notna().sum() == series.notna().sum():
                 frame[column] = numbers

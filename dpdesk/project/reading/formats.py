@@ -3,7 +3,9 @@
 Signatures: SPSS system files start with ``$FL2`` (``$FL3`` when compressed, .zsav);
 Stata 117+ files with ``<stata_dta>``, older ones (113-115) with the format byte 0x71-0x73
 then a byte-order byte 1 or 2; Excel .xlsx is a zip (``PK\\x03\\x04``) holding
-``xl/workbook.xml``; legacy Excel .xls is an OLE2 compound file (``D0 CF 11 E0``).
+``xl/workbook.xml``; legacy Excel .xls is an OLE2 compound file (``D0 CF 11 E0``); an SPSS
+portable file (.por) is text in 80-character lines whose 200-byte splash and 256-byte
+character table are followed by the tag ``SPSSPORT``.
 Anything else is treated as delimited text and checked as such.
 """
 
@@ -13,9 +15,10 @@ import os
 
 from dpdesk.errors import DataError
 
-FORMATS = ("csv", "xlsx", "sav", "dta")
+FORMATS = ("csv", "xlsx", "sav", "dta", "por")
 _EXTENSIONS = {".csv": "csv", ".tsv": "csv", ".txt": "csv", ".tab": "csv", ".dat": "csv",
-               ".xlsx": "xlsx", ".xlsm": "xlsx", ".sav": "sav", ".zsav": "sav", ".dta": "dta"}
+               ".xlsx": "xlsx", ".xlsm": "xlsx", ".sav": "sav", ".zsav": "sav", ".dta": "dta",
+               ".por": "por"}
 _FOREIGN = {
     b"%PDF": "a PDF document",
     b"\x89PNG": "a PNG image",
@@ -35,7 +38,7 @@ _TEXTUAL = (b"%PDF", b"SQLite format 3", b"{\\rtf", b"PAR1")
 
 
 def detect_format(path: str, forced: str | None = None) -> str:
-    """Return ``"csv"``, ``"xlsx"``, ``"sav"`` or ``"dta"``, or raise :class:`DataError`."""
+    """Return ``"csv"``, ``"xlsx"``, ``"sav"``, ``"dta"`` or ``"por"``, or raise :class:`DataError`."""
     name = os.path.basename(path)
     if forced is not None:
         if forced not in FORMATS:
@@ -48,6 +51,8 @@ def detect_format(path: str, forced: str | None = None) -> str:
     if head.startswith(b"<stata_dta>") or (len(head) > 2 and head[0] in (0x71, 0x72, 0x73)
                                             and head[1] in (1, 2) and head[2] == 1):
         return "dta"
+    if _portable(path):
+        return "por"
     if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
         return "xlsx"  # read_excel checks that the zip really is a workbook
     if head.startswith(b"\xd0\xcf\x11\xe0"):
@@ -69,12 +74,23 @@ def detect_format(path: str, forced: str | None = None) -> str:
             raise DataError(f"{name}: this is {what}, not a data file. Export the survey data as "
                             f"CSV, .xlsx, .sav or .dta and choose that file.")
     ext = os.path.splitext(name)[1].lower()
+    if _EXTENSIONS.get(ext) == "por":
+        raise DataError(f"{name}: the name says SPSS portable (.por) but the file does not start as "
+                        f"one (no 'SPSSPORT' tag after its first 456 characters); it may be damaged "
+                        f"or renamed. Save the data from SPSS as .sav and import that.")
     if _EXTENSIONS.get(ext) in ("xlsx", "sav", "dta"):
         what = {"xlsx": "an Excel workbook", "sav": "an SPSS file", "dta": "a Stata file"}[_EXTENSIONS[ext]]
         if not _looks_like_text(head):
             raise DataError(f"{name}: the name says {what} but the contents are not one (the file "
                             f"may be damaged or renamed). Export the data again, or save it as CSV.")
     return "csv"
+
+
+def _portable(path: str) -> bool:
+    """An SPSS portable file: ``SPSSPORT`` after the splash and the character table."""
+    with open(path, "rb") as handle:
+        start = handle.read(1024).replace(b"\r", b"").replace(b"\n", b"")
+    return b"SPSSPORT" in start[440:480]
 
 
 def _looks_like_text(head: bytes) -> bool:

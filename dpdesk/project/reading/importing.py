@@ -69,16 +69,23 @@ def store_import(project, table, *, name: str, options: dict | None = None,
     ``check()`` is called before the commit; if it raises (for example because the import
     was cancelled) nothing is stored. Returns the name the dataset was stored under.
     """
+    import json
+
+    from dpdesk.project import respondents
     from dpdesk.project.active import active_dataset, set_active_dataset
 
     options = {k: v for k, v in (options or {}).items() if k != "progress"}
-    with project.transaction():
+    signature, seen = respondents.import_warnings(project, table.frame)
+    table.report.warnings.extend(w for w in seen if w not in table.report.warnings)
+    with project.transaction() as conn:
         before = active_dataset(project)
         if replace and before is not None:
             name = before.name
             project.remove_dataset(name)
-        project.add_dataset(name, table.frame, source=table.source.to_dict(), options=options,
-                            report=table.report.to_dict())
+        dataset_id = project.add_dataset(name, table.frame, source=table.source.to_dict(), options=options,
+                                         report=table.report.to_dict())
+        conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)",
+                     (respondents.CACHE_KEY.format(dataset_id), json.dumps(signature)))
         set_active_dataset(project, name if (before is None or replace or use) else before.name)
         for item, changes in (mappings or {}).items():
             project.update_item(item, **changes)
@@ -94,6 +101,8 @@ def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str,
     Blanks come as ``(None, "blank", count)``; user-missing codes get their label with
     "(missing code)". At most ``limit`` values, most frequent first.
     """
+    import pandas as pd
+
     from dpdesk.project.mapping import _plain, value_labels_for
 
     frame = table.frame
@@ -108,8 +117,9 @@ def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str,
     missing = {_same(m) for m in (report.missing_values or {}).get(column, [])} if report is not None else set()
     out = []
     for value, count in counts.items():
+        blank = value is pd.NA or value is pd.NaT
         value = _plain(value)
-        if value is None or (isinstance(value, float) and value != value):
+        if blank or value is None or (isinstance(value, float) and value != value):
             out.append((None, "blank", int(count)))
             continue
         label = str(labels.get(_same(value), ""))

@@ -171,9 +171,14 @@ def _whole_numbers(series, np, pd):
 
 
 def _maybe_category(series, n: int):
+    import numpy as np
     import pandas as pd
 
-    if pd.api.types.is_object_dtype(series.dtype):  # mixed numbers and text, as CSV text
+    if pd.api.types.is_object_dtype(series.dtype):
+        present = series.dropna()
+        if len(present) and all(isinstance(v, (bool, np.bool_)) for v in present.tolist()):
+            return series.astype("category")  # TRUE/FALSE cells with blanks: booleans, as from CSV
+        # mixed numbers and text, as CSV text
         series = series.map(lambda v: v if v is None or isinstance(v, str) or v != v else str(v))
     head = series.iloc[: min(n, 5000)]
     if head.nunique(dropna=True) > max(50, len(head) // 2):

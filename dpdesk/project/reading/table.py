@@ -1,7 +1,7 @@
 """Read a survey data file into a :class:`Table`: a data frame and an import report.
 
 ``read_table(path, **overrides)`` looks at the bytes (not only the extension) and reads
-CSV/TSV text, Excel ``.xlsx``, SPSS ``.sav`` or Stata ``.dta``. It recognises exports of
+CSV/TSV text, Excel ``.xlsx``, SPSS ``.sav``/``.por`` or Stata ``.dta``. It recognises exports of
 Qualtrics, SurveyMonkey, LimeSurvey and REDCap by their header signature, turns question
 text into variable labels, drops direct identifiers (e-mail, IP address, names, response
 IDs, location, phone) unless asked to keep them, and says in the report what it did.
@@ -165,13 +165,13 @@ def list_sheets(path) -> list[str]:
 
 
 def read_table(path, **overrides) -> Table:
-    """Read a CSV/TSV, .xlsx, .sav or .dta file into a :class:`Table`.
+    """Read a CSV/TSV, .xlsx, .sav, .por or .dta file into a :class:`Table`.
 
     Overrides (all optional): ``encoding``, ``delimiter``, ``decimal``, ``header_rows``,
     ``sheet`` (name or 0-based index), ``platform`` (``"qualtrics"``, ``"surveymonkey"``,
     ``"limesurvey"``, ``"redcap"``, ``"none"``), ``kind`` (``"responses"`` or
     ``"counts"``), ``keep_identifiers`` (``True`` or a list of column names),
-    ``format`` (``"csv"``, ``"xlsx"``, ``"sav"``, ``"dta"``) and ``progress``
+    ``format`` (``"csv"``, ``"xlsx"``, ``"sav"``, ``"dta"``, ``"por"``) and ``progress``
     (``callback(fraction)``; returning ``False`` or raising cancels).
     """
     try:
@@ -267,7 +267,18 @@ def _guarded(path: str, work: Callable[[], Any]):
         if name in str(exc) or isinstance(exc, Cancelled):
             raise
         raise DataError(f"{name}: {exc}") from exc
-    except (DpdeskError, KeyboardInterrupt, SystemExit, GeneratorExit, SyntaxError, ImportError):
+    except SyntaxError as exc:
+        from xml.etree.ElementTree import ParseError
+
+        if not isinstance(exc, ParseError):  # a real SyntaxError is a bug in dpdesk: let it show
+            raise
+        if fmt_is_xlsx(path):
+            from dpdesk.project.reading import excel
+
+            raise excel.malformed_xml(path, exc) from None
+        raise DataError(f"{name}: malformed XML inside the file ({_short(exc)}). Save it again from "
+                        f"its program, or export the data as CSV.") from None
+    except (DpdeskError, KeyboardInterrupt, SystemExit, GeneratorExit, ImportError):
         raise
     except MemoryError:
         raise DataError(f"{name}: the file needs more memory than this computer has. Split it, "
@@ -280,6 +291,14 @@ def _guarded(path: str, work: Callable[[], Any]):
         raise DataError(f"{name}: could not be read ({type(exc).__name__}: {_short(exc)}). "
                         f"Check that it is a CSV, .xlsx, .sav or .dta file, or re-export it "
                         f"as UTF-8 CSV.") from exc
+
+
+def fmt_is_xlsx(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4) == b"PK\x03\x04"
+    except OSError:
+        return False
 
 
 def _short(exc: BaseException, limit: int = 200) -> str:

@@ -86,9 +86,8 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
         m = r.mapping
         if m is not None:
             total = m.n_used + m.n_excluded
-            why = [t for n, t in ((m.n_unmatched, "with an answer matching no response code"),
-                                  (m.n_missing, "without an answer")) if n]
-            why = " and ".join(f"{n:,} {t}" for n, t in zip([x for x in (m.n_unmatched, m.n_missing) if x], why))
+            reasons = m.left_out()
+            why = ", ".join(f"{n:,} {reason}" for reason, n in reasons.items())
             left = f"; {m.n_excluded:,} were left out ({why})" if m.n_excluded else "; none was left out"
             parts.append(f"Of {total:,} respondents in the data, {m.n_used:,} answered and were analysed{left}.")
         if r.estimate is None:

@@ -31,7 +31,13 @@ import pandas as pd
 from dpdesk.errors import DataError
 from dpdesk.mechanisms import disclosure as dc
 from dpdesk.project.sharing import pseudonymize as pz
-from dpdesk.project.sharing.checks import DisclosureCheck, ShareOptions, _check_columns, check, codes_of
+from dpdesk.project.sharing.checks import (
+    DisclosureCheck,
+    ShareOptions,
+    _check_columns,
+    check,
+    codes_of,
+)
 
 OTHER_LABEL = "Other"
 

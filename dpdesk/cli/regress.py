@@ -1,0 +1,60 @@
+"""``dpdesk regress``: logistic regression of a randomized-response item on the data's columns."""
+
+from __future__ import annotations
+
+import json
+
+from dpdesk.errors import DataError
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "regress", help="logistic regression of a yes/no RR item on covariates",
+        description="Which respondents are more likely to have the sensitive attribute? Fits a logistic "
+        "regression in which the randomized answers stand in for the true ones (van den Hout, van der Heijden & "
+        "Gilchrist 2007; as RRreg's RRlog). Example: dpdesk regress P.dpdesk exam_cheating --predictors age "
+        "exam_stress faculty --ref faculty=Arts --center age")
+    p.add_argument("project")
+    p.add_argument("item", help="the yes/no RR item to explain")
+    p.add_argument("--predictors", nargs="+", required=True, metavar="COLUMN",
+                   help="data columns: numeric ones as they are, others as categories")
+    p.add_argument("--ref", action="append", default=[], metavar="COLUMN=LEVEL",
+                   help="reference level of a categorical predictor (repeat; default: its largest level)")
+    p.add_argument("--interaction", action="append", default=[], metavar="A:B",
+                   help="an interaction of two predictors (repeat)")
+    p.add_argument("--center", nargs="+", default=[], metavar="COLUMN", help="numeric predictors to centre at their mean")
+    p.add_argument("--categorical", nargs="+", default=[], metavar="COLUMN",
+                   help="numeric-looking predictors to treat as categories (e.g. a year coded 1-5)")
+    p.add_argument("--direct", metavar="COLUMN",
+                   help="the same question asked directly (a comparison group, answers Yes/No or 1/0): rows without "
+                   "a randomized answer enter with their direct answer, taken at face value (RRreg's group 0)")
+    p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
+    p.add_argument("--dataset", help="dataset name (default: the latest import)")
+    p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.set_defaults(func=cmd_regress)
+
+
+def _references(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        column, sep, level = pair.partition("=")
+        if not sep or not column.strip() or not level.strip():
+            raise DataError(f"--ref {pair!r} must be COLUMN=LEVEL, for example --ref faculty=Arts.")
+        out[column.strip()] = level.strip()
+    return out
+
+
+def cmd_regress(args) -> int:
+    from dpdesk.project import Project
+    from dpdesk.project.regression import regress
+    from dpdesk.project.regression_text import report_text
+
+    with Project.open(args.project) as project:
+        result = regress(project, args.item, args.predictors, reference=_references(args.ref),
+                         interactions=args.interaction, center=args.center, categorical=args.categorical,
+                         confidence=args.confidence, dataset=args.dataset, direct_column=args.direct)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
+    else:
+        print(report_text(result))
+    return 0

@@ -1,0 +1,163 @@
+"""Words and APA-style tables for a regression result (shared by the CLI, report and app).
+
+"Each additional year of age multiplies the odds of a true 'yes' to exam_cheating by 0.84
+(95% CI 0.69 to 0.99)." Numbers follow the APA manual (7th ed., 6.36): p without a
+leading zero and "< .001" below it, odds ratios and coefficients to two decimals.
+"""
+
+from __future__ import annotations
+
+import math
+
+from dpdesk.project.regression import RegressionResult
+
+_UNITS = {"age": "year of age", "year": "year of study", "years": "year"}
+
+
+def p_text(p: float) -> str:
+    """``p < .001``, ``p = .043``, ``p = 1``."""
+    if p is None or not math.isfinite(p):
+        return "p = n/a"
+    if p < 0.001:
+        return "p < .001"
+    text = f"{p:.3f}"
+    return "p = " + (text[1:] if text.startswith("0") else text)
+
+
+def p_cell(p: float) -> str:
+    """A p-value for a table cell: ``<.001``, ``.043``."""
+    return p_text(p)[2:].replace("= ", "").replace("< ", "<") if p is not None and math.isfinite(p) else "n/a"
+
+
+def num(x: float, digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if abs(x) >= 1e4:
+        return f"{x:.3g}"
+    return f"{x:.{digits}f}"
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%".replace(".0%", "%")
+
+
+def _interval(lo: float, hi: float, digits: int = 2) -> str:
+    return f"{num(lo, digits)} to {num(hi, digits)}"
+
+
+def _outcome(res: RegressionResult) -> str:
+    return f"a true 'yes' to {res.item}"
+
+
+def coefficient_lines(res: RegressionResult) -> list[list[str]]:
+    """Rows of the coefficient table as text: term, b, SE, z, p, OR, CI of the OR, LR chi2, p."""
+    conf = round(100 * res.fit.confidence)
+    rows = [["Term", "b", "SE", "z", "p", "OR", f"{conf}% CI (OR)", "LR chi2", "p (LR)"]]
+    for c in res.fit.coefficients:
+        lo, hi = c.odds_ratio_ci
+        rows.append([c.name, num(c.estimate), num(c.se), num(c.z), p_cell(c.p), num(c.odds_ratio),
+                     f"[{num(lo)}, {num(hi)}]", num(c.lr_chi2), p_cell(c.lr_p)])
+    return rows
+
+
+def sentences(res: RegressionResult) -> list[str]:
+    """Plain sentences: one per coefficient (except the intercept), the model test, the nuisance."""
+    fit = res.fit
+    conf = f"{round(100 * fit.confidence)}% CI"
+    by_col = {col: p for p in res.predictors for col in p.columns}
+    out = []
+    for c in fit.coefficients:
+        if c.name == "(Intercept)":
+            continue
+        lo, hi = c.odds_ratio_ci
+        ci = f"({conf} {_interval(lo, hi)})"
+        p = by_col.get(c.name)
+        if p is not None and p.kind == "numeric":
+            unit = _UNITS.get(p.column.lower(), f"unit of {p.column}")
+            out.append(f"Each additional {unit} multiplies the odds of {_outcome(res)} by {num(c.odds_ratio)} {ci}.")
+        elif p is not None:
+            level = c.name[len(p.column) + 1:-1]
+            out.append(f"The odds of {_outcome(res)} are {num(c.odds_ratio)} times as high with {p.column} "
+                       f"{level} as with {p.reference} {ci}.")
+        else:
+            out.append(f"The interaction {c.name} multiplies the odds of {_outcome(res)} by {num(c.odds_ratio)} {ci}.")
+    mt = fit.model_test
+    if mt is not None:
+        verb = "explain" if mt.p < 0.05 else "do not significantly explain"
+        out.append(f"Together the predictors {verb} the answers better than the prevalence alone "
+                   f"(likelihood-ratio chi2({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}).")
+    nu = fit.nuisance
+    if nu is not None:
+        ci = f"({conf} {pct(nu.ci[0])} to {pct(nu.ci[1])})"
+        what = {"t": "of carriers answered honestly (the SLD's t)",
+                "gamma": "of respondents cheated, answering 'no' whatever the truth (the CDM's gamma)",
+                "pi_uq": "would answer 'yes' to the innocuous question (pi_uq)"}[nu.name]
+        out.append(f"An estimated {pct(nu.estimate)} {ci} {what}.")
+    out.append(_exclusions(res))
+    return out
+
+
+def _exclusions(res: RegressionResult) -> str:
+    parts = []
+    if res.excluded_answers:
+        parts.append(f"{res.excluded_answers:,} had no usable answer to {res.item}")
+    for col, k in res.excluded_covariates.items():
+        parts.append(f"{k:,} no value of {col}")
+    left = f"; {', '.join(parts)}" if parts else ""
+    return f"{res.n_used:,} of {res.n_rows:,} rows were used{left}."
+
+
+def fit_line(res: RegressionResult) -> str:
+    f = res.fit
+    return (f"n = {f.n:,}{f' ({f.n_direct:,} asked directly)' if f.n_direct else ''}, log-likelihood = "
+            f"{f.loglik:.3f}, deviance = {f.deviance:.2f}, AIC = {f.aic:.2f}, BIC = {f.bic:.2f}; "
+            f"converged after {f.iterations} Newton steps.")
+
+
+def report_text(res: RegressionResult) -> str:
+    """The whole result as text: header, coefficient table, term tests, fit statistics, sentences."""
+    f = res.fit
+    lines = [f"Logistic regression of {res.item} ({res.design.summary or res.design.name})"]
+    if res.question:
+        lines.append(f"Question: {res.question}")
+    preds = []
+    for p in res.predictors:
+        if p.kind == "categorical":
+            preds.append(f"{p.column} (categorical, reference {p.reference})")
+        else:
+            preds.append(f"{p.column}" + (f" (centred at {p.centre:.2f})" if p.centre is not None else ""))
+    lines.append("Predictors: " + ", ".join(preds + list(res.interactions)))
+    lines.append("")
+    rows = coefficient_lines(res)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for k, row in enumerate(rows):
+        lines.append("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))))
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    lines.append(f"b: log-odds; OR = exp(b); {f.ci_method} intervals; z and p: Wald; LR: likelihood-ratio test "
+                 f"of dropping the term (RRlog's deltaG2).")
+    if f.terms:
+        lines.append("")
+        lines.append("Terms with several columns (likelihood-ratio tests):")
+        for t in f.terms:
+            lines.append(f"  {t.name}: chi2({t.df}) = {num(t.chi2)}, {p_text(t.p)}")
+    nu = f.nuisance
+    if nu is not None:
+        lines.append("")
+        se = "on the boundary" if nu.on_boundary else f"SE {num(nu.se, 3)}"
+        test = "" if nu.null is None else f"; test of {nu.name} = {nu.null:g}: LR chi2(1) = {num(nu.lr_chi2)}, " \
+                                          f"{p_text(nu.lr_p)}"
+        lines.append(f"{nu.name} = {num(nu.estimate, 3)} ({se}; {round(100 * f.confidence)}% CI "
+                     f"{_interval(nu.ci[0], nu.ci[1], 3)}){test}")
+    lines.append("")
+    if f.model_test is not None:
+        mt = f.model_test
+        lines.append(f"Model against the intercept only: LR chi2({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}")
+    lines.append(fit_line(res))
+    m, lo, hi = f.average_prevalence
+    lines.append(f"Average predicted prevalence: {pct(m)} ({round(100 * f.confidence)}% CI {pct(lo)} to {pct(hi)}).")
+    lines.append("")
+    lines.extend(sentences(res))
+    return "\n".join(lines)
