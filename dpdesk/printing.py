@@ -14,12 +14,19 @@ from pathlib import Path
 
 
 def _application():
-    from PySide6.QtGui import QGuiApplication
+    """The running Qt application, or a new offscreen one.
 
-    app = QGuiApplication.instance()
+    A full QApplication (not a QGuiApplication): whatever runs later in the same process
+    (the app, widget tests) needs one, and Qt allows only one application per process.
+    """
+    from PySide6.QtCore import QCoreApplication
+
+    app = QCoreApplication.instance()
     if app is None:
+        from PySide6.QtWidgets import QApplication
+
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        app = QGuiApplication(["dpdesk"])
+        app = QApplication(["dpdesk"])
     return app
 
 
