@@ -155,7 +155,7 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
         notes = []
         if r.left_out_groups:
             notes.append(f"{len(r.left_out_groups)} group(s) with fewer than {r.min_group_size} answers are left out.")
-        tables.append(Table(f"subgroups:{r.item}", f"{label.rstrip('?…')}, by {by}", grid_cols, rows, notes))
+        tables.append(Table(f"subgroups:{r.item}", f"{label.rstrip('?')}, by {by}", grid_cols, rows, notes))
         comp = []
         for diff in r.subgroups.differences.values():
             name = f"{diff.a} − {diff.b}"
@@ -173,7 +173,7 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
         cnotes = []
         if t is not None:
             cnotes.append(f"Test that every {_e(by)} has the same {'prevalence' if r.design.is_binary else 'distribution'}: "
-                          f"{_e(t.method)}, {test_text(t)}.")
+                          f"{_e(t.method).replace('G^2', 'G²')}, {test_text(t)}.")
         if comp:
             tables.append(Table(f"comparisons:{r.item}", f"Differences between the groups of {by}: {label}",
                                 comp_cols, comp, cnotes))
