@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dpdesk.gui.widgets.clipboard import copy_table
+from dpdesk.gui.widgets.clipboard import copy_document_table, copy_table
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.widgets.common import name, note
 from dpdesk.gui.shell.worker import JobRunner
@@ -166,8 +166,14 @@ class ExportView(QWidget):
         show_error(exc, self)
 
     def copy(self) -> None:
-        if self.results_view.current is not None:
-            copy_table(self.results_view.current.estimates)
+        """The estimates table as the Results document shows it (the number style of the Preferences)."""
+        current = self.results_view.current
+        if current is None:
+            return
+        if getattr(current, "document", None) is not None:
+            copy_document_table(current.document.table("estimates"))
+        else:
+            copy_table(current.estimates)
 
     def shutdown(self) -> None:
         self.jobs.shutdown()
