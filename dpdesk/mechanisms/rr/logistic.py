@@ -198,6 +198,18 @@ class LogisticFit:
         est, lo, hi = inf.predict(X, self.beta, self.vcov[:k, :k], _z(self.confidence), offset)
         return np.column_stack([est, lo, hi])
 
+    def predict_average(self, X, offset=None) -> tuple[float, float, float]:
+        """``(mean_i pi_i, low, high)`` over the rows of X (e.g. the sample with one predictor set).
+
+        Delta method on the logit scale of the mean, as ``average_prevalence``.
+        """
+        X = np.atleast_2d(np.asarray(X, float))
+        k = len(self.coefficients)
+        if X.shape[1] != k:
+            raise EstimationError(f"Each profile needs {k} values ({', '.join(self.names)}); got {X.shape[1]}.")
+        off = np.zeros(len(X)) if offset is None else np.asarray(offset, float)
+        return inf.average(X, self.beta, self.vcov[:k, :k], _z(self.confidence), off)
+
     def posterior(self, responses=None, X=None, group=None, offset=None) -> np.ndarray:
         """P(carrier | recorded answer, x) per respondent (rr's ``predict(given.y = TRUE)``).
 
@@ -249,7 +261,7 @@ def _separation_error(names, beta, se, bad) -> EstimationError:
 
 def logistic(design: Design, responses, X, *, group=None, names=None, confidence: float = 0.95,
              offset=None, ci: str = "profile", terms: dict[str, Any] | None = None,
-             lr_tests: bool = True) -> LogisticFit:
+             lr_tests: bool = True, progress=None) -> LogisticFit:
     """Fit ``logit P(carrier | x) = x' beta + offset`` to randomized responses.
 
     ``responses``: codes into ``design.responses`` (0 = "no", 1 = "yes"). ``X``: the
@@ -260,6 +272,8 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     are tested one at a time. ``ci``: ``"profile"`` (default) or ``"wald"`` for the
     reported interval (Wald intervals are always in ``wald_ci``). ``lr_tests=False``
     skips the per-coefficient refits (faster; the model test is always made).
+    ``progress(fraction, text)``, if given, is called before each coefficient's interval
+    and tests (the slow part); an exception it raises (a cancelled job) stops the fit.
 
     Raises :class:`~dpdesk.errors.EstimationError` for invalid input, collinear
     predictors, separation (coefficients running off to infinity), a singular
@@ -297,6 +311,8 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     z = _z(conf)
     coefs = []
     for j in range(p):
+        if progress is not None:
+            progress(0.2 + 0.7 * j / p, f"Intervals and tests: {names[j]}")
         b, s = float(fit.beta[j]), float(se[j])
         wald = (b - z * s, b + z * s)
         interval = inf.profile_interval(data, fit, j, s, z) if ci == "profile" else wald
