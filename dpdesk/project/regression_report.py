@@ -120,7 +120,7 @@ def report_of(result: RegressionResult, spec: RegressionSpec) -> RegressionRepor
         if c.name != INTERCEPT:
             forest.append({"term": _term_label(result, c.name), "OR": c.odds_ratio, "CI low": lo, "CI high": hi})
     tests = [{"test": f"{t.name} (all its columns)", "df": t.df, "chi2": t.chi2, "p": t.p} for t in f.terms]
-    tests += [{"test": f"{c.name} (dropped)", "df": 1, "chi2": c.lr_chi2, "p": c.lr_p}
+    tests += [{"test": f"{_term_label(result, c.name)} (dropped)", "df": 1, "chi2": c.lr_chi2, "p": c.lr_p}
               for c in f.coefficients if c.name != INTERCEPT]
     if f.model_test is not None:
         tests.insert(0, {"test": "model against the intercept only", "df": f.model_test.df,
@@ -202,7 +202,8 @@ def prevalence_curve(result: RegressionResult, predictor: str, points: int = CUR
         raw = X[:, j] + centre
         values = np.unique(raw)
         grid = values if len(values) <= points else np.linspace(values.min(), values.max(), points)
-        settings = [(float(v), {j: float(v) - centre}) for v in grid]
+        settings = [(int(v) if len(values) <= points and float(v).is_integer() else float(v), {j: float(v) - centre})
+                    for v in grid]
     else:
         idx = [names.index(c) for c in p.columns]
         settings = [(p.reference, {k: 0.0 for k in idx})]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
+    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -155,16 +156,24 @@ class RegressionView(QWidget):
         scroll.setWidget(content)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         self.scroll = scroll
-        top = QHBoxLayout()
-        top.addWidget(self.form, 1)
+        top = QWidget()
+        choices = QVBoxLayout(top)
+        choices.setContentsMargins(0, 0, 0, 4)
+        choices.addWidget(self.form, 1)
+        choices.addLayout(buttons)
+        choices.addWidget(self.state)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)  # the choices above, the results below
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(scroll)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([300, 600])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(32, 24, 32, 24)
         layout.addWidget(title)
         layout.addWidget(intro)
-        layout.addLayout(top)
-        layout.addLayout(buttons)
-        layout.addWidget(self.state)
-        layout.addWidget(scroll, 2)
+        layout.addWidget(self.splitter, 1)
         window.project_changed.connect(self.refresh)
         window.data_view.imported.connect(self.refresh)
         window.data_view.active_changed.connect(self.refresh)

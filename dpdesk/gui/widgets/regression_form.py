@@ -42,7 +42,7 @@ class RegressionForm(QWidget):
         for i in range(len(COLUMNS)):
             header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.table.setMinimumHeight(150)
+        self.table.setMinimumHeight(110)
         self.interactions = name(QLineEdit(), "Interactions",
                                  "Products of two predictors, e.g. age:gender; separate several with commas")
         self.interactions.setPlaceholderText("optional, e.g. age:gender, exam_stress:faculty")

@@ -85,25 +85,33 @@ class RegressionOutput(QWidget):
         self.tests.setAccessibleName("Likelihood-ratio tests and fit statistics")
         self.tests.setTextFormat(Qt.TextFormat.RichText)
         self.tests.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.fit_table = QLabel(objectName="regressionFit")
+        self.fit_table.setAccessibleName("Fit statistics")
+        self.fit_table.setTextFormat(Qt.TextFormat.RichText)
+        self.fit_table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.forest = PlotPanel("Odds ratios", "each predictor's odds ratio with its interval (log scale)")
         self.curve = PlotPanel("Predicted prevalence", "the predicted prevalence across one predictor with its CI")
+        for label in (self.table, self.tests, self.fit_table):
+            label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         head = QHBoxLayout()
         head.addWidget(QLabel("<b>Coefficients</b>"))
         head.addStretch(1)
         head.addWidget(self.copy_button)
-        tables = QHBoxLayout()
-        left = QVBoxLayout()
-        left.addLayout(head)
-        left.addWidget(self.table)
-        left.addWidget(self.table_note)
-        tables.addLayout(left, 3)
-        tables.addSpacing(24)
-        tables.addWidget(self.tests, 2, Qt.AlignmentFlag.AlignTop)
+        below = QHBoxLayout()
+        below.addWidget(self.tests, 0, Qt.AlignmentFlag.AlignTop)
+        below.addSpacing(32)
+        below.addWidget(self.fit_table, 0, Qt.AlignmentFlag.AlignTop)
+        below.addStretch(1)
         self.body = QWidget()
         inner = QVBoxLayout(self.body)
         inner.setContentsMargins(0, 0, 0, 0)
         inner.addWidget(self.sentences)
-        inner.addLayout(tables)
+        inner.addLayout(head)
+        inner.addWidget(self.table)
+        inner.addWidget(self.table_note)
+        inner.addSpacing(8)
+        inner.addLayout(below)
+        inner.addSpacing(8)
         inner.addWidget(self.forest)
         inner.addWidget(self.curve)
         layout = QVBoxLayout(self)
@@ -136,7 +144,9 @@ class RegressionOutput(QWidget):
                                + "".join(f"<li>{html.escape(s)}</li>" for s in report.sentences) + "</ul>")
         self.table.setText(apa_table(report.header, report.cells))
         self.table_note.setText(f"<i>{html.escape(report.note)}</i>")
-        self.tests.setText(self._tests_html(report))
+        tests, fit = self._tests_html(report)
+        self.tests.setText(tests)
+        self.fit_table.setText(fit)
         conf = spec.confidence
         self.forest.plot(draw_odds_ratios, report.forest, confidence=conf)
         self.forest.canvas.setMinimumHeight(max(200, 30 * len(report.forest) + 90))
@@ -148,7 +158,7 @@ class RegressionOutput(QWidget):
         self.body.show()
 
     @staticmethod
-    def _tests_html(report) -> str:
+    def _tests_html(report) -> tuple[str, str]:
         rows = [[t["test"], str(t["df"]), _num(t["chi2"]), _p(t["p"])] for t in report.tests]
         tests = apa_table(["Likelihood-ratio test", "df", "χ²", "p"], rows)
         stats = []
@@ -158,9 +168,9 @@ class RegressionOutput(QWidget):
                 text = "n/a" if v is None else f"{100 * v:.1f}%"
             else:
                 text = _num(v)
-            stats.append([s["statistic"].strip() if s["statistic"].startswith("  ") is False else
-                          "\u2003" + s["statistic"].strip(), text])
-        return ("<b>Model tests</b>" + tests + "<br><b>Fit</b>" + apa_table(["Statistic", "Value"], stats))
+            label = s["statistic"]
+            stats.append(["\u2003" + label.strip() if label.startswith("  ") else label, text])
+        return "<b>Model tests</b>" + tests, "<b>Fit</b>" + apa_table(["Statistic", "Value"], stats)
 
     def copy(self) -> None:
         if self.report is not None:

@@ -30,12 +30,16 @@ def draw_odds_ratios(figure, rows: list[dict], *, confidence: float = 0.95) -> N
     ax.axvline(1.0, color="#888888", lw=1.0, ls="--")
     ax.set_xscale("log")
     ax.set_xlim(lo_axis, hi_axis)
+    from matplotlib.ticker import LogLocator, NullLocator
+
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     ax.xaxis.set_major_formatter(lambda x, _pos: f"{x:g}")
+    ax.xaxis.set_minor_locator(NullLocator())
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([r["term"] for r in rows])
     ax.set_ylim(len(rows) - 0.5, -0.5)
-    ax.set_xlabel(f"odds ratio with {100 * confidence:.0f}% confidence interval (log scale; 1 = no effect)")
-    ax.grid(axis="x", color="#dddddd", lw=0.6, which="both")
+    ax.set_xlabel(f"odds ratio, {100 * confidence:.0f}% CI (log scale; 1: no effect)")
+    ax.grid(axis="x", color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
 
 
@@ -62,6 +66,8 @@ def draw_prevalence_curve(figure, rows: list[dict], *, predictor: str, kind: str
     ax.set_xlabel(predictor)
     ax.set_ylim(0, min(1.0, max(high + [0.05]) * 1.12))
     _percent_axis(ax.yaxis)
-    ax.set_ylabel(f"predicted prevalence{f' of {outcome}' if outcome else ''}\n({100 * confidence:.0f}% CI)")
+    ax.set_ylabel(f"predicted prevalence, {100 * confidence:.0f}% CI")
+    if outcome:
+        ax.set_title(f"{outcome} by {predictor} (other predictors as observed)", fontsize=9)
     ax.grid(color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
