@@ -177,3 +177,26 @@ def test_export_writes_the_sheets_and_a_script_that_refits(window, qtbot, exampl
     assert run.returncode == 0, run.stdout + run.stderr
     assert "agree with the exported coefficients" in run.stdout
     assert not math.isnan(report.coefficient("exam_stress")["SE"])
+
+
+def test_the_export_view_adds_the_regression_to_the_workbook(window, qtbot, example, tmp_path):
+    import subprocess
+    import sys
+
+    import openpyxl
+
+    view = _open(window, qtbot, example)
+    _choose(view)
+    _fit(view, qtbot)
+    rv = window.results_view
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        window.nav.setCurrentRow(TASKS.index("Results"))
+    ev = window.export_view
+    with qtbot.waitSignal(ev.jobs.done, timeout=60_000) as done:
+        ev.export(tmp_path / "all.xlsx")
+    written = done.args[0]
+    wb = openpyxl.load_workbook(written[0])
+    assert wb.sheetnames[0] == "Estimates" and {"Regression", "Regression tests"} <= set(wb.sheetnames)
+    run = subprocess.run([sys.executable, str(written[1])], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "agree with the exported counts" in run.stdout and "agree with the exported coefficients" in run.stdout
