@@ -7,7 +7,11 @@ import json
 import math
 from fractions import Fraction
 
-from dpdesk.errors import BudgetError
+from dpdesk.errors import BudgetError, DpdeskError
+
+
+class ExportError(DpdeskError, ValueError):
+    """A release cannot be exported as asked (no such release, an unknown file type)."""
 
 
 def register(sub) -> None:
@@ -50,13 +54,23 @@ def register(sub) -> None:
     p.add_argument("--dataset", help="dataset name (default: the latest import)")
     p.add_argument("--preview", action="store_true", help="show the cost and accuracy only; release nothing")
     p.add_argument("--json", action="store_true", help="print the ledger entry as JSON")
+    p.add_argument("--export", metavar="FILE", help="also write the released table to FILE (.xlsx or .csv) with its "
+                   "noise, cost and what its intervals cover")
     p.set_defaults(func=cmd_release)
 
     p = sub.add_parser("ledger", help="list every release and check the ledger",
                        description="List every noisy release of the project (time, statistic, cost, result) and "
-                       "check its hash chain: says so when the ledger was edited outside dpdesk.")
+                       "check its hash chain, its seal and the head this computer last saw: says so when the "
+                       "ledger was edited outside dpdesk or the file is an older copy (rolled back), and whether it "
+                       "is verified with this computer's key or by structure only.")
     p.add_argument("project")
     p.add_argument("--json", action="store_true", help="print the ledger as JSON")
+    p.add_argument("--export", nargs=2, metavar=("SEQ", "FILE"), help="write release number SEQ to FILE "
+                   "(.xlsx or .csv; costs nothing: the recorded result, never re-noised)")
+    p.add_argument("--accept-rollback", action="store_true",
+                   help="confirm that this older copy of the project is the one to go on with (recorded in the "
+                   "project); releases are refused until then")
+    p.add_argument("--note", default="", help="with --accept-rollback: why (kept with the confirmation)")
     p.set_defaults(func=cmd_ledger)
 
 
@@ -172,7 +186,8 @@ def cmd_budget(args) -> int:
     if status.total_delta:
         print("  (epsilon at this delta, from the composition of all releases by a privacy-loss-distribution accountant)")
     if not status.ledger_intact:
-        print("  WARNING: the ledger was edited outside dpdesk; no more releases are made (see dpdesk ledger).")
+        print("  WARNING: the ledger was edited outside dpdesk, or this is an older copy of the project; no more "
+              "releases are made (see dpdesk ledger).")
     return 0
 
 
@@ -209,7 +224,16 @@ def cmd_release(args) -> int:
         print(f"  +-: every cell within this half-width of its exact value with probability "
               f"{float(Fraction(hw['confidence'])):.0%} (noise only, before any rounding).")
     elif entry.statistic == "mean":
-        print("  (mean = noisy sum / noisy count, clipped to the bounds; its error has no simple half-width)")
+        from dpdesk.project.ledger.release_cells import release_cells
+
+        rc = release_cells(entry)
+        for cell in rc.cells:
+            if cell.low is not None:
+                label = " x ".join(map(str, cell.keys)) or "mean"
+                print(f"  {label:<24} interval {_num(cell.low)} to {_num(cell.high)}")
+        print(f"  (mean = noisy sum / noisy count, clipped to the bounds; intervals: {rc.coverage})")
+    if getattr(args, "export", None):
+        print(f"Wrote {_export(entry, args.export)}.")
     if entry.replayed:
         print(f"Released before, on {entry.time}: shown again at no cost (never re-noised).")
     else:
@@ -219,14 +243,46 @@ def cmd_release(args) -> int:
     return 0
 
 
+def _export(entry, path) -> str:
+    from dpdesk.project.ledger.release_table import export_release
+
+    if not str(path).lower().endswith((".xlsx", ".csv")):
+        raise ExportError(f"Cannot export to {path!r}: give a file name ending in .xlsx or .csv.")
+    return str(export_release(entry, path))
+
+
+def _accept_rollback(args) -> None:
+    from dpdesk.project import Project, ledger
+
+    with Project.open(args.project) as project:  # this one writes: the confirmation is recorded
+        record = ledger.accept_rollback(project, note=args.note)
+    print(f"Rollback confirmed and recorded in the project: it goes on from release #{record['releases']}, "
+          f"although this computer had seen release #{record['seen_releases']} (on {record['seen_time']} "
+          f"in {record['seen_path']}). The spending of the releases after #{record['releases']} is no longer "
+          "counted: make sure they were never published.")
+
+
 def cmd_ledger(args) -> int:
+    if args.accept_rollback:
+        _accept_rollback(args)
     from dpdesk.project import Project, ledger
 
     with Project.open(args.project, read_only=True) as project:  # a received file is only read
         entries = ledger.ledger(project)
         check = ledger.verify_ledger(project)
+    if args.export:
+        seq, path = args.export
+        entry = next((e for e in entries if str(e.seq) == seq.lstrip("#")), None)
+        if entry is None:
+            raise ExportError(f"There is no release #{seq} in {args.project}; `dpdesk ledger {args.project}` lists "
+                              "them.")
+        print(f"Wrote {_export(entry, path)} (release #{entry.seq}, {entry.description}; costs nothing).")
+        return 0
     if args.json:
-        print(json.dumps({"intact": check.ok, "problems": check.problems, "releases": _plain(entries)},
+        print(json.dumps({"intact": check.ok, "problems": check.problems, "rolled_back": check.rollback is not None,
+                          "rollback": check.rollback, "verified": check.trust, "verification": check.trust_text,
+                          "head": {"releases": check.releases, "hash": check.head, "project_id": check.project_id},
+                          "confirmed_rollbacks": check.rollbacks, "releases": _plain(entries)},
                          indent=2, ensure_ascii=False))
         return 0 if check.ok else 1
     if not entries:
@@ -236,8 +292,15 @@ def cmd_ledger(args) -> int:
         values = ", ".join(f"{label} {_num(v)}" if label else _num(v) for label, v in _cells(e.result)[:6])
         more = " ..." if len(_cells(e.result)) > 6 else ""
         print(f"#{e.seq}  {e.time}  {e.description}  {cost}  ->  {values}{more}")
+    for r in check.rollbacks:
+        print(f"Confirmed rollback on {r.get('time', '?')}: went on from release #{r.get('releases', '?')} although "
+              f"release #{r.get('seen_releases', '?')} had been seen." + (f" Note: {r['note']}" if r.get("note") else ""))
     if check.ok:
-        print(f"Ledger intact: {check.releases} release(s), hash chain verified.")
+        print(f"Ledger intact: {check.releases} release(s), {check.trust_text}.")
+        if check.releases:
+            sealed = f", sealed with key id {check.sealed_by}" if check.sealed_by else ""
+            print(f"Head: release #{check.releases}, SHA-256 {check.head}{sealed} (compare with the head the "
+                  "project's owner sees on their computer).")
         return 0
     print("WARNING: " + check.message(args.project))
     return 1

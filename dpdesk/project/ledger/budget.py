@@ -111,11 +111,13 @@ def _budget_args(epsilon, delta, *, allow_zero: bool = False) -> tuple[Fraction,
 
 
 def _insert_budget(conn, eps: Fraction, d: Fraction) -> None:
+    before = chain.check(conn)
     try:
         conn.execute("INSERT INTO budget(epsilon, delta, set_time, dataset_sha256) VALUES (?, ?, ?, NULL)",
                      (str(eps), str(d), _now()))
     except sqlite3.IntegrityError as exc:
         raise BudgetError(f"The privacy budget could not be changed: {exc}.") from exc
+    chain.reseal(conn, before)  # the seal covers the budget rows too
 
 
 def set_budget(project, epsilon, delta=0, *, dataset: str | None = None) -> BudgetStatus:
@@ -144,8 +146,11 @@ def lower_budget(project, epsilon, delta=None, *, dataset: str | None = None) ->
     with project.transaction() as conn:
         current = _budget(conn)
         if current is None:
-            raise BudgetError("This project has no privacy budget yet; set one first "
-                              "(set_budget, or dpdesk budget PROJECT --set EPS).")
+            from dpdesk.errors import in_app
+
+            raise in_app(BudgetError("This project has no privacy budget yet; set one first "
+                                     "(set_budget, or dpdesk budget PROJECT --set EPS)."),
+                         "This project has no privacy budget yet; set one first: Tabulate > Set the privacy budget….")
         eps, d = _budget_args(epsilon, current.delta if delta is None else delta, allow_zero=True)
         if eps > current.epsilon or d > current.delta:
             raise BudgetError(

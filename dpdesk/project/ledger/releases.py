@@ -31,7 +31,7 @@ from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json, describe, normalize
 from dpdesk.mechanisms.central.spec import ReleaseSpec, release_spec
 from dpdesk.project import respondents
-from dpdesk.project.ledger import chain
+from dpdesk.project.ledger import chain, heads
 from dpdesk.project.ledger.budget import (  # noqa: F401 - the budget's names stay importable from here
     BudgetStatus,
     _Budget,
@@ -155,39 +155,60 @@ def verify_ledger(project) -> chain.LedgerCheck:
     is kept as ``project.ledger_check`` for the screens that show it.
     """
     with project.transaction() as conn:
-        project.ledger_check = chain.check(conn)
+        project.ledger_check = chain.check(conn, project.path)
+    news = project.ledger_check.to_remember(project.path)
+    if news is not None:  # this computer has now seen this head
+        heads.remember(news)
     return project.ledger_check
 
 
 def _require_intact(project, conn) -> None:
-    check = chain.check(conn)
+    check = chain.check(conn, project.path)
     if not check.ok:
-        raise LedgerTamperedError(check.message(project.path))
+        error = LedgerTamperedError if check.problems else heads.LedgerRolledBackError
+        raise error(check.message(project.path))
 
 
 # ----------------------------------------------------------------------------- release
 
 
+_NOUNS = {"count": "count", "histogram": "histogram", "crosstab": "cross-tab", "sum": "sum", "mean": "mean",
+          "median": "median", "quantile": "quantile"}
+
+
 def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget) -> BudgetExceeded:
+    """The refusal in the researcher's words ("This mean would cost epsilon 6; 0.4 is left."),
+    with the noise's scale and sensitivity in a details line (``exc.summary``, ``exc.details``)."""
     d, planned = budget.delta, spec.events
     cost = accounting.epsilon(list(planned), d)
     before = accounting.epsilon(spent_events, d)
     remaining = max(Fraction(0), budget.epsilon - before) if before != math.inf else Fraction(0)
     what = "; ".join(accounting.describe(e) for e in planned)
-    hint = ""
+    noun = _NOUNS.get(spec.statistic, spec.statistic)
+    left = "nothing is left" if remaining <= 0 else f"{epsilon_text(remaining, d, up=False)} is left"
+    fix = "Nothing more can be released from this project's budget." if remaining <= 0 else (
+        "To fix: ask for less (a smaller epsilon, a wider ± or fewer statistics).")
     if remaining > 0 and d == 0 and all(isinstance(e, accounting.Laplace) for e in planned):
-        hint = f" An epsilon of at most {number_text(remaining, up=False)} would fit."
-    return BudgetExceeded(
-        f"Release refused, nothing was spent and no noise was drawn: the {spec.description} of {ds_name!r} "
-        f"asks for {what}, costing {epsilon_text(cost, d, up=True)}. Already spent: "
-        f"{epsilon_text(before, d, up=True)} of the total {epsilon_text(budget.epsilon, d, up=False)}; remaining: "
-        f"{epsilon_text(remaining, d, up=False)}. To fix: ask for less (a smaller epsilon, a larger "
-        f"accuracy or scale) or release fewer statistics.{hint}")
+        wider = "" if spec.statistic in ("mean", "median", "quantile") else ", or ask for a wider ±"
+        fix = f"To fix: set the cost to at most epsilon {number_text(remaining, up=False)}{wider}."
+    summary = (f"This {noun} would cost {epsilon_text(cost, d, up=True)}; {left} "
+               f"(of {epsilon_text(budget.epsilon, d, up=False)}), so it does not fit. Release refused: nothing "
+               f"was spent and no noise was drawn. {fix}")
+    details = (f"Details: the {spec.description} of {ds_name!r} asks for {what}, costing "
+               f"{epsilon_text(cost, d, up=True)}. Already spent: {epsilon_text(before, d, up=True)}; remaining: "
+               f"{epsilon_text(remaining, d, up=False)}.")
+    exc = BudgetExceeded(f"{summary}\n{details}")
+    exc.summary, exc.details = summary, details
+    return exc
 
 
 def _no_budget(ds_name: str) -> BudgetError:
-    return BudgetError(f"No privacy budget is set for the data of {ds_name!r} yet, so nothing can be released. "
-                       f"Set one first: dpdesk budget PROJECT --set 1 (Python: ledger.set_budget(project, 1)).")
+    from dpdesk.errors import in_app
+
+    head = f"No privacy budget is set for the data of {ds_name!r} yet, so nothing can be released. "
+    return in_app(BudgetError(head + "Set one first: dpdesk budget PROJECT --set 1 (Python: "
+                              "ledger.set_budget(project, 1))."),
+                  head + "Set one first: Tabulate > Set the privacy budget….")
 
 
 def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
@@ -197,7 +218,9 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
     Returns the :class:`LedgerEntry` once it is committed. The same request on the same
     data returns the stored entry (``replayed=True``) at no cost, never re-noised. Raises
     :class:`BudgetExceeded` (nothing spent) when it would exceed the budget,
-    :class:`LedgerTamperedError` when the ledger was edited outside dpdesk. ``progress`` is
+    :class:`LedgerTamperedError` when the ledger was edited outside dpdesk,
+    :class:`~dpdesk.project.ledger.heads.LedgerRolledBackError` when this file is an older copy
+    than this computer last saw (until :func:`~dpdesk.project.ledger.rewind.accept_rollback`). ``progress`` is
     called with "verified", "checked", "noised", "recorded", "committed"; if it raises
     (e.g. a cancelled worker), the transaction is rolled back and nothing is spent.
     """
@@ -243,10 +266,10 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
         fields["hash"] = chain.row_hash(fields)
         conn.execute(f"INSERT INTO releases({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
                      tuple(fields.values()))
-        conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)",
-                     (chain.HEAD_KEY, f"{seq}:{fields['hash']}"))
+        sealed = chain.record_head(conn, seq, fields["hash"], project.path)
         say("recorded")
         entry = _entry(conn.execute("SELECT * FROM releases WHERE seq = ?", (seq,)).fetchone())
+    heads.remember(sealed)  # after the commit: the register never runs ahead of the file
     say("committed")
     _remember(project, ds, epsilon_text(after, budget.delta, up=True), frame)
     return entry
