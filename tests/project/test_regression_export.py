@@ -143,3 +143,28 @@ def test_cli_regress_exports_and_saves(example, tmp_path, capsys):
     run = subprocess.run([sys.executable, str(tmp_path / "cli_reproduce.py")], capture_output=True, text=True,
                          timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_hostile_names_in_a_regression_stay_string_constants(tmp_path):
+    import ast
+
+    from dpdesk.project.export.repro import write_repro_script
+    from tests.project.test_export_repro import HOSTILE_NAMES
+
+    evil = HOSTILE_NAMES[0]
+    bundle = ResultsBundle(tables={SHEET: [{"term": evil}]}, metadata={"project": evil}, regressions=[
+        {"item": evil, "predictors": HOSTILE_NAMES, "reference": {evil: evil}, "interactions": [f"{evil}:x"],
+         "center": [], "categorical": [], "confidence": 0.95, "dataset": evil, "loglik": -1.0,
+         "coefficients": [[name, 0.1, 0.2, None, 1.0] for name in HOSTILE_NAMES]}])
+    source = write_repro_script(bundle, tmp_path / "s.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    constants = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)}
+    assert all(name in constants for name in HOSTILE_NAMES)
+    imports = {ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))}
+    assert imports <= {"from dpdesk.mechanisms import rr", "import os", "import sys", "import math",
+                       "from dpdesk.project import Project", "from dpdesk.project.regression import regress",
+                       "from dpdesk.project.analysis import rebuild_counts, stored_table",
+                       "from dpdesk.project.fingerprint import data_fingerprint"}
+    assert "\x1b" not in source and "\u202e" not in source
+    run = subprocess.run([sys.executable, str(tmp_path / "s.py")], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and "cannot be refitted" in run.stdout and "pwned" not in run.stdout + run.stderr
