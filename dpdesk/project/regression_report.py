@@ -54,7 +54,7 @@ class RegressionReport:
     spec: RegressionSpec
     title: str
     header: list[str]              # the APA table's column heads
-    cells: list[list[str]]         # its rows as text (2 decimals, p as ".012" / "<.001")
+    cells: list[list[str]]         # its rows as text (2 decimals, p as ".012" / "< .001")
     coefficients: list[dict]       # full precision: the workbook's rows
     tests: list[dict]              # likelihood-ratio tests (terms, model, nuisance)
     statistics: list[dict]         # n, log-likelihood, deviance, AIC, BIC, iterations
@@ -111,7 +111,7 @@ def report_of(result: RegressionResult, spec: RegressionSpec) -> RegressionRepor
     cells, rows, forest = [], [], []
     for c in f.coefficients:
         lo, hi = c.odds_ratio_ci
-        cells.append([_term_label(result, c.name), num(c.estimate), num(c.se), num(c.z), p_cell(c.p),
+        cells.append([_term_label(result, c.name), num(c.estimate), num(c.se), num(c.z), apa_p(c.p),
                       num(c.odds_ratio), f"[{num(lo)}, {num(hi)}]"])
         rows.append({"term": c.name, "b": c.estimate, "SE": c.se, "z": c.z, "p": c.p,
                      "CI low (b)": c.ci[0], "CI high (b)": c.ci[1], "OR": c.odds_ratio, "CI low (OR)": lo,
@@ -157,6 +157,11 @@ def report_of(result: RegressionResult, spec: RegressionSpec) -> RegressionRepor
                               prevalence_curve(result, plot), sentences(result), report_text(result), note,
                               result.to_dict())
     return RegressionReport.from_dict(report.to_dict())  # the same values as a saved one reads back
+
+
+def apa_p(p) -> str:
+    """A p-value cell as APA writes it: ``.034``, ``< .001`` (no leading zero)."""
+    return p_cell(p).replace("<", "< ")
 
 
 def _term_label(result: RegressionResult, name: str) -> str:

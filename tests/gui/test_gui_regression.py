@@ -53,7 +53,7 @@ def test_fit_shows_the_apa_table_plots_and_sentences_and_is_saved(window, qtbot,
     age = report.coefficient("age")
     assert age["b"] == pytest.approx(-0.18435, abs=1e-4) and age["OR"] == pytest.approx(0.83, abs=0.01)
     assert next(c for c in report.cells if c[0].startswith("age")) == ["age (centred at 22.52)", "-0.18", "0.09", "-2.12", ".034", "0.83", "[0.69, 0.98]"]
-    assert report.cells[0][4] == "<.001"
+    assert report.cells[0][4] == "< .001"
     table = view.output.table.text()
     assert "border-left" not in table and "align='right'" in table and ".034" in table
     assert any(s.startswith("Each additional year of age multiplies the odds") and "0.83 (95% CI 0.69 to 0.98)" in s

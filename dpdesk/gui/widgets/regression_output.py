@@ -1,7 +1,7 @@
 """What a fitted regression shows: sentences, the APA table, tests and fit statistics, two plots.
 
 The cells arrive as text from ``project.regression_report`` (two decimals, p as ".012" or
-"<.001"); this widget lays them out in APA style (horizontal rules above and below the
+"< .001"); this widget lays them out in APA style (horizontal rules above and below the
 head and at the bottom, no vertical rules, numbers right-aligned) and never computes.
 A fit that does not exist shows its message in words, with no numbers.
 """
@@ -9,7 +9,6 @@ A fit that does not exist shows its message in words, with no numbers.
 from __future__ import annotations
 
 import html
-import math
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
@@ -42,21 +41,16 @@ def apa_table(header: list[str], rows: list[list[str]], *, first_left: bool = Tr
     return "".join(out)
 
 
-def _num(x, digits: int = 2) -> str:
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "n/a"
-    if isinstance(x, int):
-        return f"{x:,}"
-    return f"{x:.{digits}f}"
+def _num(x) -> str:
+    from dpdesk.project.regression_text import num
+
+    return f"{x:,}" if isinstance(x, int) else num(x)
 
 
 def _p(p) -> str:
-    if p is None:
-        return "n/a"
-    if p < 0.001:
-        return "<.001"
-    text = f"{p:.3f}"
-    return text[1:] if text.startswith("0") else text
+    from dpdesk.project.regression_report import apa_p
+
+    return apa_p(p)
 
 
 class RegressionOutput(QWidget):
@@ -105,11 +99,11 @@ class RegressionOutput(QWidget):
         self.body = QWidget()
         inner = QVBoxLayout(self.body)
         inner.setContentsMargins(0, 0, 0, 0)
-        inner.addWidget(self.sentences)
         inner.addLayout(head)
         inner.addWidget(self.table)
         inner.addWidget(self.table_note)
-        inner.addSpacing(8)
+        inner.addWidget(self.sentences)
+        inner.addSpacing(4)
         inner.addLayout(below)
         inner.addSpacing(8)
         inner.addWidget(self.forest)
