@@ -218,8 +218,8 @@ class RegressionView(QWidget):
         elif saved is not None:
             self.form.restore(saved.spec)
             self._show(saved, None)
-            self._set_state(f"The last regression saved with the project ({saved.spec.item}). Change the choices "
-                            "and Fit again to update it.")
+            self._set_state(f"The last regression saved with the project ({saved.spec.item}, on the data "
+                            f"{saved.spec.dataset!r}). Change the choices and Fit again to update it.")
         else:
             self._set_state("Tick the predictors (the columns of the active dataset), then Fit.")
 
