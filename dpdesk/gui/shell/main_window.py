@@ -267,7 +267,19 @@ class MainWindow(QMainWindow):
 
         dialog = PreferencesDialog(self.settings, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(self._preferences_changed)
         dialog.open()
+
+    def export_report(self) -> None:
+        """File > Export report: the Results document as PDF or HTML."""
+        if self.project is None:
+            self.statusBar().showMessage("Open a project first; its results go into the report.", 5000)
+            return
+        self.results_view.report_dialog()
+
+    def _preferences_changed(self) -> None:
+        if self.views_built:
+            self.results_view.apply_preferences()
 
     def show_help(self) -> None:
         box = QMessageBox(QMessageBox.Icon.Information, "dpdesk help", HELP_TEXT, QMessageBox.StandardButton.Ok, self)
