@@ -62,7 +62,6 @@ class RegressionResult:
     excluded_covariates: dict[str, int] = field(default_factory=dict)
     dataset: str = ""
     direct_column: str | None = None
-    X: Any = field(default=None, repr=False)  # the design matrix of the rows used (for predictions)
 
     @property
     def n_excluded(self) -> int:
@@ -318,7 +317,7 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     ds = dataset or dataset_named(project, None).name  # the active dataset, which stored_table read
     excluded = {c: int((m & ~bad_answer).sum()) for c, m in missing_by.items() if (m & ~bad_answer).any()}
     return RegressionResult(item.name, item.question, d, fit, info, clean, len(table.frame), n_used,
-                            int(bad_answer.sum()), excluded, ds, direct_column, X[use])
+                            int(bad_answer.sum()), excluded, ds, direct_column)
 
 
 #: Default codes of a directly asked yes/no question (matched case-insensitively).

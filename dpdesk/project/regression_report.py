@@ -21,7 +21,7 @@ from dpdesk.project.regression_text import num, p_cell, report_text, sentences
 
 #: ``Project.analyses()`` options of a saved regression carry this ``analysis`` value.
 ANALYSIS = "regression"
-CURVE_POINTS = 41
+CURVE_POINTS = 25
 
 
 @dataclass
@@ -180,50 +180,19 @@ def _default_plot(result: RegressionResult) -> str:
 
 
 def prevalence_curve(result: RegressionResult, predictor: str, points: int = CURVE_POINTS) -> dict:
-    """Predicted prevalence across ``predictor``, averaged over the rows used, with its CI.
+    """Predicted prevalence across ``predictor`` with its CI, the other predictors at their means.
 
-    For each value v (a grid over the observed range of a numeric predictor, or each level
-    of a categorical one) every respondent's covariates are kept as observed except the
-    predictor, set to v (interactions recomputed); the prevalence is ``mean_i pi_i`` with
-    a delta-method CI on the logit scale (``LogisticFit.predict_average``; marginal
-    standardisation, e.g. Muller & MacLehose 2014, Int. J. Epidemiol. 43:962).
+    The rows of ``regression.prediction_curve`` (as RRreg's ``plot.RRlog(center.preds =
+    TRUE)``: a grid over a numeric predictor's observed range, or each level of a
+    categorical one; delta-method CI on the logit scale), keyed for the plot and the table.
     """
-    fit, X = result.fit, result.X
-    if X is None:
-        raise DataError("This regression has no data attached; fit it again to plot predictions.")
-    names = list(fit.names)
-    by = {p.column: p for p in result.predictors}
-    if predictor not in by:
-        raise DataError(f"{predictor!r} is not a predictor of this model ({', '.join(by)}).")
-    p = by[predictor]
-    products = []
-    for label in result.interactions:
-        a, b = label.split(":")
-        products += [(names.index(f"{ca}:{cb}"), names.index(ca), names.index(cb))
-                     for ca in by[a].columns for cb in by[b].columns]
-    rows = []
-    if p.kind == "numeric":
-        j, centre = names.index(p.column), p.centre or 0.0
-        raw = X[:, j] + centre
-        values = np.unique(raw)
-        grid = values if len(values) <= points else np.linspace(values.min(), values.max(), points)
-        settings = [(int(v) if len(values) <= points and float(v).is_integer() else float(v), {j: float(v) - centre})
-                    for v in grid]
-    else:
-        idx = [names.index(c) for c in p.columns]
-        settings = [(p.reference, {k: 0.0 for k in idx})]
-        settings += [(level, {k: float(k == names.index(col)) for k in idx})
-                     for level, col in zip(p.levels[1:], p.columns)]
-    for value, assign in settings:
-        Xv = X.copy()
-        for k, v in assign.items():
-            Xv[:, k] = v
-        for k, a, b in products:
-            Xv[:, k] = Xv[:, a] * Xv[:, b]
-        est, lo, hi = fit.predict_average(Xv)
-        rows.append({predictor: value, "estimate": est, "CI low": lo, "CI high": hi})
-    return {"predictor": predictor, "kind": p.kind, "rows": rows,
-            "others": "other predictors as observed (averaged over the respondents)"}
+    from dpdesk.project.regression import prediction_curve
+
+    kind = next((p.kind for p in result.predictors if p.column == predictor), "numeric")
+    rows = [{predictor: r["value"], "estimate": r["estimate"], "CI low": r["low"], "CI high": r["high"]}
+            for r in prediction_curve(result, predictor, points=points)]
+    return {"predictor": predictor, "kind": kind, "rows": rows,
+            "others": "other predictors at their sample means (as RRreg's plot.RRlog)"}
 
 
 # ----------------------------------------------------------------------------- saved with the project

@@ -64,7 +64,7 @@ def test_fit_shows_the_apa_table_plots_and_sentences_and_is_saved(window, qtbot,
     # plots: odds ratios without the intercept; prevalence across age with a band that holds the estimate
     assert view.output.forest.model.rowCount() == 5
     rows = report.curve["rows"]
-    assert report.curve["predictor"] == "age" and len(rows) == 10
+    assert report.curve["predictor"] == "age" and len(rows) == 25
     assert all(r["CI low"] < r["estimate"] < r["CI high"] for r in rows)
     assert rows[0]["estimate"] > rows[-1]["estimate"]  # cheating falls with age, as in the generator
     # saved with the project, and shown again when it is opened next time

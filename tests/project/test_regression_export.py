@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 from dpdesk.cli import main
@@ -60,27 +59,20 @@ def test_the_report_matches_the_fit_and_reads_back_exactly(example, report):
     assert saved[-1].spec.to_dict()["analysis"] == "regression"
 
 
-def test_prevalence_curve_is_the_sample_average_with_the_predictor_set(example):
+def test_prevalence_curve_has_the_rows_of_prediction_curve(example):
+    from dpdesk.project.regression import prediction_curve
+
     with Project.open(example) as project:
         result = regress(project, SPEC.item, SPEC.predictors, reference=SPEC.reference, center=SPEC.center)
-    fit, X = result.fit, result.X
-    names = list(fit.names)
     curve = prevalence_curve(result, "exam_stress")
-    assert [r["exam_stress"] for r in curve["rows"]] == [1, 2, 3, 4, 5, 6, 7]
-    X4 = X.copy()
-    X4[:, names.index("exam_stress")] = 4
-    pi = 1 / (1 + np.exp(-(X4 @ fit.beta)))
-    row = curve["rows"][3]
-    assert row["estimate"] == pytest.approx(pi.mean(), rel=1e-12)
-    assert row["CI low"] < row["estimate"] < row["CI high"]
+    model = prediction_curve(result, "exam_stress", points=len(curve["rows"]))
+    assert curve["kind"] == "numeric" and len(curve["rows"]) == 25
+    assert [(r["exam_stress"], r["estimate"], r["CI low"], r["CI high"]) for r in curve["rows"]] == [
+        (r["value"], r["estimate"], r["low"], r["high"]) for r in model]
+    assert curve["rows"][0]["exam_stress"] == 1 and curve["rows"][-1]["exam_stress"] == 7
     by_faculty = prevalence_curve(result, "faculty")
+    assert by_faculty["kind"] == "categorical"
     assert [r["faculty"] for r in by_faculty["rows"]] == ["Arts", "Law", "Medicine", "Science"]
-    Xa = X.copy()
-    Xa[:, [names.index(c) for c in names if c.startswith("faculty[")]] = 0
-    assert by_faculty["rows"][0]["estimate"] == pytest.approx(np.mean(1 / (1 + np.exp(-(Xa @ fit.beta)))))
-    # the reported average prevalence is the curve's idea with nothing changed
-    m, lo, hi = fit.predict_average(X)
-    assert (m, lo, hi) == pytest.approx(fit.average_prevalence)
 
 
 def test_workbook_has_the_regression_sheets_and_metadata(example, report, tmp_path):

@@ -8,7 +8,7 @@ whiskers for the levels of a categorical one). Both go in a ``plots.PlotPanel``.
 
 from __future__ import annotations
 
-from dpdesk.gui.widgets.plots import RR_COLOUR, _percent_axis
+from dpdesk.plotting import RR_COLOUR, _percent_axis
 
 
 def draw_odds_ratios(figure, rows: list[dict], *, confidence: float = 0.95) -> None:
@@ -68,6 +68,6 @@ def draw_prevalence_curve(figure, rows: list[dict], *, predictor: str, kind: str
     _percent_axis(ax.yaxis)
     ax.set_ylabel(f"predicted prevalence, {100 * confidence:.0f}% CI")
     if outcome:
-        ax.set_title(f"{outcome} by {predictor} (other predictors as observed)", fontsize=9)
+        ax.set_title(f"{outcome} by {predictor} (other predictors at their means)", fontsize=9)
     ax.grid(color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)

@@ -198,18 +198,6 @@ class LogisticFit:
         est, lo, hi = inf.predict(X, self.beta, self.vcov[:k, :k], _z(self.confidence), offset)
         return np.column_stack([est, lo, hi])
 
-    def predict_average(self, X, offset=None) -> tuple[float, float, float]:
-        """``(mean_i pi_i, low, high)`` over the rows of X (e.g. the sample with one predictor set).
-
-        Delta method on the logit scale of the mean, as ``average_prevalence``.
-        """
-        X = np.atleast_2d(np.asarray(X, float))
-        k = len(self.coefficients)
-        if X.shape[1] != k:
-            raise EstimationError(f"Each profile needs {k} values ({', '.join(self.names)}); got {X.shape[1]}.")
-        off = np.zeros(len(X)) if offset is None else np.asarray(offset, float)
-        return inf.average(X, self.beta, self.vcov[:k, :k], _z(self.confidence), off)
-
     def posterior(self, responses=None, X=None, group=None, offset=None) -> np.ndarray:
         """P(carrier | recorded answer, x) per respondent (rr's ``predict(given.y = TRUE)``).
 
@@ -251,8 +239,8 @@ def _separation_error(names, beta, se, bad) -> EstimationError:
     direction = "+infinity" if beta[j] > 0 else "-infinity"
     return EstimationError(
         f"The model cannot be fitted: the coefficient of {names[j]!r} runs off towards {direction} "
-        f"(the likelihood keeps rising as it grows, so no number is reported). The data are separated or nearly so: for some category or "
-        f"range of {which} the estimated prevalence is 0 or 1, and the maximum-likelihood estimate does not "
+        f"(the likelihood keeps rising as it grows, so no number is reported). The data are separated or "
+        f"nearly so: for some category or range of {which} the estimated prevalence is 0 or 1, and the maximum-likelihood estimate does not "
         f"exist. Merge that category with a neighbouring one, drop the term, or collect more data.")
 
 
