@@ -239,7 +239,7 @@ def _separation_error(names, beta, se, bad) -> EstimationError:
     direction = "+infinity" if beta[j] > 0 else "-infinity"
     return EstimationError(
         f"The model cannot be fitted: the coefficient of {names[j]!r} runs off towards {direction} "
-        f"(the likelihood keeps rising as it grows, so no number is reported). The data are separated or "
+        f"(the likelihood keeps rising the further it goes, so no number is reported). The data are separated or "
         f"nearly so: for some category or range of {which} the estimated prevalence is 0 or 1, and the maximum-likelihood estimate does not "
         f"exist. Merge that category with a neighbouring one, drop the term, or collect more data.")
 
