@@ -287,11 +287,11 @@ class MainWindow(QMainWindow):
         box.open()
 
     def show_about(self) -> None:
-        text = (f"<h3>dpdesk {__version__}</h3><p>Randomized-response surveys and differentially private "
-                "tabulations for survey researchers.</p><p>Free software under the MIT licence.</p>")
-        box = QMessageBox(QMessageBox.Icon.NoIcon, "About dpdesk", text, QMessageBox.StandardButton.Ok, self)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
+        """The version, the libraries in use and their licence texts."""
+        from dpdesk.gui.dialogs.about import AboutDialog
+
+        self.about = AboutDialog(self)
+        self.about.open()
 
     # ------------------------------------------------------------------ example
     def example_path(self) -> Path:
