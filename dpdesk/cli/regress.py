@@ -31,6 +31,9 @@ def register(sub) -> None:
     p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
     p.add_argument("--dataset", help="dataset name (default: the latest import)")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.add_argument("--export", metavar="FILE", help="also write the regression to FILE (.xlsx: its own sheets, "
+                   "or .csv) with a reproducibility script that refits it and checks the coefficients")
+    p.add_argument("--no-save", action="store_true", help="do not save the fit with the project's analyses")
     p.set_defaults(func=cmd_regress)
 
 
@@ -47,14 +50,31 @@ def _references(pairs: list[str]) -> dict[str, str]:
 def cmd_regress(args) -> int:
     from dpdesk.project import Project
     from dpdesk.project.regression import regress
+    from dpdesk.project.regression_report import RegressionSpec, report_of, save_report
     from dpdesk.project.regression_text import report_text
 
+    written = []
     with Project.open(args.project) as project:
         result = regress(project, args.item, args.predictors, reference=_references(args.ref),
                          interactions=args.interaction, center=args.center, categorical=args.categorical,
                          confidence=args.confidence, dataset=args.dataset, direct_column=args.direct)
+        if args.direct is None:  # the saved report and the export refit exactly this model
+            spec = RegressionSpec(args.item, list(args.predictors), _references(args.ref), list(args.interaction),
+                                  list(args.center), list(args.categorical), args.confidence, result.dataset)
+            report = report_of(result, spec)
+            if not args.no_save:
+                save_report(project, report)
+            if args.export:
+                from dpdesk.project.export.results import export_results
+                from dpdesk.project.regression_export import regression_bundle
+
+                written = export_results(regression_bundle(project, report), args.export)
+        elif args.export:
+            raise DataError("--export does not yet cover a model with --direct; export it without --direct.")
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
     else:
         print(report_text(result))
+    for path in written:
+        print(f"wrote {path}", file=__import__("sys").stderr)
     return 0

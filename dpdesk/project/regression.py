@@ -278,7 +278,8 @@ def _level_order(level: str):
 
 def regress(project, item_name: str, predictors, *, reference=None, interactions=(), center=(),
             confidence: float = 0.95, categorical=(), dataset: str | None = None,
-            direct_column: str | None = None, direct_codes: dict | None = None) -> RegressionResult:
+            direct_column: str | None = None, direct_codes: dict | None = None,
+            progress=None) -> RegressionResult:
     """Fit ``logit P(item = yes) = b0 + b' x`` for a binary RR item on the named columns.
 
     ``reference``: ``{column: level}`` for categorical predictors; ``interactions``:
@@ -287,6 +288,7 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     ``direct_column``: the same question asked directly (a comparison group): rows without a
     randomized answer but with a direct one enter as group 0, taken at face value (RRreg's
     ``RRlog``); ``direct_codes`` its codes (default ``DIRECT_CODES``: Yes/No, 1/0).
+    ``progress(fraction, text)`` is passed to ``rr.logistic`` (a worker's progress and Cancel).
     """
     item = _item(project, item_name)
     d = rr.Design.from_dict(item.design_record)
@@ -309,8 +311,10 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
         raise DataError(f"Item {item_name!r}: after leaving out missing values only one randomization group is "
                         f"left; the design needs both.")
     fit = rr.logistic(d, response[use], X[use], group=group[use], names=names,
-                      confidence=confidence, terms=terms)
-    ds = dataset or (project.datasets()[-1].name if project.datasets() else "")
+                      confidence=confidence, terms=terms, progress=progress)
+    from dpdesk.project.active import dataset_named
+
+    ds = dataset or dataset_named(project, None).name  # the active dataset, which stored_table read
     excluded = {c: int((m & ~bad_answer).sum()) for c, m in missing_by.items() if (m & ~bad_answer).any()}
     return RegressionResult(item.name, item.question, d, fit, info, clean, len(table.frame), n_used,
                             int(bad_answer.sum()), excluded, ds, direct_column)

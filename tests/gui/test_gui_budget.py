@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from PySide6.QtWidgets import QDialog
 
+from dpdesk.gui.shell.tasks import TASKS
 from tests.helpers.gui import shot
 from tests.gui.test_gui_tabulate import FACULTIES, histogram, make_project, release_and_wait, spent, view  # noqa: F401
 
@@ -145,7 +146,7 @@ def test_ledger_edited_outside_is_shown_and_releases_stop(view, window, qtbot):
           "CREATE TRIGGER releases_no_update BEFORE UPDATE ON releases BEGIN SELECT RAISE(ABORT, 'x'); END")
     assert window.open_project(path)
     v = window.tabulate_view
-    window.nav.setCurrentRow(3)
+    window.nav.setCurrentRow(TASKS.index("Tabulate"))
     v.tabs.setCurrentWidget(v.ledger_view)
     histogram(v, 0.2)
     assert v.ledger_view.banner.isVisible() and "edited outside dpdesk" in v.ledger_view.banner.text()

@@ -7,13 +7,14 @@ from fractions import Fraction
 
 from PySide6.QtWidgets import QMessageBox
 
+from dpdesk.gui.shell.tasks import TASKS
 from tests.helpers.gui import shot
 from tests.gui.test_gui_tabulate import histogram, release_and_wait, spent, view  # noqa: F401
 
 
 def _releases_tab(window):
     v = window.tabulate_view
-    window.nav.setCurrentRow(3)
+    window.nav.setCurrentRow(TASKS.index("Tabulate"))
     v.tabs.setCurrentWidget(v.ledger_view)
     return v
 

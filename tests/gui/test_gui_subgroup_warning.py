@@ -7,6 +7,7 @@ import csv
 
 import pytest
 
+from dpdesk.gui.shell.tasks import TASKS
 from tests.helpers.gui import shot
 
 
@@ -57,7 +58,7 @@ def test_protected_subgroup_column_warns_and_small_groups_can_be_left_out(window
         window.export_view.export(out)
     with open(tmp_path / "res_by_faculty.csv", encoding="utf-8-sig", newline="") as handle:
         assert not any(smallest in row[1] for row in csv.reader(handle))
-    window.nav.setCurrentRow(4)
+    window.nav.setCurrentRow(TASKS.index("Export"))
     window.export_view._on_results(rv.current)
     assert "are left out" in window.export_view.state.text()
     shot(window, "export_subgroup_note_1024")

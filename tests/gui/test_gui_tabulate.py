@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
+from dpdesk.gui.shell.tasks import TASKS
 from tests.helpers.gui import shot
 
 FACULTIES = ["Arts", "Law", "Medicine", "Science"]
@@ -35,7 +36,7 @@ def view(window, tmp_path, qtbot):
     assert window.open_project(make_project(tmp_path))
     v = window.tabulate_view
     v.confirm = lambda parent, text: True
-    window.nav.setCurrentRow(3)
+    window.nav.setCurrentRow(TASKS.index("Tabulate"))
     return v
 
 

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 from PySide6.QtGui import QGuiApplication
 
+from dpdesk.gui.shell.tasks import TASKS
 from tests.helpers.gui import shot
 
 FACULTIES = ["Arts", "Law", "Medicine", "Science"]
@@ -38,7 +39,7 @@ def view(window, tmp_path, qtbot):
     assert window.open_project(make_project(tmp_path))
     v = window.tabulate_view
     v.confirm = lambda parent, text: True
-    window.nav.setCurrentRow(3)
+    window.nav.setCurrentRow(TASKS.index("Tabulate"))
     assert v.apply_budget(Fraction(2))
     return v
 

@@ -38,6 +38,7 @@ TASK_TIPS = {
     "Design": "The sensitive questions and how respondents answer them",
     "Data": "Import the survey answers",
     "Results": "Estimates with confidence intervals",
+    "Regression": "Who is more likely to have the sensitive attribute: logistic regression on the data's columns",
     "Tabulate": "Private tables of the other variables",
     "Export": "Save results as a workbook, CSV or a script",
     "Share": "Check how identifiable the data is and export a safer extract",
@@ -57,7 +58,7 @@ HELP_TEXT = (
 
 
 #: The task views, built on first use (:meth:`MainWindow._build_views`).
-VIEWS = ("design_view", "data_view", "results_view", "export_view", "tabulate_view", "share_view")
+VIEWS = ("design_view", "data_view", "results_view", "regression_view", "export_view", "tabulate_view", "share_view")
 
 
 class MainWindow(QMainWindow):
@@ -135,6 +136,7 @@ class MainWindow(QMainWindow):
         from dpdesk.gui.views.data_view import DataView
         from dpdesk.gui.views.design_view import DesignView
         from dpdesk.gui.views.export_view import ExportView
+        from dpdesk.gui.views.regression_view import RegressionView
         from dpdesk.gui.views.results_view import ResultsView
         from dpdesk.gui.views.share_view import ShareView
         from dpdesk.gui.views.tabulate_view import TabulateView
@@ -142,11 +144,12 @@ class MainWindow(QMainWindow):
         self.design_view = DesignView(self)
         self.data_view = DataView(self)
         self.results_view = ResultsView(self)  # before the others: it reads a new project first
+        self.regression_view = RegressionView(self)
         self.export_view = ExportView(self, self.results_view)
         self.tabulate_view = TabulateView(self)
         self.share_view = ShareView(self)
         own = {"Design": self.design_view, "Data": self.data_view, "Results": self.results_view,
-               "Export": self.export_view, "Tabulate": self.tabulate_view, "Share": self.share_view}
+               "Regression": self.regression_view, "Export": self.export_view, "Tabulate": self.tabulate_view, "Share": self.share_view}
         for task in TASKS:
             self.views.addWidget(own.get(task) or PlaceholderView(task))
         self.views.setCurrentIndex(max(0, self.nav.currentRow()))
@@ -214,7 +217,8 @@ class MainWindow(QMainWindow):
     def close_project(self) -> None:
         self.jobs.cancel()
         if self.views_built:
-            for view in (self.data_view, self.results_view, self.export_view, self.tabulate_view, self.share_view):
+            for view in (self.data_view, self.results_view, self.regression_view, self.export_view,
+                         self.tabulate_view, self.share_view):
                 view.shutdown()  # their jobs read the project: finish them before it closes
             if self.design_view.wizard is not None:
                 self.design_view.wizard.reject()

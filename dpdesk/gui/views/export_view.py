@@ -28,8 +28,12 @@ from dpdesk.gui.shell.worker import JobRunner
 FILTERS = {"xlsx": "Excel workbook (*.xlsx)", "csv": "CSV files (*.csv)", "py": "Python script (*.py)"}
 
 
-def export_job(job, project, rs, path: str, percent: bool = False) -> list[Path]:
-    """Worker: the results bundle of ``rs`` written to ``path`` (.xlsx, .csv or a .py script)."""
+def export_job(job, project, rs, path: str, percent: bool = False, regression=None) -> list[Path]:
+    """Worker: the results bundle of ``rs`` written to ``path`` (.xlsx, .csv or a .py script).
+
+    ``regression``: the Regression view's current report, added as its own sheets (and refitted
+    by the script).
+    """
     from dpdesk.project import analysis
     from dpdesk.project.export.results import export_results
 
@@ -43,6 +47,10 @@ def export_job(job, project, rs, path: str, percent: bool = False) -> list[Path]
     if rs.direct:
         bundle.tables["Direct questions"] = rs.direct
         bundle.metadata["direct-question columns"] = dict(o.direct)
+    if regression is not None:
+        from dpdesk.project.regression_export import add_regression
+
+        add_regression(bundle, regression)
     path = Path(path)
     job.check()
     if path.suffix.lower() == ".py":
@@ -153,8 +161,9 @@ class ExportView(QWidget):
     def export(self, path):
         """Write the current results to ``path`` in the worker; returns the job."""
         self.state.setText(f"Writing {Path(path).name}…")
+        regression = getattr(self.window_, "regression_view", None)
         return self.jobs.start(export_job, self.window_.project, self.results_view.current, str(path),
-                               self.percent.isChecked())
+                               self.percent.isChecked(), regression.current if regression is not None else None)
 
     def _on_written(self, paths: list[Path]) -> None:
         self.written = list(paths)

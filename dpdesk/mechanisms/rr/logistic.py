@@ -239,8 +239,8 @@ def _separation_error(names, beta, se, bad) -> EstimationError:
     direction = "+infinity" if beta[j] > 0 else "-infinity"
     return EstimationError(
         f"The model cannot be fitted: the coefficient of {names[j]!r} runs off towards {direction} "
-        f"(estimate {beta[j]:.3g}, SE {se[j]:.3g}). The data are separated or nearly so: for some category or "
-        f"range of {which} the estimated prevalence is 0 or 1, and the maximum-likelihood estimate does not "
+        f"(the likelihood keeps rising the further it goes, so no number is reported). The data are separated or "
+        f"nearly so: for some category or range of {which} the estimated prevalence is 0 or 1, and the maximum-likelihood estimate does not "
         f"exist. Merge that category with a neighbouring one, drop the term, or collect more data.")
 
 
@@ -249,7 +249,7 @@ def _separation_error(names, beta, se, bad) -> EstimationError:
 
 def logistic(design: Design, responses, X, *, group=None, names=None, confidence: float = 0.95,
              offset=None, ci: str = "profile", terms: dict[str, Any] | None = None,
-             lr_tests: bool = True) -> LogisticFit:
+             lr_tests: bool = True, progress=None) -> LogisticFit:
     """Fit ``logit P(carrier | x) = x' beta + offset`` to randomized responses.
 
     ``responses``: codes into ``design.responses`` (0 = "no", 1 = "yes"). ``X``: the
@@ -260,6 +260,8 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     are tested one at a time. ``ci``: ``"profile"`` (default) or ``"wald"`` for the
     reported interval (Wald intervals are always in ``wald_ci``). ``lr_tests=False``
     skips the per-coefficient refits (faster; the model test is always made).
+    ``progress(fraction, text)``, if given, is called before each coefficient's interval
+    and tests (the slow part); an exception it raises (a cancelled job) stops the fit.
 
     Raises :class:`~dpdesk.errors.EstimationError` for invalid input, collinear
     predictors, separation (coefficients running off to infinity), a singular
@@ -297,6 +299,8 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     z = _z(conf)
     coefs = []
     for j in range(p):
+        if progress is not None:
+            progress(0.2 + 0.7 * j / p, f"Intervals and tests: {names[j]}")
         b, s = float(fit.beta[j]), float(se[j])
         wald = (b - z * s, b + z * s)
         interval = inf.profile_interval(data, fit, j, s, z) if ci == "profile" else wald

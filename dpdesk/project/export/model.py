@@ -70,13 +70,16 @@ class ResultsBundle:
     ``tables`` is an ordered mapping of table (sheet) name to rows -- a list of dicts or a
     pandas DataFrame; the first table is the main one ("Estimates"). ``metadata`` holds
     key/value pairs (nested dicts are flattened as ``key / subkey``). ``readme`` is a list
-    of paragraphs; None means :func:`default_readme`. ``repro`` lists :class:`ReproItem`.
+    of paragraphs; None means :func:`default_readme`. ``repro`` lists :class:`ReproItem`;
+    ``regressions`` the regressions the script refits and checks (plain dicts, see
+    ``dpdesk.project.regression_export.regression_repro``).
     """
 
     tables: dict[str, Any]
     metadata: dict[str, Any] = field(default_factory=dict)
     readme: list[str] | None = None
     repro: list[ReproItem] | None = None
+    regressions: list[dict[str, Any]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (DataFrames become lists of row dicts)."""
@@ -86,6 +89,7 @@ class ResultsBundle:
             "metadata": _jsonable(self.metadata),
             "readme": None if self.readme is None else list(self.readme),
             "repro": None if self.repro is None else [_jsonable(asdict(r)) for r in self.repro],
+            "regressions": None if self.regressions is None else _jsonable(self.regressions),
         }
 
     @classmethod
@@ -96,6 +100,7 @@ class ResultsBundle:
             metadata=dict(record.get("metadata") or {}),
             readme=record.get("readme"),
             repro=None if repro is None else [ReproItem(**r) for r in repro],
+            regressions=record.get("regressions"),
         )
 
 

@@ -1,5 +1,10 @@
 """The reproducibility script: a short Python file that recomputes every estimate.
 
+A bundle with regressions (``regression_export``) also refits each of them from the
+project file with ``dpdesk.project.regression.regress`` and checks the log-likelihood and
+every coefficient, SE and interval against the exported ones (``TOLERANCE``, relative);
+without the project file a regression cannot be refitted (it needs the rows), and says so.
+
 First, when the project file is at hand (the path recorded at export, or the script's
 first argument), the script opens it with dpdesk's API (read-only use, shared), checks
 the data fingerprint of the analysed columns, counts every item again from the stored
@@ -24,6 +29,57 @@ from pathlib import Path
 from typing import Any
 
 from dpdesk.project.export.model import ExportError, ResultsBundle, atomic_write
+
+_REGRESSION_CHECK = '''def _close(a, b):
+    """Equal within TOLERANCE (relative to the size of the number); None (an open interval) only equals None."""
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) <= TOLERANCE * max(1.0, abs(a), abs(b))
+
+
+def check_regressions(project_file):
+    """Refit every exported regression on the stored data; exit 1 if a coefficient differs."""
+    import math
+    import os
+
+    if not project_file or not os.path.exists(project_file):
+        print("Project file", clean(project_file), "not found: the regressions cannot be refitted (they need the "
+              "respondents' rows; give the project file's path as the first argument).")
+        return False
+    from dpdesk.project import Project
+    from dpdesk.project.regression import regress
+
+    problems = []
+    with Project.open(project_file, shared=True) as project:
+        for spec in REGRESSIONS:
+            result = regress(project, spec["item"], spec["predictors"], reference=spec["reference"],
+                             interactions=spec["interactions"], center=spec["center"],
+                             categorical=spec["categorical"], confidence=spec["confidence"], dataset=spec["dataset"])
+            fit = result.fit
+            print(f"Regression of {clean(spec['item'])}: refitted on {fit.n} rows, log-likelihood {fit.loglik:.6f} "
+                  f"(exported {spec['loglik']:.6f})")
+            print(f"  {'term':<28} {'b':>10} {'SE':>10} {'CI low':>10} {'CI high':>10}")
+            if [c.name for c in fit.coefficients] != [row[0] for row in spec["coefficients"]]:
+                problems.append(f"{clean(spec['item'])}: the refitted model has other terms")
+                continue
+            if not _close(fit.loglik, spec["loglik"]):
+                problems.append(f"{clean(spec['item'])}: log-likelihood {fit.loglik} differs from {spec['loglik']}")
+            for c, (term, b, se, low, high) in zip(fit.coefficients, spec["coefficients"]):
+                got = [c.estimate, c.se] + [v if math.isfinite(v) else None for v in c.ci]
+                print(f"  {clean(term)[:28]:<28} {c.estimate:>10.6f} {c.se:>10.6f} {c.ci[0]:>10.6f} {c.ci[1]:>10.6f}")
+                for what, g, e in zip(("b", "SE", "CI low", "CI high"), got, (b, se, low, high)):
+                    if not _close(g, e):
+                        problems.append(f"{clean(spec['item'])}: {what} of {clean(term)} is {g}, exported {e}")
+    if problems:
+        for p in problems:
+            print("MISMATCH:", p)
+        raise SystemExit(1)
+    print(f"{len(REGRESSIONS)} regression(s) refitted from the stored data agree with the exported coefficients "
+          f"(tolerance {TOLERANCE:g}).")
+    return True
+
+
+'''
 
 _HEADER = '''#!/usr/bin/env python3
 # Recompute the randomized-response estimates exported by dpdesk from the response counts.
@@ -99,6 +155,9 @@ def main(argv=()):
             print(f"{key}:", clean(REVIEW[key]))
     if CHECKS:
         check_against_data(argv[0] if argv else PROJECT_FILE)
+    # REGRESSION CHECK
+    if not ANALYSES:
+        return
     print(f"{'item':<24} {'subgroup':<16} {'category':<12} {'n':>7} {'estimate':>10} {'SE':>10} "
           f"{'CI low':>10} {'CI high':>10}  CI method")
     for item, subgroup, design, counts, confidence, ci in ANALYSES:
@@ -170,12 +229,13 @@ def repro_script_text(bundle: ResultsBundle, results_file: str = "results", scri
     from dpdesk import __version__
 
     items = bundle.repro or []
-    if not items:
+    regressions = bundle.regressions or []
+    if not items and not regressions:
         raise ExportError("There is nothing to reproduce: the results carry no counts and designs.")
     version = bundle.metadata.get("app version", bundle.metadata.get("dpdesk version", __version__))
     script = "".join(ch if ch.isprintable() else "?" for ch in os.path.basename(script_name))
     meta = bundle.metadata
-    project = meta.get("project") if any(e.mapping for e in items) else None
+    project = meta.get("project") if any(e.mapping for e in items) or regressions else None
     out = [_HEADER.format(script=script, results=literal(str(results_file)),
                           version=literal(str(version)), project=literal(None if project is None else str(project)),
                           dataset=literal(meta.get("dataset")),
@@ -202,7 +262,19 @@ def repro_script_text(bundle: ResultsBundle, results_file: str = "results", scri
             subgroups = {str(k): v for k, v in (entry.subgroups or {}).items()}
             out.append(f"CHECKS.append((item, {literal(dict(entry.mapping), 'mapping')}, "
                        f"{literal(entry.by)}, {literal(entry.counts, 'counts')}, {literal(subgroups, 'counts')}))")
-    out.append(_FOOTER)
+    out.append("")
+    out.append("# Each regression: the model as dpdesk.project.regression.regress takes it, and the exported")
+    out.append("# coefficients [term, b, SE, CI low, CI high] that refitting it on the stored rows must give.")
+    out.append("TOLERANCE = 1e-06")
+    out.append(f"REGRESSIONS = {literal(list(regressions), 'regressions')}")
+    footer = _FOOTER
+    if regressions:  # only then: a script without regressions calls nothing more than before
+        footer = footer.replace("\ndef main(argv=()):", "\n" + _REGRESSION_CHECK + "def main(argv=()):")
+        footer = footer.replace("    # REGRESSION CHECK\n", "    if REGRESSIONS:\n"
+                                "        check_regressions(argv[0] if argv else PROJECT_FILE)\n")
+    else:
+        footer = footer.replace("    # REGRESSION CHECK\n", "")
+    out.append(footer)
     return "\n".join(out)
 
 

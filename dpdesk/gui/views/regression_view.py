@@ -1,0 +1,364 @@
+"""The Regression view: which respondents are more likely to have the sensitive attribute?
+
+Choose a yes/no item as the outcome and predictors from the active dataset's columns
+(:class:`~dpdesk.gui.widgets.regression_form.RegressionForm`), then *Fit*. The fit runs in a
+worker (``project.regression_report.fit_report``, which calls ``rr.logistic``) with
+progress and Cancel; the result is saved with the project as an analysis and shown by
+:class:`~dpdesk.gui.widgets.regression_output.RegressionOutput`. On opening a project the
+latest saved regression is shown again. *Export…* writes it to a workbook (its own sheets)
+with a reproducibility script that refits it and checks the coefficients.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dpdesk.gui.shell.worker import JobRunner
+from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.regression_form import RegressionForm
+from dpdesk.gui.widgets.regression_output import RegressionOutput
+
+EXPORT_FILTER = "Excel workbook (*.xlsx);;CSV files (*.csv)"
+
+
+def columns_job(job, project):
+    """Worker: the yes/no items and the columns that can be predictors (``predictor_choices``)."""
+    from dpdesk.mechanisms import rr
+    from dpdesk.project.analysis import stored_table
+    from dpdesk.project.reading.importing import own_connection
+    from dpdesk.project.regression_report import predictor_choices, saved_reports
+
+    with own_connection(project) as own:
+        items = own.items()
+        binary = []
+        for it in items:
+            d = rr.Design.from_dict(it.design_record)
+            if d.is_binary and it.column:
+                binary.append((it.name, f"{it.name}: {it.question}" if it.question else it.name))
+        answers = {c for it in items for c in (it.column, it.group_column) if c}
+        job.check()
+        choices = predictor_choices(stored_table(own), exclude=answers)
+        saved = saved_reports(own)
+    return binary, choices, saved[-1] if saved else None
+
+
+def fit_job(job, project, spec):
+    """Worker: fit ``spec`` and return ``(report, result)``; progress and Cancel inside the fit."""
+    import matplotlib.backends.backend_qtagg  # noqa: F401 - imported here, not on the GUI thread
+
+    from dpdesk.project.reading.importing import own_connection
+    from dpdesk.project.regression import regress
+    from dpdesk.project.regression_report import report_of
+
+    job.progress(0.05, "Fitting the model…")
+    with own_connection(project) as own:
+        result = regress(own, spec.item, spec.predictors, reference=spec.reference, interactions=spec.interactions,
+                         center=spec.center, categorical=spec.categorical, confidence=spec.confidence,
+                         dataset=spec.dataset, progress=job.progress)
+    job.progress(0.95, "Predictions…")
+    return report_of(result, spec), result
+
+
+def curve_job(job, report, result, predictor: str):
+    """Worker: the report with its prevalence curve across ``predictor`` (from the live fit)."""
+    from dataclasses import replace
+
+    from dpdesk.project.regression_report import prevalence_curve
+
+    curve = prevalence_curve(result, predictor)
+    return replace(report, curve=curve, spec=replace(report.spec, plot=predictor)), result
+
+
+def export_job(job, project, report, path: str):
+    """Worker: the regression as a workbook or CSV files with its reproducibility script."""
+    from dpdesk.project.export.results import export_results
+    from dpdesk.project.reading.importing import own_connection
+    from dpdesk.project.regression_export import regression_bundle
+
+    job.progress(0.1, "Preparing the export…")
+    with own_connection(project) as own:
+        bundle = regression_bundle(own, report)
+    job.check()
+    return export_results(bundle, path)
+
+
+class RegressionView(QWidget):
+    fitted = Signal(object)  # the new RegressionReport (None: the shown one is not for the current choices)
+
+    def __init__(self, window, parent=None) -> None:
+        super().__init__(parent)
+        self.window_ = window
+        self.setObjectName("view_regression")
+        self.current = None   # the RegressionReport shown
+        self.result = None    # its live fit (None for one read back from the project)
+        self.stale = True
+        self._loaded = False
+        self.loader = JobRunner(self)
+        self.loader.done.connect(self._on_columns)
+        self.loader.failed.connect(self._on_load_failed)
+        self.jobs = JobRunner(self)
+        self.jobs.done.connect(self._on_fitted)
+        self.jobs.failed.connect(self._on_failed)
+        self.jobs.progress.connect(self._on_progress)
+        self.jobs.busy.connect(self._on_busy)
+        self.exporter = JobRunner(self)
+        self.exporter.done.connect(self._on_exported)
+        self.exporter.failed.connect(self._on_export_failed)
+        self.curves = JobRunner(self)
+        self.curves.done.connect(self._on_curve)
+        self.curves.failed.connect(self._on_export_failed)
+        title = QLabel("<h2 style='font-weight: normal'>Regression</h2>")
+        intro = note("Who is more likely to have the sensitive attribute? A logistic regression in which the "
+                     "randomized answers stand in for the true ones (van den Hout, van der Heijden & Gilchrist "
+                     "2007; as RRreg's RRlog). Choose the outcome and the predictors, then Fit.")
+        self.form = RegressionForm()
+        self.form.changed.connect(self._on_choices_changed)
+        self.form.plot.currentIndexChanged.connect(self._on_plot_changed)
+        self.fit_button = name(QPushButton("Fit"), "Fit the model", "Fit the logistic regression (in the background)")
+        self.cancel_button = name(QPushButton("Cancel"), "Cancel the fit", "Stop the fit; nothing is saved")
+        self.export_button = name(QPushButton("Export…"), "Export the regression",
+                                  "Save the regression as an Excel workbook or CSV, with a script that refits it")
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setAccessibleName("Fit progress")
+        self.progress.setMaximumWidth(220)
+        self.fit_button.clicked.connect(self.fit)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.export_button.clicked.connect(self.export_dialog)
+        buttons = QHBoxLayout()
+        for w in (self.fit_button, self.cancel_button, self.progress):
+            buttons.addWidget(w)
+        buttons.addStretch(1)
+        buttons.addWidget(self.export_button)
+        self.state = note(object_name="regressionState")
+        self.state.setAccessibleName("Regression state")
+        self.output = RegressionOutput()
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        content = QWidget()
+        inner = QVBoxLayout(content)
+        inner.setContentsMargins(0, 0, 8, 0)
+        inner.addWidget(self.output)
+        inner.addStretch(1)
+        scroll.setWidget(content)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.scroll = scroll
+        top = QWidget()
+        choices = QVBoxLayout(top)
+        choices.setContentsMargins(0, 0, 0, 4)
+        choices.addWidget(self.form, 1)
+        choices.addLayout(buttons)
+        choices.addWidget(self.state)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)  # the choices above, the results below
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(scroll)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([300, 600])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(32, 24, 32, 24)
+        layout.addWidget(title)
+        layout.addWidget(intro)
+        layout.addWidget(self.splitter, 1)
+        window.project_changed.connect(self.refresh)
+        window.data_view.imported.connect(self.refresh)
+        window.data_view.active_changed.connect(self.refresh)
+        window.undo_stack.indexChanged.connect(self._on_items_changed)
+        self._on_busy(False)
+        self._set_state("Open a project with data to fit a regression.")
+
+    @property
+    def project(self):
+        return self.window_.project
+
+    # ------------------------------------------------------------------ filling
+    def refresh(self, *_args) -> None:
+        """The project or its data changed: read the items and columns again (in a worker)."""
+        self.jobs.cancel()
+        self.loader.cancel()
+        self._loaded = False
+        self.current, self.result, self.stale = None, None, True
+        self.output.clear()
+        self._on_busy(False)
+        project = self.project
+        if project is None or project.closed or not project.datasets():
+            self.form.set_items([])
+            self.form.set_columns([])
+            self._set_state("Import the survey answers in Data first; then choose an outcome and predictors here.")
+            return
+        self._set_state("Reading the columns…")
+        self.loader.start(columns_job, project)
+
+    def _on_items_changed(self, _index: int) -> None:
+        if self.project is not None and not self.project.closed:
+            self.refresh()
+
+    def _on_columns(self, found) -> None:
+        binary, choices, saved = found
+        self.form.set_items(binary)
+        self.form.set_columns(choices)
+        self._loaded = True
+        self._on_busy(False)
+        if not binary:
+            self._set_state("The project has no yes/no item mapped to a column: add one in Design and map it in Data.")
+        elif saved is not None:
+            self.form.restore(saved.spec)
+            self._show(saved, None)
+            self._set_state(f"The last regression saved with the project ({saved.spec.item}, on the data "
+                            f"{saved.spec.dataset!r}). Change the choices and Fit again to update it.")
+        else:
+            self._set_state("Tick the predictors (the columns of the active dataset), then Fit.")
+
+    # ------------------------------------------------------------------ fitting
+    def spec(self):
+        from dpdesk.project.regression_report import RegressionSpec
+
+        return RegressionSpec(**self.form.spec_fields())
+
+    def fit(self) -> None:
+        """Fit the current choices in the worker (the shown results are greyed until it ends)."""
+        spec = self.spec()
+        if not spec.item:
+            self._set_state("Choose the outcome: a yes/no item mapped to a column of the data.", problem=True)
+            return
+        if not spec.predictors:
+            self._set_state("Tick at least one predictor.", problem=True)
+            return
+        self.stale = True
+        self.output.setEnabled(False)
+        self.fitted.emit(None)
+        self._set_state(f"Fitting {spec.item} on {', '.join(spec.predictors)}…", busy=True)
+        self.jobs.start(fit_job, self.project, spec)
+
+    def cancel(self) -> None:
+        if self.jobs.running:
+            self.jobs.cancel()
+            self.output.setEnabled(True)
+            shown = " The results below are from before." if self.current is not None else ""
+            self._set_state("Cancelled: nothing was fitted or saved." + shown)
+
+    def _on_progress(self, fraction: float, text: str) -> None:
+        self.progress.setValue(round(100 * fraction))
+        if text:
+            self._set_state(f"Fitting… {text}", busy=True)
+
+    def _on_busy(self, busy: bool) -> None:
+        self.fit_button.setEnabled(not busy and self._loaded)
+        self.cancel_button.setEnabled(busy)
+        self.progress.setVisible(busy)
+        if busy:
+            self.progress.setValue(0)
+        self.export_button.setEnabled(not busy and self.current is not None)
+
+    def _on_fitted(self, found) -> None:
+        report, result = found
+        from dpdesk.errors import DpdeskError
+        from dpdesk.project.regression_report import save_report
+
+        try:
+            save_report(self.project, report)
+        except DpdeskError as exc:
+            self._set_state(f"Fitted, but not saved with the project: {exc}", problem=True)
+        else:
+            self._set_state(f"Fitted and saved with the project: {report.fit['n_used']:,} of "
+                            f"{report.fit['n_rows']:,} rows used.")
+        self._show(report, result)
+
+    def _show(self, report, result) -> None:
+        self.current, self.result, self.stale = report, result, False
+        self.output.setEnabled(True)
+        self.output.show_report(report)
+        self._on_busy(self.jobs.running)
+        self.fitted.emit(report)
+
+    def _on_choices_changed(self) -> None:
+        if self.current is not None and not self.stale and self.current.spec.predictors != self.form.predictors():
+            self._set_state("The choices changed: Fit again to update the results below.")
+
+    def _on_plot_changed(self, _index: int) -> None:
+        predictor = self.form.plot.currentData()
+        if (self.result is None or self.current is None or not predictor or self.jobs.running
+                or predictor not in self.current.spec.predictors or predictor == self.current.curve["predictor"]):
+            return
+        self.curves.start(curve_job, self.current, self.result, predictor)
+
+    def _on_curve(self, found) -> None:
+        report, result = found
+        self._show(report, result)
+
+    def _on_failed(self, exc) -> None:
+        from dpdesk.errors import DpdeskError
+
+        self._on_busy(False)
+        self.output.setEnabled(True)
+        if isinstance(exc, DpdeskError):  # separation, a singular model, a bad choice: words, never numbers
+            self.current, self.result = None, None
+            self.output.show_message(str(exc))
+            self._set_state("No results: see the message below.", problem=True)
+            self._on_busy(False)
+            self.fitted.emit(None)
+            return
+        from dpdesk.gui.dialogs.errors import show_error
+
+        self._set_state("The regression could not be fitted (a mistake in dpdesk).", problem=True)
+        show_error(exc, self)
+
+    def _on_load_failed(self, exc) -> None:
+        from dpdesk.errors import DpdeskError
+
+        self._set_state(f"The columns could not be read: {exc}" if isinstance(exc, DpdeskError)
+                        else "The columns could not be read (a mistake in dpdesk).", problem=True)
+        if not isinstance(exc, DpdeskError):
+            from dpdesk.gui.dialogs.errors import show_error
+
+            show_error(exc, self)
+
+    def _on_export_failed(self, exc) -> None:
+        from dpdesk.gui.dialogs.errors import show_error
+
+        self._set_state("")
+        show_error(exc, self)
+
+    def _set_state(self, text: str, *, busy: bool = False, problem: bool = False) -> None:
+        self.state.setText(text)
+        self.state.setStyleSheet("color: #8a5a00; font-weight: bold;" if busy else
+                                 "color: #a40000;" if problem else "color: gray;")
+
+    # ------------------------------------------------------------------ export
+    def export_dialog(self) -> None:
+        if self.current is None:
+            return
+        stem = Path(self.project.path).stem if self.project is not None else "regression"
+        path, chosen = QFileDialog.getSaveFileName(self, "Export the regression", f"{stem} regression.xlsx",
+                                                   EXPORT_FILTER)
+        if path:
+            if Path(path).suffix.lower() not in (".xlsx", ".csv"):
+                path += ".csv" if chosen.startswith("CSV") else ".xlsx"
+            self.export(path)
+
+    def export(self, path):
+        """Write the shown regression to ``path`` (.xlsx or .csv) in the worker; returns the job."""
+        self._set_state(f"Writing {Path(path).name}…")
+        return self.exporter.start(export_job, self.project, self.current, str(path))
+
+    def _on_exported(self, paths) -> None:
+        self.written = list(paths)
+        self._set_state("Written: " + ", ".join(p.name for p in paths) + f" (in {paths[0].parent}).")
+
+    def shutdown(self) -> None:
+        for runner in (self.loader, self.jobs, self.exporter, self.curves):
+            runner.shutdown()

@@ -1,0 +1,97 @@
+"""A regression in the results bundle: its own sheets, its metadata, and what the script refits.
+
+``regression_bundle(project, report)`` is a bundle with the sheets "Regression" (one row
+per coefficient, full precision: b, SE, z, p, profile and Wald intervals, odds ratio with
+its interval, the likelihood-ratio test of dropping it) and "Regression tests" (the
+likelihood-ratio tests and the fit statistics), the metadata (data file, fingerprint of the
+columns used, the model as specified, rows left out), and ``regressions``: the model and
+its coefficients, which the reproducibility script refits from the project file and checks
+(``repro.check_regressions``). :func:`add_regression` adds the same to another bundle
+(the Export view's workbook of every result).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dpdesk import __version__
+from dpdesk.project import review
+from dpdesk.project.active import dataset_named
+from dpdesk.project.export.model import ResultsBundle
+from dpdesk.project.regression_report import RegressionReport
+
+SHEET = "Regression"
+TESTS_SHEET = "Regression tests"
+
+
+def regression_tables(report: RegressionReport) -> dict[str, list[dict]]:
+    tests = [{"test or statistic": t["test"], "df": t["df"], "value": t["chi2"], "p": t["p"]} for t in report.tests]
+    tests += [{"test or statistic": s["statistic"].strip(), "df": None, "value": s["value"], "p": None}
+              for s in report.statistics]
+    return {SHEET: list(report.coefficients), TESTS_SHEET: tests}
+
+
+def regression_metadata(report: RegressionReport) -> dict[str, Any]:
+    spec, fit = report.spec, report.fit
+    preds = []
+    for p in fit["predictors"]:
+        if p["kind"] == "categorical":
+            preds.append(f"{p['column']} (categorical, reference {p['reference']})")
+        else:
+            preds.append(p["column"] + (f" (centred at {p['centre']!r})" if p["centre"] is not None else ""))
+    left = [f"{fit['excluded_answers']:,} without a usable answer"] if fit["excluded_answers"] else []
+    left += [f"{k:,} without {c}" for c, k in fit["excluded_covariates"].items()]
+    model = fit["fit"]
+    return {
+        "outcome": f"{spec.item}: {fit['question']}" if fit.get("question") else spec.item,
+        "model": "logistic regression with a randomized-response outcome (van den Hout, van der Heijden & "
+                 "Gilchrist 2007, CSDA 51:6060-6069; as RRreg's RRlog)",
+        "predictors": preds,
+        "interactions": list(spec.interactions) or "none",
+        "rows used": f"{fit['n_used']:,} of {fit['n_rows']:,}",
+        "rows left out": "; ".join(left) or "none",
+        "intervals": f"{model['ci_method']} ({round(100 * model['confidence'])}%)",
+        "standard errors": model["se_method"],
+        "converged": f"yes, after {model['iterations']} Newton steps",
+    }
+
+
+def regression_repro(report: RegressionReport) -> dict[str, Any]:
+    """The model as ``regress`` takes it, with the coefficients the script must find again."""
+    spec = report.spec
+    return {"item": spec.item, "predictors": list(spec.predictors), "reference": dict(spec.reference),
+            "interactions": list(spec.interactions), "center": list(spec.center),
+            "categorical": list(spec.categorical), "confidence": spec.confidence,
+            "dataset": spec.dataset or report.fit.get("dataset"), "loglik": report.fit["fit"]["loglik"],
+            "coefficients": [[r["term"], r["b"], r["SE"], r["CI low (b)"], r["CI high (b)"]]
+                             for r in report.coefficients]}
+
+
+def add_regression(bundle: ResultsBundle, report: RegressionReport) -> ResultsBundle:
+    """Add the regression's sheets, metadata and refit check to ``bundle`` (in place; returned)."""
+    bundle.tables.update(regression_tables(report))
+    bundle.metadata["regression"] = regression_metadata(report)
+    bundle.regressions = list(bundle.regressions or []) + [regression_repro(report)]
+    return bundle
+
+
+def regression_bundle(project, report: RegressionReport) -> ResultsBundle:
+    """A bundle of the regression alone (``dpdesk regress --export``, the Regression view's Export)."""
+    import datetime as dt
+
+    ds = dataset_named(project, report.spec.dataset)
+    item = project.item(report.spec.item)
+    columns = sorted({c for c in (item.column, item.group_column) if c} | set(report.spec.predictors))
+    metadata: dict[str, Any] = {
+        "app": f"dpdesk {__version__}",
+        "exported": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "project": str(project.path),
+        "dataset": ds.name,
+        "input file": (ds.source or {}).get("name"),
+        "input SHA-256": (ds.source or {}).get("sha256"),
+        "import options": review.import_metadata(ds),
+        **review.fingerprint_metadata(project.dataset_frame(ds.name), columns),
+        "item mappings": {item.name: review.item_mapping_record(item)},
+    }
+    bundle = ResultsBundle(tables={}, metadata=metadata, repro=[])
+    return add_regression(bundle, report)

@@ -1,0 +1,251 @@
+"""A regression as plain rows and text: what the app shows, the project saves and the workbook gets.
+
+:class:`RegressionSpec` is what the researcher chose (outcome, predictors, reference levels,
+centring, interactions, the predictor to plot); :func:`fit_report` fits it
+(``regression.regress``) and returns a :class:`RegressionReport`: the APA coefficient table
+as text cells and as full-precision rows, the likelihood-ratio tests and fit statistics, the
+odds ratios for a forest plot, the predicted prevalence across one predictor, and the plain
+sentences. Everything is JSON-able, so a saved report reads back exactly and shows the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from dpdesk.errors import DataError
+from dpdesk.project.regression import INTERCEPT, RegressionResult, regress
+from dpdesk.project.regression_text import num, p_cell, report_text, sentences
+
+#: ``Project.analyses()`` options of a saved regression carry this ``analysis`` value.
+ANALYSIS = "regression"
+CURVE_POINTS = 25
+
+
+@dataclass
+class RegressionSpec:
+    """The model the researcher asked for (as ``regression.regress`` takes it)."""
+
+    item: str
+    predictors: list[str]
+    reference: dict[str, str] = field(default_factory=dict)
+    interactions: list[str] = field(default_factory=list)
+    center: list[str] = field(default_factory=list)
+    categorical: list[str] = field(default_factory=list)
+    confidence: float = 0.95
+    dataset: str | None = None
+    plot: str | None = None  # the predictor across which the prevalence is plotted
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"analysis": ANALYSIS, **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, record: dict[str, Any]) -> "RegressionSpec":
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in dict(record).items() if k in known})
+
+
+@dataclass
+class RegressionReport:
+    """One fitted regression as rows and text (see the module docstring)."""
+
+    spec: RegressionSpec
+    title: str
+    header: list[str]              # the APA table's column heads
+    cells: list[list[str]]         # its rows as text (2 decimals, p as ".012" / "< .001")
+    coefficients: list[dict]       # full precision: the workbook's rows
+    tests: list[dict]              # likelihood-ratio tests (terms, model, nuisance)
+    statistics: list[dict]         # n, log-likelihood, deviance, AIC, BIC, iterations
+    forest: list[dict]             # odds ratios with CIs (no intercept)
+    curve: dict                    # {"predictor", "kind", "rows": [{value, estimate, CI low, CI high}]}
+    sentences: list[str]
+    text: str                      # the whole result as plain text (as ``dpdesk regress`` prints it)
+    note: str                      # under the table: what b, OR, the interval and the tests are
+    fit: dict                      # ``RegressionResult.to_dict()``: everything, for the record
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able: an infinite or undefined number (an open-ended interval) becomes None."""
+        out = _finite(asdict(self))
+        out["spec"] = self.spec.to_dict()
+        return out
+
+    @classmethod
+    def from_dict(cls, record: dict[str, Any]) -> "RegressionReport":
+        record = dict(record)
+        record["spec"] = RegressionSpec.from_dict(record["spec"])
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in record.items() if k in known})
+
+    def coefficient(self, term: str) -> dict:
+        return next(r for r in self.coefficients if r["term"] == term)
+
+
+def _finite(value):
+    import math
+
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+def fit_report(project, spec: RegressionSpec, progress=None) -> RegressionReport:
+    """Fit ``spec`` on the project's data and return the report (errors as ``DpdeskError``)."""
+    result = regress(project, spec.item, spec.predictors, reference=spec.reference, interactions=spec.interactions,
+                     center=spec.center, categorical=spec.categorical, confidence=spec.confidence,
+                     dataset=spec.dataset, progress=progress)
+    return report_of(result, spec)
+
+
+def report_of(result: RegressionResult, spec: RegressionSpec) -> RegressionReport:
+    f = result.fit
+    conf = round(100 * f.confidence)
+    header = ["Predictor", "b", "SE", "z", "p", "OR", f"{conf}% CI"]
+    cells, rows, forest = [], [], []
+    for c in f.coefficients:
+        lo, hi = c.odds_ratio_ci
+        cells.append([_term_label(result, c.name), num(c.estimate), num(c.se), num(c.z), apa_p(c.p),
+                      num(c.odds_ratio), f"[{num(lo)}, {num(hi)}]"])
+        rows.append({"term": c.name, "b": c.estimate, "SE": c.se, "z": c.z, "p": c.p,
+                     "CI low (b)": c.ci[0], "CI high (b)": c.ci[1], "OR": c.odds_ratio, "CI low (OR)": lo,
+                     "CI high (OR)": hi, "Wald CI low (b)": c.wald_ci[0], "Wald CI high (b)": c.wald_ci[1],
+                     "LR chi2": c.lr_chi2, "p (LR)": c.lr_p})
+        if c.name != INTERCEPT:
+            forest.append({"term": _term_label(result, c.name), "OR": c.odds_ratio, "CI low": lo, "CI high": hi})
+    tests = [{"test": f"{t.name} (all its columns)", "df": t.df, "chi2": t.chi2, "p": t.p} for t in f.terms]
+    tests += [{"test": f"{_term_label(result, c.name)} (dropped)", "df": 1, "chi2": c.lr_chi2, "p": c.lr_p}
+              for c in f.coefficients if c.name != INTERCEPT]
+    if f.model_test is not None:
+        tests.insert(0, {"test": "model against the intercept only", "df": f.model_test.df,
+                         "chi2": f.model_test.chi2, "p": f.model_test.p})
+    nu = f.nuisance
+    if nu is not None and nu.null is not None:
+        tests.append({"test": f"{nu.name} = {nu.null:g}", "df": 1, "chi2": nu.lr_chi2, "p": nu.lr_p})
+    m, lo, hi = f.average_prevalence
+    statistics = [
+        {"statistic": "n (rows used)", "value": f.n},
+        {"statistic": "rows left out", "value": result.n_excluded},
+        {"statistic": "log-likelihood", "value": f.loglik},
+        {"statistic": "deviance", "value": f.deviance},
+        {"statistic": "AIC", "value": f.aic},
+        {"statistic": "BIC", "value": f.bic},
+        {"statistic": "parameters", "value": f.n_params},
+        {"statistic": "Newton steps", "value": f.iterations},
+        {"statistic": "average predicted prevalence", "value": m},
+        {"statistic": f"  {conf}% CI low", "value": lo},
+        {"statistic": f"  {conf}% CI high", "value": hi},
+    ]
+    if f.n_direct:
+        statistics.insert(1, {"statistic": "asked directly (group 0)", "value": f.n_direct})
+    if nu is not None:
+        statistics += [{"statistic": f"{nu.name} (nuisance)", "value": nu.estimate},
+                       {"statistic": f"  {nu.name} {conf}% CI low", "value": nu.ci[0]},
+                       {"statistic": f"  {nu.name} {conf}% CI high", "value": nu.ci[1]}]
+    plot = spec.plot if spec.plot in [p.column for p in result.predictors] else _default_plot(result)
+    spec = RegressionSpec(**{**asdict(spec), "plot": plot, "dataset": spec.dataset or result.dataset})
+    note = (f"Note. N = {f.n:,}. b: log-odds; OR = exp(b) with its {conf}% {f.ci_method} interval; z and p: Wald "
+            f"tests; SEs from the {f.se_method}.")
+    title = f"Logistic regression of {result.item} ({result.design.summary or result.design.name})"
+    report = RegressionReport(spec, title, header, cells, rows, tests, statistics, forest,
+                              prevalence_curve(result, plot), sentences(result), report_text(result), note,
+                              result.to_dict())
+    return RegressionReport.from_dict(report.to_dict())  # the same values as a saved one reads back
+
+
+def apa_p(p) -> str:
+    """A p-value cell as APA writes it: ``.034``, ``< .001`` (no leading zero)."""
+    return p_cell(p).replace("<", "< ")
+
+
+def _term_label(result: RegressionResult, name: str) -> str:
+    """``faculty[Law]`` -> ``faculty: Law (vs Arts)``; numeric and interaction names stay."""
+    for p in result.predictors:
+        if p.kind == "categorical" and name in p.columns:
+            return f"{p.column}: {name[len(p.column) + 1:-1]} (vs {p.reference})"
+        if p.kind == "numeric" and name == p.column and p.centre is not None:
+            return f"{p.column} (centred at {p.centre:.2f})"
+    return name
+
+
+def _default_plot(result: RegressionResult) -> str:
+    numeric = [p.column for p in result.predictors if p.kind == "numeric"]
+    return (numeric or [p.column for p in result.predictors])[0]
+
+
+def prevalence_curve(result: RegressionResult, predictor: str, points: int = CURVE_POINTS) -> dict:
+    """Predicted prevalence across ``predictor`` with its CI, the other predictors at their means.
+
+    The rows of ``regression.prediction_curve`` (as RRreg's ``plot.RRlog(center.preds =
+    TRUE)``: a grid over a numeric predictor's observed range, or each level of a
+    categorical one; delta-method CI on the logit scale), keyed for the plot and the table.
+    """
+    from dpdesk.project.regression import prediction_curve
+
+    kind = next((p.kind for p in result.predictors if p.column == predictor), "numeric")
+    rows = [{predictor: r["value"], "estimate": r["estimate"], "CI low": r["low"], "CI high": r["high"]}
+            for r in prediction_curve(result, predictor, points=points)]
+    return {"predictor": predictor, "kind": kind, "rows": rows,
+            "others": "other predictors at their sample means (as RRreg's plot.RRlog)"}
+
+
+# ----------------------------------------------------------------------------- saved with the project
+
+
+def save_report(project, report: RegressionReport) -> int:
+    """Save the report as an analysis of its item (``Project.analyses`` lists it)."""
+    return project.save_analysis(report.spec.item, report.spec.to_dict(), report.to_dict())
+
+
+def saved_reports(project) -> list[RegressionReport]:
+    """The project's saved regressions, oldest first (those that no longer read are skipped)."""
+    out = []
+    for a in project.analyses():
+        if isinstance(a.options, dict) and a.options.get("analysis") == ANALYSIS and isinstance(a.results, dict):
+            try:
+                out.append(RegressionReport.from_dict(a.results))
+            except (KeyError, TypeError):  # written by another version: leave it out, never guess
+                continue
+    return out
+
+
+# ----------------------------------------------------------------------------- choosing predictors
+
+
+def predictor_choices(table, exclude=()) -> list[dict]:
+    """Each column that can be a predictor: ``{"column", "kind", "levels"}`` (levels of categories).
+
+    ``kind`` as ``design_matrix`` detects it (numeric columns as they are, others as
+    categories); ``levels`` the distinct values of a categorical column (at most 50) as the
+    reference choices, in the order the model uses. Columns in ``exclude`` (the item's own
+    answers) and columns with a single value are left out.
+    """
+    from dpdesk.project.regression import _column, _display, _labels, _level_order
+
+    frame, report = table.frame, table.report
+    out = []
+    for col in frame.columns:
+        if col in exclude:
+            continue
+        series, keys, blank, numeric = _column(frame, report, col)
+        distinct = {k for k, b in zip(keys, blank) if not b}
+        if len(distinct) < 2:
+            continue
+        levels: list[str] = []
+        if len(distinct) <= 50:
+            labels = _labels(report, col)
+            shown = {}
+            for k, b, raw in zip(keys, blank, series.tolist()):
+                if not b and k not in shown:
+                    shown[k] = labels.get(k, _display(raw))
+            levels = sorted(set(shown.values()), key=_level_order)
+        elif not numeric:
+            continue  # free text or identifiers: too many levels to be a predictor
+        out.append({"column": str(col), "kind": "numeric" if numeric else "categorical", "levels": levels})
+    return out
