@@ -161,3 +161,27 @@ def test_hostile_names_in_a_regression_stay_string_constants(tmp_path):
     run = subprocess.run([sys.executable, str(tmp_path / "s.py")], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and "cannot be refitted" in run.stdout 
     assert "pwned" not in run.stdout.replace("echo pwned", "").splitlines()  # printed as text, never run
+
+
+def test_saved_regressions_are_in_the_report_and_the_methods_paragraph(example, report, tmp_path):
+    """Issue 16: the regression reaches the report and the methods text, with its sources."""
+    import shutil
+
+    from dpdesk.project.regression_report import save_report
+    from dpdesk.project.report.report import report_parts
+
+    path = tmp_path / "with_regression.dpdesk"
+    shutil.copyfile(example, path)
+    with Project.open(path) as project:
+        save_report(project, report)
+        save_report(project, report)  # refitted: the report shows the latest fit once
+        doc, methods, _ = report_parts(project)
+    sections = [s for s in doc.sections if s.key.startswith("regression:")]
+    assert len(sections) == 1 and sections[0].title == "Regression: exam_cheating"
+    coefficients = sections[0].tables[0]
+    assert [c.label for c in coefficients.columns][:6] == ["Predictor", "b", "SE", "z", "p", "OR"]
+    assert any(r.cells[0].text.startswith("age") for r in coefficients.rows) and coefficients.number > 1
+    assert any("multiplies the odds" in p for p in sections[0].paragraphs)
+    text = methods.text()
+    assert "logistic regression with a randomized-response outcome (van den Hout, van der Heijden & Gilchrist, 2007)" in text
+    assert "Magder, L. S., & Hughes, J. P. (1997)" in text and "914 respondents" in text

@@ -103,6 +103,10 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
         paragraphs.append(f"Estimates were also computed separately for each group of {by}; differences between "
                           f"groups have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) and the equality of "
                           "all groups was tested with a likelihood-ratio test.")
+    if project is not None:
+        from dpdesk.project.report.regression import regression_paragraphs
+
+        paragraphs += regression_paragraphs(project, c)
     paragraphs += _release_paragraphs(project, c)
     return Methods(paragraphs, list(dict.fromkeys(keys)))
 

@@ -30,6 +30,13 @@ REFERENCES: dict[str, tuple[str, str]] = {
     "feldman1998": ("Feldman & Cousins, 1998",
                     "Feldman, G. J., & Cousins, R. D. (1998). Unified approach to the classical statistical "
                     "analysis of small signals. <i>Physical Review D, 57</i>(7), 3873–3889."),
+    "vandenhout2007": ("van den Hout, van der Heijden & Gilchrist, 2007",
+                       "van den Hout, A., van der Heijden, P. G. M., & Gilchrist, R. (2007). The logistic regression "
+                       "model with response variables subject to randomized response. <i>Computational Statistics "
+                       "& Data Analysis, 51</i>(12), 6060–6069."),
+    "magder1997": ("Magder & Hughes, 1997",
+                   "Magder, L. S., & Hughes, J. P. (1997). Logistic regression when the outcome is measured with "
+                   "uncertainty. <i>American Journal of Epidemiology, 146</i>(2), 195–203."),
     "heck2018": ("Heck & Moshagen, 2018",
                  "Heck, D. W., & Moshagen, M. (2018). RRreg: An R package for correlation and regression analyses "
                  "of randomized response data. <i>Journal of Statistical Software, 85</i>(2), 1–29."),

@@ -15,6 +15,7 @@ from dpdesk.project.report.document import build_document
 from dpdesk.project.report.figures import figure_rows, figure_specs
 from dpdesk.project.report.methods import methods
 from dpdesk.project.report.number_style import DEFAULT, NumberStyle
+from dpdesk.project.report.regression import regression_sections
 from dpdesk.project.report.render import document_html
 
 
@@ -33,6 +34,8 @@ def report_parts(project, *, by: str | None = None, ci: str = "default", confide
     name = Path(str(getattr(project, "path", "project"))).stem
     doc = build_document(project, results, style=style, direct=direct, ci=ci, confidence=confidence,
                          dataset=dataset, title=f"Results of {name}")
+    doc.sections += regression_sections(project)  # the saved regressions, after the estimates
+    doc.number_tables()
     rows = figures if figures is not None else figure_rows(results)
     by = next((r.by for r in results if r.by), None)
     return (doc, methods(project, results, ci=ci, confidence=confidence, dataset=dataset),
