@@ -50,8 +50,8 @@ def _references(pairs: list[str]) -> dict[str, str]:
 def cmd_regress(args) -> int:
     from dpdesk.project import Project
     from dpdesk.project.regression import regress
-    from dpdesk.project.regression_report import RegressionSpec, report_of, save_report
-    from dpdesk.project.regression_text import report_text
+    from dpdesk.project.regression.report import RegressionSpec, report_of, save_report
+    from dpdesk.project.regression.text import report_text
 
     written = []
     with Project.open(args.project) as project:
@@ -66,7 +66,7 @@ def cmd_regress(args) -> int:
                 save_report(project, report)
             if args.export:
                 from dpdesk.project.export.results import export_results
-                from dpdesk.project.regression_export import regression_bundle
+                from dpdesk.project.regression.export import regression_bundle
 
                 written = export_results(regression_bundle(project, report), args.export)
         elif args.export:

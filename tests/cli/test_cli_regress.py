@@ -92,7 +92,7 @@ def test_the_installed_command_runs(project):
 
 
 def test_p_values_in_apa_style():
-    from dpdesk.project.regression_text import p_cell, p_text
+    from dpdesk.project.regression.text import p_cell, p_text
 
     assert (p_text(0.0002), p_cell(0.0002)) == ("p < .001", "<.001")
     assert (p_text(0.0344), p_cell(0.0344)) == ("p = .034", ".034")

@@ -68,7 +68,7 @@ def test_fit_shows_the_apa_table_plots_and_sentences_and_is_saved(window, qtbot,
     assert all(r["CI low"] < r["estimate"] < r["CI high"] for r in rows)
     assert rows[0]["estimate"] > rows[-1]["estimate"]  # cheating falls with age, as in the generator
     # saved with the project, and shown again when it is opened next time
-    from dpdesk.project.regression_report import saved_reports
+    from dpdesk.project.regression.report import saved_reports
 
     saved = saved_reports(window.project)
     assert len(saved) == 1 and saved[0].coefficients == report.coefficients

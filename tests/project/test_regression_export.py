@@ -13,8 +13,13 @@ from dpdesk.project import Project
 from dpdesk.project.export.model import ResultsBundle
 from dpdesk.project.export.results import export_results
 from dpdesk.project.regression import regress
-from dpdesk.project.regression_export import SHEET, TESTS_SHEET, add_regression, regression_bundle
-from dpdesk.project.regression_report import (
+from dpdesk.project.regression.export import (
+    SHEET,
+    TESTS_SHEET,
+    add_regression,
+    regression_bundle,
+)
+from dpdesk.project.regression.report import (
     RegressionReport,
     RegressionSpec,
     fit_report,
@@ -167,7 +172,7 @@ def test_saved_regressions_are_in_the_report_and_the_methods_paragraph(example, 
     """Issue 16: the regression reaches the report and the methods text, with its sources."""
     import shutil
 
-    from dpdesk.project.regression_report import save_report
+    from dpdesk.project.regression.report import save_report
     from dpdesk.project.report.report import report_parts
 
     path = tmp_path / "with_regression.dpdesk"

@@ -22,9 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dpdesk import __version__
-from dpdesk.gui.shell.tasks import TASKS
 from dpdesk.errors import DpdeskError
+from dpdesk.gui.shell.tasks import TASKS
 
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.shell.menus import build_menus

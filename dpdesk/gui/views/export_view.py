@@ -20,10 +20,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dpdesk.gui.widgets.clipboard import copy_document_table, copy_table
 from dpdesk.gui.dialogs.errors import show_error
-from dpdesk.gui.widgets.common import name, note
 from dpdesk.gui.shell.worker import JobRunner
+from dpdesk.gui.widgets.clipboard import copy_document_table, copy_table
+from dpdesk.gui.widgets.common import name, note
 
 FILTERS = {"xlsx": "Excel workbook (*.xlsx)", "csv": "CSV files (*.csv)", "py": "Python script (*.py)"}
 
@@ -36,7 +36,6 @@ def export_job(job, project, rs, path: str, percent: bool = False, regression=No
     """
     from dpdesk.project import analysis
     from dpdesk.project.export.results import export_results
-
     from dpdesk.project.reading.importing import own_connection
 
     job.progress(0.1, "Preparing the export…")
@@ -48,7 +47,7 @@ def export_job(job, project, rs, path: str, percent: bool = False, regression=No
         bundle.tables["Direct questions"] = rs.direct
         bundle.metadata["direct-question columns"] = dict(o.direct)
     if regression is not None:
-        from dpdesk.project.regression_export import add_regression
+        from dpdesk.project.regression.export import add_regression
 
         add_regression(bundle, regression)
     path = Path(path)

@@ -39,7 +39,7 @@ def columns_job(job, project):
     from dpdesk.mechanisms import rr
     from dpdesk.project.analysis import stored_table
     from dpdesk.project.reading.importing import own_connection
-    from dpdesk.project.regression_report import predictor_choices, saved_reports
+    from dpdesk.project.regression.report import predictor_choices, saved_reports
 
     with own_connection(project) as own:
         items = own.items()
@@ -61,7 +61,7 @@ def fit_job(job, project, spec):
 
     from dpdesk.project.reading.importing import own_connection
     from dpdesk.project.regression import regress
-    from dpdesk.project.regression_report import report_of
+    from dpdesk.project.regression.report import report_of
 
     job.progress(0.05, "Fitting the model…")
     with own_connection(project) as own:
@@ -76,7 +76,7 @@ def curve_job(job, report, result, predictor: str):
     """Worker: the report with its prevalence curve across ``predictor`` (from the live fit)."""
     from dataclasses import replace
 
-    from dpdesk.project.regression_report import prevalence_curve
+    from dpdesk.project.regression.report import prevalence_curve
 
     curve = prevalence_curve(result, predictor)
     return replace(report, curve=curve, spec=replace(report.spec, plot=predictor)), result
@@ -86,7 +86,7 @@ def export_job(job, project, report, path: str):
     """Worker: the regression as a workbook or CSV files with its reproducibility script."""
     from dpdesk.project.export.results import export_results
     from dpdesk.project.reading.importing import own_connection
-    from dpdesk.project.regression_export import regression_bundle
+    from dpdesk.project.regression.export import regression_bundle
 
     job.progress(0.1, "Preparing the export…")
     with own_connection(project) as own:
@@ -225,7 +225,7 @@ class RegressionView(QWidget):
 
     # ------------------------------------------------------------------ fitting
     def spec(self):
-        from dpdesk.project.regression_report import RegressionSpec
+        from dpdesk.project.regression.report import RegressionSpec
 
         return RegressionSpec(**self.form.spec_fields())
 
@@ -267,7 +267,7 @@ class RegressionView(QWidget):
     def _on_fitted(self, found) -> None:
         report, result = found
         from dpdesk.errors import DpdeskError
-        from dpdesk.project.regression_report import save_report
+        from dpdesk.project.regression.report import save_report
 
         try:
             save_report(self.project, report)

@@ -42,13 +42,13 @@ def apa_table(header: list[str], rows: list[list[str]], *, first_left: bool = Tr
 
 
 def _num(x) -> str:
-    from dpdesk.project.regression_text import num
+    from dpdesk.project.regression.text import num
 
     return f"{x:,}" if isinstance(x, int) else num(x)
 
 
 def _p(p) -> str:
-    from dpdesk.project.regression_report import apa_p
+    from dpdesk.project.regression.report import apa_p
 
     return apa_p(p)
 

@@ -72,7 +72,7 @@ class ResultsBundle:
     key/value pairs (nested dicts are flattened as ``key / subkey``). ``readme`` is a list
     of paragraphs; None means :func:`default_readme`. ``repro`` lists :class:`ReproItem`;
     ``regressions`` the regressions the script refits and checks (plain dicts, see
-    ``dpdesk.project.regression_export.regression_repro``).
+    ``dpdesk.project.regression.export.regression_repro``).
     """
 
     tables: dict[str, Any]

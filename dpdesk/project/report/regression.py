@@ -1,6 +1,6 @@
 """The project's saved regressions in the report and the methods paragraph.
 
-Each saved logistic regression (:mod:`dpdesk.project.regression_report`; the latest fit of
+Each saved logistic regression (:mod:`dpdesk.project.regression.report`; the latest fit of
 each model) becomes a section of the report: its sentences, the APA coefficient table (b,
 SE, z, p, OR with its interval) with the fit's note, and the likelihood-ratio tests; and a
 paragraph of the methods text naming the model, the fitting and the intervals with their
@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import math
 
-from dpdesk.project.regression_report import saved_reports
+from dpdesk.project.regression.report import saved_reports
 from dpdesk.project.report.model import Cell, Column, Row, Section, Table
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from dpdesk.project.regression import RegressionResult
+from dpdesk.project.regression.fit import RegressionResult
 
 _UNITS = {"age": "year of age", "year": "year of study", "years": "year"}
 

@@ -18,7 +18,7 @@ from dpdesk import __version__
 from dpdesk.project import review
 from dpdesk.project.active import dataset_named
 from dpdesk.project.export.model import ResultsBundle
-from dpdesk.project.regression_report import RegressionReport
+from dpdesk.project.regression.report import RegressionReport
 
 SHEET = "Regression"
 TESTS_SHEET = "Regression tests"

@@ -15,9 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from dpdesk.errors import DataError
-from dpdesk.project.regression import INTERCEPT, RegressionResult, regress
-from dpdesk.project.regression_text import num, p_cell, report_text, sentences
+from dpdesk.project.regression.fit import INTERCEPT, RegressionResult, regress
+from dpdesk.project.regression.text import num, p_cell, report_text, sentences
 
 #: ``Project.analyses()`` options of a saved regression carry this ``analysis`` value.
 ANALYSIS = "regression"
@@ -186,7 +185,7 @@ def prevalence_curve(result: RegressionResult, predictor: str, points: int = CUR
     TRUE)``: a grid over a numeric predictor's observed range, or each level of a
     categorical one; delta-method CI on the logit scale), keyed for the plot and the table.
     """
-    from dpdesk.project.regression import prediction_curve
+    from dpdesk.project.regression.fit import prediction_curve
 
     kind = next((p.kind for p in result.predictors if p.column == predictor), "numeric")
     rows = [{predictor: r["value"], "estimate": r["estimate"], "CI low": r["low"], "CI high": r["high"]}
@@ -226,7 +225,7 @@ def predictor_choices(table, exclude=()) -> list[dict]:
     reference choices, in the order the model uses. Columns in ``exclude`` (the item's own
     answers) and columns with a single value are left out.
     """
-    from dpdesk.project.regression import _column, _display, _labels, _level_order
+    from dpdesk.project.regression.fit import _column, _display, _labels, _level_order
 
     frame, report = table.frame, table.report
     out = []

@@ -1,0 +1,19 @@
+"""Logistic regression with a randomized-response outcome, from a project's data.
+
+``fit`` builds the design matrix from the active dataset's columns (dummies with a
+reference level, interactions, centring; rows with missing predictors left out and
+counted) and calls :func:`dpdesk.mechanisms.rr.logistic`; ``report`` turns a fit into the
+rows, tables and sentences the app, the report and the workbook show, and saves it with the
+project; ``export`` writes its workbook sheets and the refit check of the reproducibility
+script; ``text`` is the plain text of ``dpdesk regress``.
+"""
+
+from dpdesk.lazy import exports
+
+_PUBLIC = {name: "dpdesk.project.regression.fit" for name in (
+    "INTERCEPT", "DIRECT_CODES", "Predictor", "RegressionResult", "answer_codes", "design_matrix", "regress",
+    "prediction_curve")}
+
+__all__ = sorted(_PUBLIC)
+
+__getattr__ = exports(__name__, _PUBLIC)
