@@ -7,9 +7,10 @@ import pytest
 from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QAbstractButton, QAbstractScrollArea, QApplication, QScrollArea
 
+from dpdesk.gui.shell.tasks import TASKS
 from tests.helpers.gui import shot
 
-VIEWS = ("Design", "Data", "Results", "Tabulate", "Export", "Share")
+VIEWS = TASKS  # every task in the left column, found by name
 
 
 def visible_area(widget, window) -> tuple[QRect, bool]:
