@@ -34,9 +34,15 @@ clean:
 # into the venv, never a runtime dependency. test-package needs root or sudo (apt-get install).
 .PHONY: package test-package
 
-package: setup
+package: setup guide
 	$(VENV)/bin/pip install --quiet pyinstaller
 	PY=$(PY) sh packaging/build.sh
 
 test-package: package
 	sh packaging/linux/test_package.sh
+
+# The user guide: docs/guide/*.md is copied into the package (dpdesk/resources/guide/), where the app's
+# Help window reads it offline; tests/packaging/test_guide.py fails when the copy is out of date.
+.PHONY: guide
+guide:
+	@$(if $(wildcard $(PY)),$(PY),$(PYTHON)) tools/build_guide.py

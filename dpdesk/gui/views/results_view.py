@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.clipboard import copy_table
 from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars
 from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
@@ -219,7 +220,7 @@ class ResultsView(QWidget):
         self.jobs.done.connect(self._on_done)
         self.jobs.failed.connect(self._on_failed)
         self.jobs.progress.connect(self._on_progress)
-        title = QLabel("<h2 style='font-weight: normal'>Results</h2>")
+        title = ViewTitle("Results")  # with its "?" button: the guide's page on this view
         self.ci = self._combo("Interval method", "How the confidence interval is computed", CI_METHODS)
         self.confidence = self._combo("Confidence level", "The confidence level of every interval", CONFIDENCE)
         self.by = self._combo("Subgroups", "Estimate separately for each value of this column", [(None, NONE)])

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
+from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.budget_meter import BudgetMeter, BudgetPanel, meter_state
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.widgets.ledger_view import LedgerView
@@ -147,7 +148,7 @@ class TabulateView(QWidget):
         scroll.setMinimumWidth(200)  # the window can still be made small (700 px)
         split.setSizes([500, 520])
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        title = QLabel("<h2 style='font-weight: normal'>Tabulate</h2>")
+        title = ViewTitle("Tabulate")  # with its "?" button: the guide's page on this view
         intro = QLabel("Publish counts, tables and means of the ordinary variables with calibrated noise. "
                        "Each release spends part of the privacy budget below; see its cost and accuracy "
                        "before you release.")
