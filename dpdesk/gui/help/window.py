@@ -18,9 +18,11 @@ from PySide6.QtGui import (
     QKeySequence,
     QPainter,
     QShortcut,
+    QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
+    QTextFormat,
 )
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -95,7 +97,6 @@ class HelpWindow(QWidget):
         self.browser.setOpenLinks(False)  # every link goes through _on_link
         self.browser.document().setDocumentMargin(16)
         self.browser.setStyleSheet("QTextBrowser { border: none; }")
-        self.browser.document().setDefaultStyleSheet("code { background-color: #f0f0f0; } pre { background-color: #f6f6f6; }")
 
         self.back_button.clicked.connect(self.browser.backward)
         self.forward_button.clicked.connect(self.browser.forward)
@@ -219,14 +220,19 @@ class HelpWindow(QWidget):
 
     def _name_headings(self) -> None:
         """Give each heading its GitHub anchor (Qt's Markdown reader names none), so that
-        ``page.md#heading`` links and :meth:`QTextBrowser.scrollToAnchor` find it."""
+        ``page.md#heading`` links and :meth:`QTextBrowser.scrollToAnchor` find it; shade code blocks."""
         doc = self.browser.document()
         blocks, texts = [], []
+        code = QTextBlockFormat()
+        code.setBackground(QColor("#f3f3f3"))
         block = doc.begin()
         while block.isValid():
-            if block.blockFormat().headingLevel() > 0 and block.length() > 1:
+            fmt = block.blockFormat()
+            if fmt.headingLevel() > 0 and block.length() > 1:
                 blocks.append(block)
                 texts.append(block.text())
+            elif fmt.nonBreakableLines() or fmt.hasProperty(QTextFormat.Property.BlockCodeFence):
+                QTextCursor(block).mergeBlockFormat(code)  # code blocks on a grey ground, as on GitHub
             block = block.next()
         for block, anchor in zip(blocks, guide.anchors(texts)):
             cursor = QTextCursor(block)
