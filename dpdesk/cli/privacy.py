@@ -54,9 +54,15 @@ def register(sub) -> None:
 
     p = sub.add_parser("ledger", help="list every release and check the ledger",
                        description="List every noisy release of the project (time, statistic, cost, result) and "
-                       "check its hash chain: says so when the ledger was edited outside dpdesk.")
+                       "check its hash chain, its seal and the head this computer last saw: says so when the "
+                       "ledger was edited outside dpdesk or the file is an older copy (rolled back), and whether it "
+                       "is verified with this computer's key or by structure only.")
     p.add_argument("project")
     p.add_argument("--json", action="store_true", help="print the ledger as JSON")
+    p.add_argument("--accept-rollback", action="store_true",
+                   help="confirm that this older copy of the project is the one to go on with (recorded in the "
+                   "project); releases are refused until then")
+    p.add_argument("--note", default="", help="with --accept-rollback: why (kept with the confirmation)")
     p.set_defaults(func=cmd_ledger)
 
 
@@ -172,7 +178,8 @@ def cmd_budget(args) -> int:
     if status.total_delta:
         print("  (epsilon at this delta, from the composition of all releases by a privacy-loss-distribution accountant)")
     if not status.ledger_intact:
-        print("  WARNING: the ledger was edited outside dpdesk; no more releases are made (see dpdesk ledger).")
+        print("  WARNING: the ledger was edited outside dpdesk, or this is an older copy of the project; no more "
+              "releases are made (see dpdesk ledger).")
     return 0
 
 
@@ -219,14 +226,30 @@ def cmd_release(args) -> int:
     return 0
 
 
+def _accept_rollback(args) -> None:
+    from dpdesk.project import Project, ledger
+
+    with Project.open(args.project) as project:  # this one writes: the confirmation is recorded
+        record = ledger.accept_rollback(project, note=args.note)
+    print(f"Rollback confirmed and recorded in the project: it goes on from release #{record['releases']}, "
+          f"although this computer had seen release #{record['seen_releases']} (on {record['seen_time']} "
+          f"in {record['seen_path']}). The spending of the releases after #{record['releases']} is no longer "
+          "counted: make sure they were never published.")
+
+
 def cmd_ledger(args) -> int:
+    if args.accept_rollback:
+        _accept_rollback(args)
     from dpdesk.project import Project, ledger
 
     with Project.open(args.project, read_only=True) as project:  # a received file is only read
         entries = ledger.ledger(project)
         check = ledger.verify_ledger(project)
     if args.json:
-        print(json.dumps({"intact": check.ok, "problems": check.problems, "releases": _plain(entries)},
+        print(json.dumps({"intact": check.ok, "problems": check.problems, "rolled_back": check.rollback is not None,
+                          "rollback": check.rollback, "verified": check.trust, "verification": check.trust_text,
+                          "head": {"releases": check.releases, "hash": check.head, "project_id": check.project_id},
+                          "confirmed_rollbacks": check.rollbacks, "releases": _plain(entries)},
                          indent=2, ensure_ascii=False))
         return 0 if check.ok else 1
     if not entries:
@@ -236,8 +259,15 @@ def cmd_ledger(args) -> int:
         values = ", ".join(f"{label} {_num(v)}" if label else _num(v) for label, v in _cells(e.result)[:6])
         more = " ..." if len(_cells(e.result)) > 6 else ""
         print(f"#{e.seq}  {e.time}  {e.description}  {cost}  ->  {values}{more}")
+    for r in check.rollbacks:
+        print(f"Confirmed rollback on {r.get('time', '?')}: went on from release #{r.get('releases', '?')} although "
+              f"release #{r.get('seen_releases', '?')} had been seen." + (f" Note: {r['note']}" if r.get("note") else ""))
     if check.ok:
-        print(f"Ledger intact: {check.releases} release(s), hash chain verified.")
+        print(f"Ledger intact: {check.releases} release(s), {check.trust_text}.")
+        if check.releases:
+            sealed = f", sealed with key id {check.sealed_by}" if check.sealed_by else ""
+            print(f"Head: release #{check.releases}, SHA-256 {check.head}{sealed} (compare with the head the "
+                  "project's owner sees on their computer).")
         return 0
     print("WARNING: " + check.message(args.project))
     return 1

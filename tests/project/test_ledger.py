@@ -320,7 +320,7 @@ def test_an_edited_ledger_is_found_and_stops_releases(tmp_path):
     with Project.open(path) as p:
         assert not ledger.verify_ledger(p).ok and not p.ledger_check.ok  # found before any release
         check = ledger.verify_ledger(p)
-        assert not check.ok and "release #1 was changed" in check.problems[0]
+        assert not check.ok and any("release #1 was changed" in x for x in check.problems)
         for request in (HIST, {"statistic": "count", "epsilon": 0.01}):  # neither a replay nor a new one
             with pytest.raises(ledger.LedgerTamperedError, match="edited outside dpdesk.*no more releases"):
                 ledger.release(p, request)

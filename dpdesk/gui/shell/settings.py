@@ -22,16 +22,11 @@ def make_settings() -> QSettings:
 
 
 def data_folder() -> Path:
-    """A folder for files the program makes for the user (the example project)."""
-    folder = os.environ.get("DPDESK_SETTINGS_DIR")
-    if folder:
-        path = Path(folder) / "data"
-    else:
-        from PySide6.QtCore import QStandardPaths
+    """A folder for files the program makes for the user (the example project): the same
+    per-user data folder as the ledger's key and the registries (:mod:`dpdesk.project.user_data`)."""
+    from dpdesk.project.user_data import user_data_folder
 
-        path = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return user_data_folder()
 
 
 class Settings:

@@ -171,6 +171,7 @@ class TabulateView(QWidget):
         self.panel.budget_requested.connect(self.budget_dialog)
         self.meter.open_requested.connect(self.show_in_window)
         self.ledger_view.opened.connect(self._open_entry)
+        self.ledger_view.rollback_accepted.connect(self.refresh)
         self.plan.add_requested.connect(self.add_to_plan)
         self.plan.plan_requested.connect(self.make_plan)
         self.plan.release_requested.connect(self.release_many)
@@ -280,8 +281,9 @@ class TabulateView(QWidget):
         if p is None or not p.datasets():
             reason = "Open a project with imported respondent data to publish tables."
         elif not p.ledger_check.ok or (self.status is not None and not self.status.ledger_intact):
-            reason = ("Releases are stopped: the release ledger was edited outside dpdesk (see Releases). "
-                      "Restore the project from a backup made before the edit.")
+            reason = (p.ledger_check.headline.replace("outside dpdesk.", "outside dpdesk (see Releases).")
+                      if not p.ledger_check.ok else "Releases are stopped: the release ledger was edited "
+                      "outside dpdesk (see Releases). Restore the project from a backup made before the edit.")
         if not reason:
             first_pld = bool(self.status and self.status.total_delta) and "dp_accounting" not in sys.modules
             if first_pld:  # the PLD accountant loads once, in about a second or two: say so

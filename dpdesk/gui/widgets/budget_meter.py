@@ -62,6 +62,7 @@ class MeterState:
     pending: Segment | None = None
     pending_fits: bool = True
     intact: bool = True
+    rolled_back: bool = False  # not edited, but an older copy than this computer last saw
     dataset: str = ""
     message: str = ""
     extra: dict = field(default_factory=dict)
@@ -94,12 +95,14 @@ def meter_state(project, pending=None) -> MeterState:
         status = ledger.budget_status(project)
     except Exception as exc:  # noqa: BLE001 - e.g. a counts table: shown in words
         return MeterState(message=str(exc))
-    intact = project.ledger_check.ok if getattr(project, "ledger_check", None) is not None else True
+    check = getattr(project, "ledger_check", None)
+    intact = check.ok if check is not None else True
+    rolled_back = check is not None and check.intact and check.rollback is not None
     from dpdesk.project.active import active_dataset
 
     if status is None:
         return MeterState(message="No privacy budget set yet: choose one before publishing.",
-                          dataset=active_dataset(project).name, intact=intact)
+                          dataset=active_dataset(project).name, intact=intact, rolled_back=rolled_back)
     intact = intact and status.ledger_intact
     spent = status.spent_epsilon if status.spent_epsilon != math.inf else status.total_epsilon
     spent = Fraction(spent)
@@ -144,7 +147,7 @@ def meter_state(project, pending=None) -> MeterState:
         pend = Segment(width, "pending", tip)
     return MeterState(status.total_epsilon, status.total_delta, spent, status.remaining_epsilon,
                       status.total_text, status.spent_text, status.remaining_text, status.releases,
-                      tuple(segments), pend, fits, intact, status.dataset)
+                      tuple(segments), pend, fits, intact, rolled_back, status.dataset)
 
 
 def summary(state: MeterState) -> str:
@@ -153,7 +156,8 @@ def summary(state: MeterState) -> str:
         return state.message or "No privacy budget set"
     text = f"{state.spent_text} spent of {state.total_text}; {state.remaining_text} left"
     if not state.intact:
-        text += " — ledger edited outside dpdesk, releases stopped"
+        text += (" — older copy of the project (ledger rolled back), releases stopped" if state.rolled_back else
+                 " — ledger edited outside dpdesk, releases stopped")
     return text
 
 
@@ -205,6 +209,9 @@ class BudgetBar(QWidget):
         s = self.state
         if not s.has_budget:
             return s.message or "No privacy budget set yet."
+        if not s.intact and s.rolled_back:
+            return ("This file is an older copy of the project than this computer last saw: releases recorded "
+                    "since then are missing from it, so no releases are made until you confirm (see Releases).")
         if not s.intact:
             return ("The release ledger was edited outside dpdesk, so the spending it records cannot be trusted "
                     "and no more releases are made from this project.")
@@ -283,7 +290,8 @@ class BudgetMeter(QWidget):
         if not state.has_budget:
             self.label.setText("not set" if state.dataset else "—")
         elif not state.intact:
-            self.label.setText("<span style='color:#c62828'>ledger edited: releases stopped</span>")
+            what = "older copy" if state.rolled_back else "ledger edited"
+            self.label.setText(f"<span style='color:#c62828'>{what}: releases stopped</span>")
         else:
             text = f"{state.remaining_text} left of {state.total_text.removeprefix('ε = ')}"
             colour = "#c62828" if state.warning else ("#b36b00" if state.nearly_full else None)
@@ -348,7 +356,11 @@ class BudgetPanel(QWidget):
         self.remaining.setText(f"<b>Left</b> {left}")
         self.button.setText("Lower the budget…")
         self.button.setEnabled(state.intact)
-        if not state.intact:
+        if not state.intact and state.rolled_back:
+            note = ("<span style='color:#c62828'><b>This file is an older copy of the project</b> than this "
+                    "computer last saw: releases recorded since then are missing from it, and so is their "
+                    "spending. No releases are made until you confirm the rollback (Releases tab).</span>")
+        elif not state.intact:
             note = ("<span style='color:#c62828'><b>The release ledger was edited outside dpdesk.</b> "
                     "The spending it records cannot be trusted, so no more releases are made from this "
                     "project. Restore the file from a backup to publish again.</span>")

@@ -1,11 +1,15 @@
 """The release list (the ledger): every release with its time, cost and result.
 
 Opening an old release shows its recorded result, costs nothing and says so. A ledger
-found edited outside dpdesk (``verify_ledger``) is shown as such; releases then stop.
+found edited outside dpdesk (``verify_ledger``) is shown as such; releases then stop. So is
+a file that is an older copy than this computer last saw (rolled back): the researcher may
+confirm it (``accept_rollback``, recorded in the project). Under the table: how far the
+ledger is verified (with this computer's key, or by structure only).
 """
 
 from __future__ import annotations
 
+import html
 from fractions import Fraction
 
 from PySide6.QtCore import Qt, Signal
@@ -14,6 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMessageBox,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -27,6 +32,9 @@ from dpdesk.gui.widgets.release_result import cells
 
 TAMPERED_TEXT = ("<b>This ledger was edited outside dpdesk.</b> Its records cannot be trusted, so no more "
                  "releases are made from this project. What was found: {problems}")
+ROLLBACK_TEXT = ("<b>This file is an older copy of the project than this computer last saw.</b> {rollback}. "
+                 "Releases recorded since then may already be published, and their spending is missing here, "
+                 "so no releases are made until you confirm that this copy is the one to go on with.")
 
 
 def cost_text(entry) -> str:
@@ -49,6 +57,8 @@ class LedgerView(QWidget):
     """The list of releases; ``opened(entry)`` when one is opened (free of cost)."""
 
     opened = Signal(object)
+    #: the researcher confirmed a rollback (the ledger changed: screens showing it refresh)
+    rollback_accepted = Signal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -58,6 +68,12 @@ class LedgerView(QWidget):
         self.banner.setStyleSheet("QLabel { background: #fdecea; color: #8e1b1b; padding: 8px; "
                                   "border: 1px solid #e57373; }")
         self.banner.hide()
+        self.accept_button = QPushButton("Confirm this copy…")
+        self.accept_button.setToolTip("Go on with this older copy. The confirmation is recorded in the project.")
+        self.accept_button.hide()
+        self.verification = QLabel()
+        self.verification.setWordWrap(True)
+        self.verification.setObjectName("ledgerVerification")
         self.table = QTableWidget(0, 5)
         self.table.setHorizontalHeaderLabels(["#", "Time (UTC)", "What", "Cost", "Result"])
         self.table.verticalHeader().setVisible(False)
@@ -80,11 +96,19 @@ class LedgerView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.banner)
+        top = QHBoxLayout()
+        top.addStretch(1)
+        top.addWidget(self.accept_button)
+        layout.addLayout(top)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.verification)
         layout.addLayout(row)
         self.entries: list = []
         self.intact = True
+        self.check = None
+        self._project = None
         self.open_button.clicked.connect(self.open_selected)
+        self.accept_button.clicked.connect(self.accept_rollback)
         self.table.itemDoubleClicked.connect(self.open_selected)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self._update_buttons()
@@ -92,14 +116,28 @@ class LedgerView(QWidget):
     def refresh(self, project) -> None:
         from dpdesk.project import ledger
 
+        self._project = project
         if project is None or project.closed:
-            self.entries, self.intact = [], True
+            self.entries, self.intact, self.check = [], True, None
         else:
             self.entries = ledger.ledger(project)
-            check = ledger.verify_ledger(project)
+            check = self.check = ledger.verify_ledger(project)
             self.intact = check.ok
-            self.banner.setText(TAMPERED_TEXT.format(problems="; ".join(check.problems) or "the hash chain"))
+            if check.problems or not check.rollback:
+                found = "; ".join(check.problems) or "the hash chain"  # names from the file: shown as text
+                self.banner.setText(TAMPERED_TEXT.format(problems=html.escape(found, quote=False)))
+            else:
+                said = check.rollback[0].upper() + check.rollback[1:]
+                self.banner.setText(ROLLBACK_TEXT.format(rollback=html.escape(said, quote=False)))
         self.banner.setVisible(not self.intact)
+        rolled_back = self.check is not None and self.check.intact and self.check.rollback is not None
+        self.accept_button.setVisible(rolled_back)
+        trust = self.check.trust if self.check is not None and self.check.intact else "none"
+        self.verification.setVisible(trust != "none")
+        if trust != "none":
+            text = html.escape(self.check.trust_text, quote=False)
+            self.verification.setText(f"Ledger {text}." if trust == "key" else
+                                      f"<span style='color:#8a5a00'>Ledger {text}.</span>")
         self.table.setRowCount(len(self.entries))
         for r, e in enumerate(reversed(self.entries)):  # newest first
             texts = (str(e.seq), e.time.replace("T", " ")[:19], e.description, cost_text(e), result_text(e))
@@ -124,6 +162,31 @@ class LedgerView(QWidget):
         entry = self.selected_entry()
         if entry is not None:
             self.opened.emit(entry)
+
+    def accept_rollback(self) -> None:
+        """Ask, then record that this older copy is the one to go on with."""
+        from dpdesk.errors import DpdeskError
+        from dpdesk.project import ledger
+
+        from dpdesk.gui.dialogs.errors import show_error
+
+        project = self._project
+        if project is None or project.closed or self.check is None or not self.check.rollback:
+            return
+        answer = QMessageBox.question(
+            self, "Confirm this older copy",
+            f"{self.check.rollback[0].upper() + self.check.rollback[1:]}.\n\nGo on with this copy? The spending of "
+            "the releases missing from it will no longer be counted, so confirm only if they were never "
+            "published. The confirmation is recorded in the project.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        try:
+            ledger.accept_rollback(project)
+        except DpdeskError as exc:
+            show_error(exc, self)
+        self.refresh(project)
+        self.rollback_accepted.emit()
 
     def _update_buttons(self) -> None:
         self.open_button.setEnabled(self.selected_entry() is not None)

@@ -28,7 +28,6 @@ Safety rules (DESIGN.md, idea 7):
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import os
 import sqlite3
 import threading
@@ -37,32 +36,17 @@ from typing import Any, Iterator
 
 from dpdesk import __version__
 from dpdesk.errors import ProjectError
-from dpdesk.project.file import database, datasets, schema, schema_check, validate
+from dpdesk.project.file import database, schema, schema_check, validate
+from dpdesk.project.file.contents import NotFound, ProjectContents, _now  # noqa: F401 - NotFound stays importable here
 from dpdesk.project.file.lock import ProjectLock, lock_path
-from dpdesk.project.items import (
-    Analysis,
-    Dataset,
-    Item,
-    check_name,
-    design_record,
-    dumps,
-    encode_codes,
-    loads,
-    plain_dict,
-)
 
-_UNSET: Any = object()
 # Processes may share a file, one process may not open it twice (the lock says so, but
 # this gives the clearer message when the second open comes from the same process).
 _OPEN_HERE: set[str] = set()
 _OPEN_HERE_LOCK = threading.Lock()
 
 
-def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-class Project:
+class Project(ProjectContents):
     """An open project file. Make one with :meth:`create` or :meth:`open`; :meth:`close` it."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection, lock: ProjectLock | None, *, read_only: bool = False):
@@ -267,264 +251,6 @@ class Project:
             except sqlite3.Error as exc:
                 raise database.project_error(self.path, exc, conn) from exc
 
-    # ------------------------------------------------------------------ items
-    def add_item(
-        self,
-        name: str,
-        design: Any,
-        column: str | None = None,
-        codes: Any = None,
-        group_column: str | None = None,
-        question: str = "",
-        group_codes: Any = None,
-        instructions: str = "",
-    ) -> int:
-        """Add a survey item; returns its id. Names are unique within a project.
-
-        ``codes`` maps data values to responses (any JSON-able mapping; key types are kept),
-        ``group_codes`` maps the ``group_column``'s values to the groups of a two-group design;
-        ``instructions`` keeps the respondent instructions as edited (default: the design's).
-        """
-        check_name(name, "survey item")
-        record = design_record(design)
-        with self.transaction() as conn:
-            if conn.execute("SELECT 1 FROM items WHERE name = ?", (name,)).fetchone():
-                raise ProjectError(
-                    f"The project {self.path} already has an item named {name!r}. "
-                    f"Choose another name, or change the existing item."
-                )
-            now = _now()
-            cur = conn.execute(
-                "INSERT INTO items(name, question, design_name, design_params, design_description,"
-                " design, column_name, codes, group_column, group_codes, created_at, modified_at, instructions)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    name,
-                    question or "",
-                    record["name"],
-                    dumps(record.get("params") or {}, "the design parameters"),
-                    record.get("description") or "",
-                    dumps(record, "the design"),
-                    column,
-                    encode_codes(codes),
-                    group_column,
-                    encode_codes(group_codes, "the group codes"),
-                    now,
-                    now,
-                    instructions or "",
-                ),
-            )
-            return cur.lastrowid
-
-    def items(self) -> list[Item]:
-        """All survey items, in the order they were added."""
-        return [Item.from_row(r) for r in self._read("SELECT * FROM items ORDER BY id")]
-
-    def item(self, name: str) -> Item:
-        """The item called ``name`` (:class:`ProjectError`, also a KeyError, if there is none)."""
-        rows = self._read("SELECT * FROM items WHERE name = ?", (name,))
-        if not rows:
-            raise self._missing("item", name, "SELECT name FROM items ORDER BY id")
-        return Item.from_row(rows[0])
-
-    def update_item(
-        self,
-        name: str,
-        *,
-        new_name: str = _UNSET,
-        design: Any = _UNSET,
-        column: str | None = _UNSET,
-        codes: Any = _UNSET,
-        group_column: str | None = _UNSET,
-        question: str = _UNSET,
-        group_codes: Any = _UNSET,
-        instructions: str = _UNSET,
-    ) -> Item:
-        """Change the given fields of item ``name`` (pass ``None`` to clear one); returns it."""
-        changes: dict[str, Any] = {}
-        if new_name is not _UNSET and new_name != name:
-            changes["name"] = check_name(new_name, "survey item")
-        if design is not _UNSET:
-            record = design_record(design)
-            changes["design_name"] = record["name"]
-            changes["design_params"] = dumps(record.get("params") or {}, "the design parameters")
-            changes["design_description"] = record.get("description") or ""
-            changes["design"] = dumps(record, "the design")
-        if column is not _UNSET:
-            changes["column_name"] = column
-        if codes is not _UNSET:
-            changes["codes"] = encode_codes(codes)
-        if group_column is not _UNSET:
-            changes["group_column"] = group_column
-        if question is not _UNSET:
-            changes["question"] = question or ""
-        if group_codes is not _UNSET:
-            changes["group_codes"] = encode_codes(group_codes, "the group codes")
-        if instructions is not _UNSET:
-            changes["instructions"] = instructions or ""
-        with self.transaction() as conn:
-            self.item(name)  # raises if missing
-            if "name" in changes and conn.execute("SELECT 1 FROM items WHERE name = ?", (changes["name"],)).fetchone():
-                raise ProjectError(
-                    f"Cannot rename item {name!r} to {changes['name']!r}: the project {self.path} "
-                    f"already has an item with that name. Choose another name."
-                )
-            if changes:
-                changes["modified_at"] = _now()
-                assignments = ", ".join(f"{k} = ?" for k in changes)
-                conn.execute(f"UPDATE items SET {assignments} WHERE name = ?", (*changes.values(), name))
-            return self.item(changes.get("name", name))
-
-    def remove_item(self, name: str) -> None:
-        """Remove an item. Its saved analyses stay, marked with the item's name."""
-        with self.transaction() as conn:
-            if conn.execute("DELETE FROM items WHERE name = ?", (name,)).rowcount == 0:
-                raise self._missing("item", name, "SELECT name FROM items ORDER BY id")
-
-    # ------------------------------------------------------------------ datasets
-    def add_dataset(
-        self,
-        name: str,
-        frame: Any,
-        source: dict[str, Any] | None = None,
-        options: dict[str, Any] | None = None,
-        report: Any = None,
-    ) -> int:
-        """Store an imported data frame as a table of the project; returns the dataset id.
-
-        ``source`` is ``{"name": file name, "sha256": hex digest, "size": bytes}``;
-        ``options`` the import options and ``report`` the import report (JSON-able).
-        """
-        check_name(name, "dataset")
-        source = plain_dict(source, "A dataset's source")
-        with self.transaction() as conn:
-            if conn.execute("SELECT 1 FROM datasets WHERE name = ?", (name,)).fetchone():
-                raise ProjectError(
-                    f"The project {self.path} already has a dataset named {name!r}. "
-                    f"Choose another name, or remove the existing dataset first."
-                )
-            cur = conn.execute(
-                "INSERT INTO datasets(name, table_name, n_rows, source_name, source_sha256, source_size,"
-                " options, report, imported_at, app_version) VALUES (?, '', 0, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    name,
-                    _text_or_none(source.get("name")),
-                    source.get("sha256"),
-                    source.get("size"),
-                    dumps(options or {}, "the import options"),
-                    dumps(report if report is not None else {}, "the import report"),
-                    _now(),
-                    __version__,
-                ),
-            )
-            dataset_id = cur.lastrowid
-            table, n_rows = datasets.write_frame(conn, dataset_id, frame)
-            conn.execute("UPDATE datasets SET table_name = ?, n_rows = ? WHERE id = ?", (table, n_rows, dataset_id))
-            return dataset_id
-
-    def datasets(self) -> list[Dataset]:
-        """The imported datasets (without their rows), in import order."""
-        out = []
-        for r in self._read("SELECT * FROM datasets ORDER BY id"):
-            columns = self._read(
-                "SELECT name, dtype FROM dataset_columns WHERE dataset_id = ? AND position >= 0 ORDER BY position",
-                (r["id"],),
-            )
-            out.append(
-                Dataset(
-                    id=r["id"],
-                    name=r["name"],
-                    table=r["table_name"],
-                    n_rows=r["n_rows"],
-                    columns=[c["name"] for c in columns],
-                    dtypes={c["name"]: c["dtype"] for c in columns},
-                    source={"name": r["source_name"], "sha256": r["source_sha256"], "size": r["source_size"]},
-                    options=loads(r["options"]),
-                    report=loads(r["report"]),
-                    imported_at=r["imported_at"],
-                    app_version=r["app_version"],
-                )
-            )
-        return out
-
-    def dataset_frame(self, name: str) -> Any:
-        """The dataset's rows as a pandas DataFrame (names, dtypes and categories restored)."""
-        with self._mutex:
-            row = self._dataset_row(name)
-            try:
-                return datasets.read_frame(self.connection, row["id"])
-            except sqlite3.Error as exc:
-                raise database.project_error(self.path, exc, self.connection) from exc
-
-    def remove_dataset(self, name: str) -> None:
-        """Remove a dataset and its table."""
-        with self.transaction() as conn:
-            row = self._dataset_row(name)
-            conn.execute("DELETE FROM datasets WHERE id = ?", (row["id"],))
-            datasets.drop_frame(conn, row["table_name"])
-
-    def _dataset_row(self, name: str) -> sqlite3.Row:
-        rows = self._read("SELECT id, table_name FROM datasets WHERE name = ?", (name,))
-        if not rows:
-            raise self._missing("dataset", name, "SELECT name FROM datasets ORDER BY id")
-        return rows[0]
-
-    # ------------------------------------------------------------------ analyses
-    def save_analysis(self, item: str | None, options: Any, results: Any) -> int:
-        """Record an analysis of ``item`` (an item name, or None) with its options and results."""
-        with self.transaction() as conn:
-            item_id = None
-            if item is not None:
-                item_id = self.item(item).id
-            cur = conn.execute(
-                "INSERT INTO analyses(item_id, item_name, options, results, created_at, app_version)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (item_id, item, dumps(options, "the analysis options"), dumps(results, "the analysis results"),
-                 _now(), __version__),
-            )
-            return cur.lastrowid
-
-    def analyses(self, item: str | None = None) -> list[Analysis]:
-        """Saved analyses, oldest first; of one item (by its current name) when ``item`` is given."""
-        if item is None:
-            rows = self._read("SELECT * FROM analyses ORDER BY id")
-        else:
-            found = self._read("SELECT id FROM items WHERE name = ?", (item,))
-            if found:
-                rows = self._read("SELECT * FROM analyses WHERE item_id = ? ORDER BY id", (found[0]["id"],))
-            else:  # a removed item: its analyses keep the name
-                rows = self._read("SELECT * FROM analyses WHERE item_id IS NULL AND item_name = ? ORDER BY id", (item,))
-        names = {r["id"]: r["name"] for r in self._read("SELECT id, name FROM items")}
-        return [
-            Analysis(
-                id=r["id"],
-                item=names.get(r["item_id"], r["item_name"]),
-                options=loads(r["options"]),
-                results=loads(r["results"]),
-                created_at=r["created_at"],
-                app_version=r["app_version"],
-            )
-            for r in rows
-        ]
-
-    # ------------------------------------------------------------------ ledger (read only)
-    def ledger_rows(self, *, decode: bool = True) -> list[dict[str, Any]]:
-        """The release ledger, in order. ``decode=False`` keeps the JSON columns as stored text."""
-        rows = self._read("SELECT * FROM releases ORDER BY seq")
-        json_columns = ("request", "noise_params", "cost", "result")
-        out = []
-        for r in rows:
-            row = dict(r)
-            if decode:
-                for c in json_columns:
-                    row[c] = loads(row[c])
-            out.append(row)
-        return out
-
-    def budget_rows(self) -> list[dict[str, Any]]:
-        """Every budget ever set, oldest first (the last one per dataset is in force)."""
-        return [dict(r) for r in self._read("SELECT * FROM budget ORDER BY id")]
-
     # ------------------------------------------------------------------ copies
     def backup_to(self, path: str | os.PathLike) -> Path:
         """Write a consistent copy of the project to ``path`` atomically (SQLite backup API)."""
@@ -586,20 +312,3 @@ class Project:
             self._key = str(target)
             with _OPEN_HERE_LOCK:
                 _OPEN_HERE.add(self._key)
-
-    # ------------------------------------------------------------------ helpers
-    def _missing(self, what: str, name: str, names_sql: str) -> ProjectError:
-        names = [r[0] for r in self._read(names_sql)]
-        known = ", ".join(map(repr, names[:10])) + (", ..." if len(names) > 10 else "") if names else "none"
-        return NotFound(f"The project {self.path} has no {what} named {name!r} (it has: {known}).")
-
-
-class NotFound(ProjectError, KeyError):
-    """An item or dataset name that is not in the project."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0])
-
-
-def _text_or_none(value: Any) -> str | None:
-    return None if value is None else str(value)

@@ -1,7 +1,7 @@
 """The privacy budget and the release ledger (central differential privacy).
 
 Owns the budget, the transaction that releases a noisy statistic (check the budget, compute,
-draw, record, commit), the hash chain that finds edits, and budget amounts as text. The
+draw, record, commit), the hash chain and its seal that find edits and rollbacks, and budget amounts as text. The
 request itself, with its noise and privacy events, is a pure value from
 ``dpdesk.mechanisms.central``. May use ``file`` and ``items``; never the readers or exports.
 """
@@ -16,6 +16,8 @@ _PUBLIC = {
     **{name: "dpdesk.project.ledger.releases"
        for name in ("BudgetExceeded", "LedgerEntry", "LedgerTamperedError", "Preview", "ledger", "plan",
                     "preview", "release", "verify_ledger")},
+    "LedgerRolledBackError": "dpdesk.project.ledger.heads",
+    "accept_rollback": "dpdesk.project.ledger.rewind",
 }
 
 __all__ = sorted(_PUBLIC)

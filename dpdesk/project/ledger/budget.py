@@ -111,11 +111,13 @@ def _budget_args(epsilon, delta, *, allow_zero: bool = False) -> tuple[Fraction,
 
 
 def _insert_budget(conn, eps: Fraction, d: Fraction) -> None:
+    before = chain.check(conn)
     try:
         conn.execute("INSERT INTO budget(epsilon, delta, set_time, dataset_sha256) VALUES (?, ?, ?, NULL)",
                      (str(eps), str(d), _now()))
     except sqlite3.IntegrityError as exc:
         raise BudgetError(f"The privacy budget could not be changed: {exc}.") from exc
+    chain.reseal(conn, before)  # the seal covers the budget rows too
 
 
 def set_budget(project, epsilon, delta=0, *, dataset: str | None = None) -> BudgetStatus:

@@ -1,19 +1,28 @@
-"""The hash chain of the release ledger, and the check that finds edits made outside dpdesk.
+"""The hash chain of the release ledger, its seal, and the check that finds edits and rollbacks.
 
 Each row of ``releases`` carries ``hash = SHA-256(canonical JSON of the row's fields,
 prev_hash included)`` and ``prev_hash`` = the previous row's hash (64 zeros for the first).
 The JSON columns are hashed as the text stored, so verification never re-serialises.
 The ``app`` row ``ledger_head`` = "<number of releases>:<last hash>" is written in the same
-transaction, so a deleted last release is found too.
+transaction, so a deleted last release is found too; the ``ledger_seal`` row (an HMAC of the
+head with this installation's key, :mod:`dpdesk.project.ledger.seal`) is written with it.
 
-:func:`check` also looks for the append-only triggers of the schema, for budgets that
-were raised (the budget rows per dataset must never increase) and for budget rows that
-changed after a release recorded them.
+:func:`check` verifies, read only:
 
-What this guarantees: any change made with another tool (sqlite3, DB Browser) that does
-not recompute every later hash is found. The chain has no secret key, so it cannot stop
-someone who rewrites the whole chain on purpose; it makes an accidental or casual edit
-visible and stops further releases from a ledger that no longer adds up.
+- the structure: releases numbered 1..n without gaps, each ``prev_hash`` the hash before,
+  each ``hash`` recomputed, the recorded head, the append-only triggers compared by their
+  SQL with the ones this version creates (a no-op trigger of the same name is found), no
+  other triggers on the ledger's tables, budgets never raised or changed after use;
+- the seal, when it was made with this installation's key: an edit made without the key is
+  found even if every hash was recomputed;
+- the register of heads (:mod:`dpdesk.project.ledger.heads`): a file whose ledger is behind,
+  or went another way than, the head this computer last saw was rolled back. That is not an
+  edit but still stops releases until the researcher confirms
+  (:func:`dpdesk.project.ledger.rewind.accept_rollback`).
+
+A file without a seal of this installation (from another computer, or from a dpdesk
+before seals) is "verified by structure only": consistent, but an edit whose hashes were
+recomputed cannot be ruled out.
 """
 
 from __future__ import annotations
@@ -23,10 +32,13 @@ import json
 import sqlite3
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 
 from dpdesk.mechanisms.central.request import canonical_json
+from dpdesk.project.file import schema, schema_check
+from dpdesk.project.ledger import heads, key, seal
 
-__all__ = ["GENESIS", "row_hash", "check", "LedgerCheck", "HEAD_KEY", "TRIGGERS"]
+__all__ = ["GENESIS", "row_hash", "check", "LedgerCheck", "HEAD_KEY", "TRIGGERS", "record_head", "reseal"]
 
 GENESIS = "0" * 64
 HEAD_KEY = "ledger_head"
@@ -34,6 +46,10 @@ HASHED = ("seq", "time", "app_version", "dataset_sha256", "request", "mechanism"
           "cost", "result", "prev_hash")
 TRIGGERS = ("releases_no_update", "releases_no_delete", "budget_no_update", "budget_no_delete",
             "budget_never_raised")
+_GUARDED_TABLES = ("releases", "budget", "app")
+
+#: ``LedgerCheck.trust``: sealed with this computer's key / consistent only / nothing to check
+KEY, STRUCTURE, NOTHING = "key", "structure", "none"
 
 
 def row_hash(row) -> str:
@@ -44,38 +60,132 @@ def row_hash(row) -> str:
 
 @dataclass
 class LedgerCheck:
-    """Result of :func:`check`: ``ok`` when nothing was edited; ``problems`` say what was."""
+    """Result of :func:`check`.
+
+    ``problems`` say what was edited; ``rollback`` says why the file is behind the head this
+    computer last saw (None if it is not). ``ok`` when neither: releases may go on.
+    ``trust`` is :data:`KEY` when this installation's seal covers every release, else
+    :data:`STRUCTURE` ("verified by structure only"), or :data:`NOTHING` for an empty,
+    unsealed ledger. ``trust_text`` says it in words.
+    """
 
     releases: int = 0
     problems: list[str] = field(default_factory=list)
     head: str = GENESIS
+    project_id: str = ""
+    trust: str = NOTHING
+    sealed_to: int = 0           # releases 1..sealed_to are covered by this computer's seal
+    verified_from: int = 0       # ... of which those from here on were recorded under it
+    sealed_by: str | None = None  # key id of the seal, this computer's or another's
+    key_id: str | None = None     # this installation's key id (None: no key yet)
+    mac: str | None = None
+    rollback: str | None = None
+    seen: heads.Head | None = None
+    rollbacks: list[dict] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
+        return not self.problems and self.rollback is None
+
+    @property
+    def intact(self) -> bool:
+        """No edit found (the file may still be an older copy: see ``rollback``)."""
         return not self.problems
 
     def __bool__(self) -> bool:
         return self.ok
 
+    @property
+    def structure_only(self) -> bool:
+        return self.trust == STRUCTURE
+
+    @property
+    def trust_text(self) -> str:
+        if self.trust == NOTHING:
+            return "no releases yet, nothing to verify"
+        if self.trust == KEY:
+            text = "verified with this computer's key"
+            if self.verified_from > 1:
+                text += (f" (releases #1-#{self.verified_from - 1} were checked by structure only when this "
+                         "computer took the ledger over from an older dpdesk or another computer)")
+            return text
+        if self.sealed_to:
+            why = (f"this computer's seal covers releases #1-#{self.sealed_to}; the later ones were added by a "
+                   "dpdesk without seals")
+        elif self.sealed_by and self.sealed_by != self.key_id:
+            why = f"sealed on another computer, key id {self.sealed_by}, whose key this computer does not have"
+        else:
+            why = "not sealed: made by a dpdesk before ledgers were sealed"
+        return (f"verified by structure only ({why}; the chain is consistent, but an edit whose hashes were "
+                "all recomputed cannot be ruled out here)")
+
+    @property
+    def headline(self) -> str:
+        """One sentence for a status line: why releases are stopped, or how far the ledger is verified."""
+        if self.problems:
+            return ("Releases are stopped: the release ledger was edited outside dpdesk. Restore the project "
+                    "from a backup made before the edit.")
+        if self.rollback:
+            return ("Releases are stopped: this file is an older copy of the project than this computer last "
+                    "saw (its ledger was rolled back). Confirm the rollback to go on.")
+        return f"Ledger intact: {self.releases} release(s), {self.trust_text}."
+
     def message(self, path) -> str:
+        if not self.problems and self.rollback:
+            return (f"The project {path} is behind the ledger this computer last saw: {self.rollback}. Releases "
+                    f"recorded since then may already be published, and their privacy spending would be "
+                    f"forgotten, so this copy makes no releases until you confirm. If you restored it on "
+                    f"purpose, confirm with: dpdesk ledger \"{path}\" --accept-rollback (in Python: "
+                    f"ledger.accept_rollback(project)); the confirmation is recorded in the project.")
         shown = "; ".join(self.problems[:3]) + (f"; and {len(self.problems) - 3} more" if len(self.problems) > 3 else "")
         return (f"The release ledger of {path} was edited outside dpdesk ({shown}). The recorded "
                 f"privacy spending can no longer be trusted, so this project makes no more releases. "
                 f"Restore the project from a backup made before the edit.")
 
+    def to_remember(self, path) -> heads.Head | None:
+        """This state as an entry for the register of heads, if it is news to it (else None)."""
+        if not self.ok or not self.releases:
+            return None
+        sealed = self.trust == KEY and self.sealed_to == self.releases
+        seen = self.seen
+        if seen is not None and (seen.seq, seen.head) == (self.releases, self.head) and seen.sealed >= sealed:
+            return None
+        return heads.Head(self.project_id, self.releases, self.head, sealed, self.sealed_by, self.mac, str(path))
 
-def check(conn: sqlite3.Connection) -> LedgerCheck:
-    """Verify the chain, the head, the triggers and the budgets (read only)."""
-    out = LedgerCheck()
-    present = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+
+def _reference_triggers() -> dict[str, tuple[str, str | None]]:
+    """name -> (table, normalised SQL) of the triggers this version of dpdesk creates."""
+    made = schema_check.known_schema(schema.SCHEMA_VERSION) or {}
+    return {name: (table, normal) for (kind, name), (table, _sql, normal) in made.items() if kind == "trigger"}
+
+
+def _check_triggers(conn, out: LedgerCheck) -> None:
+    reference = _reference_triggers()
+    present = {name: (table, schema_check.normalise(sql)) for name, table, sql in
+               conn.execute("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")}
     for name in TRIGGERS:
         if name not in present:
             out.problems.append(f"the protecting trigger {name} was removed")
+        elif present[name] != reference[name]:
+            out.problems.append(f"the protecting trigger {name} was replaced by another one of the same name")
+    for name, (table, _sql) in present.items():
+        if name not in reference and str(table).lower() in _GUARDED_TABLES:
+            out.problems.append(f"a trigger {name!r} that dpdesk does not make was added to the table {table}")
+
+
+def check(conn: sqlite3.Connection, path: str | Path | None = None) -> LedgerCheck:
+    """Verify the chain, the head, the triggers, the budgets, the seal and the register (read only)."""
+    out = LedgerCheck()
+    _check_triggers(conn, out)
     prev = GENESIS
     budget_refs = {}
+    hashes: list[str] = []
     for row in conn.execute("SELECT * FROM releases ORDER BY seq"):
         out.releases += 1
         seq = row["seq"]
+        if seq != out.releases:
+            out.problems.append(f"release #{seq} is out of sequence: #{out.releases} was expected "
+                                "(releases were deleted or renumbered)")
         if row["prev_hash"] != prev:
             out.problems.append(f"release #{seq} does not follow the release before it "
                                 "(a release was deleted, inserted or changed)")
@@ -85,9 +195,10 @@ def check(conn: sqlite3.Connection) -> LedgerCheck:
             ref = json.loads(row["cost"]).get("budget") or {}
             if ref:
                 budget_refs[int(ref["id"])] = (ref["epsilon"], ref["delta"], seq)
-        except (ValueError, TypeError, KeyError, AttributeError):
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
             out.problems.append(f"release #{seq} has an unreadable cost")
         prev = row["hash"]
+        hashes.append(prev)
     out.head = prev
     head = conn.execute("SELECT value FROM app WHERE key = ?", (HEAD_KEY,)).fetchone()
     expected = f"{out.releases}:{prev}" if out.releases else None
@@ -95,7 +206,75 @@ def check(conn: sqlite3.Connection) -> LedgerCheck:
         out.problems.append("the ledger's last release does not match the recorded head "
                             "(a release was deleted or added)")
     _check_budgets(conn, budget_refs, out)
+    _check_seal(conn, hashes, out)
+    _compare_with_seen(hashes, out, path)
     return out
+
+
+def _check_seal(conn, hashes: list[str], out: LedgerCheck) -> None:
+    out.project_id = seal.project_identity(conn)
+    mine = key.load(create=False)
+    out.key_id = mine.id if mine else None
+    sc = seal.verify(conn, out.project_id, hashes, mine)
+    out.problems.extend(sc.problems)
+    out.rollbacks = seal.rollbacks(conn)
+    if sc.seal is not None:
+        out.sealed_by, out.mac = sc.seal.key_id, sc.seal.mac
+    if sc.mine:
+        out.sealed_to, out.verified_from = sc.sealed_to, sc.verified_from
+    if sc.mine and sc.sealed_to == out.releases:
+        out.trust = KEY
+    elif out.releases or sc.seal is not None:
+        out.trust = STRUCTURE
+
+
+def _compare_with_seen(hashes: list[str], out: LedgerCheck, path) -> None:
+    seen = heads.last_seen(out.project_id)
+    out.seen = seen
+    if seen is None:
+        return
+    n = len(hashes)
+    where = f"on {seen.time.replace('T', ' ')} in {seen.path}" if seen.path else f"on {seen.time}"
+    if seen.path and path is not None and str(Path(path)) != seen.path:
+        where += " (another file: a copy of this project)"
+    if n < seen.seq:
+        out.rollback = (f"its ledger ends at release #{n}, but this computer saw release #{seen.seq} of this "
+                        f"project {where}")
+    elif seen.seq and hashes[seen.seq - 1] != seen.head:
+        if seen.sealed and out.sealed_by is None and not out.problems:
+            out.rollback = (f"its release #{seen.seq} is not the one this computer saw {where}, and the seal this "
+                            "computer put on the ledger is gone: it is a copy whose ledger went another way, or "
+                            "its history was rewritten")
+        else:
+            out.rollback = (f"its release #{seen.seq} is not the one this computer saw {where}: it is a copy "
+                            "whose ledger went another way")
+    elif seen.sealed and out.sealed_by is None:
+        out.problems.append(f"the seal this computer put on the ledger at release #{seen.seq} was removed")
+
+
+def record_head(conn: sqlite3.Connection, seq: int, head: str, path, *, new: bool = True) -> heads.Head:
+    """Write the head and this installation's seal for release ``seq`` (in the caller's transaction).
+
+    Returns the entry for the register of heads; give it to :func:`heads.remember` after
+    the transaction committed (never before: the register must not run ahead of the file).
+    """
+    if seq:
+        conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)", (HEAD_KEY, f"{seq}:{head}"))
+    else:
+        conn.execute("DELETE FROM app WHERE key = ?", (HEAD_KEY,))
+    made = seal.write(conn, seq, head, key.load(create=True), new=new)
+    return heads.Head(made.project_id, seq, head, True, made.key_id, made.mac, str(path))
+
+
+def reseal(conn: sqlite3.Connection, before: LedgerCheck) -> None:
+    """Seal the ledger again after a budget was set or lowered (same transaction).
+
+    ``before`` is the check made before the budget row was added. Only a ledger without
+    edits is sealed again (a rollback is not laundered by this: the register of heads still
+    knows the later head); an edited one keeps its stale seal, so the edit stays visible.
+    """
+    if not before.problems:
+        record_head(conn, before.releases, before.head, "", new=False)
 
 
 def _check_budgets(conn, refs: dict, out: LedgerCheck) -> None:

@@ -31,7 +31,7 @@ from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json, describe, normalize
 from dpdesk.mechanisms.central.spec import ReleaseSpec, release_spec
 from dpdesk.project import respondents
-from dpdesk.project.ledger import chain
+from dpdesk.project.ledger import chain, heads
 from dpdesk.project.ledger.budget import (  # noqa: F401 - the budget's names stay importable from here
     BudgetStatus,
     _Budget,
@@ -155,14 +155,18 @@ def verify_ledger(project) -> chain.LedgerCheck:
     is kept as ``project.ledger_check`` for the screens that show it.
     """
     with project.transaction() as conn:
-        project.ledger_check = chain.check(conn)
+        project.ledger_check = chain.check(conn, project.path)
+    news = project.ledger_check.to_remember(project.path)
+    if news is not None:  # this computer has now seen this head
+        heads.remember(news)
     return project.ledger_check
 
 
 def _require_intact(project, conn) -> None:
-    check = chain.check(conn)
+    check = chain.check(conn, project.path)
     if not check.ok:
-        raise LedgerTamperedError(check.message(project.path))
+        error = LedgerTamperedError if check.problems else heads.LedgerRolledBackError
+        raise error(check.message(project.path))
 
 
 # ----------------------------------------------------------------------------- release
@@ -197,7 +201,9 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
     Returns the :class:`LedgerEntry` once it is committed. The same request on the same
     data returns the stored entry (``replayed=True``) at no cost, never re-noised. Raises
     :class:`BudgetExceeded` (nothing spent) when it would exceed the budget,
-    :class:`LedgerTamperedError` when the ledger was edited outside dpdesk. ``progress`` is
+    :class:`LedgerTamperedError` when the ledger was edited outside dpdesk,
+    :class:`~dpdesk.project.ledger.heads.LedgerRolledBackError` when this file is an older copy
+    than this computer last saw (until :func:`~dpdesk.project.ledger.rewind.accept_rollback`). ``progress`` is
     called with "verified", "checked", "noised", "recorded", "committed"; if it raises
     (e.g. a cancelled worker), the transaction is rolled back and nothing is spent.
     """
@@ -243,10 +249,10 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
         fields["hash"] = chain.row_hash(fields)
         conn.execute(f"INSERT INTO releases({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
                      tuple(fields.values()))
-        conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)",
-                     (chain.HEAD_KEY, f"{seq}:{fields['hash']}"))
+        sealed = chain.record_head(conn, seq, fields["hash"], project.path)
         say("recorded")
         entry = _entry(conn.execute("SELECT * FROM releases WHERE seq = ?", (seq,)).fetchone())
+    heads.remember(sealed)  # after the commit: the register never runs ahead of the file
     say("committed")
     _remember(project, ds, epsilon_text(after, budget.delta, up=True), frame)
     return entry
