@@ -136,3 +136,10 @@ def test_build_rewrites_screenshots_ships_only_what_pages_use_and_refuses_broken
     (docs / "guide" / "b.md").write_text("# B\n\n[gone](gone.md)\n", encoding="utf-8")
     with pytest.raises(tool.GuideError, match="b.md: gone.md"):
         tool.build(**kw)
+
+
+def test_the_frozen_bundle_carries_the_guide():
+    """PyInstaller puts the guide where importlib.resources looks in a bundle (dpdesk/resources/guide)."""
+    spec = (ROOT / "packaging" / "dpdesk.spec").read_text(encoding="utf-8")
+    assert ('"dpdesk" / "resources" / "guide"), "dpdesk/resources/guide"' in spec
+            or 'collect_data_files("dpdesk")' in spec)
