@@ -171,11 +171,30 @@ def test_screenshots_are_shown_and_fit_the_page(qtbot):
         block = block.next()
     assert images, "the Tabulate page shows its screenshots"
     room = help_window.browser.viewport().width()
+    from dpdesk.gui.help.window import ORIGINAL_IMAGE
+
     for image in images:
-        assert (SHIPPED / image.name()).is_file()
+        original = image.property(ORIGINAL_IMAGE) or image.name()
+        assert (SHIPPED / original).is_file()
         picture = doc.resource(doc.ResourceType.ImageResource, QUrl(image.name()))
         assert picture is not None and not picture.isNull(), f"{image.name()} did not load"
-        assert 0 < image.width() <= room
+        assert 0 < image.width() <= room and picture.width() == round(image.width())
+    # narrower window: the screenshots follow
+    widths = [image.width() for image in images]
+    help_window.resize(700, 600)
+    qtbot.waitUntil(lambda: help_window.browser.viewport().width() < 600)
+    help_window._fit.timeout.emit()
+    block, narrower = doc.begin(), []
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fmt = it.fragment().charFormat()
+            if fmt.isImageFormat():
+                narrower.append(fmt.toImageFormat().width())
+            it += 1
+        block = block.next()
+    assert len(narrower) == len(widths) and all(n <= help_window.browser.viewport().width() for n in narrower)
+    assert any(n < w for n, w in zip(narrower, widths))
 
 
 def test_help_window_screenshots(project_window, qtbot):

@@ -40,6 +40,7 @@ from dpdesk.gui.help import guide
 from dpdesk.gui.help.pages import CONTENTS, page_for
 
 MAX_IMAGE_WIDTH = 900  # screenshots are shown at most this wide (and never wider than the page)
+ORIGINAL_IMAGE = QTextFormat.Property.UserProperty.value + 1  # a fitted image's own file name
 
 
 class GuideBrowser(QTextBrowser):
@@ -243,30 +244,43 @@ class HelpWindow(QWidget):
             cursor.mergeCharFormat(fmt)
 
     def _fit_images(self) -> None:
-        """Show every image at its own size, or narrower to fit the page (keeping its shape)."""
+        """Show every image at its own size, or smoothly scaled down to fit the page (keeping its
+        shape): the scaled copy is added to the page's resources, the original's name kept."""
         doc = self.browser.document()
         room = max(200, min(MAX_IMAGE_WIDTH, self.browser.viewport().width() - 2 * int(doc.documentMargin()) - 8))
+        room -= room % 40  # few sizes, so that resizing the window adds few scaled copies
+        changes = []
         block = doc.begin()
         while block.isValid():
             it = block.begin()
             while not it.atEnd():
                 fragment = it.fragment()
-                fmt = fragment.charFormat()
-                if fmt.isImageFormat():
-                    image = fmt.toImageFormat()
-                    picture = doc.resource(QTextDocument.ResourceType.ImageResource, QUrl(image.name()))
-                    size = picture.size() if picture is not None and hasattr(picture, "size") else None
-                    if size is not None and size.width() > 0:
-                        width = min(size.width(), room)
-                        if abs(image.width() - width) > 0.5:
-                            image.setWidth(width)
-                            image.setHeight(size.height() * width / size.width())
-                            cursor = QTextCursor(doc)
-                            cursor.setPosition(fragment.position())
-                            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor)
-                            cursor.setCharFormat(image)
+                if fragment.charFormat().isImageFormat():
+                    changes.append((fragment.position(), fragment.length(), fragment.charFormat().toImageFormat()))
                 it += 1
             block = block.next()
+        kind = QTextDocument.ResourceType.ImageResource
+        for position, length, image in changes:
+            original = image.property(ORIGINAL_IMAGE) or image.name()
+            picture = doc.resource(kind, QUrl(original))
+            if not isinstance(picture, QImage) or picture.isNull():
+                continue
+            width = min(picture.width(), room)
+            name = original
+            if width < picture.width():
+                name = f"dpdesk-fitted:{width}/{original}"
+                doc.addResource(kind, QUrl(name),
+                                picture.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation))
+            if name == image.name() and abs(image.width() - width) < 0.5:
+                continue
+            image.setName(name)
+            image.setProperty(ORIGINAL_IMAGE, original)
+            image.setWidth(width)
+            image.setHeight(picture.height() * width / picture.width())
+            cursor = QTextCursor(doc)
+            cursor.setPosition(position)
+            cursor.setPosition(position + length, QTextCursor.MoveMode.KeepAnchor)
+            cursor.setCharFormat(image)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
