@@ -207,7 +207,7 @@ def test_help_window_screenshots(project_window, qtbot):
         help_window.resize(*size)
         qtbot.waitUntil(lambda: help_window.width() == size[0])
         help_window._fit_images()
-        help_window.show_page("tabulate.md", "setting-the-budget")
+        help_window.show_page("data.md")
         shot(help_window, f"help_window{suffix}")
     window.nav.setCurrentRow(TASKS.index("Design"))
     shot(window, "view_help_button")
