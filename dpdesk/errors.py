@@ -7,7 +7,19 @@ beyond the one offending value needed to find the problem.
 
 
 class DpdeskError(Exception):
-    """Base class of every error meant to be shown to a user."""
+    """Base class of every error meant to be shown to a user.
+
+    ``in_app`` (optional) is the same message for the desktop app: it names the app's
+    buttons and menus instead of command-line flags (the GUI shows it when given).
+    """
+
+    in_app: str | None = None
+
+
+def in_app(exc: DpdeskError, text: str) -> DpdeskError:
+    """Give ``exc`` the wording the desktop app shows (see :class:`DpdeskError`); returns it."""
+    exc.in_app = text
+    return exc
 
 
 class DesignError(DpdeskError, ValueError):

@@ -7,7 +7,11 @@ import json
 import math
 from fractions import Fraction
 
-from dpdesk.errors import BudgetError
+from dpdesk.errors import BudgetError, DpdeskError
+
+
+class ExportError(DpdeskError, ValueError):
+    """A release cannot be exported as asked (no such release, an unknown file type)."""
 
 
 def register(sub) -> None:
@@ -50,6 +54,8 @@ def register(sub) -> None:
     p.add_argument("--dataset", help="dataset name (default: the latest import)")
     p.add_argument("--preview", action="store_true", help="show the cost and accuracy only; release nothing")
     p.add_argument("--json", action="store_true", help="print the ledger entry as JSON")
+    p.add_argument("--export", metavar="FILE", help="also write the released table to FILE (.xlsx or .csv) with its "
+                   "noise, cost and what its intervals cover")
     p.set_defaults(func=cmd_release)
 
     p = sub.add_parser("ledger", help="list every release and check the ledger",
@@ -59,6 +65,8 @@ def register(sub) -> None:
                        "is verified with this computer's key or by structure only.")
     p.add_argument("project")
     p.add_argument("--json", action="store_true", help="print the ledger as JSON")
+    p.add_argument("--export", nargs=2, metavar=("SEQ", "FILE"), help="write release number SEQ to FILE "
+                   "(.xlsx or .csv; costs nothing: the recorded result, never re-noised)")
     p.add_argument("--accept-rollback", action="store_true",
                    help="confirm that this older copy of the project is the one to go on with (recorded in the "
                    "project); releases are refused until then")
@@ -216,7 +224,16 @@ def cmd_release(args) -> int:
         print(f"  +-: every cell within this half-width of its exact value with probability "
               f"{float(Fraction(hw['confidence'])):.0%} (noise only, before any rounding).")
     elif entry.statistic == "mean":
-        print("  (mean = noisy sum / noisy count, clipped to the bounds; its error has no simple half-width)")
+        from dpdesk.project.ledger.release_cells import release_cells
+
+        rc = release_cells(entry)
+        for cell in rc.cells:
+            if cell.low is not None:
+                label = " x ".join(map(str, cell.keys)) or "mean"
+                print(f"  {label:<24} interval {_num(cell.low)} to {_num(cell.high)}")
+        print(f"  (mean = noisy sum / noisy count, clipped to the bounds; intervals: {rc.coverage})")
+    if getattr(args, "export", None):
+        print(f"Wrote {_export(entry, args.export)}.")
     if entry.replayed:
         print(f"Released before, on {entry.time}: shown again at no cost (never re-noised).")
     else:
@@ -224,6 +241,14 @@ def cmd_release(args) -> int:
     if status is not None:
         print(_status_line(status))
     return 0
+
+
+def _export(entry, path) -> str:
+    from dpdesk.project.ledger.release_table import export_release
+
+    if not str(path).lower().endswith((".xlsx", ".csv")):
+        raise ExportError(f"Cannot export to {path!r}: give a file name ending in .xlsx or .csv.")
+    return str(export_release(entry, path))
 
 
 def _accept_rollback(args) -> None:
@@ -245,6 +270,14 @@ def cmd_ledger(args) -> int:
     with Project.open(args.project, read_only=True) as project:  # a received file is only read
         entries = ledger.ledger(project)
         check = ledger.verify_ledger(project)
+    if args.export:
+        seq, path = args.export
+        entry = next((e for e in entries if str(e.seq) == seq.lstrip("#")), None)
+        if entry is None:
+            raise ExportError(f"There is no release #{seq} in {args.project}; `dpdesk ledger {args.project}` lists "
+                              "them.")
+        print(f"Wrote {_export(entry, path)} (release #{entry.seq}, {entry.description}; costs nothing).")
+        return 0
     if args.json:
         print(json.dumps({"intact": check.ok, "problems": check.problems, "rolled_back": check.rollback is not None,
                           "rollback": check.rollback, "verified": check.trust, "verification": check.trust_text,

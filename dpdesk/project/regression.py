@@ -19,7 +19,8 @@ import numpy as np
 from dpdesk.errors import DataError
 from dpdesk.mechanisms import rr
 from dpdesk.project.analysis import stored_table
-from dpdesk.project.mapping import _classify, _is_missing_code, _key, _missing_keys, value_labels_for
+from dpdesk.project.code_matching import _classify, _is_missing_code, _key, _missing_keys
+from dpdesk.project.mapping import value_labels_for
 
 INTERCEPT = "(Intercept)"
 

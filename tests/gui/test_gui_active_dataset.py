@@ -74,3 +74,23 @@ def test_replacing_keeps_the_name_and_the_budget(window, qtbot, tmp_path, two_fi
         dialog.start_import()
     assert [d.name for d in window.project.datasets()] == ["wave1.csv"]
     assert ledger.budget_status(window.project).spent_epsilon == pytest.approx(0.4)
+
+
+def test_importing_respondents_released_from_elsewhere_warns(window, qtbot, tmp_path, two_files):
+    from PySide6.QtWidgets import QMessageBox
+
+    from dpdesk.project import Project, ledger
+    from dpdesk.project.reading.importing import import_file
+
+    first, _ = two_files
+    other = tmp_path / "other.dpdesk"
+    with Project.create(other) as p:
+        import_file(p, first)
+        ledger.set_budget(p, 1)
+        ledger.release(p, {"statistic": "count", "epsilon": 0.3})
+    window.create_project(tmp_path / "p.dpdesk")
+    _import(window, qtbot, first)
+    box = next(w for w in window.findChildren(QMessageBox) if w.objectName() == "messageDialog")
+    assert "released from before" in box.text() and str(other.resolve()) in box.informativeText()
+    shot(box, "import_seen_before")
+    box.accept()

@@ -57,8 +57,11 @@ def error_box(exc: BaseException, parent: QWidget | None = None) -> QMessageBox:
     box.setIcon(QMessageBox.Icon.Warning if isinstance(exc, DpdeskError) else QMessageBox.Icon.Critical)
     box.setWindowTitle("dpdesk")
     box.setText(f"<b>{title_for(exc)}</b>")
-    if isinstance(exc, DpdeskError):
-        box.setInformativeText(str(exc))
+    if isinstance(exc, DpdeskError) and getattr(exc, "details", None):  # a summary, and its details apart
+        box.setInformativeText(str(getattr(exc, "summary", exc)))
+        box.setDetailedText(str(exc.details))
+    elif isinstance(exc, DpdeskError):
+        box.setInformativeText(getattr(exc, "in_app", None) or str(exc))
     else:
         box.setInformativeText(BUG_TEXT)
         box.setDetailedText(safe_details(exc))
@@ -71,6 +74,16 @@ def error_box(exc: BaseException, parent: QWidget | None = None) -> QMessageBox:
 def show_error(exc: BaseException, parent: QWidget | None = None) -> QMessageBox:
     """Show ``exc`` in a window-modal dialog (does not block: tests and workers go on)."""
     box = error_box(exc, parent)
+    box.setModal(True)
+    box.open()
+    return box
+
+
+def show_message(parent: QWidget | None, title: str, text: str) -> QMessageBox:
+    """A warning in words that needs no decision (window-modal, does not block)."""
+    box = QMessageBox(QMessageBox.Icon.Warning, "dpdesk", f"<b>{title}</b>", QMessageBox.StandardButton.Ok, parent)
+    box.setObjectName("messageDialog")
+    box.setInformativeText(text)
     box.setModal(True)
     box.open()
     return box

@@ -14,7 +14,7 @@ labelled "same" mapped to "different") is shown as a problem and is not accepted
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.gui.dialogs.discard import AskBeforeDiscard
 from dpdesk.gui.widgets.common import name, note
 from dpdesk.gui.shell.worker import JobRunner
 
@@ -107,6 +108,8 @@ def report_text(report, limit: int = 12) -> str:
 class CodeTable(QTableWidget):
     """The values of a column, each with a combo box: which response (or group) it stands for."""
 
+    edited = Signal()  # the user picked a response (or group) for a value
+
     def __init__(self, what: str, parent=None) -> None:
         super().__init__(0, 4, parent)
         self.what = what
@@ -148,6 +151,7 @@ class CodeTable(QTableWidget):
                     key = next((k for k, _t in choices if k.casefold() in (str(value).casefold(), label.casefold())),
                                None)
             combo.setCurrentIndex(max(0, combo.findData(key)) if key is not None else 0)
+            combo.activated.connect(self.edited)
             self.setCellWidget(row, 3, combo)
             row += 1
         if blanks:  # blanks are missing answers: listed, never a response (last row, outside self.values)
@@ -175,7 +179,7 @@ class CodeTable(QTableWidget):
         return out
 
 
-class MappingDialog(QDialog):
+class MappingDialog(AskBeforeDiscard, QDialog):
     """One page per item: column, codes, group column and codes, and the check's report."""
 
     def __init__(self, table, items: list, mappings: dict, parent=None,
@@ -255,6 +259,9 @@ class MappingDialog(QDialog):
         self.exclude_box.toggled.connect(self._on_exclude)
         if items:
             self.item_list.setCurrentRow(0)
+        self.watch_edits()  # Escape / Cancel with changes asks first
+        self.codes.edited.connect(self._mark_edited)
+        self.group_codes.edited.connect(self._mark_edited)
 
     # ------------------------------------------------------------------ items
     def design(self, item: str):

@@ -28,7 +28,7 @@ from dpdesk.errors import DpdeskError
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.table_model import FrameModel, cell_text
-from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.common import name, note, type_words
 from dpdesk.gui.shell.worker import JobRunner
 
 
@@ -51,7 +51,7 @@ def variable_rows(table) -> list[tuple[str, str, str, str, str]]:
         labels = r.value_labels.get(c) or {}
         shown = "; ".join(f"{cell_text(k)} = {v}" for k, v in list(labels.items())[:12]) + ("; …" if len(labels) > 12 else "")
         missing = ", ".join(cell_text(m) for m in (r.missing_values.get(c) or []))
-        out.append((c, str(table.frame[column].dtype), r.variable_labels.get(c, ""), shown, missing))
+        out.append((c, type_words(table.frame[column].dtype), r.variable_labels.get(c, ""), shown, missing))
     return out
 
 
@@ -261,6 +261,10 @@ class DataView(QWidget):
         else:
             self.load(active)
         self.window_.update_dataset_label()
+        if table.seen_before:  # the same respondents were released from before: say so, don't block
+            from dpdesk.gui.dialogs.errors import show_message
+
+            show_message(self, "These respondents were released from before", "\n\n".join(table.seen_before))
         self.window_.statusBar().showMessage(
             f"Imported {dataset}." + ("" if active == dataset else f" Analyses still use {active}."), 8000)
         self.imported.emit(dataset)

@@ -25,7 +25,7 @@ from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.shell import commands
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.wizard.catalog import BY_KEY
-from dpdesk.gui.widgets.common import name
+from dpdesk.gui.widgets.common import design_words, name
 
 
 def combined_epsilon(epsilons: list[float | None]) -> Fraction | float:
@@ -129,7 +129,9 @@ class DesignView(QWidget):
         for row, item in enumerate(items):
             record = item.design_record
             choice = BY_KEY.get(record["name"])
-            what = choice.title if choice else (record.get("summary") or record["name"])
+            what = design_words(record["name"])  # "Forced response, several categories", never "forced_multi"
+            if choice is not None:
+                what += f": {choice.title[0].lower()}{choice.title[1:]}"
             eps = record.get("epsilon")
             epsilons.append((item.name, eps))
             privacy = ("infinite: not every answer is protected" if eps is None

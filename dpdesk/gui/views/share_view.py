@@ -7,6 +7,9 @@ It shows and asks; the checks and remedies are ``dpdesk.project.sharing.checks``
 
 from __future__ import annotations
 
+import numbers
+
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -18,6 +21,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QScrollArea,
     QSpinBox,
@@ -92,6 +96,8 @@ class ShareView(QWidget):
         self.error_box = None
 
         self.roles = QTableWidget(0, 3)
+
+        self.roles.setTabKeyNavigation(False)
         self.roles.setObjectName("shareRoles")
         self.roles.setHorizontalHeaderLabels(["column", "role", "why"])
         self.roles.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
@@ -108,7 +114,7 @@ class ShareView(QWidget):
         self.t.setSingleStep(0.05)
         self.t.setDecimals(2)
         self.t.setSpecialValueText("report only")
-        self.include_rr = QCheckBox("Also check randomized-response columns as sensitive")
+        self.include_rr = QCheckBox("Check randomized-response columns too")
         self.include_rr.setToolTip("They are protected at the source: each answer was randomized by the respondent.")
         self.check_button = QPushButton("Check")
         self.check_button.setObjectName("shareCheck")
@@ -135,21 +141,27 @@ class ShareView(QWidget):
         self.pseudo_button = QPushButton("Pseudonymise")
         self.export_button = QPushButton("Export extract…")
         self.export_button.setObjectName("shareExport")
-        remedies = QVBoxLayout()
+        remedies = QVBoxLayout()  # short rows: the left pane fits at 1024 x 700 without clipping
         row = QHBoxLayout()
         row.addWidget(self.column, 1)
         row.addWidget(self.rule, 2)
-        row.addWidget(self.generalize_button)
         remedies.addLayout(row)
         row = QHBoxLayout()
-        for b in (self.cells_button, self.records_button, self.drop_button, self.undo_button):
+        for b in (self.generalize_button, self.drop_button, self.undo_button):
             row.addWidget(b)
+        row.addStretch(1)
         remedies.addLayout(row)
         row = QHBoxLayout()
-        row.addWidget(self.key_path, 1)
+        for b in (self.cells_button, self.records_button):
+            row.addWidget(b)
+        row.addStretch(1)
+        remedies.addLayout(row)
+        remedies.addWidget(self.key_path)
+        row = QHBoxLayout()
         row.addWidget(self.key_browse)
         row.addWidget(self.key_new)
         row.addWidget(self.pseudo_button)
+        row.addStretch(1)
         remedies.addLayout(row)
 
         left = QWidget()
@@ -169,6 +181,7 @@ class ShareView(QWidget):
         self.summary = self._table(["measure", "value"], "shareSummary")
         self.steps = self._table(["step", "risk and information lost"], "shareSteps")
         self.at_risk = QTableWidget(0, 0)
+        self.at_risk.setTabKeyNavigation(False)
         self.at_risk.setObjectName("shareAtRisk")
         self.tabs = QTabWidget()
         self.tabs.addTab(self.summary, "Risk summary")
@@ -187,7 +200,7 @@ class ShareView(QWidget):
         split.addWidget(scroll)
         split.addWidget(right)
         split.setChildrenCollapsible(False)
-        split.setSizes([520, 560])
+        split.setSizes([560, 520])
         self.status = QLabel()
         title = ViewTitle("Share")  # with its "?" button: the guide's page on this view
         intro = QLabel(HELP)
@@ -223,6 +236,7 @@ class ShareView(QWidget):
     @staticmethod
     def _table(headers, name):
         t = QTableWidget(0, len(headers))
+        t.setTabKeyNavigation(False)
         t.setObjectName(name)
         t.setHorizontalHeaderLabels(headers)
         t.horizontalHeader().setSectionResizeMode(len(headers) - 1, QHeaderView.ResizeMode.Stretch)
@@ -354,7 +368,20 @@ class ShareView(QWidget):
 
     def export_to(self, path) -> None:
         if self.extract is not None and not self.jobs.running:
+            if not self.extract.result.passes and not self.confirm_failing(int(self.extract.result.at_risk.sum())):
+                return
             self.jobs.start(export_job, self.extract, path, self.table.source, self.table.report)
+
+    def confirm_failing(self, fails: int) -> bool:
+        """Ask before exporting an extract whose records still fail the checks (tests replace it)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "Export records that fail the checks?",
+                          f"{fails} record(s) still fail the checks (for example k = {self.extract.options.k}): "
+                          "someone who knows their quasi-identifiers could pick them out. Apply a remedy "
+                          "first, or export anyway?", QMessageBox.StandardButton.Cancel, self)
+        ok = box.addButton("Export anyway", QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is ok
 
     # ------------------------------------------------------------------ results
     def _on_done(self, result) -> None:
@@ -415,11 +442,13 @@ class ShareView(QWidget):
         shown = frame.loc[res.at_risk].head(AT_RISK_SHOWN)
         columns = [c for c in ex.current_options().quasi + ex.current_options().sensitive if c in frame.columns]
         self.at_risk.setColumnCount(len(columns) + 1)
-        self.at_risk.setHorizontalHeaderLabels(["row", *columns])
+        self.at_risk.setHorizontalHeaderLabels(["row in file", *columns])
         self.at_risk.setRowCount(len(shown))
         brush = QBrush(QColor("#ffebee"))
+        first = getattr(getattr(self.table, "report", None), "first_data_row", None) or 2
         for i, (label, record) in enumerate(shown[columns].iterrows()):
-            cells = [str(label), *("" if v is None or v != v else str(v) for v in record.tolist())]
+            number = label + first if isinstance(label, numbers.Integral) else label  # as in the Data view
+            cells = [str(number), *("" if v is None or v != v else str(v) for v in record.tolist())]
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setBackground(brush)

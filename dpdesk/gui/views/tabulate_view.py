@@ -64,11 +64,16 @@ def release_job(job, project, requests: list[dict]) -> list:
 
 
 def refusal_words(message: str) -> str:
-    """The ledger's refusal, worded for before the click (nothing was tried yet)."""
-    head = "Release refused, nothing was spent and no noise was drawn: "
-    if message.startswith(head):
-        return "This release does not fit the budget, so it cannot be made: " + message[len(head):]
-    return message
+    """The ledger's refusal, worded for before the click (nothing was tried yet), as rich text:
+    the researcher's sentence first, the noise details (scale, sensitivity) in a small line."""
+    import html
+
+    summary, _, details = message.partition("\nDetails: ")
+    summary = summary.replace(" Release refused: nothing was spent and no noise was drawn.", "")
+    text = html.escape(summary)
+    if details:
+        text += f"<br><small style='color:#555'>Details: {html.escape(details)}</small>"
+    return text
 
 
 def ask_confirmation(parent, text: str) -> bool:
@@ -145,9 +150,9 @@ class TabulateView(QWidget):
         split.setStretchFactor(0, 5)
         split.setStretchFactor(1, 6)
         split.setChildrenCollapsible(False)
-        scroll.setMinimumWidth(200)  # the window can still be made small (700 px)
-        split.setSizes([500, 520])
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(200)  # the window can still be made small (it scrolls then)
+        self._left, self._scroll, self._split = left, scroll, split
+        split.setSizes([560, 460])
         title = ViewTitle("Tabulate")  # with its "?" button: the guide's page on this view
         intro = QLabel("Publish counts, tables and means of the ordinary variables with calibrated noise. "
                        "Each release spends part of the privacy budget below; see its cost and accuracy "
@@ -171,6 +176,7 @@ class TabulateView(QWidget):
         self.panel.budget_requested.connect(self.budget_dialog)
         self.meter.open_requested.connect(self.show_in_window)
         self.ledger_view.opened.connect(self._open_entry)
+        self.ledger_view.export_requested.connect(self._export_entry)
         self.ledger_view.rollback_accepted.connect(self.refresh)
         self.plan.add_requested.connect(self.add_to_plan)
         self.plan.plan_requested.connect(self.make_plan)
@@ -210,7 +216,14 @@ class TabulateView(QWidget):
 
         active = active_dataset(p) if p is not None else None
         columns = list(active.columns) if active is not None else []
-        self.form.set_columns(columns)
+        defaults = {}
+        if active is not None:
+            from dpdesk.project.ledger.column_choice import avoided_columns, default_column
+
+            first = default_column(active)
+            second = next((c for c in columns if c != first and c not in avoided_columns(active)), first)
+            defaults = {"category": first, "category2": second, "numeric": default_column(active, numeric=True)}
+        self.form.set_columns(columns, defaults)
         self.refresh()
 
     def refresh(self) -> None:
@@ -442,6 +455,10 @@ class TabulateView(QWidget):
     def _open_entry(self, entry) -> None:
         self.result.show_entry(entry, "opened")
         self.tabs.setCurrentWidget(self.result)
+
+    def _export_entry(self, entry) -> None:
+        self._open_entry(entry)
+        self.result.export_dialog()
 
     # ------------------------------------------------------------------ plan
     def add_to_plan(self) -> None:

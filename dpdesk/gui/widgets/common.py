@@ -6,7 +6,14 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 
 def name(widget: QWidget, accessible: str, description: str) -> QWidget:
-    """Give ``widget`` an accessible name and description (and a tooltip) and return it."""
+    """Give ``widget`` an accessible name and description (and a tooltip) and return it.
+
+    A table or list gets ``setTabKeyNavigation(False)``: Tab moves on to the next control
+    instead of walking the cells (no Tab traps; arrow keys still move between cells)."""
+    from PySide6.QtWidgets import QAbstractItemView
+
+    if isinstance(widget, QAbstractItemView):
+        widget.setTabKeyNavigation(False)
     widget.setAccessibleName(accessible)
     widget.setAccessibleDescription(description)
     if not widget.toolTip():
@@ -37,3 +44,36 @@ def problem_label() -> QLabel:
 def show_problem(label: QLabel, text: str) -> None:
     label.setText(text)
     label.setVisible(bool(text))
+
+
+def type_words(dtype) -> str:
+    """A column's pandas dtype in a researcher's words ("whole numbers", "categories", "text")."""
+    text = str(dtype).lower()
+    if text.startswith(("int", "uint")):
+        return "whole numbers"
+    if text.startswith("float"):
+        return "numbers"
+    if text.startswith("bool"):
+        return "yes / no"
+    if text.startswith("datetime"):
+        return "dates and times"
+    if text.startswith("category"):
+        return "categories"
+    return "text"
+
+
+#: The designs' names in words (the program's keys, e.g. "forced_multi", never reach the screen).
+DESIGN_WORDS = {
+    "warner": "Warner's mirrored questions", "forced": "Forced response", "forced_multi":
+    "Forced response, several categories", "unrelated": "Unrelated question",
+    "unrelated_unknown": "Unrelated question, prevalence unknown", "crosswise": "Crosswise model",
+    "triangular": "Triangular model", "kuk": "Kuk's card method", "mangat": "Mangat's model",
+    "sld": "Stochastic lie detector", "cdm": "Cheating detection model",
+    "krr": "Randomized response, several categories (k-RR)", "unary": "Unary encoding, tick each option",
+    "custom": "Custom design",
+}
+
+
+def design_words(key: str) -> str:
+    """A design's name in words ("Forced response, several categories" for "forced_multi")."""
+    return DESIGN_WORDS.get(str(key), str(key).replace("_", " ").capitalize())

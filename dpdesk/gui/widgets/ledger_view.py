@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from dpdesk.project.ledger.text import epsilon_text
 
-from dpdesk.gui.widgets.release_result import cells
+from dpdesk.gui.widgets.release_result import cells, what_words
 
 TAMPERED_TEXT = ("<b>This ledger was edited outside dpdesk.</b> Its records cannot be trusted, so no more "
                  "releases are made from this project. What was found: {problems}")
@@ -57,6 +57,7 @@ class LedgerView(QWidget):
     """The list of releases; ``opened(entry)`` when one is opened (free of cost)."""
 
     opened = Signal(object)
+    export_requested = Signal(object)
     #: the researcher confirmed a rollback (the ledger changed: screens showing it refresh)
     rollback_accepted = Signal()
 
@@ -80,6 +81,7 @@ class LedgerView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setTabKeyNavigation(False)
         header = self.table.horizontalHeader()
         for col in (0, 1, 3):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
@@ -89,10 +91,14 @@ class LedgerView(QWidget):
         self.table.setAccessibleDescription("Every noisy release of this project: time, what, cost and result")
         self.open_button = QPushButton("Open (free)")
         self.open_button.setToolTip("Show the recorded result again. It costs nothing: it is never re-noised.")
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip("Save the selected release as .xlsx or .csv (costs nothing)")
         self.summary = QLabel()
+        self.summary.setWordWrap(True)
         row = QHBoxLayout()
         row.addWidget(self.summary, 1)
         row.addWidget(self.open_button)
+        row.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.banner)
@@ -108,6 +114,7 @@ class LedgerView(QWidget):
         self.check = None
         self._project = None
         self.open_button.clicked.connect(self.open_selected)
+        self.export_button.clicked.connect(self.export_selected)
         self.accept_button.clicked.connect(self.accept_rollback)
         self.table.itemDoubleClicked.connect(self.open_selected)
         self.table.itemSelectionChanged.connect(self._update_buttons)
@@ -140,7 +147,7 @@ class LedgerView(QWidget):
                                       f"<span style='color:#8a5a00'>Ledger {text}.</span>")
         self.table.setRowCount(len(self.entries))
         for r, e in enumerate(reversed(self.entries)):  # newest first
-            texts = (str(e.seq), e.time.replace("T", " ")[:19], e.description, cost_text(e), result_text(e))
+            texts = (str(e.seq), e.time.replace("T", " ")[:19], what_words(e), cost_text(e), result_text(e))
             for c, text in enumerate(texts):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, e.seq)
@@ -162,6 +169,11 @@ class LedgerView(QWidget):
         entry = self.selected_entry()
         if entry is not None:
             self.opened.emit(entry)
+
+    def export_selected(self) -> None:
+        entry = self.selected_entry()
+        if entry is not None:
+            self.export_requested.emit(entry)
 
     def accept_rollback(self) -> None:
         """Ask, then record that this older copy is the one to go on with."""
@@ -189,4 +201,6 @@ class LedgerView(QWidget):
         self.rollback_accepted.emit()
 
     def _update_buttons(self) -> None:
-        self.open_button.setEnabled(self.selected_entry() is not None)
+        chosen = self.selected_entry() is not None
+        self.open_button.setEnabled(chosen)
+        self.export_button.setEnabled(chosen)

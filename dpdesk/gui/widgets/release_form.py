@@ -161,14 +161,20 @@ class ReleaseForm(QWidget):
         self._update_rows()
 
     # ------------------------------------------------------------------ state
-    def set_columns(self, columns: list[str]) -> None:
-        for combo in (self.axis1.column, self.axis2.column, self.column):
+    def set_columns(self, columns: list[str], defaults: dict | None = None) -> None:
+        """The dataset's columns; ``defaults`` ({"category": name, "numeric": name}) is what each
+        choice starts at (never a time stamp or an identifier: ``ledger.column_choice``)."""
+        defaults = defaults or {}
+        for combo, kind in ((self.axis1.column, "category"), (self.axis2.column, "category2"),
+                            (self.column, "numeric")):
             current = combo.currentText()
             combo.blockSignals(True)
             combo.clear()
             combo.addItems(columns)
             if current in columns:
                 combo.setCurrentText(current)
+            elif defaults.get(kind) in columns:
+                combo.setCurrentText(defaults[kind])
             combo.blockSignals(False)
         current = self.by.currentText()
         self.by.blockSignals(True)

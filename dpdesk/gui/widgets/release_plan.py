@@ -29,7 +29,10 @@ from dpdesk.mechanisms.central.request import describe, normalize
 def accuracy_text(preview) -> str:
     hw = preview.half_width
     if not hw:
-        return "no ± (see the result)" if preview.request["statistic"] in ("mean", "median") else ""
+        stat = preview.request["statistic"]
+        if stat == "mean":
+            return "an interval counting the noise of both its sum and its count, shown with the result"
+        return "chosen among the candidate values; no ± interval" if stat in ("median", "quantile") else ""
     return f"±{hw['simultaneous']:,.4g} (any one cell ±{hw['per_cell']:,.4g})"
 
 
@@ -48,6 +51,7 @@ class PlanPane(QWidget):
                        "budget among them and see each one's accuracy before anything is released.")
         intro.setWordWrap(True)
         self.table = QTableWidget(0, 4)
+        self.table.setTabKeyNavigation(False)
         self.table.setHorizontalHeaderLabels(["What", "Weight", "Cost", "Accuracy"])
         self.table.horizontalHeaderItem(3).setToolTip("± at the confidence asked, every cell at once")
         self.table.verticalHeader().setVisible(False)

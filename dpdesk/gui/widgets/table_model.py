@@ -102,6 +102,11 @@ class FrameModel(QAbstractTableModel):
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if (role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal
+                and section < len(self._series)):
+            from dpdesk.gui.widgets.common import type_words
+
+            return f"{self._columns[section]}: {type_words(self._series[section].dtype)}"  # never "int64"
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal:

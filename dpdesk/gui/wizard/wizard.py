@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QWizard
 
 from dpdesk.errors import DesignError
 
+from dpdesk.gui.dialogs.discard import AskBeforeDiscard, EnterStaysInNumberFields
 from dpdesk.gui.wizard.catalog import BY_KEY, EXACT
 from dpdesk.gui.wizard.draft import Draft
 from dpdesk.gui.wizard.page_design import DesignPage
@@ -23,9 +24,11 @@ def draft_from_item(item) -> Draft:
     key = record["name"]
     choice = BY_KEY.get(key)
     if choice is None:
+        from dpdesk.gui.widgets.common import design_words
+
         raise DesignError(
-            f"The item {item.name!r} uses the {key!r} design, which the wizard cannot edit yet. "
-            f"Change it from the command line, or make a new item."
+            f"The item {item.name!r} uses the design \"{design_words(key)}\", which the wizard cannot edit yet. "
+            f"Remove the item and make a new one with New item…, or keep it as it is."
         )
     params = dict(record.get("params") or {})
     categories = [str(c) for c in params.get("categories") or []]
@@ -38,7 +41,7 @@ def draft_from_item(item) -> Draft:
                  question_b_edited=bool(question_b))
 
 
-class DesignWizard(QWizard):
+class DesignWizard(AskBeforeDiscard, EnterStaysInNumberFields, QWizard):
     """Design one survey item. After ``accept()``, :meth:`result` gives what to store."""
 
     def __init__(self, draft: Draft | None = None, settings=None, parent=None) -> None:
@@ -63,6 +66,7 @@ class DesignWizard(QWizard):
             self.addPage(page)
         self.setButtonText(QWizard.WizardButton.FinishButton, "Save item" if self.draft.editing else "Add to project")
         self.resize(820, 680)
+        self.watch_edits()  # Escape / Cancel with changes asks first
 
     def item_result(self) -> dict:
         """``{"name", "question", "design", "instructions"}`` for the project."""

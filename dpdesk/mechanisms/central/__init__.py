@@ -8,7 +8,7 @@ Noise is drawn only by OpenDP's exact samplers (:mod:`.noise`). Every statistic 
 __all__ = [
     "laplace_counts", "gaussian_counts", "Release",
     "count", "histogram", "crosstab", "sum", "mean", "quantile", "median",
-    "accuracy", "postprocess",
+    "accuracy", "postprocess", "ratio",
 ]
 
 _LAZY = {  # loaded on first use, so that reading a request does not import numpy or OpenDP
@@ -24,6 +24,6 @@ def __getattr__(name):
     if name in _LAZY:
         mod = importlib.import_module(f"dpdesk.mechanisms.central.{_LAZY[name]}")
         return getattr(mod, name)
-    if name in ("accuracy", "postprocess", "tabulate", "numeric", "quantiles"):
+    if name in ("accuracy", "postprocess", "tabulate", "numeric", "quantiles", "ratio"):
         return importlib.import_module(f"dpdesk.mechanisms.central.{name}")
     raise AttributeError(name)

@@ -146,8 +146,11 @@ def lower_budget(project, epsilon, delta=None, *, dataset: str | None = None) ->
     with project.transaction() as conn:
         current = _budget(conn)
         if current is None:
-            raise BudgetError("This project has no privacy budget yet; set one first "
-                              "(set_budget, or dpdesk budget PROJECT --set EPS).")
+            from dpdesk.errors import in_app
+
+            raise in_app(BudgetError("This project has no privacy budget yet; set one first "
+                                     "(set_budget, or dpdesk budget PROJECT --set EPS)."),
+                         "This project has no privacy budget yet; set one first: Tabulate > Set the privacy budget….")
         eps, d = _budget_args(epsilon, current.delta if delta is None else delta, allow_zero=True)
         if eps > current.epsilon or d > current.delta:
             raise BudgetError(

@@ -3,69 +3,71 @@
 The Tabulate view and the command line show a release from the ledger; this module turns
 one :class:`~dpdesk.project.ledger.releases.LedgerEntry` into a plain table -- one row per
 released cell, a column per key axis (named after the request's columns, then its ``by``
-column), the released value, and the simultaneous half-width with its confidence -- and
+column), the released value as recorded, the value after free post-processing, its
+interval (:mod:`dpdesk.project.ledger.release_cells`), and the words every copy carries:
+the noise, the privacy cost and what the intervals cover after post-processing -- and
 writes it with :func:`dpdesk.project.export.tables.write_table`, so keys taken from the
 data (``=cmd|...`` as a region name) reach a spreadsheet as inert text and released
-numbers stay numbers. Reading the ledger again costs no budget.
+numbers stay numbers. An xlsx also gets an "About" sheet with the same words. Reading the
+ledger again costs no budget.
 """
 
 from __future__ import annotations
 
 import os
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from dpdesk.project.export.tables import write_table
+from dpdesk.project.export.tables import write_table, write_xlsx
+from dpdesk.project.ledger.release_cells import release_cells
 
-__all__ = ["release_table", "export_release"]
-
-
-def _axis_names(entry, n_axes: int) -> list[str]:
-    request = entry.request or {}
-    names = [str(c) for c in request.get("columns") or []]
-    if request.get("by"):
-        names.append(str(request["by"]))
-    if len(names) != n_axes:
-        names = [f"key {i + 1}" for i in range(n_axes)]
-    return names
-
-
-def _cells(keys: list, values: Any, prefix: tuple = ()) -> list[tuple[tuple, Any]]:
-    """(key path, value) of every cell of a nested value list shaped like ``keys``."""
-    if not keys:
-        return [(prefix, values)]
-    if not isinstance(values, (list, tuple)) or len(values) != len(keys[0]):
-        return [(prefix, values)]  # an unexpected shape: keep the value as it is
-    out = []
-    for key, value in zip(keys[0], values):
-        out.extend(_cells(keys[1:], value, prefix + (key,)))
-    return out
+__all__ = ["release_table", "export_release", "release_about"]
 
 
 def release_table(entry) -> list[dict[str, Any]]:
-    """One dict per released cell: the keys, ``released value``, ``± (all cells at once)``,
-    ``confidence``, ``statistic`` and ``ledger seq``; numbers stay numbers."""
-    result = entry.result or {}
-    keys = list(result.get("keys") or [])
-    names = _axis_names(entry, len(keys))
-    hw = result.get("half_width") or {}
+    """One dict per released cell: the keys, ``released value`` (as recorded: the raw noisy
+    value, or the mean), ``post-processed value``, ``interval low``/``interval high``,
+    ``± (all cells at once)``, ``confidence``, ``statistic``, ``noise``, ``privacy cost``,
+    ``intervals cover`` and ``ledger seq``; numbers stay numbers."""
+    rc = release_cells(entry)
+    hw = (entry.result or {}).get("half_width") or {}
     half = hw.get("simultaneous")
-    confidence = hw.get("confidence")
     rows = []
-    for path, value in _cells(keys, result.get("values")):
-        row: dict[str, Any] = {name: key for name, key in zip(names, path)}
-        if not path:
+    for cell in rc.cells:
+        row: dict[str, Any] = {name: key for name, key in zip(rc.axes, cell.keys)}
+        if not cell.keys:
             row["cell"] = "all respondents"
-        row["released value"] = value
+        row["released value"] = cell.shown if rc.statistic == "mean" else cell.raw  # what the ledger recorded
+        row["post-processed value"] = cell.shown
+        row["changed by post-processing"] = "yes" if cell.adjusted else "no"
+        row["interval low"] = cell.low
+        row["interval high"] = cell.high
         row["± (all cells at once)"] = None if half is None else float(half)
-        row["confidence"] = None if confidence is None else float(Fraction(str(confidence)))
+        row["confidence"] = rc.confidence
         row["statistic"] = entry.description
+        row["noise"] = rc.noise
+        row["privacy cost"] = rc.cost
+        row["intervals cover"] = rc.coverage
         row["ledger seq"] = entry.seq
         rows.append(row)
     return rows
 
 
+def release_about(entry) -> list[dict[str, Any]]:
+    """The words of one release as (what, value) rows: statistic, time, noise, cost, coverage."""
+    rc = release_cells(entry)
+    about = [("release", f"#{entry.seq}"), ("statistic", entry.description),
+             ("released (UTC)", entry.time.replace("T", " ")[:19]), ("dataset", entry.dataset or ""),
+             ("data fingerprint (SHA-256)", entry.dataset_sha256), ("noise", rc.noise),
+             ("privacy cost", rc.cost), ("post-processing", rc.postprocessing),
+             ("intervals cover", rc.coverage), ("dpdesk version", entry.app_version)]
+    about += [("note", n) for n in rc.notes]
+    return [{"what": k, "value": v} for k, v in about]
+
+
 def export_release(entry, path: str | os.PathLike) -> Path:
-    """Write :func:`release_table` of ``entry`` to ``path`` (.csv or .xlsx)."""
+    """Write :func:`release_table` of ``entry`` to ``path`` (.csv, or .xlsx with an About sheet)."""
+    path = Path(path)
+    if path.suffix.lower() == ".xlsx":
+        return write_xlsx(path, [(f"Release {entry.seq}", release_table(entry)), ("About", release_about(entry))])
     return write_table(path, release_table(entry), sheet=f"Release {entry.seq}")

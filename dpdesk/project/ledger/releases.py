@@ -172,26 +172,43 @@ def _require_intact(project, conn) -> None:
 # ----------------------------------------------------------------------------- release
 
 
+_NOUNS = {"count": "count", "histogram": "histogram", "crosstab": "cross-tab", "sum": "sum", "mean": "mean",
+          "median": "median", "quantile": "quantile"}
+
+
 def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget) -> BudgetExceeded:
+    """The refusal in the researcher's words ("This mean would cost epsilon 6; 0.4 is left."),
+    with the noise's scale and sensitivity in a details line (``exc.summary``, ``exc.details``)."""
     d, planned = budget.delta, spec.events
     cost = accounting.epsilon(list(planned), d)
     before = accounting.epsilon(spent_events, d)
     remaining = max(Fraction(0), budget.epsilon - before) if before != math.inf else Fraction(0)
     what = "; ".join(accounting.describe(e) for e in planned)
-    hint = ""
+    noun = _NOUNS.get(spec.statistic, spec.statistic)
+    left = "nothing is left" if remaining <= 0 else f"{epsilon_text(remaining, d, up=False)} is left"
+    fix = "Nothing more can be released from this project's budget." if remaining <= 0 else (
+        "To fix: ask for less (a smaller epsilon, a wider ± or fewer statistics).")
     if remaining > 0 and d == 0 and all(isinstance(e, accounting.Laplace) for e in planned):
-        hint = f" An epsilon of at most {number_text(remaining, up=False)} would fit."
-    return BudgetExceeded(
-        f"Release refused, nothing was spent and no noise was drawn: the {spec.description} of {ds_name!r} "
-        f"asks for {what}, costing {epsilon_text(cost, d, up=True)}. Already spent: "
-        f"{epsilon_text(before, d, up=True)} of the total {epsilon_text(budget.epsilon, d, up=False)}; remaining: "
-        f"{epsilon_text(remaining, d, up=False)}. To fix: ask for less (a smaller epsilon, a larger "
-        f"accuracy or scale) or release fewer statistics.{hint}")
+        wider = "" if spec.statistic in ("mean", "median", "quantile") else ", or ask for a wider ±"
+        fix = f"To fix: set the cost to at most epsilon {number_text(remaining, up=False)}{wider}."
+    summary = (f"This {noun} would cost {epsilon_text(cost, d, up=True)}; {left} "
+               f"(of {epsilon_text(budget.epsilon, d, up=False)}), so it does not fit. Release refused: nothing "
+               f"was spent and no noise was drawn. {fix}")
+    details = (f"Details: the {spec.description} of {ds_name!r} asks for {what}, costing "
+               f"{epsilon_text(cost, d, up=True)}. Already spent: {epsilon_text(before, d, up=True)}; remaining: "
+               f"{epsilon_text(remaining, d, up=False)}.")
+    exc = BudgetExceeded(f"{summary}\n{details}")
+    exc.summary, exc.details = summary, details
+    return exc
 
 
 def _no_budget(ds_name: str) -> BudgetError:
-    return BudgetError(f"No privacy budget is set for the data of {ds_name!r} yet, so nothing can be released. "
-                       f"Set one first: dpdesk budget PROJECT --set 1 (Python: ledger.set_budget(project, 1)).")
+    from dpdesk.errors import in_app
+
+    head = f"No privacy budget is set for the data of {ds_name!r} yet, so nothing can be released. "
+    return in_app(BudgetError(head + "Set one first: dpdesk budget PROJECT --set 1 (Python: "
+                              "ledger.set_budget(project, 1))."),
+                  head + "Set one first: Tabulate > Set the privacy budget….")
 
 
 def release(project, request: Mapping[str, Any], *, dataset: str | None = None,

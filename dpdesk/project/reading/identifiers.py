@@ -41,6 +41,16 @@ _LAT_LONG = re.compile(r"^\(?-?\d{1,2}\.\d{3,}\s*[,;]\s*-?\d{1,3}\.\d{3,}\)?$")
 _BY_CONTENT = (("e-mail address", _EMAIL), ("IP address", _IPV4), ("IP address", _IPV6),
                ("response ID", _RESPONSE_ID), ("location", _LAT_LONG), ("phone number", None))
 SAMPLE = 500
+#: time stamps of survey platforms (Qualtrics, LimeSurvey, SoSci Survey...): when someone answered identifies
+TIME_STAMP_NAMES = {"startdate", "enddate", "recordeddate", "submitdate", "datestamp", "timestamp",
+               "starttime", "endtime", "submittime", "lastactivity", "datesubmitted",
+               "date", "time", "datetime", "createdat", "completedat"}
+
+
+def is_time_stamp_name(column) -> bool:
+    """The column's name says it is a time stamp (StartDate, EndDate, RecordedDate, submit_time...)."""
+    key = _key(column)
+    return key in TIME_STAMP_NAMES or key.endswith(("date", "timestamp", "time"))
 
 
 def _key(text) -> str:

@@ -77,6 +77,7 @@ def store_import(project, table, *, name: str, options: dict | None = None,
     options = {k: v for k, v in (options or {}).items() if k != "progress"}
     signature, seen = respondents.import_warnings(project, table.frame)
     table.report.warnings.extend(w for w in seen if w not in table.report.warnings)
+    table.seen_before = list(seen)
     with project.transaction() as conn:
         before = active_dataset(project)
         if replace and before is not None:
@@ -103,7 +104,8 @@ def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str,
     """
     import pandas as pd
 
-    from dpdesk.project.mapping import _plain, value_labels_for
+    from dpdesk.project.code_matching import _plain
+    from dpdesk.project.mapping import value_labels_for
 
     frame = table.frame
     report = getattr(table, "report", None)

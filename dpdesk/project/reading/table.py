@@ -106,6 +106,8 @@ class Table:
     frame: Any
     report: ImportReport
     source: Source
+    #: set when the table is stored: released data it shares respondents with (words, for the user)
+    seen_before: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {"report": self.report.to_dict(), "source": self.source.to_dict()}

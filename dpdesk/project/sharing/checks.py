@@ -83,10 +83,17 @@ def default_roles(frame: pd.DataFrame, report=None, protected=()) -> dict[str, C
         if kind and share >= 0.5:
             roles[name] = ColumnRole(name, IDENTIFIER, f"{kind} (by content: {share:.0%} of values)")
             continue
+        key = _key(name)
         if pd.api.types.is_datetime64_any_dtype(series.dtype):
             roles[name] = ColumnRole(name, QUASI, "a date (dates identify in combination)")
             continue
-        key = _key(name)
+        if identifiers.is_time_stamp_name(name) or _looks_like_times(series):
+            roles[name] = ColumnRole(name, QUASI, "a time stamp (when someone answered identifies in combination)")
+            continue
+        twin = _direct_twin(key, protected)
+        if twin:
+            roles[name] = ColumnRole(name, SENSITIVE, f"the same question as {twin!r}, asked directly (not protected)")
+            continue
         if key in _QUASI_NAMES or any(key.startswith(s) for s in ("birth", "zip", "postcode", "dob")):
             roles[name] = ColumnRole(name, QUASI, "a demographic or place (by column name)")
             continue
@@ -97,6 +104,30 @@ def default_roles(frame: pd.DataFrame, report=None, protected=()) -> dict[str, C
                 continue
         roles[name] = ColumnRole(name, OTHER, "")
     return roles
+
+
+def _looks_like_times(series: pd.Series) -> bool:
+    """Most of a sample of text values parse as dates or date-times (e.g. "2024-03-01 10:22:05")."""
+    if not (pd.api.types.is_object_dtype(series.dtype) or pd.api.types.is_string_dtype(series.dtype)):
+        return False
+    sample = series.dropna().astype(str).head(50)
+    sample = sample[sample.str.len() >= 8]
+    if len(sample) < 3 or not sample.str.contains(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}", regex=True).all():
+        return False
+    parsed = pd.to_datetime(sample, errors="coerce", format="mixed")
+    return bool(parsed.notna().mean() >= 0.8)
+
+
+def _direct_twin(key: str, protected) -> str | None:
+    """The randomized-response column this one asks directly ("cheat_direct" for "cheat")."""
+    if "direct" not in key:
+        return None
+    stem = key.replace("direct", "")
+    for column in protected:
+        other = _key(column)
+        if stem and other and (stem.startswith(other) or other.startswith(stem) or stem[:4] == other[:4]):
+            return str(column)
+    return None
 
 
 @dataclass
@@ -232,8 +263,11 @@ def check(frame: pd.DataFrame, options: ShareOptions, *, require_quasi: bool = T
     if frame.shape[0] == 0:
         raise DataError("The data has no records, so there is nothing to check or share. Import a file with data.")
     if not options.quasi and require_quasi:
-        raise DataError("No quasi-identifiers are marked. Mark the columns an outsider could know about a person "
-                        "(age, sex, region, dates, occupation) as quasi-identifiers (--quasi).")
+        from dpdesk.errors import in_app
+
+        head = ("No quasi-identifiers are marked. Mark the columns an outsider could know about a person "
+                "(age, sex, region, dates, occupation) as quasi-identifiers")
+        raise in_app(DataError(head + " (--quasi)."), head + " in the role column, then press Check.")
     _check_columns(frame, options.quasi, "quasi-identifier")
     _check_columns(frame, options.sensitive, "sensitive")
     both = sorted(set(options.quasi) & set(options.sensitive))

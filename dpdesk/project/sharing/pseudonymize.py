@@ -65,9 +65,12 @@ def generate_key(path) -> Path:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        raise PseudonymError(f"The key file {path} already exists; dpdesk never overwrites a key (the pseudonyms "
-                             "made with it could no longer be reproduced). Use it with --key-file, or choose "
-                             "another name.") from None
+        from dpdesk.errors import in_app
+
+        head = (f"The key file {path} already exists; dpdesk never overwrites a key (the pseudonyms made with it "
+                "could no longer be reproduced). ")
+        raise in_app(PseudonymError(head + "Use it with --key-file, or choose another name."),
+                     head + "Choose it with Key…, or choose another name.") from None
     with os.fdopen(fd, "w", encoding="ascii") as handle:
         handle.write(secrets.token_hex(32) + "\n")
     return path
