@@ -19,11 +19,14 @@ class ViewTitle(QWidget):
         self.help_button.setAccessibleName(f"Help on {text}")
         self.help_button.setToolTip(f"Open the user guide's page on {text} (F1)")
         self.help_button.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.help_button.setStyleSheet(
-            "QToolButton#view_help { border: 1px solid palette(mid); border-radius: 11px; min-width: 20px; "
-            "max-width: 20px; min-height: 20px; max-height: 20px; font-weight: bold; color: palette(dark); }"
-            "QToolButton#view_help:hover, QToolButton#view_help:focus { border-color: palette(highlight); "
-            "color: palette(highlight); }")
+        style = ("QToolButton#view_help { border: 1px solid palette(mid); border-radius: RADIUS; font-weight: bold; "
+                 "color: palette(dark); } QToolButton#view_help:hover, QToolButton#view_help:focus { "
+                 "border-color: palette(highlight); color: palette(highlight); }")
+        self.help_button.setStyleSheet(style.replace("RADIUS", "0px"))
+        hint = self.help_button.sizeHint().expandedTo(self.help_button.minimumSizeHint())
+        side = max(hint.width(), hint.height(), 22)  # round, and never narrower than its text needs
+        self.help_button.setFixedSize(side, side)
+        self.help_button.setStyleSheet(style.replace("RADIUS", f"{side // 2}px"))
         self.help_button.clicked.connect(self.open_help)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
