@@ -212,3 +212,26 @@ def test_help_window_screenshots(project_window, qtbot):
     window.nav.setCurrentRow(TASKS.index("Design"))
     shot(window, "view_help_button")
     help_window.close()
+
+
+def test_f1_in_the_wizard_and_the_import_dialog_opens_their_pages(project_window, qtbot):
+    """A dialog gets its own help window (a window-modal dialog blocks its parent's other windows)."""
+    window = project_window
+    wizard = window.design_view.new_item()
+    wizard.activateWindow()
+    qtbot.waitUntil(wizard.isActiveWindow)
+    qtbot.keyClick(wizard.focusWidget() or wizard, Qt.Key.Key_F1)
+    help_window = wizard.findChild(HelpWindow)
+    assert help_window is not None and help_window.isVisible()
+    assert help_window.page == "design.md" and help_window.browser.source().fragment() == "the-wizard-new-survey-item"
+    assert help_window.browser.verticalScrollBar().value() > 0
+    wizard.reject()
+
+    dialog = window.data_view.import_dialog()
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow)
+    qtbot.keyClick(dialog.focusWidget() or dialog, Qt.Key.Key_F1)
+    help_window = dialog.findChild(HelpWindow)
+    assert help_window is not None and help_window.page == "data.md"
+    assert help_window.browser.source().fragment() == "importing-a-file"
+    dialog.reject()

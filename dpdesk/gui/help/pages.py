@@ -13,6 +13,8 @@ VIEW_PAGES: dict[str, tuple[str, str]] = {
     "Design": ("design.md", ""),
     "Wizard": ("design.md", "the-wizard-new-survey-item"),
     "Data": ("data.md", ""),
+    "Import": ("data.md", "importing-a-file"),
+    "Mapping": ("data.md", "mapping-items-to-columns"),
     "Results": ("results.md", ""),
     "Tabulate": ("tabulate.md", ""),
     "Export": ("export.md", ""),

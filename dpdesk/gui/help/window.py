@@ -287,19 +287,24 @@ class HelpWindow(QWidget):
         self._fit.start()
 
 
-def _main_window(widget: QWidget) -> QWidget:
-    """The top-level window ``widget`` lives in, through dialogs (a wizard's parent's window)."""
-    top = widget.window()
-    while top.parentWidget() is not None:
-        top = top.parentWidget().window()
-    return top
-
-
 def help_window(widget: QWidget) -> HelpWindow:
-    """The help window of ``widget``'s main window, made on first use."""
-    top = _main_window(widget)
+    """The help window of the window ``widget`` is in, made on first use. A dialog (the wizard, the
+    import dialog) gets its own: a window-modal dialog blocks its parent's other windows."""
+    top = widget.window()
     existing = top if isinstance(top, HelpWindow) else top.findChild(HelpWindow, "help_window")
     return existing or HelpWindow(top)
+
+
+class HelpKey(QShortcut):
+    """F1 in a dialog opens the guide's page on it (``view`` keys :data:`pages.VIEW_PAGES`)."""
+
+    def __init__(self, dialog: QWidget, view: str) -> None:
+        super().__init__(QKeySequence(Qt.Key.Key_F1), dialog)
+        self.view = view
+        self.activated.connect(self.open)
+
+    def open(self) -> None:
+        open_help(self.parent(), view=self.view)
 
 
 def open_help(widget: QWidget, view: str = "", page: str = "", anchor: str = "") -> HelpWindow:
