@@ -3,7 +3,7 @@
 Pages are Markdown rendered by Qt itself (``QTextBrowser``; no web engine). Links between pages
 open the other page here, with Back and Forward; ``page.md#heading`` scrolls to that heading
 (anchors as GitHub makes them); screenshots are scaled to the window's width. Web links open in the
-browser. One help window per main window: :func:`open_help` reuses it.
+browser. One help window per window (the main window, or a dialog): :func:`open_help` reuses it.
 """
 
 from __future__ import annotations
