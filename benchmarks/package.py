@@ -7,7 +7,7 @@ process each run, offscreen and, when ``Xvfb`` is installed, on a real X server 
 
     .venv/bin/python benchmarks/package.py [--app /usr/bin/dpdesk] [--runs 7] [--write]
 
-Build first (``make package``); ``--app`` defaults to the installed ``/opt/dpdesk/dpdesk``
+Build first (``make package``); ``--app`` defaults to the installed ``/usr/lib/dpdesk/dpdesk``
 when present, else ``dist/dpdesk/dpdesk``.
 """
 
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--write", action="store_true", help=f"write {RESULTS.relative_to(ROOT)}")
     args = parser.parse_args(argv)
-    installed = Path("/opt/dpdesk/dpdesk")
+    installed = Path("/usr/lib/dpdesk/dpdesk")
     app = args.app or (installed if installed.exists() else ROOT / "dist" / "dpdesk" / "dpdesk")
     bundle = app.resolve().parent
     if not (bundle / "_internal").is_dir():

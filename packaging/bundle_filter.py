@@ -37,6 +37,8 @@ _QT_IMAGEFORMATS_DROPPED = ("libqpdf", "libqtiff", "libqwebp", "libqtga", "libqw
 _QT_LIBS_DROPPED = ("Qt6Quick", "Qt6Qml", "Qt6Pdf", "Qt6VirtualKeyboard", "Qt6Designer", "Qt6LabsStyleKit",
                     "Qt6ShaderTools", "Qt6Wayland", "Qt6WlShell", "Qt6EglFS", "Qt6EglFs", "Qt6Network", "Qt6Sql",
                     "Qt6Test", "Qt6Concurrent", "Qt6Help", "Qt6UiTools", "Qt6SvgWidgets", "Qt6OpenGLWidgets")
+#: macOS: the same Qt libraries are frameworks named without the 6 (QtQuick.framework/Versions/A/QtQuick).
+_QT_FRAMEWORKS_DROPPED = tuple("Qt" + lib[len("Qt6"):] for lib in _QT_LIBS_DROPPED)
 #: System libraries that only Qt's GTK 3 theme plugin (left out above) pulls in.
 _GTK_STACK = ("libgtk-3", "libgdk-3", "libatk-1.0", "libatk-bridge", "libatspi", "libcairo", "libpango",
               "libgdk_pixbuf", "libfribidi", "libthai", "libdatrie", "libgraphite2", "libpixman", "libepoxy",
@@ -67,6 +69,11 @@ def keep(dest: str) -> bool:
             return False  # links GTK 3, which dpdesk does not depend on; Qt falls back without it
     if any(lib in name for lib in _QT_LIBS_DROPPED):
         return False  # also the links PyInstaller puts beside the program
+    frameworks = [p[: -len(".framework")] for p in parts if p.endswith(".framework")]
+    if frameworks and frameworks[0].startswith(_QT_FRAMEWORKS_DROPPED):
+        return False  # macOS: the whole framework (binary, Resources/Info.plist, links)
+    if len(parts) == 1 and name.startswith(_QT_FRAMEWORKS_DROPPED) and "." not in name:
+        return False  # macOS: the framework binary's link beside the program
     if len(parts) == 1 and name.startswith(_GTK_STACK):
         return False
     return True

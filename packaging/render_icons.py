@@ -1,4 +1,4 @@
-"""Render ``packaging/icons/dpdesk.svg`` to the PNG sizes of the hicolor theme, an .ico and an .icns.
+"""Render ``dpdesk/resources/icons/dpdesk.svg`` (the icon the app itself uses) to the PNG sizes of the hicolor theme, an .ico and an .icns.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/render_icons.py build/icons
 
@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-SVG = Path(__file__).resolve().parent / "icons" / "dpdesk.svg"
+SVG = Path(__file__).resolve().parents[1] / "dpdesk" / "resources" / "icons" / "dpdesk.svg"
 SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 
 

@@ -39,10 +39,16 @@ def build_parser() -> argparse.ArgumentParser:
     from dpdesk.cli import regress
 
     regress.register(sub)
+    from dpdesk.cli import report
+
+    report.register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    from dpdesk.cli.console import make_streams_safe
+
+    make_streams_safe()  # any terminal encoding: "epsilon" where the console has no ε (cp1252, ascii)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

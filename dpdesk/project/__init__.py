@@ -15,7 +15,7 @@ that importing one part does not pull in pandas.
 
 from __future__ import annotations
 
-import importlib
+from dpdesk.lazy import exports
 
 _PUBLIC = {
     "Project": "dpdesk.project.file.store",
@@ -31,9 +31,4 @@ _PUBLIC = {
 
 __all__ = sorted(_PUBLIC)
 
-
-def __getattr__(name: str):
-    module = _PUBLIC.get(name)
-    if module is None:
-        raise AttributeError(f"module 'dpdesk.project' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = exports(__name__, _PUBLIC)

@@ -10,7 +10,8 @@ fall by a factor of 0.90 with each year of age and rise by 1.35 per point of exa
 (``CHEATING_EFFECTS``; stress and who cheats are drawn from a second generator, so every
 other column and item is as before).
 
-``resources/examples/make_example.py`` calls :func:`write_example` to regenerate the files.
+``tools/make_example.py`` calls :func:`write_example` to regenerate the files in
+``dpdesk/resources/examples``.
 """
 
 from __future__ import annotations
@@ -123,17 +124,8 @@ def write_example(folder: str | Path) -> Path:
 
 
 def example_folder() -> Path:
-    """The bundled example files: ``resources/examples`` of the source tree or of a frozen build.
+    """The bundled example files, ``dpdesk/resources/examples`` (:mod:`dpdesk.resources`): in the
+    source tree, an installed wheel and a frozen bundle alike."""
+    from dpdesk.resources import path
 
-    A PyInstaller bundle keeps its data under ``sys._MEIPASS`` (``_internal`` beside the
-    program, ``Contents/Resources`` in a macOS app); ``packaging/dpdesk.spec`` puts them there.
-    """
-    import sys
-
-    source = Path(__file__).resolve().parents[2] / "resources" / "examples"
-    bundle = getattr(sys, "_MEIPASS", None)
-    if bundle and not source.is_dir():
-        frozen = Path(bundle) / "resources" / "examples"
-        if frozen.is_dir():
-            return frozen
-    return source
+    return path("examples")

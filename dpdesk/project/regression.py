@@ -19,7 +19,12 @@ import numpy as np
 from dpdesk.errors import DataError
 from dpdesk.mechanisms import rr
 from dpdesk.project.analysis import stored_table
-from dpdesk.project.code_matching import _classify, _is_missing_code, _key, _missing_keys
+from dpdesk.project.code_matching import (
+    _classify,
+    _is_missing_code,
+    _key,
+    _missing_keys,
+)
 from dpdesk.project.mapping import value_labels_for
 
 INTERCEPT = "(Intercept)"
@@ -331,3 +336,44 @@ def _with_direct(table, response, group, column: str, codes: dict):
         raise DataError(f"No row without a randomized answer has a direct answer in {column!r} "
                         f"(codes {codes}); check the column and its codes.")
     return np.where(use, direct, response), np.where(use, 0, group)
+
+
+def prediction_curve(result: RegressionResult, column: str, points: int = 50) -> list[dict[str, Any]]:
+    """Predicted prevalence across one predictor, the others held at their sample means.
+
+    As ``RRreg::plot.RRlog(center.preds = TRUE)``: a numeric predictor on a grid of
+    ``points`` values over its observed range (in its own units, also when centred); a
+    categorical one per level. Interaction columns follow the varied predictor times the
+    mean of their other factor. Rows: ``value``, ``estimate``, ``low``, ``high`` (CI by the
+    delta method on the logit scale).
+    """
+    fit = result.fit
+    pred = next((p for p in result.predictors if p.column == column), None)
+    if pred is None:
+        raise DataError(f"{column!r} is not a predictor of this model ({', '.join(p.column for p in result.predictors)}).")
+    X = fit._data.X
+    names = list(fit.names)
+    means = X.mean(axis=0)
+    if pred.kind == "numeric":
+        j = names.index(column)
+        grid = np.linspace(X[:, j].min(), X[:, j].max(), max(2, int(points)))
+        settings = [({column: g}, g + (pred.centre or 0.0)) for g in grid]
+    else:
+        settings = [({c: float(c == f"{column}[{lv}]") for c in pred.columns}, lv) for lv in pred.levels]
+    rows = np.tile(means, (len(settings), 1))
+    for k, (values, _) in enumerate(settings):
+        for name, v in values.items():
+            rows[k, names.index(name)] = v
+        for j, name in enumerate(names):
+            parts = name.split(":")
+            if len(parts) == 2 and (parts[0] in values or parts[1] in values):
+                a = values.get(parts[0], means[names.index(parts[0])])
+                b = values.get(parts[1], means[names.index(parts[1])])
+                rows[k, j] = a * b
+    est = fit.predict(rows)
+    return [{"value": _plain_value(v), "estimate": float(e[0]), "low": float(e[1]), "high": float(e[2])}
+            for (_, v), e in zip(settings, est)]
+
+
+def _plain_value(v):
+    return float(v) if isinstance(v, (float, np.floating)) else v

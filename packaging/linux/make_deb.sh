@@ -1,7 +1,11 @@
 #!/bin/sh
 # Build dist/dpdesk_<version>_<arch>.deb from the PyInstaller bundle in dist/dpdesk (make package).
-#   bundle      /opt/dpdesk               (dist/dpdesk as built)
-#   launcher    /usr/bin/dpdesk           (runs /opt/dpdesk/dpdesk with the same arguments)
+#   bundle      /usr/lib/dpdesk           (dist/dpdesk as built; not /opt: a package that ships /opt/...
+#                                          owns /opt, and removing it deletes /opt where nothing else is there)
+#   launcher    /usr/bin/dpdesk           (runs /usr/lib/dpdesk/dpdesk with the same arguments)
+#   licences    /usr/share/doc/dpdesk/copyright (Debian's machine-readable format: every bundled library's
+#                                          licence texts, from packaging/collect_licences.py) and
+#               /usr/share/doc/dpdesk/system/PKG.copyright (Debian packages of bundled system libraries)
 #   desktop     /usr/share/applications/dpdesk.desktop      (Exec=dpdesk %f)
 #   MIME type   /usr/share/mime/packages/dpdesk.xml         (*.dpdesk -> application/x-dpdesk-project)
 #   icons       /usr/share/icons/hicolor/*/{apps,mimetypes}/
@@ -23,19 +27,25 @@ VERSION=$("$PY" -c "import dpdesk; print(dpdesk.__version__)")
 ARCH=$(dpkg --print-architecture)
 TREE=$ROOT/build/deb/dpdesk_${VERSION}_${ARCH}
 rm -rf "$TREE"
-mkdir -p "$TREE/DEBIAN" "$TREE/opt" "$TREE/usr/bin" "$TREE/usr/share/applications" \
+mkdir -p "$TREE/DEBIAN" "$TREE/usr/lib" "$TREE/usr/bin" "$TREE/usr/share/applications" \
          "$TREE/usr/share/mime/packages" "$TREE/usr/share/doc/dpdesk"
-cp -a "$BUNDLE" "$TREE/opt/dpdesk"
-chmod -R u=rwX,go=rX "$TREE/opt/dpdesk"
+cp -a "$BUNDLE" "$TREE/usr/lib/dpdesk"
+chmod -R u=rwX,go=rX "$TREE/usr/lib/dpdesk"
 
 cat > "$TREE/usr/bin/dpdesk" <<'SH'
 #!/bin/sh
-exec /opt/dpdesk/dpdesk "$@"
+exec /usr/lib/dpdesk/dpdesk "$@"
 SH
 chmod 755 "$TREE/usr/bin/dpdesk"
 install -m 644 "$HERE/dpdesk.desktop" "$TREE/usr/share/applications/dpdesk.desktop"
 install -m 644 "$HERE/dpdesk-mime.xml" "$TREE/usr/share/mime/packages/dpdesk.xml"
-install -m 644 "$HERE/copyright" "$TREE/usr/share/doc/dpdesk/copyright"
+LICENCES=$TREE/usr/lib/dpdesk/_internal/dpdesk/resources/licences
+[ -f "$LICENCES/index.json" ] || { echo "no licences in the bundle ($LICENCES): run packaging/build.sh" >&2; exit 1; }
+"$PY" "$HERE/debian_copyright.py" "$LICENCES" "$TREE/usr/share/doc/dpdesk/copyright" --prefix usr/lib/dpdesk/_internal
+if [ -d "$LICENCES/system" ]; then
+  cp -a "$LICENCES/system" "$TREE/usr/share/doc/dpdesk/system"
+fi
+chmod -R u=rwX,go=rX "$TREE/usr/share/doc/dpdesk"
 for size in 16 24 32 48 64 128 256 512; do
   for kind in apps mimetypes; do
     mkdir -p "$TREE/usr/share/icons/hicolor/${size}x${size}/$kind"
@@ -45,8 +55,8 @@ for size in 16 24 32 48 64 128 256 512; do
     "$TREE/usr/share/icons/hicolor/${size}x${size}/mimetypes/application-x-dpdesk-project.png"
 done
 mkdir -p "$TREE/usr/share/icons/hicolor/scalable/apps" "$TREE/usr/share/icons/hicolor/scalable/mimetypes"
-install -m 644 "$HERE/../icons/dpdesk.svg" "$TREE/usr/share/icons/hicolor/scalable/apps/dpdesk.svg"
-install -m 644 "$HERE/../icons/dpdesk.svg" "$TREE/usr/share/icons/hicolor/scalable/mimetypes/application-x-dpdesk-project.svg"
+install -m 644 "$ROOT/dpdesk/resources/icons/dpdesk.svg" "$TREE/usr/share/icons/hicolor/scalable/apps/dpdesk.svg"
+install -m 644 "$ROOT/dpdesk/resources/icons/dpdesk.svg" "$TREE/usr/share/icons/hicolor/scalable/mimetypes/application-x-dpdesk-project.svg"
 
 if command -v desktop-file-validate >/dev/null 2>&1; then
   desktop-file-validate "$TREE/usr/share/applications/dpdesk.desktop"
@@ -55,7 +65,7 @@ SIZE=$(du -sk --exclude=DEBIAN "$TREE" | cut -f1)
 sed -e "s/@VERSION@/$VERSION/" -e "s/@ARCH@/$ARCH/" -e "s/@INSTALLED_SIZE@/$SIZE/" \
   "$HERE/control.in" > "$TREE/DEBIAN/control"
 # Every system library the bundle links to must come from a package in Depends.
-"$PY" "$HERE/check_depends.py" "$TREE/opt/dpdesk" "$TREE/DEBIAN/control"
+"$PY" "$HERE/check_depends.py" "$TREE/usr/lib/dpdesk" "$TREE/DEBIAN/control"
 
 OUT=$ROOT/dist/dpdesk_${VERSION}_${ARCH}.deb
 rm -f "$OUT"

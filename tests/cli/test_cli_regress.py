@@ -105,3 +105,17 @@ def test_direct_answers_as_a_comparison_group(project, capsys):
     assert code == 0
     assert "n = 1,200 (286 asked directly)" in out
     assert "times as high with mode randomized as with direct" in out
+
+
+def test_the_guide_shows_what_the_command_prints(project, capsys):
+    """docs/guide/regression.md's worked example is the real output (from the table on)."""
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "regression.md").read_text(encoding="utf-8")
+    block = guide.split("```\nLogistic regression of exam_cheating", 1)[1].split("```", 1)[0]
+    shown = block[block.index("Term"):].strip().splitlines()
+    code, out, _ = run(capsys, "regress", project, "exam_cheating", "--predictors", "age", "exam_stress", "faculty",
+                       "--ref", "faculty=Arts", "--center", "age")
+    assert code == 0
+    printed = out.splitlines()
+    assert [line for line in shown if line not in printed] == []

@@ -100,16 +100,21 @@ def test_plots_saved_and_tables_copied(window, qtbot, tmp_path, results):
     assert rv.subgroup_plot.save(tmp_path / "by.svg").read_text().count("<path") > 10
     with pytest.raises(Exception, match=r"\.png, \.svg or \.pdf"):
         rv.forest.save(tmp_path / "forest.gif")
-    # Copy table: TSV and HTML, full precision
-    rv.estimates.copy_button.click()
+    # Copy table: what is shown (TSV and HTML at the shown precision), or with full precision
+    value = results.estimates[0]["estimate"]
+    rv.document_view.copy_table("estimates")
     mime = QApplication.clipboard().mimeData()
-    lines = mime.text().split("\r\n")
-    header = lines[0].split("\t")
-    first = dict(zip(header, lines[1].split("\t")))
-    assert first["item"] == "exam_cheating" and float(first["estimate"]) == results.estimates[0]["estimate"]
-    assert repr(float(results.estimates[0]["estimate"])) in mime.html() and "<th>CI low</th>" in mime.html()
+    lines = mime.text().splitlines()
+    first = dict(zip(lines[0].split("\t"), lines[1].split("\t")))
+    assert first["Item"].startswith("In the last year") and first["Estimate (%)"] == f"{100 * value:.1f}"
+    assert "<table class='apa'" in mime.html() and repr(float(value)) not in mime.text()
+    rv.document_view.copy_table("estimates", full=True)
+    mime = QApplication.clipboard().mimeData()
+    first = dict(zip(*(line.split("\t") for line in mime.text().splitlines()[:2])))
+    assert float(first["Estimate (proportion)"]) == value and repr(float(value)) in mime.html()
     rv.forest.copy_button.click()
     text = QApplication.clipboard().mimeData().text()
     assert text.startswith("item\tkind\tn\testimate") and "direct question" in text
+    assert f"\t{100 * value:.1f}\t" in text  # the plot's table as shown
     window.export_view.copy_button.click()
     assert QApplication.clipboard().mimeData().text().split("\r\n")[1].startswith("exam_cheating\t")

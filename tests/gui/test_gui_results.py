@@ -34,7 +34,11 @@ def test_results_of_the_example(window, qtbot, example):
             assert row["CI low"] <= row["estimate"] <= row["CI high"]
             assert row["n"] > 0 and row["excluded"] > 0  # the direct-question quarter is left out and counted
     assert any("We estimate that" in s and "CI" in s for s in rs.sentences)
-    assert "exam_cheating" in rv.sentences.text()
+    shown = rv.document_view.toPlainText()
+    assert "(exam_cheating)" in shown and "We estimate that" in shown  # one sentence per item, naming it
+    cheat = rs.results[0].estimate
+    assert f"{100 * cheat.prevalence:.1f}" in shown and repr(float(cheat.prevalence)) not in shown
+    assert "Forced response" in shown and "Feldman & Cousins, 1998" in shown and "fingerprint SHA-256" in shown
     # direct questions preselected from the example's items: RR and direct rows beside each other
     kinds = {(r["item"], r["kind"]) for r in rs.forest}
     assert ("exam_cheating", "direct question") in kinds and ("drug_use", "randomized response") in kinds
@@ -69,8 +73,7 @@ def test_options_recompute_and_stale_results_are_greyed(window, qtbot, example):
     assert "Wald" in rv.current.estimates[0]["CI method"]
     window.nav.setCurrentRow(2)
     window.resize(1200, 900)
-    scroll = rv.content.parentWidget().parentWidget()
-    scroll.verticalScrollBar().setValue(rv.subgroup_table.y())
+    rv.scroll_to("Subgroups by faculty")
     shot(window, "results_subgroups")
     shot(rv.subgroup_plot, "results_subgroup_plot")
 

@@ -70,7 +70,8 @@ def test_excludes_keep_modules_matplotlib_and_scipy_import_when_frozen():
     ("PySide6/Qt/lib/libQt6Widgets.so.6", True),
     ("PySide6/Qt/lib/libQt6DBus.so.6", True),
     ("PySide6/Qt/lib/libicudata.so.73", True),
-    ("resources/examples/students.csv", True),
+    ("dpdesk/resources/examples/students.csv", True),
+    ("dpdesk/resources/licences/PySide6_Essentials/LICENSE.LGPL-3.0-only", True),
     ("PySide6/Qt/translations/qtbase_de.qm", False),
     ("PySide6/Qt/lib/libQt6Quick.so.6", False),
     ("PySide6/Qt/lib/libQt6Pdf.so.6", False),
@@ -84,8 +85,8 @@ def test_bundle_filter(dest, kept):
 
 def test_spec_carries_the_example_data_and_the_entry_point():
     spec = (PKG / "dpdesk.spec").read_text(encoding="utf-8")
-    assert '"students.csv"), "resources/examples"' in spec
-    assert (ROOT / "resources" / "examples" / "students.csv").is_file()
+    assert 'collect_data_files("dpdesk")' in spec  # dpdesk/resources, read with importlib.resources
+    assert (ROOT / "dpdesk" / "resources" / "examples" / "students.csv").is_file()
     assert "excludes=EXCLUDES" in spec and "keep(" in spec
     assert "from dpdesk.__main__ import main" in (PKG / "entry.py").read_text(encoding="utf-8")
 
@@ -173,13 +174,9 @@ def test_strip_check_rejects_misaligned_segments(tmp_path):
         assert se.segments_aligned(real)
 
 
-def test_example_data_found_in_a_frozen_bundle(tmp_path, monkeypatch):
+def test_example_data_is_a_package_resource():
     from dpdesk.project import example
 
-    bundle = tmp_path / "_internal"
-    (bundle / "resources" / "examples").mkdir(parents=True)
-    monkeypatch.setattr(example, "__file__", str(tmp_path / "elsewhere" / "dpdesk" / "project" / "example.pyc"))
-    monkeypatch.setattr(sys, "_MEIPASS", str(bundle), raising=False)
-    assert example.example_folder() == bundle / "resources" / "examples"
-    monkeypatch.delattr(sys, "_MEIPASS")
-    assert example.example_folder() == tmp_path / "elsewhere" / "resources" / "examples"
+    folder = example.example_folder()
+    assert folder == ROOT / "dpdesk" / "resources" / "examples"
+    assert (folder / "students.csv").is_file() and (folder / "items.json").is_file()

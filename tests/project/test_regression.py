@@ -101,6 +101,10 @@ def test_missing_covariates_are_left_out_and_counted(tmp_path):
         project.add_dataset("d", frame, source={"name": "d.csv"}, options={}, report={})
         project.add_item("cheat", FORCED, column="q", codes={"no": ["No"], "yes": ["Yes"]})
         res = regress(project, "cheat", ["age", "faculty"])
+        project.add_item("colour", rr.design("krr", categories=["red", "blue", "green"], epsilon=1), column="q",
+                         codes={"red": ["Yes"], "blue": ["No"], "green": ["x"]})
+        with pytest.raises(DataError, match="'colour' \\(krr\\) has several categories; regression needs a yes/no"):
+            regress(project, "colour", ["age"])
     assert res.n_used == n - 35 and res.excluded_answers == 10 and res.excluded_covariates == {"age": 25}
     assert res.n_excluded == 35
     assert [p.kind for p in res.predictors] == ["numeric", "categorical"]
@@ -170,3 +174,28 @@ def test_dummies_and_missing_rows_reconstruct_the_data(levels, numbers):
         shown = fac.reference if row.sum() == 0 else fac.levels[1 + int(np.argmax(row))]
         assert shown.casefold() == str(v).strip().casefold()
     assert abs(X[~missing, 1].mean()) < 1e-9  # centred over the rows used
+
+
+def test_prediction_curves_for_the_plot(example):
+    from dpdesk.project.regression import prediction_curve
+
+    res = regress(example, "exam_cheating", ["age", "exam_stress", "faculty"], reference={"faculty": "Arts"},
+                  center=["age"], interactions=["age:faculty"])
+    curve = prediction_curve(res, "exam_stress", points=7)
+    assert [r["value"] for r in curve] == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]
+    assert all(r["low"] < r["estimate"] < r["high"] for r in curve)
+    assert curve[-1]["estimate"] > curve[0]["estimate"]  # cheating rises with stress
+    ages = prediction_curve(res, "age", points=3)
+    assert ages[0]["value"] == 18.0 and ages[-1]["value"] == pytest.approx(max(r["value"] for r in ages))
+    faculty = prediction_curve(res, "faculty")
+    assert [r["value"] for r in faculty] == ["Arts", "Law", "Medicine", "Science"]
+    # a level's prediction = the model at that level, with age and stress at their means
+    X = res.fit._data.X
+    row = X.mean(axis=0)
+    names = list(res.fit.names)
+    for c in ("faculty[Law]", "faculty[Medicine]", "faculty[Science]"):
+        row[names.index(c)] = float(c == "faculty[Law]")
+        row[names.index(f"age:{c}")] = row[names.index("age")] * float(c == "faculty[Law]")
+    assert faculty[1]["estimate"] == pytest.approx(res.fit.predict(row)[0][0])
+    with pytest.raises(DataError, match="'gender' is not a predictor"):
+        prediction_curve(res, "gender")

@@ -252,6 +252,7 @@ class MainWindow(QMainWindow):
 
         dialog = PreferencesDialog(self.settings, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(self._preferences_changed)
         dialog.open()
 
     def show_guide(self) -> None:
@@ -259,6 +260,17 @@ class MainWindow(QMainWindow):
         from dpdesk.gui.help.window import open_help
 
         open_help(self)
+
+    def export_report(self) -> None:
+        """File > Export report: the Results document as PDF or HTML."""
+        if self.project is None:
+            self.statusBar().showMessage("Open a project first; its results go into the report.", 5000)
+            return
+        self.results_view.report_dialog()
+
+    def _preferences_changed(self) -> None:
+        if self.views_built:
+            self.results_view.apply_preferences()
 
     def show_help(self) -> None:
         """F1: the guide's page on the view shown (the welcome screen's page before a project is open)."""

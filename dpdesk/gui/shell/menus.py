@@ -26,6 +26,8 @@ def build_menus(window) -> dict[str, QAction]:
                            tip="A student survey with three sensitive questions"),
         "save_as": _action(window, "Save &As…", window.save_as_dialog, SK.SaveAs,
                            "Save a copy of the project under a new name and continue there"),
+        "report": _action(window, "Export &Report…", window.export_report,
+                          tip="Save the Results document with a cover and a methods paragraph as PDF or HTML"),
         "close": _action(window, "&Close Project", window.close_project, SK.Close, "Close the project"),
         "quit": _action(window, "&Quit", window.close, SK.Quit, "Quit dpdesk"),
         "preferences": _action(window, "&Preferences…", window.show_preferences, SK.Preferences),
@@ -57,6 +59,7 @@ def build_menus(window) -> dict[str, QAction]:
     file_menu.addAction(a["example"])
     file_menu.addSeparator()
     file_menu.addAction(a["save_as"])
+    file_menu.addAction(a["report"])
     file_menu.addAction(a["close"])
     file_menu.addSeparator()
     file_menu.addAction(a["quit"])

@@ -1,6 +1,8 @@
-"""The Results view: each item's estimate in numbers, words and plots, by subgroup if asked.
+"""The Results view: one output document (APA tables, sentences, notes) with the plots under it.
 
-Everything is computed in a worker by the project layer (``analysis.analyze``) and ``rr``
+The document (``dpdesk.project.report``) has a titled section per analysis: estimates,
+subgroups, the comparison with direct questions. Its numbers follow the number style of
+the Preferences (screen, copy, report and plots alike). Everything is computed in a worker by the project layer (``analysis.analyze``) and ``rr``
 (``compare_direct`` for a direct-question column); this view only shows the rows. When
 an option changes the results are recomputed, and until the new ones arrive the old ones
 are greyed out under an "Updating…" line: stale results are never shown as current.
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -20,18 +22,17 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
-    QTableView,
     QTableWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from dpdesk.gui.help.button import ViewTitle
-from dpdesk.gui.widgets.clipboard import copy_table
-from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars
+from dpdesk.gui.widgets.document_view import DocumentView
+from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars, set_plot_style
 from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
-from dpdesk.gui.widgets.table_model import RowsModel
-from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.common import name
+from dpdesk.project.report.number_style import NumberStyle
 from dpdesk.gui.shell.worker import JobRunner
 
 CI_METHODS = [("default", "likelihood ratio (recommended)"), ("wald", "Wald"), ("bootstrap", "bootstrap (slower)")]
@@ -49,6 +50,7 @@ class Options:
     direct: tuple = ()  # (item, column) pairs
     min_group: int | None = None  # leave out subgroups with fewer answers
     confirmed: bool = False  # the researcher agreed to subgroups despite the warnings
+    style: str = "percent:1"  # the number style (NumberStyle.to_text)
 
 
 @dataclass
@@ -69,6 +71,8 @@ class ResultSet:
     warnings: list[str] = field(default_factory=list)  # about the subgroups; asked before computing
     needs_confirmation: bool = False
     subgroup_warning: object = None  # subgroup_disclosure.SubgroupWarning: exact n of a released column
+    document: object = None  # report.model.Document in the options' number style
+    methods: object = None  # report.methods.Methods: the methods paragraph and its references
 
 
 def _pct(x) -> str:
@@ -114,45 +118,36 @@ def _analyze(job, project, options: Options) -> ResultSet:
     from dpdesk.project.subgroup_disclosure import check_results
 
     warning = check_results(project, results, threshold=options.min_group)
-    forest, direct, bars, sub_plot, sub_bars = [], [], {}, [], {}
+    from dpdesk.project.report.figures import figure_rows
+
+    figures = figure_rows(results)
+    forest, direct = [], []
     direct_columns = dict(options.direct)
     table = analysis.stored_table(project) if direct_columns else None
+    rr_rows = {row["item"]: row for row in figures.forest}
     for r in results:
-        e = r.estimate
-        if e is None:
+        if r.item not in rr_rows:
             continue
-        if r.design.is_binary:
-            forest.append({"item": r.item, "kind": "randomized response", "n": e.n, "estimate": float(e.prevalence),
-                           "CI low": float(e.ci[0]), "CI high": float(e.ci[1])})
-            column = direct_columns.get(r.item)
-            if column:
-                job.check()
-                try:
-                    m = map_item(table, column, DIRECT_CODES, exclude=True)
-                    dc = rr.compare_direct(e, m.counts[1], m.n_used, confidence=options.confidence)
-                except DpdeskError as exc:
-                    direct.append({"item": r.item, "direct column": column, "problem": str(exc)})
-                    continue
-                forest.append({"item": r.item, "kind": "direct question", "n": m.n_used, "estimate": dc.direct,
-                               "CI low": dc.direct_ci[0], "CI high": dc.direct_ci[1]})
-                direct.append({"item": r.item, "direct column": column, "n direct": m.n_used,
-                               "not counted": m.n_unmatched + m.n_missing,
-                               "RR estimate": dc.rr, "direct estimate": dc.direct,
-                               "difference (RR - direct)": dc.difference, "SE": dc.se, "CI low": dc.ci[0],
-                               "CI high": dc.ci[1], "p-value (RR > direct)": dc.p_value})
-        else:
-            bars[r.item] = [{"category": str(c), "estimate": float(e.frequencies[j]), "SE": float(e.se[j]),
-                             "CI low": float(e.ci[j][0]), "CI high": float(e.ci[j][1])}
-                            for j, c in enumerate(r.design.categories)]
-        if r.subgroups is not None and r.design.is_binary:
-            for label, s in r.subgroups.estimates.items():
-                sub_plot.append({"item": f"{r.item}: {label}", "kind": "randomized response", "n": s.n,
-                                 "estimate": float(s.prevalence), "CI low": float(s.ci[0]), "CI high": float(s.ci[1])})
-        elif r.subgroups is not None:
-            sub_bars[r.item] = [{"subgroup": str(label), "category": str(c), "n": s.n,
-                                 "estimate": float(s.frequencies[j]), "CI low": float(s.ci[j][0]),
-                                 "CI high": float(s.ci[j][1])}
-                                for label, s in r.subgroups.estimates.items() for j, c in enumerate(r.design.categories)]
+        forest.append(rr_rows[r.item])
+        column = direct_columns.get(r.item)
+        if not column:
+            continue
+        job.check()
+        e = r.estimate
+        try:
+            m = map_item(table, column, DIRECT_CODES, exclude=True)
+            dc = rr.compare_direct(e, m.counts[1], m.n_used, confidence=options.confidence)
+        except DpdeskError as exc:
+            direct.append({"item": r.item, "direct column": column, "problem": str(exc)})
+            continue
+        forest.append({"item": r.item, "kind": "direct question", "n": m.n_used, "estimate": dc.direct,
+                       "CI low": dc.direct_ci[0], "CI high": dc.direct_ci[1]})
+        direct.append({"item": r.item, "direct column": column, "n direct": m.n_used,
+                       "not counted": m.n_unmatched + m.n_missing,
+                       "RR estimate": dc.rr, "direct estimate": dc.direct,
+                       "difference (RR - direct)": dc.difference, "SE": dc.se, "CI low": dc.ci[0],
+                       "CI high": dc.ci[1], "p-value (RR > direct)": dc.p_value})
+    bars, sub_plot, sub_bars = figures.bars, figures.subgroups, figures.subgroup_bars
     tests = analysis.subgroup_test_sentences(results, options.by)
     warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
     sentences = [r.sentence() for r in results]
@@ -161,47 +156,17 @@ def _analyze(job, project, options: Options) -> ResultSet:
             sentences.append(f"{r.item}: {remark}")
         if r.left_out_sentence():
             sentences.append(r.left_out_sentence())
+    from dpdesk.project.report.document import build_document
+    from dpdesk.project.report.methods import methods
+    from dpdesk.project.report.number_style import NumberStyle
+
+    document = build_document(project, results, style=NumberStyle.from_text(options.style), direct=direct,
+                              ci=options.ci, confidence=options.confidence)
+    methods_text = methods(project, results, ci=options.ci, confidence=options.confidence)
     job.progress(1.0, "Done")
     return ResultSet(options, results, analysis.estimate_rows(results), analysis.subgroup_rows(results), sentences,
-                     forest, direct, bars, sub_plot, tests, sub_bars, warnings, subgroup_warning=warning)
-
-
-class RowsTable(QWidget):
-    """A result table with Copy table (and optionally Export…) buttons under it."""
-
-    def __init__(self, title: str, description: str, export=None, parent=None) -> None:
-        super().__init__(parent)
-        self.title = title
-        self.model = RowsModel(digits=4)
-        self.view = name(QTableView(), title, description)
-        self.view.setModel(self.model)
-        self.view.verticalHeader().setVisible(False)
-        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.view.setMinimumHeight(140)
-        self.copy_button = name(QPushButton("Copy table"), f"Copy {title}",
-                                "Copy the table (full precision) to paste into Excel or Word")
-        self.copy_button.clicked.connect(self.copy)
-        buttons = QHBoxLayout()
-        buttons.addWidget(QLabel(f"<b>{title}</b>"))
-        buttons.addStretch(1)
-        buttons.addWidget(self.copy_button)
-        if export is not None:
-            self.export_button = name(QPushButton("Export…"), f"Export {title}",
-                                      "Save the results as an Excel workbook or CSV, with a reproducibility script")
-            self.export_button.clicked.connect(export)
-            buttons.addWidget(self.export_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(buttons)
-        layout.addWidget(self.view)
-
-    def set_rows(self, rows: list[dict]) -> None:
-        self.model.set_rows(rows)
-        self.copy_button.setEnabled(bool(rows))
-        self.view.setMinimumHeight(min(360, 32 + 26 * max(1, len(rows))))
-
-    def copy(self) -> None:
-        copy_table(self.model.rows)
+                     forest, direct, bars, sub_plot, tests, sub_bars, warnings, subgroup_warning=warning,
+                     document=document, methods=methods_text)
 
 
 class ResultsView(QWidget):
@@ -221,6 +186,22 @@ class ResultsView(QWidget):
         self.jobs.failed.connect(self._on_failed)
         self.jobs.progress.connect(self._on_progress)
         title = ViewTitle("Results")  # with its "?" button: the guide's page on this view
+        self.export_button = name(QPushButton("Export workbook…"), "Export results",
+                                  "Save the results as an Excel workbook or CSV (full precision), with a "
+                                  "reproducibility script")
+        self.export_button.clicked.connect(self.export_dialog)
+        self.report_button = name(QPushButton("Export report…"), "Export report",
+                                  "Save this document with a cover page as HTML or PDF")
+        self.report_button.clicked.connect(self.report_dialog)
+        self.methods_button = name(QPushButton("Methods paragraph…"), "Methods paragraph",
+                                   "A methods paragraph with references, to edit and copy into a paper")
+        self.methods_button.clicked.connect(self.methods_dialog)
+        header = QHBoxLayout()
+        header.addWidget(title)
+        header.addStretch(1)
+        for b in (self.methods_button, self.report_button, self.export_button):
+            b.setEnabled(False)
+            header.addWidget(b)
         self.ci = self._combo("Interval method", "How the confidence interval is computed", CI_METHODS)
         self.confidence = self._combo("Confidence level", "The confidence level of every interval", CONFIDENCE)
         self.by = self._combo("Subgroups", "Estimate separately for each value of this column", [(None, NONE)])
@@ -245,21 +226,15 @@ class ResultsView(QWidget):
         options.addWidget(self.direct, 1)
 
         self.content = QWidget()
-        self.sentences = note(object_name="resultsSentences")
-        self.sentences.setAccessibleName("Results in words")
-        self.estimates = RowsTable("Estimates", "Each item's estimate, SE, interval, n used and excluded, local epsilon",
-                                   export=self.export_dialog)
+        self.document_view = DocumentView()
+        self.document_view.copied.connect(self._on_copied)
         self.forest = PlotPanel("Forest plot", "each item's estimate and interval; direct-question estimates beside")
-        self.direct_table = RowsTable("Direct questions", "Randomized response against asking directly")
-        self.subgroup_table = RowsTable("Subgroups", "Estimates per subgroup and differences with CI and p-value")
-        self.subgroup_tests = note()
         self.subgroup_plot = PlotPanel("Subgroup plot", "each item's estimate per subgroup")
         self.bars_box = QVBoxLayout()
         self.bars: dict[str, PlotPanel] = {}
         inner = QVBoxLayout(self.content)
         inner.setContentsMargins(0, 0, 8, 0)
-        for w in (self.sentences, self.estimates, self.forest, self.direct_table, self.subgroup_table,
-                  self.subgroup_tests, self.subgroup_plot):
+        for w in (self.document_view, self.forest, self.subgroup_plot):
             inner.addWidget(w)
         inner.addLayout(self.bars_box)
         inner.addStretch(1)
@@ -269,7 +244,7 @@ class ResultsView(QWidget):
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(32, 24, 32, 24)
-        layout.addWidget(title)
+        layout.addLayout(header)
         layout.addLayout(options)
         layout.addWidget(self.state)
         layout.addWidget(self.subgroup_warning)
@@ -303,7 +278,20 @@ class ResultsView(QWidget):
                        for r in range(self.direct.rowCount()) if self.direct.cellWidget(r, 1).currentData())
         by = self.by.currentData()
         return Options(self.ci.currentData(), self.confidence.currentData(), by, direct,
-                       self.subgroup_warning.min_group_size(), confirmed=by is not None and by == self._confirmed_by)
+                       self.subgroup_warning.min_group_size(), confirmed=by is not None and by == self._confirmed_by,
+                       style=self.number_style().to_text())
+
+    def number_style(self):
+        """The number style chosen in the Preferences (default: percent with 1 decimal)."""
+        from dpdesk.project.report.number_style import NumberStyle
+
+        settings = getattr(self.window_, "settings", None)
+        return NumberStyle.from_text(settings.value("number_style", "percent:1") if settings is not None else None)
+
+    def apply_preferences(self) -> None:
+        """The Preferences changed: show the results again in the new number style."""
+        if self.current is not None and self.current.options.style != self.number_style().to_text():
+            self.recompute()
 
     def refresh(self, *_args) -> None:
         """Fill the options from the project (columns of the latest data) and recompute."""
@@ -413,18 +401,17 @@ class ResultsView(QWidget):
             return
         self.current, self.stale = rs, False
         self.subgroup_warning.set_warning(rs.subgroup_warning)
-        self.sentences.setText("<br>".join(rs.sentences))
-        self.estimates.set_rows(rs.estimates)
+        self.document_view.set_document(rs.document)
+        for b in (self.methods_button, self.report_button, self.export_button):
+            b.setEnabled(True)
+        style = NumberStyle.from_text(rs.options.style)
+        set_plot_style(style)
+        for panel in (self.forest, self.subgroup_plot, *self.bars.values()):
+            panel.style = style
         conf = rs.options.confidence
         if rs.forest:
             self.forest.plot(draw_forest, rs.forest, confidence=conf)
         self.forest.setVisible(bool(rs.forest))
-        self.direct_table.set_rows(rs.direct)
-        self.direct_table.setVisible(bool(rs.direct))
-        self.subgroup_table.set_rows(rs.subgroups)
-        self.subgroup_table.setVisible(bool(rs.subgroups))
-        self.subgroup_tests.setText("<br>".join(rs.tests + [f"Note: {w}" for w in rs.warnings]))
-        self.subgroup_tests.setVisible(bool(rs.tests or rs.warnings))
         if rs.subgroup_plot:
             self.subgroup_plot.title = f"Subgroups by {rs.options.by}"
             table = [{"item": r["item"].split(": ", 1)[0], "subgroup": r["item"].split(": ", 1)[-1],
@@ -446,6 +433,7 @@ class ResultsView(QWidget):
             panel = self.bars.get(item)
             if panel is None:
                 panel = self.bars[item] = PlotPanel(f"{item} categories", f"the share of each category of {item}")
+                panel.style = self.number_style()
                 self.bars_box.addWidget(panel)
             if by_subgroup and item in by_subgroup:  # one colour per subgroup
                 panel.plot(draw_grouped_bars, by_subgroup[item], title=f"{item} by {by}", confidence=confidence)
@@ -472,5 +460,42 @@ class ResultsView(QWidget):
         else:  # pragma: no cover - the window always has an export view
             QFileDialog.getSaveFileName(self, "Export results")
 
+    def _on_copied(self, key: str, full: bool) -> None:
+        status = getattr(self.window_, "statusBar", None)
+        if callable(status):
+            status().showMessage("Table copied " + ("with full precision." if full else "as shown."), 4000)
+
+    def scroll_to(self, title: str) -> None:
+        """Scroll the document so that the heading ``title`` is at the top."""
+        scroll = self.content.parentWidget().parentWidget()
+        scroll.verticalScrollBar().setValue(self.document_view.y() + self.document_view.section_top(title))
+
+    def report_dialog(self) -> None:
+        from dpdesk.gui.dialogs.report import export_report_dialog
+
+        export_report_dialog(self)
+
+    def report_done(self, path) -> None:
+        from dpdesk.gui.dialogs.report import report_done
+
+        report_done(self, path)
+
+    def report_failed(self, exc) -> None:
+        from dpdesk.gui.dialogs.report import report_failed
+
+        report_failed(self, exc)
+
+    def methods_dialog(self) -> None:
+        from dpdesk.gui.dialogs.methods import MethodsDialog
+
+        if self.current is None or self.project is None:
+            return
+        dialog = MethodsDialog(self.current.methods, self)
+        self.methods_window = dialog
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+
     def shutdown(self) -> None:
         self.jobs.shutdown()
+        if getattr(self, "report_jobs", None) is not None:
+            self.report_jobs.shutdown()

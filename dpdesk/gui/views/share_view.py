@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numbers
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,

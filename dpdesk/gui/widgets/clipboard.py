@@ -1,4 +1,7 @@
-""""Copy table": a result table on the clipboard as TSV (plain text) and HTML, full precision.
+""""Copy table": a result table on the clipboard as TSV (plain text) and HTML.
+
+Rows of plain values go at full precision; a table of the output document goes as shown
+(or, with "Copy with full precision", with its full values).
 
 The text comes from the project export (``table_to_tsv``, ``table_to_html``), so a pasted
 table has the same numbers and the same protection against formula injection as a file.
@@ -23,3 +26,18 @@ def table_mime(rows: list[dict]) -> QMimeData:
 def copy_table(rows: list[dict]) -> None:
     """Put ``rows`` on the system clipboard (Excel, Word and text editors all take it)."""
     QGuiApplication.clipboard().setMimeData(table_mime(rows))
+
+
+def document_table_mime(table, *, full: bool = False) -> QMimeData:
+    """A table of the output document as shown (HTML + TSV at the shown precision), or at full precision."""
+    from dpdesk.project.report.render import table_clipboard_html, table_tsv
+
+    mime = QMimeData()
+    mime.setText(table_tsv(table, full=full))
+    mime.setHtml(table_clipboard_html(table, full=full))
+    return mime
+
+
+def copy_document_table(table, *, full: bool = False) -> None:
+    """Put a document table on the clipboard ("Copy table" / "Copy with full precision")."""
+    QGuiApplication.clipboard().setMimeData(document_table_mime(table, full=full))

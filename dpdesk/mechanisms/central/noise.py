@@ -53,6 +53,9 @@ def opendp_scale(scale, name: str = "scale") -> float:
 
 @functools.lru_cache(maxsize=1)
 def _opendp():
+    from dpdesk.mechanisms.central.opendp_version import require_opendp
+
+    require_opendp()  # refuses an OpenDP whose samplers fail dpdesk's distribution check
     import opendp.prelude as dp
 
     dp.enable_features("contrib")

@@ -7,19 +7,16 @@ ledger, the readers or Qt.
 
 from __future__ import annotations
 
-import importlib
+from dpdesk.lazy import exports
 
-_PUBLIC = {'export_results': 'dpdesk.project.export.results',
- 'ResultsBundle': 'dpdesk.project.export.results',
- 'ExportError': 'dpdesk.project.export.results',
- 'write_csv': 'dpdesk.project.export.results',
- 'write_xlsx': 'dpdesk.project.export.results'}
+_PUBLIC = {
+    "export_results": "dpdesk.project.export.results",
+    "ResultsBundle": "dpdesk.project.export.results",
+    "ExportError": "dpdesk.project.export.results",
+    "write_csv": "dpdesk.project.export.results",
+    "write_xlsx": "dpdesk.project.export.results",
+}
 
 __all__ = sorted(_PUBLIC)
 
-
-def __getattr__(name: str):
-    module = _PUBLIC.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = exports(__name__, _PUBLIC)

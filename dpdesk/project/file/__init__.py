@@ -7,15 +7,12 @@ opener per file, atomic copies, and the tables that hold imported datasets. May 
 
 from __future__ import annotations
 
-import importlib
+from dpdesk.lazy import exports
 
-_PUBLIC = {'Project': 'dpdesk.project.file.store'}
+_PUBLIC = {
+    "Project": "dpdesk.project.file.store",
+}
 
 __all__ = sorted(_PUBLIC)
 
-
-def __getattr__(name: str):
-    module = _PUBLIC.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = exports(__name__, _PUBLIC)

@@ -8,7 +8,7 @@ request itself, with its noise and privacy events, is a pure value from
 
 from __future__ import annotations
 
-import importlib
+from dpdesk.lazy import exports
 
 _PUBLIC = {
     **{name: "dpdesk.project.ledger.budget"
@@ -22,9 +22,4 @@ _PUBLIC = {
 
 __all__ = sorted(_PUBLIC)
 
-
-def __getattr__(name: str):  # loaded on first use: importing ledger.text must not pull in numpy
-    module = _PUBLIC.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = exports(__name__, _PUBLIC)

@@ -7,19 +7,16 @@ imported table in a project with its items' mappings (``importing``). May use ``
 
 from __future__ import annotations
 
-import importlib
+from dpdesk.lazy import exports
 
-_PUBLIC = {'read_table': 'dpdesk.project.reading.table',
- 'Table': 'dpdesk.project.reading.table',
- 'ImportReport': 'dpdesk.project.reading.table',
- 'list_sheets': 'dpdesk.project.reading.table',
- 'import_file': 'dpdesk.project.reading.importing'}
+_PUBLIC = {
+    "read_table": "dpdesk.project.reading.table",
+    "Table": "dpdesk.project.reading.table",
+    "ImportReport": "dpdesk.project.reading.table",
+    "list_sheets": "dpdesk.project.reading.table",
+    "import_file": "dpdesk.project.reading.importing",
+}
 
 __all__ = sorted(_PUBLIC)
 
-
-def __getattr__(name: str):
-    module = _PUBLIC.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = exports(__name__, _PUBLIC)

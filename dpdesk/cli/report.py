@@ -1,0 +1,73 @@
+"""``dpdesk report`` and ``dpdesk methods``: the output document and the methods paragraph.
+
+``dpdesk report PROJECT out.html|out.pdf`` writes the report (cover, tables with notes,
+methods with references); the PDF is laid out by Qt offscreen. ``dpdesk methods PROJECT``
+prints the methods paragraph and its references as plain text.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dpdesk.errors import DataError
+
+
+def _options(p) -> None:
+    p.add_argument("project")
+    p.add_argument("--by", help="also estimate by subgroups of this column")
+    p.add_argument("--ci", default="default", choices=["default", "wald", "bootstrap"], help="interval method")
+    p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
+    p.add_argument("--dataset", help="dataset name (default: the active one)")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("report", help="write the results as a report (HTML or PDF)",
+                       description="Write the results of every item, with a cover, notes and a methods paragraph, "
+                                   "to an .html or .pdf file.")
+    _options(p)
+    p.add_argument("out", help="the report file: out.html or out.pdf")
+    p.add_argument("--style", default="percent:1", metavar="UNIT:DECIMALS",
+                   help="number style: percent:1 (default), percent:2, proportion:3, ...")
+    p.set_defaults(func=cmd_report)
+    m = sub.add_parser("methods", help="print a methods paragraph with references",
+                       description="Print a methods paragraph (designs, privacy, respondents, estimator, intervals, "
+                                   "releases) and its APA references, to edit and paste into a paper.")
+    _options(m)
+    m.set_defaults(func=cmd_methods)
+
+
+def _style(text: str):
+    from dpdesk.project.report.number_style import NumberStyle
+
+    try:
+        unit, decimals = text.split(":")
+        return NumberStyle(unit, int(decimals))
+    except ValueError:
+        raise DataError(f"--style {text!r}: write percent:1, percent:2, percent:3, proportion:1, proportion:2 or "
+                        "proportion:3.") from None
+
+
+def cmd_report(args) -> int:
+    from dpdesk.printing import write_report
+    from dpdesk.project.file.store import Project
+
+    style = _style(args.style)
+    out = Path(args.out)
+    if out.suffix.lower() not in (".html", ".htm", ".pdf"):
+        raise DataError(f"A report is written as .html or .pdf; {out.name!r} has neither suffix.")
+    with Project.open(args.project) as project:
+        write_report(project, out, by=args.by, ci=args.ci, confidence=args.confidence, style=style,
+                     dataset=args.dataset)
+    print(f"Wrote {out}")
+    return 0
+
+
+def cmd_methods(args) -> int:
+    from dpdesk.project.analysis import analyze
+    from dpdesk.project.file.store import Project
+    from dpdesk.project.report.methods import methods
+
+    with Project.open(args.project) as project:
+        results = analyze(project, by=args.by, ci=args.ci, confidence=args.confidence, dataset=args.dataset)
+        print(methods(project, results, ci=args.ci, confidence=args.confidence, dataset=args.dataset).text(), end="")
+    return 0

@@ -1,0 +1,76 @@
+"""File > Export report: the Results document with a cover and the methods, as HTML or PDF.
+
+The report is built from the results on screen (same options, same direct-question
+comparisons, same number style) in a worker: the HTML by the project layer
+(``dpdesk.project.report``), the PDF laid out by ``dpdesk.printing``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+REPORT_FILTER = "PDF document (*.pdf);;Web page (*.html)"
+
+
+def report_job(job, project, rs, path: str) -> Path:
+    """Worker: write the report of the ResultSet ``rs`` to ``path`` (.pdf or .html)."""
+    from dpdesk.printing import write_parts
+    from dpdesk.project.reading.importing import own_connection
+    from dpdesk.project.report.figures import FigureRows
+    from dpdesk.project.report.number_style import NumberStyle
+    from dpdesk.project.report.report import report_parts
+
+    job.progress(0.1, "Writing the report…")
+    o = rs.options
+    style = NumberStyle.from_text(o.style)
+    figures = FigureRows(rs.forest, rs.bars, rs.subgroup_plot, rs.subgroup_bars)
+    with own_connection(project) as own:
+        parts = report_parts(own, results=rs.results, direct=rs.direct, ci=o.ci, confidence=o.confidence,
+                             style=style, figures=figures)
+    job.check()
+    job.progress(0.4, "Drawing the plots and laying out the pages…")
+    return write_parts(parts, path, style=style)
+
+
+def export_report_dialog(view) -> None:
+    """Ask for a file and write the report of ``view`` (the Results view) there."""
+    if view.current is None or view.stale:
+        QMessageBox.information(view, "Export report", "The results are not ready yet; open Results and wait until "
+                                "they are up to date.")
+        return
+    settings = view.window_.settings
+    start = str(Path(settings.last_folder("report")) / f"{Path(str(view.project.path)).stem}-report.pdf")
+    path, chosen = QFileDialog.getSaveFileName(view, "Export report", start, REPORT_FILTER)
+    if not path:
+        return
+    if not Path(path).suffix:
+        path += ".html" if "html" in chosen else ".pdf"
+    settings.set_last_folder("report", Path(path).parent)
+    start_report(view, path)
+
+
+def start_report(view, path: str):
+    """Start the report job of ``view`` (tests call this without the file dialog); returns the runner."""
+    from dpdesk.gui.shell.worker import JobRunner
+
+    runner = getattr(view, "report_jobs", None)
+    if runner is None:
+        runner = view.report_jobs = JobRunner(view)
+        runner.done.connect(view.report_done)  # bound methods, never lambdas (PITFALLS: crash at exit)
+        runner.failed.connect(view.report_failed)
+    runner.start(report_job, view.project, view.current, str(path))
+    return runner
+
+
+def report_done(view, path) -> None:
+    status = getattr(view.window_, "statusBar", None)
+    if callable(status):
+        status().showMessage(f"Report written to {path}.", 8000)
+
+
+def report_failed(view, exc) -> None:
+    from dpdesk.gui.dialogs.errors import show_error
+
+    show_error(exc, view)

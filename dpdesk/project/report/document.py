@@ -1,0 +1,271 @@
+"""From analysis results to the output document: estimates, subgroups, direct questions.
+
+``build_document(project, results, style=...)`` turns :func:`dpdesk.project.analysis.analyze`
+results (and optionally the comparisons with direct questions) into sections of APA
+tables with notes: the design in words, the interval method with its citation, how many
+answers were left out and why, and the data set with its fingerprint. The numbers are
+formatted once here in the chosen :class:`NumberStyle`; each cell keeps its full value.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import math
+from typing import Any
+
+from dpdesk import __version__
+from dpdesk.project import review
+from dpdesk.project.report.design_words import design_words
+from dpdesk.project.report.model import Cell, Column, Document, Row, Section, Table
+from dpdesk.project.report.number_style import DEFAULT, NumberStyle
+from dpdesk.project.report.references import CI_KEYS, cite
+
+SHORT = 48  # characters of the question shown in the Item column
+
+EXTRA_NAMES = {"t": "honest carriers (t)", "beta": "honest non-carriers (β)", "gamma": "cheaters (γ)",
+               "pi_uq": "innocuous prevalence"}
+
+
+def short_text(item) -> str:
+    """The question's first words (up to :data:`SHORT` characters), else the item's name."""
+    q = (getattr(item, "question", "") or "").strip()
+    if not q:
+        return item.name if hasattr(item, "name") else str(item)
+    if len(q) <= SHORT:
+        return q
+    cut = q[:SHORT].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:") + "…"
+
+
+def _e(text) -> str:
+    return html.escape(str(text), quote=False)
+
+
+def _num(style: NumberStyle, x) -> Cell:
+    return Cell(style.share(x), None if x is None else float(x))
+
+
+def _ci(style: NumberStyle, lo, hi) -> Cell:
+    return Cell(style.interval(lo, hi), (None if lo is None else float(lo), None if hi is None else float(hi)))
+
+
+def _eps(x) -> Cell:
+    return Cell(NumberStyle.number(x), float(x))
+
+
+def _conf(confidence: float) -> str:
+    return f"{100 * confidence:g}%"
+
+
+def _item_label(r, items: dict) -> str:
+    it = items.get(r.item)
+    return short_text(it) if it is not None else r.item
+
+
+def sentence(r, style: NumberStyle = DEFAULT) -> str:
+    """The item's plain-language sentence in ``style`` (one per item, with its CI, naming the question)."""
+    e = r.estimate
+    if e is None:
+        return f"{r.item}: no estimate ({r.error})."
+    conf = _conf(e.confidence)
+    if not r.design.is_binary:
+        parts = ", ".join(f"'{c}' {style.share_in_text(f)} ({conf} CI {style.interval_in_text(lo, hi)})"
+                          for c, f, (lo, hi) in zip(r.design.categories, e.frequencies, e.ci))
+        about = f" to: {r.question}" if r.question else ""
+        return f"We estimate the shares of the answers{about} ({r.item}) as {parts}."
+    lo, hi = e.ci
+    about = (f"would truthfully answer 'yes' to: {r.question} ({r.item})" if r.question
+             else f"have '{r.item}'")
+    return (f"We estimate that {style.share_in_text(e.prevalence)} ({conf} CI {style.interval_in_text(lo, hi)}) "
+            f"of respondents {about}")
+
+
+def _left_out_text(r) -> str | None:
+    """``"cheating: 600 answers used; 7 left out: 5 blank, 2 user-missing code (Refused)."``"""
+    return r.left_out_sentence() or None
+
+
+def estimates_table(results, items: dict, style: NumberStyle, confidence: float) -> Table:
+    cols = [Column("Item", numeric=False), Column("n", italic=True), Column("Estimate", suffix=style.unit_label),
+            Column("SE", italic=True, suffix=style.unit_label), Column(f"{_conf(confidence)} CI"),
+            Column("ε", italic=True, suffix=" (local)")]
+    rows = []
+    for r in results:
+        e = r.estimate
+        label = _item_label(r, items)
+        if e is None:
+            rows.append(Row([Cell(label), Cell("—"), Cell("—"), Cell("—"), Cell(f"no estimate: {r.error}"),
+                             _eps(r.design.epsilon)]))
+            continue
+        n = Cell(NumberStyle.count(e.n), int(e.n))
+        if r.design.is_binary:
+            rows.append(Row([Cell(label), n, _num(style, e.prevalence), _num(style, e.se), _ci(style, *e.ci),
+                             _eps(r.design.epsilon)]))
+            for name, (value, se) in e.extra.items():
+                rows.append(Row([Cell(EXTRA_NAMES.get(name, name)), Cell(""), _num(style, value), _num(style, se),
+                                 Cell(""), Cell("")], indent=1))
+        else:
+            rows.append(Row([Cell(label), n, Cell(""), Cell(""), Cell(""), _eps(r.design.epsilon)], heading=True))
+            for j, cat in enumerate(r.design.categories):
+                rows.append(Row([Cell(str(cat)), Cell(""), _num(style, e.frequencies[j]), _num(style, e.se[j]),
+                                 _ci(style, *e.ci[j]), Cell("")], indent=1))
+    return Table("estimates", "Estimated prevalence of each item", cols, rows)
+
+
+def _design_notes(results, items: dict) -> list[str]:
+    out = []
+    for r in results:
+        it = items.get(r.item)
+        words = design_words(r.design, getattr(it, "instructions", None))
+        out.append(f"<i>{_e(r.item)}</i>: {_e(words)}.")
+    return out
+
+
+def interval_note(ci: str, confidence: float) -> str:
+    name = review.interval_metadata(ci)["CI method"].rsplit(" (", 1)[0].split(" (")[0]
+    return f"{_conf(confidence)} confidence intervals: {_e(name)} ({_e(cite(*CI_KEYS.get(ci, ())))})."
+
+
+def epsilon_note() -> str:
+    return ("ε (local) is each design's local differential privacy: a recorded answer is at most e<sup>ε</sup> "
+            "times as likely for one true answer as for another (∞: some answer reveals the truth).")
+
+
+def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float, by: str) -> list[Table]:
+    grid_cols = [Column(f"{by}", numeric=False), Column("n", italic=True),
+                 Column("Estimate", suffix=style.unit_label), Column(f"{_conf(confidence)} CI")]
+    comp_cols = [Column("Comparison", numeric=False), Column("Difference", suffix=style.unit_label),
+                 Column(f"{_conf(confidence)} CI"), Column("p", italic=True)]
+    tables = []
+    for r in results:
+        if r.subgroups is None:
+            continue
+        label = _item_label(r, items)
+        rows = []
+        for group, e in r.subgroups.estimates.items():
+            n = Cell(NumberStyle.count(e.n), int(e.n))
+            if r.design.is_binary:
+                rows.append(Row([Cell(str(group)), n, _num(style, e.prevalence), _ci(style, *e.ci)]))
+            else:
+                rows.append(Row([Cell(str(group)), n, Cell(""), Cell("")], heading=True))
+                for j, cat in enumerate(r.design.categories):
+                    rows.append(Row([Cell(str(cat)), Cell(""), _num(style, e.frequencies[j]),
+                                     _ci(style, *e.ci[j])], indent=1))
+        notes = []
+        if r.left_out_groups:
+            notes.append(f"{len(r.left_out_groups)} group(s) with fewer than {r.min_group_size} answers are left out.")
+        tables.append(Table(f"subgroups:{r.item}", f"{label.rstrip('?')}, by {by}", grid_cols, rows, notes))
+        comp = []
+        for diff in r.subgroups.differences.values():
+            name = f"{diff.a} − {diff.b}"
+            if r.design.is_binary:
+                comp.append(Row([Cell(name), Cell(style.share(diff.difference, signed=True), float(diff.difference)),
+                                 _ci(style, *diff.ci), Cell(NumberStyle.p(diff.p_value), _f(diff.p_value))]))
+            else:
+                comp.append(Row([Cell(name), Cell(""), Cell(""), Cell("")], heading=True))
+                for j, cat in enumerate(r.design.categories):
+                    comp.append(Row([Cell(str(cat)), Cell(style.share(diff.difference[j], signed=True),
+                                                           float(diff.difference[j])),
+                                     _ci(style, *diff.ci[j]), Cell(NumberStyle.p(diff.p_value[j]),
+                                                                   _f(diff.p_value[j]))], indent=1))
+        t = r.subgroups.test
+        cnotes = []
+        if t is not None:
+            cnotes.append(f"Test that every {_e(by)} has the same {'prevalence' if r.design.is_binary else 'distribution'}: "
+                          f"{_e(t.method).replace('G^2', 'G²')}, {test_text(t)}.")
+        if comp:
+            tables.append(Table(f"comparisons:{r.item}", f"Differences between the groups of {by}: {label}",
+                                comp_cols, comp, cnotes))
+    return tables
+
+
+def _f(x):
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+def test_text(t) -> str:
+    """APA: ``<i>χ</i>²(3) = 12.34, <i>p</i> = .006``."""
+    return (f"<i>χ</i>²({t.df}) = {NumberStyle.number(t.statistic)}, "
+            f"{NumberStyle.p_in_text(t.p_value).replace('p ', '<i>p</i> ', 1)}")
+
+
+def direct_table(direct: list[dict], style: NumberStyle, confidence: float) -> Table | None:
+    rows_in = [d for d in direct if "problem" not in d]
+    if not direct:
+        return None
+    cols = [Column("Item", numeric=False), Column("RR", suffix=style.unit_label), Column("n direct", italic=False),
+            Column("Direct", suffix=style.unit_label), Column("Difference", suffix=style.unit_label),
+            Column(f"{_conf(confidence)} CI"), Column("p", italic=True)]
+    rows = []
+    for d in rows_in:
+        rows.append(Row([Cell(d["item"]), _num(style, d["RR estimate"]),
+                         Cell(NumberStyle.count(d["n direct"]), d["n direct"]), _num(style, d["direct estimate"]),
+                         Cell(style.share(d["difference (RR - direct)"], signed=True), d["difference (RR - direct)"]),
+                         _ci(style, d["CI low"], d["CI high"]),
+                         Cell(NumberStyle.p(d["p-value (RR > direct)"]), d["p-value (RR > direct)"])]))
+    asked = "; ".join(f"{_e(d['item'])} in column {_e(d['direct column'])} ({d['not counted']:,} rows without a "
+                      f"direct answer)" for d in rows_in)
+    notes = [f"<i>Note.</i> Direct: the share answering 'yes' when asked directly: {asked}."] if rows_in else []
+    notes.append("p: one-sided test that randomized response gives the higher estimate (fewer evasive answers).")
+    notes += [f"{_e(d['item'])}: {_e(d['problem'])}" for d in direct if "problem" in d]
+    return Table("direct", "Randomized response against asking directly", cols, rows, notes)
+
+
+def data_note(project, results, dataset: str | None = None) -> str | None:
+    """"Data: survey.csv (dataset 'survey'), fingerprint SHA-256 1a2b3c4d… of 3 columns"."""
+    meta = data_metadata(project, results, dataset)
+    if not meta:
+        return None
+    fp = meta.get("fingerprint")
+    text = f"Data: {_e(meta['file'])} (data set '{_e(meta['dataset'])}')"
+    if fp:
+        text += f", fingerprint SHA-256 <code>{fp[:16]}</code>… of the columns {_e(', '.join(meta['columns']))}"
+    return text + "."
+
+
+def data_metadata(project, results, dataset: str | None = None) -> dict[str, Any]:
+    if project is None or not project.datasets():
+        return {}
+    from dpdesk.project.active import dataset_named
+
+    ds = dataset_named(project, dataset)
+    items = project.items()
+    columns = review.analysed_columns(items, results)
+    fp = review.fingerprint_metadata(project.dataset_frame(ds.name), columns) if columns else {}
+    return {"dataset": ds.name, "file": (ds.source or {}).get("name") or ds.name,
+            "fingerprint": fp.get("data fingerprint (SHA-256)"), "columns": fp.get("data fingerprint columns", [])}
+
+
+def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: list[dict] | None = None,
+                   ci: str = "default", confidence: float = 0.95, dataset: str | None = None,
+                   title: str = "Results") -> Document:
+    """The output document of ``results`` (from ``analysis.analyze``) in ``style``."""
+    items = {it.name: it for it in project.items()} if project is not None else {}
+    meta = data_metadata(project, results, dataset)
+    cover = {"Project": str(getattr(project, "path", "")), "Data": meta.get("file", "none"),
+             "Data fingerprint (SHA-256)": meta.get("fingerprint") or "n/a",
+             "Date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+             "Software": f"dpdesk {__version__}"}
+    doc = Document(title, cover)
+    est = estimates_table(results, items, style, confidence)
+    est.notes = (["<i>Note.</i> " + " ".join(_design_notes(results, items))] + [interval_note(ci, confidence),
+                 epsilon_note()] + [_e(t) for t in (_left_out_text(r) for r in results) if t])
+    notes = [f"{_e(r.item)}: {_e(n)}" for r in results if r.estimate is not None for n in r.estimate.notes]
+    est.notes += notes
+    fp = data_note(project, results, dataset)
+    if fp:
+        est.notes.append(fp)
+    images = ["forest"] + [f"bars:{r.item}" for r in results if r.estimate is not None and not r.design.is_binary]
+    doc.sections.append(Section("estimates", "Estimates", [_e(sentence(r, style)) for r in results], [est],
+                                images=images))
+    by = next((r.by for r in results if r.by), None)
+    if by:
+        warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
+        doc.sections.append(Section("subgroups", f"Subgroups by {by}", [f"<i>Note.</i> {_e(w)}" for w in warnings],
+                                    subgroup_tables(results, items, style, confidence, by), images=["subgroups"]))
+    d = direct_table(direct or [], style, confidence)
+    if d is not None:
+        doc.sections.append(Section("direct", "Comparison with direct questions", [], [d]))
+    doc.number_tables()
+    return doc

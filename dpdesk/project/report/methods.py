@@ -1,0 +1,135 @@
+"""A methods paragraph generated from the project, with its references in APA style.
+
+For each item: the design and the randomizer in words with its probabilities, the local
+epsilon and what it means, the respondents analysed and left out, the estimator and the
+interval with citations. Each privacy release of the ledger adds its mechanism,
+epsilon/delta and how the releases were composed (the accountant). Only the works the
+text cites are listed. The researcher edits the text before copying it.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+
+from dpdesk.project.report.design_words import design_key, design_words
+from dpdesk.project.report.references import CI_KEYS, cite, reference_list
+
+MECHANISMS = {"laplace": ("the discrete Laplace (geometric) mechanism", "dwork2006"),
+              "gaussian": ("the discrete Gaussian mechanism", "canonne2020"),
+              "exponential": ("the exponential mechanism", "dwork2006")}
+CI_WORDS = {"default": "boundary-calibrated likelihood-ratio intervals (Feldman–Cousins construction), never "
+                       "narrower than the exact Clopper–Pearson bound at 0 or n",
+            "wald": "Wald intervals (estimate ± z·SE, cut to [0, 1])",
+            "bootstrap": "percentile bootstrap intervals"}
+
+
+@dataclass
+class Methods:
+    paragraphs: list[str]
+    keys: list[str] = field(default_factory=list)  # cited references, in order of citation
+
+    @property
+    def references(self) -> list[str]:
+        return reference_list(self.keys)
+
+    def text(self) -> str:
+        """Plain text: the paragraphs, then "References" and the list (italics dropped)."""
+        refs = [_plain(r) for r in self.references]
+        return "\n\n".join(self.paragraphs + (["References", "\n".join(refs)] if refs else [])) + "\n"
+
+    def html(self) -> str:
+        body = "".join(f"<p>{html.escape(p, quote=False)}</p>" for p in self.paragraphs)
+        if self.keys:
+            body += "<h3>References</h3>" + "".join(
+                f"<p style='margin-left: 24px; text-indent: -24px;'>{r.replace('&', '&amp;')}</p>"
+                for r in self.references)
+        return body
+
+
+def _plain(text: str) -> str:
+    return text.replace("<i>", "").replace("</i>", "")
+
+
+def _eps_sentence(eps: float) -> str:
+    if math.isinf(eps):
+        return ("Some recorded answers are possible for one true answer only, so the design gives no local "
+                "differential privacy guarantee (ε = ∞).")
+    return (f"The design gives local differential privacy with ε = {eps:.2f}: whatever a respondent's true answer, "
+            f"any recorded answer is at most e^ε = {math.exp(eps):.2f} times as likely under one true answer as "
+            "under another.")
+
+
+def methods(project, results, *, ci: str = "default", confidence: float = 0.95, dataset: str | None = None) -> Methods:
+    """The methods paragraph of ``results`` (from ``analysis.analyze``) and the project's releases."""
+    keys: list[str] = []
+
+    def c(*ks: str) -> str:
+        keys.extend(k for k in ks if k)
+        return cite(*ks)
+
+    items = {it.name: it for it in project.items()} if project is not None else {}
+    paragraphs = []
+    for r in results:
+        it = items.get(r.item)
+        question = f"“{r.question}”" if r.question else f"'{r.item}'"
+        words = design_words(r.design, getattr(it, "instructions", None))
+        key = design_key(r.design)
+        if key:
+            keys.append(key)
+        parts = [f"The question {question} ({r.item}) was asked with randomized response. Design: {words}."]
+        if r.design.groups == 2:
+            parts.append("Respondents were assigned at random to one of two groups with different randomization "
+                         "probabilities, which lets the model separate the prevalence from non-compliance.")
+        parts.append(_eps_sentence(float(r.design.epsilon)))
+        m = r.mapping
+        if m is not None:
+            total = m.n_used + m.n_excluded
+            reasons = m.left_out()
+            why = ", ".join(f"{n:,} {reason}" for reason, n in reasons.items())
+            left = f"; {m.n_excluded:,} were left out ({why})" if m.n_excluded else "; none was left out"
+            parts.append(f"Of {total:,} respondents in the data, {m.n_used:,} answered and were analysed{left}.")
+        if r.estimate is None:
+            parts.append(f"No estimate could be computed ({r.error}).")
+        paragraphs.append(" ".join(parts))
+    if any(r.estimate is not None for r in results):
+        paragraphs.append(f"Prevalences (and the shares of categories) were estimated by maximum likelihood from the "
+                          f"counts of each recorded answer and each design's response matrix, as in RRreg "
+                          f"({c('heck2018')}), with {100 * confidence:g}% {CI_WORDS.get(ci, ci)} "
+                          f"({c(*CI_KEYS.get(ci, ()))}).")
+    by = next((r.by for r in results if r.by), None)
+    if by:
+        paragraphs.append(f"Estimates were also computed separately for each group of {by}; differences between "
+                          f"groups have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) and the equality of "
+                          "all groups was tested with a likelihood-ratio test.")
+    paragraphs += _release_paragraphs(project, c)
+    return Methods(paragraphs, list(dict.fromkeys(keys)))
+
+
+def _release_paragraphs(project, c) -> list[str]:
+    try:
+        from dpdesk.project.ledger import ledger
+
+        entries = ledger(project)
+    except Exception:  # noqa: BLE001 - no ledger (an old project, no releases): nothing to describe
+        return []
+    if not entries:
+        return []
+    out = []
+    gaussian = False
+    for e in entries:
+        mech, key = MECHANISMS.get(e.mechanism, (f"the {e.mechanism} mechanism", None))
+        gaussian |= e.mechanism == "gaussian"
+        delta = e.cost.get("delta")
+        eps = float(e.epsilon)
+        cost = f"ε = {eps:.3g}" + (f", δ = {float(delta):.1e}" if e.mechanism == "gaussian" and delta else "")
+        out.append(f"A {e.description} was released with {mech} ({c(key) if key else 'dpdesk'}) at {cost}.")
+    if gaussian:
+        comp = ("The privacy loss of all releases was composed with a privacy-loss-distribution accountant "
+                f"(dp_accounting; {c('koskela2020')}) over the ledger's events.")
+    else:
+        comp = ("The privacy loss of all releases was composed by adding their ε exactly (basic composition; "
+                f"{c('dwork2006')}).")
+    return [f"Counts and statistics of the non-sensitive variables were published with central differential "
+            f"privacy ({c('dwork2006')}) from one privacy budget for the project. " + " ".join(out) + " " + comp]

@@ -1,0 +1,78 @@
+"""The references that dpdesk's text cites, in APA style (7th ed.), by key.
+
+``cite(key)`` gives the in-text citation ("Boruch, 1971"); ``reference_list(keys)``
+the list of the cited works, sorted by first author. Only what a text cites is listed.
+"""
+
+from __future__ import annotations
+
+#: key -> (in-text citation, full APA reference)
+REFERENCES: dict[str, tuple[str, str]] = {
+    "warner1965": ("Warner, 1965",
+                   "Warner, S. L. (1965). Randomized response: A survey technique for eliminating evasive answer "
+                   "bias. <i>Journal of the American Statistical Association, 60</i>(309), 63–69."),
+    "greenberg1969": ("Greenberg et al., 1969",
+                      "Greenberg, B. G., Abul-Ela, A.-L. A., Simmons, W. R., & Horvitz, D. G. (1969). The unrelated "
+                      "question randomized response model: Theoretical framework. <i>Journal of the American "
+                      "Statistical Association, 64</i>(326), 520–539."),
+    "boruch1971": ("Boruch, 1971",
+                   "Boruch, R. F. (1971). Assuring confidentiality of responses in social research: A note on "
+                   "strategies. <i>The American Sociologist, 6</i>(4), 308–311."),
+    "yu2008": ("Yu, Tian & Tang, 2008",
+               "Yu, J.-W., Tian, G.-L., & Tang, M.-L. (2008). Two new models for survey sampling with sensitive "
+               "characteristic: Design and analysis. <i>Metrika, 67</i>(3), 251–263."),
+    "moshagen2012": ("Moshagen et al., 2012",
+                     "Moshagen, M., Musch, J., & Erdfelder, E. (2012). A stochastic lie detector. <i>Behavior "
+                     "Research Methods, 44</i>(1), 222–231."),
+    "clark1998": ("Clark & Desharnais, 1998",
+                  "Clark, S. J., & Desharnais, R. A. (1998). Honest answers to embarrassing questions: Detecting "
+                  "cheating in the randomized response model. <i>Psychological Methods, 3</i>(2), 160–168."),
+    "feldman1998": ("Feldman & Cousins, 1998",
+                    "Feldman, G. J., & Cousins, R. D. (1998). Unified approach to the classical statistical "
+                    "analysis of small signals. <i>Physical Review D, 57</i>(7), 3873–3889."),
+    "heck2018": ("Heck & Moshagen, 2018",
+                 "Heck, D. W., & Moshagen, M. (2018). RRreg: An R package for correlation and regression analyses "
+                 "of randomized response data. <i>Journal of Statistical Software, 85</i>(2), 1–29."),
+    "dwork2006": ("Dwork et al., 2006",
+                  "Dwork, C., McSherry, F., Nissim, K., & Smith, A. (2006). Calibrating noise to sensitivity in "
+                  "private data analysis. In <i>Theory of Cryptography (TCC 2006)</i> (pp. 265–284). Springer."),
+    "canonne2020": ("Canonne, Kamath & Steinke, 2020",
+                    "Canonne, C. L., Kamath, G., & Steinke, T. (2020). The discrete Gaussian for differential "
+                    "privacy. In <i>Advances in Neural Information Processing Systems 33</i> (pp. 15676–15688)."),
+    "mangat1994": ("Mangat, 1994",
+                   "Mangat, N. S. (1994). An improved randomized response strategy. <i>Journal of the Royal "
+                   "Statistical Society: Series B, 56</i>(1), 93–95."),
+    "kuk1990": ("Kuk, 1990",
+                "Kuk, A. Y. C. (1990). Asking sensitive questions indirectly. <i>Biometrika, 77</i>(2), 436–438."),
+    "wang2017": ("Wang et al., 2017",
+                 "Wang, T., Blocki, J., Li, N., & Jha, S. (2017). Locally differentially private protocols for "
+                 "frequency estimation. In <i>26th USENIX Security Symposium</i> (pp. 729–745)."),
+    "clopper1934": ("Clopper & Pearson, 1934",
+                    "Clopper, C. J., & Pearson, E. S. (1934). The use of confidence or fiducial limits illustrated "
+                    "in the case of the binomial. <i>Biometrika, 26</i>(4), 404–413."),
+    "efron1993": ("Efron & Tibshirani, 1993",
+                  "Efron, B., & Tibshirani, R. J. (1993). <i>An introduction to the bootstrap</i>. Chapman & Hall."),
+    "newcombe1998": ("Newcombe, 1998",
+                     "Newcombe, R. G. (1998). Interval estimation for the difference between independent "
+                     "proportions: Comparison of eleven methods. <i>Statistics in Medicine, 17</i>(8), 873–890."),
+    "mironov2017": ("Mironov, 2017",
+                    "Mironov, I. (2017). Rényi differential privacy. In <i>2017 IEEE 30th Computer Security "
+                    "Foundations Symposium</i> (pp. 263–275)."),
+    "koskela2020": ("Koskela et al., 2020",
+                    "Koskela, A., Jälkö, J., & Honkela, A. (2020). Computing tight differential privacy guarantees "
+                    "using FFT. In <i>Proceedings of AISTATS 2020</i> (pp. 2560–2569)."),
+}
+
+#: Interval method -> the references its text cites.
+CI_KEYS = {"default": ("feldman1998", "clopper1934"), "wald": ("heck2018",), "bootstrap": ("efron1993",)}
+
+
+def cite(*keys: str) -> str:
+    """``Boruch, 1971`` or ``Feldman & Cousins, 1998; Clopper & Pearson, 1934``."""
+    return "; ".join(REFERENCES[k][0] for k in keys if k in REFERENCES)
+
+
+def reference_list(keys) -> list[str]:
+    """The full references of ``keys`` (each once), sorted as APA sorts them (by first author)."""
+    seen = [k for k in dict.fromkeys(keys) if k in REFERENCES]
+    return sorted((REFERENCES[k][1] for k in seen), key=lambda text: text.lower())

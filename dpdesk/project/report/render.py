@@ -1,0 +1,169 @@
+"""The output document as HTML (APA tables: horizontal rules only, numbers right-aligned) and TSV.
+
+The same HTML shows in the Results view (Qt's rich text), goes on the clipboard (Word
+pastes it as a table) and into the report. TSV is "what is shown" (the cells' text) or,
+with ``full=True``, the full-precision values (an interval becomes two columns).
+"""
+
+from __future__ import annotations
+
+import html
+
+from dpdesk.project.export.safe_text import neutralise
+from dpdesk.project.report.model import Column, Document, Section, Table
+from dpdesk.project.report.number_style import MINUS
+
+RULE = "1px solid #000"
+FONT = "font-family: 'DejaVu Sans', Arial, sans-serif;"
+STYLE = f"""
+body {{ {FONT} font-size: 10pt; color: #111; }}
+h1 {{ font-size: 16pt; font-weight: normal; }}
+h2 {{ font-size: 13pt; font-weight: bold; margin-top: 18px; }}
+p.table-number {{ font-weight: bold; margin-bottom: 0; }}
+p.table-title {{ font-style: italic; margin-top: 2px; }}
+p.note {{ font-size: 9pt; margin-top: 2px; margin-bottom: 0; }}
+table.apa {{ border-collapse: collapse; }}
+table.apa th {{ font-weight: normal; border-top: {RULE}; border-bottom: {RULE}; padding: 3px 10px; }}
+table.apa td {{ padding: 2px 10px; }}
+table.apa tr.last td {{ border-bottom: {RULE}; }}
+td.num, th.num {{ text-align: right; white-space: nowrap; }}
+td.text, th.text {{ text-align: left; }}
+a.copy {{ font-size: 8pt; color: #2b5c8a; }}
+"""
+
+
+def _e(text) -> str:
+    return html.escape(str(text), quote=False)
+
+
+def _header(c: Column) -> str:
+    label = f"<i>{_e(c.label)}</i>" if c.italic else _e(c.label)
+    return label + _e(c.suffix)
+
+
+def _minus(text: str) -> str:
+    """A leading hyphen of a number becomes a typographic minus (HTML only)."""
+    return text.replace("-", MINUS)
+
+
+def table_html(t: Table, *, links: bool = False) -> str:
+    """One APA table: "Table N" in bold, its title in italics, rules above and below the header and at the end."""
+    out = []
+    if t.number:
+        out.append(f"<p class='table-number'>Table {t.number}</p>")
+    out.append(f"<p class='table-title'>{_e(t.title)}</p>")
+    out.append("<table class='apa' cellspacing='0' cellpadding='3' "
+               f"style='border-collapse: collapse; border-bottom: {RULE};'>")
+    head = "".join(f"<th class='{'num' if c.numeric else 'text'}' align='{'right' if c.numeric else 'left'}' "
+                   f"style='border-top: {RULE}; border-bottom: {RULE};'>{_header(c)}</th>" for c in t.columns)
+    out.append(f"<thead><tr>{head}</tr></thead><tbody>")
+    for i, row in enumerate(t.rows):
+        last = i == len(t.rows) - 1
+        cells = []
+        for j, (c, cell) in enumerate(zip(t.columns, row.cells)):
+            style = f"border-bottom: {RULE};" if last else ""
+            text = _e(cell.text)
+            if c.numeric:
+                text = _minus(text)
+            if j == 0 and row.indent:
+                style += f" padding-left: {10 + 18 * row.indent}px;"
+            align = "right" if c.numeric and not (row.heading and j == 0) else "left"
+            cells.append(f"<td class='{'num' if c.numeric else 'text'}' align='{align}' style='{style}'>{text}</td>")
+        out.append(f"<tr{' class=last' if last else ''}>{''.join(cells)}</tr>")
+    out.append("</tbody></table>")
+    for n in t.notes:
+        out.append(f"<p class='note'>{n}</p>")
+    if links:
+        out.append(f"<p class='note'><a class='copy' href='copy:{_e(t.key)}'>Copy table</a> &nbsp; "
+                   f"<a class='copy' href='copyfull:{_e(t.key)}'>Copy with full precision</a></p>")
+    return "\n".join(out)
+
+
+def figure_title(name: str) -> str:
+    """The caption of a figure by its name ("forest", "bars:ITEM", "subgroups")."""
+    if name == "forest":
+        return "Estimated prevalence of each item with its confidence interval"
+    if name.startswith("bars:"):
+        return f"Estimated shares of the answers to {name[5:]}"
+    return "Estimated prevalence by subgroup"
+
+
+def section_html(s: Section, *, links: bool = False, images: dict[str, str] | None = None,
+                 figures: list | None = None) -> str:
+    """A section; ``figures`` is a running list of figure names, for their numbers."""
+    out = [f"<a name='{_e(s.key)}'></a><h2>{_e(s.title)}</h2>"]
+    out += [f"<p>{p}</p>" for p in s.paragraphs]
+    for t in s.tables:
+        out.append(table_html(t, links=links))
+    for name in s.images:
+        src = (images or {}).get(name)  # a src, or (src, width in layout pixels)
+        if not src:
+            continue
+        if figures is not None:
+            figures.append(name)
+            out.append(f"<p class='table-number'>Figure {len(figures)}</p>")
+        out.append(f"<p class='table-title'>{_e(figure_title(name))}</p>")
+        if isinstance(src, tuple):
+            out.append(f"<p><img src='{src[0]}' width='{int(src[1])}'></p>")
+        else:
+            out.append(f"<p><img src='{src}'></p>")
+    return "\n".join(out)
+
+
+def document_html(doc: Document, *, links: bool = False, images: dict[str, str] | None = None,
+                  cover: bool = False, extra: str = "") -> str:
+    """The whole document as one HTML page (``cover`` adds the title page, ``extra`` HTML at the end)."""
+    body = []
+    if cover:
+        rows = "".join(f"<tr><td style='padding: 2px 12px 2px 0;'><b>{_e(k)}</b></td><td>{_e(v)}</td></tr>"
+                       for k, v in doc.cover.items())
+        body.append(f"<h1>{_e(doc.title)}</h1><table cellspacing='0' style='page-break-after: always;'>{rows}</table>")
+    figures: list[str] = []
+    body += [section_html(s, links=links, images=images, figures=figures) for s in doc.sections]
+    body.append(extra)
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{_e(doc.title)}</title>"
+            f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>")
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def table_tsv(t: Table, *, full: bool = False) -> str:
+    """Tab-separated, text neutralised against formulas; indented rows keep their indent as spaces."""
+    header = []
+    for c in t.columns:
+        label = c.label + (" (proportion)" if full and c.suffix == " (%)" else c.suffix)
+        if full and c.label.endswith(" CI"):
+            header += [f"{label} low", f"{label} high"]
+        else:
+            header.append(label)
+    lines = ["\t".join(header)]
+    for row in t.rows:
+        cells = []
+        for j, (c, cell) in enumerate(zip(t.columns, row.cells)):
+            if full and c.label.endswith(" CI"):
+                lo, hi = cell.value if isinstance(cell.value, tuple) else (None, None)
+                cells += ["" if lo is None else repr(lo), "" if hi is None else repr(hi)]
+                continue
+            if full and c.numeric and isinstance(cell.value, (int, float)):
+                cells.append(repr(cell.value))
+                continue
+            text = ("  " * row.indent + cell.text) if j == 0 else cell.text
+            cells.append(text if _is_number(text) else str(neutralise(text)).replace("\t", " ").replace("\n", " "))
+        lines.append("\t".join(cells))
+    return "\n".join(lines) + "\n"
+
+
+def table_clipboard_html(t: Table, *, full: bool = False) -> str:
+    """The HTML put on the clipboard: the shown table, or a plain one with full-precision values."""
+    if not full:
+        return f"<html><head><style>{STYLE}</style></head><body>{table_html(t)}</body></html>"
+    rows = [line.split("\t") for line in table_tsv(t, full=True).splitlines()]
+    head = "".join(f"<th>{_e(h)}</th>" for h in rows[0])
+    body = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
+    return f"<html><body><table border='1'><tr>{head}</tr>{body}</table></body></html>"

@@ -1,8 +1,0 @@
-"""Regenerate the bundled example survey (fixed seed): python resources/examples/make_example.py"""
-
-from pathlib import Path
-
-from dpdesk.project.example import write_example
-
-if __name__ == "__main__":
-    print(write_example(Path(__file__).resolve().parent))

@@ -1,0 +1,103 @@
+"""The Results document, File > Export report (PDF read back) and the methods dialog, with screenshots."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import unicodedata
+
+import pytest
+from PySide6.QtGui import QGuiApplication, QImage, QPainter, QTextDocument
+
+from tests.helpers.gui import shot
+from tests.helpers.paths import ROOT
+from tests.helpers.pdftext import page_count, pdf_text
+
+SHOTS = ROOT / "docs" / "screenshots"
+
+
+@pytest.fixture
+def example(tmp_path):
+    from dpdesk.gui.shell.example_project import build_example
+
+    return build_example(None, tmp_path / "example.dpdesk")
+
+
+def _current(window, qtbot, rv, change):
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        change()
+    return rv.current
+
+
+def test_document_number_style_report_and_methods(window, qtbot, example, tmp_path, monkeypatch):
+    rv = window.results_view
+
+    def open_it():
+        window.open_project(example)
+        window.nav.setCurrentRow(2)
+
+    rs = _current(window, qtbot, rv, open_it)
+    cheat = rs.results[0].estimate.prevalence
+    assert f"{100 * cheat:.1f}" in rv.document_view.toPlainText()
+    for size, suffix in (((1200, 900), ""), ((1024, 700), "_1024")):
+        window.resize(*size)
+        QGuiApplication.processEvents()
+        shot(window, f"results_document{suffix}")
+    # the number style of the Preferences: proportions with 3 decimals, on screen and in the plot tables
+    from dpdesk.gui.dialogs.preferences import PreferencesDialog
+
+    dialog = PreferencesDialog(window.settings, window)
+    dialog.unit.setCurrentIndex(dialog.unit.findData("proportion"))
+    dialog.decimals.setValue(3)
+    dialog.accepted.connect(window._preferences_changed)
+    rs = _current(window, qtbot, rv, dialog.accept)
+    shown = rv.document_view.toPlainText()
+    assert f"{cheat:.3f}"[1:] in shown and f"{cheat:.3f}" not in shown  # APA: no leading zero
+    assert rs.options.style == "proportion:3"
+    assert f"{cheat:.3f}"[1:] in rv.forest.model.data(rv.forest.model.index(0, 3))
+    # File > Export report, as PDF, read back as text
+    out = tmp_path / "report.pdf"
+    from dpdesk.gui.dialogs.report import start_report
+
+    runner = start_report(rv, str(out))
+    with qtbot.waitSignal(runner.done, timeout=60_000):
+        pass
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF") and page_count(data) >= 2
+    text = unicodedata.normalize("NFKC", pdf_text(data))  # Qt's PDF text has ligatures ("ﬁ")
+    assert "Data fingerprint" in text and "Randomized response against asking directly" in text
+    assert f"{cheat:.3f}"[1:] in text and "References" in text
+    _report_page_shot(out, rs)
+    # the methods paragraph: generated, editable, copied as edited
+    rv.methods_button.click()
+    dialog = rv.methods_window
+    assert "truthful with probability 1/2, 'yes' 1/4, 'no' 1/4" in dialog.editor.toPlainText()
+    assert "Boruch, R. F. (1971)" in dialog.editor.toPlainText()
+    shot(dialog, "methods_dialog")
+    dialog.resize(1024, 700)
+    shot(dialog, "methods_dialog_1024")
+    dialog.editor.moveCursor(dialog.editor.textCursor().MoveOperation.Start)
+    dialog.editor.insertPlainText("EDITED. ")
+    dialog.copy_button.click()
+    assert QGuiApplication.clipboard().text().startswith("EDITED. The question")
+    dialog.close()
+
+
+def _report_page_shot(pdf, rs) -> None:
+    """docs/screenshots/report_page.png: page 1-2 by pdftoppm if installed, else the HTML drawn by Qt."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    if shutil.which("pdftoppm"):
+        subprocess.run(["pdftoppm", "-png", "-r", "80", "-f", "2", "-l", "2", "-singlefile", str(pdf),
+                        str(SHOTS / "report_page")], check=True, timeout=60)
+        return
+    from dpdesk.project.report.render import document_html
+
+    doc = QTextDocument()
+    doc.setHtml(document_html(rs.document))
+    doc.setTextWidth(800)
+    image = QImage(800, int(doc.size().height()), QImage.Format.Format_RGB32)
+    image.fill(0xFFFFFF)
+    painter = QPainter(image)
+    doc.drawContents(painter)
+    painter.end()
+    image.save(str(SHOTS / "report_page.png"))
