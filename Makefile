@@ -47,10 +47,16 @@ clean:
 # into the venv through the lock, never a runtime dependency. test-package needs root or sudo (apt-get install).
 .PHONY: package test-package
 
-package: setup
+package: setup guide
 	$(PY) -m pip install --quiet -c $(LOCK) pyinstaller
 	PY=$(PY) sh packaging/build.sh
 
 test-package: package test-wheel
 	sh packaging/linux/test_package.sh
 	sh packaging/linux/test_portable.sh
+
+# The user guide: docs/guide/*.md is copied into the package (dpdesk/resources/guide/), where the app's
+# Help window reads it offline; tests/packaging/test_guide.py fails when the copy is out of date.
+.PHONY: guide
+guide:
+	@$(if $(wildcard $(PY)),$(PY),$(PYTHON)) tools/build_guide.py

@@ -90,7 +90,7 @@ def test_every_wizard_page(window, tmp_path, qtbot, answers):
 
 
 def test_preferences_help_about_open(window, qtbot):
-    from PySide6.QtWidgets import QDialog, QMessageBox
+    from PySide6.QtWidgets import QDialog
 
     window.actions_["preferences"].trigger()
     dialog = [d for d in window.findChildren(QDialog) if d.windowTitle() == "Preferences"][0]
@@ -98,11 +98,13 @@ def test_preferences_help_about_open(window, qtbot):
     dialog.runs.setValue(20)
     dialog.accept()
     assert int(window.settings.value("preview_runs")) == 20
-    window.actions_["help"].trigger()
-    boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
-    assert {b.windowTitle() for b in boxes} >= {"dpdesk help"}
-    for b in boxes:
-        b.accept()
+    window.actions_["help"].trigger()  # F1: the user guide, in its own window (tests/gui/test_gui_help.py)
+    from dpdesk.gui.help.window import HelpWindow
+
+    guide = window.findChild(HelpWindow)
+    assert guide is not None and guide.isVisible()
+    _check_names(guide)
+    guide.close()
     window.actions_["about"].trigger()
     assert window.about.isVisible() and window.about.windowTitle() == "About dpdesk"
     qtbot.waitUntil(lambda: window.about.list.count() > 0, timeout=30_000)  # its worker finishes

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.widgets.table_model import FrameModel
 from dpdesk.gui.widgets.common import name, note
@@ -88,6 +89,7 @@ class ImportDialog(QDialog):
 
     def __init__(self, project, path=None, parent=None, *, taken: list[str] | None = None) -> None:
         super().__init__(parent)
+        HelpKey(self, "Import")  # F1: the guide's page on this dialog
         self.setWindowTitle("Import survey data")
         self.setObjectName("importDialog")
         self.resize(1000, 680)

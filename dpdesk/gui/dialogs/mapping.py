@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.discard import AskBeforeDiscard
 from dpdesk.gui.widgets.common import name, note
 from dpdesk.gui.shell.worker import JobRunner
@@ -185,6 +186,7 @@ class MappingDialog(AskBeforeDiscard, QDialog):
     def __init__(self, table, items: list, mappings: dict, parent=None,
                  intro: str = "Nothing is stored until you import.") -> None:
         super().__init__(parent)
+        HelpKey(self, "Mapping")  # F1: the guide's page on this dialog
         self.setWindowTitle("Map survey items to columns")
         self.setObjectName("mappingDialog")
         self.resize(900, 620)

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
-    QMessageBox,
     QHBoxLayout,
     QStackedWidget,
     QWidget,
@@ -44,17 +43,6 @@ TASK_TIPS = {
 }
 PROJECT_FILTER = "dpdesk projects (*.dpdesk)"
 DATA_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".sav", ".dta"}
-
-HELP_TEXT = (
-    "<h3>Getting started</h3>"
-    "<p><b>Design</b>: add each sensitive question with <i>New survey item</i>. The wizard asks for the question, "
-    "how respondents answer, the randomizer, and shows what the design means for privacy and precision. "
-    "It writes the respondent instructions for you.</p>"
-    "<p><b>Data</b>, <b>Results</b>, <b>Tabulate</b> and <b>Export</b> follow the survey: import the answers, "
-    "estimate, publish private tables, and save the results.</p>"
-    "<p>Your project is saved after every change. Undo (Ctrl+Z) takes back design changes.</p>"
-)
-
 
 #: The task views, built on first use (:meth:`MainWindow._build_views`).
 VIEWS = ("design_view", "data_view", "results_view", "regression_view", "export_view", "tabulate_view", "share_view")
@@ -269,6 +257,12 @@ class MainWindow(QMainWindow):
         dialog.accepted.connect(self._preferences_changed)
         dialog.open()
 
+    def show_guide(self) -> None:
+        """Help > User Guide: the guide's contents, in the help window (offline)."""
+        from dpdesk.gui.help.window import open_help
+
+        open_help(self)
+
     def export_report(self) -> None:
         """File > Export report: the Results document as PDF or HTML."""
         if self.project is None:
@@ -281,9 +275,11 @@ class MainWindow(QMainWindow):
             self.results_view.apply_preferences()
 
     def show_help(self) -> None:
-        box = QMessageBox(QMessageBox.Icon.Information, "dpdesk help", HELP_TEXT, QMessageBox.StandardButton.Ok, self)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
+        """F1: the guide's page on the view shown (the welcome screen's page before a project is open)."""
+        from dpdesk.gui.help.window import open_help
+
+        view = TASKS[self.nav.currentRow()] if self.project is not None and self.nav.currentRow() >= 0 else "Welcome"
+        open_help(self, view=view)
 
     def show_about(self) -> None:
         """The version, the libraries in use and their licence texts."""

@@ -31,11 +31,15 @@ def build_menus(window) -> dict[str, QAction]:
         "close": _action(window, "&Close Project", window.close_project, SK.Close, "Close the project"),
         "quit": _action(window, "&Quit", window.close, SK.Quit, "Quit dpdesk"),
         "preferences": _action(window, "&Preferences…", window.show_preferences, SK.Preferences),
-        "help": _action(window, "dpdesk &Help", window.show_help, SK.HelpContents),
+        "guide": _action(window, "&User Guide", window.show_guide, tip="The user guide, offline: every view, step by step"),
+        "help": _action(window, "&Help on This View", window.show_help, SK.HelpContents,
+                        "The user guide's page on the view you are in"),
         "about": _action(window, "&About dpdesk", window.show_about),
     }
     if a["preferences"].shortcut().isEmpty():  # no standard key on this platform
         a["preferences"].setShortcut(QKeySequence("Ctrl+,"))
+    if QKeySequence("F1") not in a["help"].shortcuts():  # F1 everywhere, beside the platform's own key
+        a["help"].setShortcuts([*a["help"].shortcuts(), QKeySequence("F1")])
     if a["quit"].shortcut().isEmpty():
         a["quit"].setShortcut(QKeySequence("Ctrl+Q"))
     undo = window.undo_stack.createUndoAction(window, "&Undo")
@@ -65,6 +69,7 @@ def build_menus(window) -> dict[str, QAction]:
     edit_menu.addSeparator()
     edit_menu.addAction(a["preferences"])
     help_menu = bar.addMenu("&Help")
+    help_menu.addAction(a["guide"])
     help_menu.addAction(a["help"])
     help_menu.addAction(a["about"])
     return a

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from dpdesk.errors import DpdeskError
 
 from dpdesk.gui.dialogs.errors import show_error
+from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.table_model import FrameModel, cell_text
 from dpdesk.gui.widgets.common import name, note, type_words
 from dpdesk.gui.shell.worker import JobRunner
@@ -69,7 +70,7 @@ class DataView(QWidget):
         self.jobs = JobRunner(self)
         self.jobs.done.connect(self._on_loaded)
         self.jobs.failed.connect(self._on_failed)
-        title = QLabel("<h2 style='font-weight: normal'>Data</h2>")
+        title = ViewTitle("Data")  # with its "?" button: the guide's page on this view
         self.import_button = name(QPushButton("Import data…"), "Import data",
                                   "Import survey answers from CSV, Excel, SPSS, Stata or a counts table")
         self.import_button.clicked.connect(self._on_import_clicked)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
+from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.shell import commands
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.wizard.catalog import BY_KEY
@@ -71,7 +72,7 @@ class DesignView(QWidget):
         super().__init__(parent)
         self.window_ = window
         self.setObjectName("view_design")
-        title = QLabel("<h2 style='font-weight: normal'>Design</h2>")
+        title = ViewTitle("Design")  # with its "?" button: the guide's page on this view
         intro = QLabel("The sensitive questions of your survey and how respondents answer them.")
         intro.setWordWrap(True)
         self.table = name(QTableWidget(0, 4), "Survey items", "The survey items of this project and their designs")

@@ -14,12 +14,12 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
     QGridLayout,
-    QLabel,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
+from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.widgets.clipboard import copy_document_table, copy_table
@@ -78,7 +78,7 @@ class ExportView(QWidget):
         self.jobs = JobRunner(self)
         self.jobs.done.connect(self._on_written)
         self.jobs.failed.connect(self._on_failed)
-        title = QLabel("<h2 style='font-weight: normal'>Export</h2>")
+        title = ViewTitle("Export")  # with its "?" button: the guide's page on this view
         intro = note("Save the current results (the options chosen in Results) to share them or to analyse them "
                      "further. Workbooks and CSV files carry a Metadata sheet (input file and its SHA-256, import "
                      "options, design parameters, interval method) and a script that recomputes every estimate.")

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.document_view import DocumentView
 from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars, set_plot_style
 from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
@@ -184,7 +185,7 @@ class ResultsView(QWidget):
         self.jobs.done.connect(self._on_done)
         self.jobs.failed.connect(self._on_failed)
         self.jobs.progress.connect(self._on_progress)
-        title = QLabel("<h2 style='font-weight: normal'>Results</h2>")
+        title = ViewTitle("Results")  # with its "?" button: the guide's page on this view
         self.export_button = name(QPushButton("Export workbook…"), "Export results",
                                   "Save the results as an Excel workbook or CSV (full precision), with a "
                                   "reproducibility script")

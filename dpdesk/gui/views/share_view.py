@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from dpdesk.gui.dialogs.errors import show_error
+from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.shell.worker import JobRunner
 
 ROLE_NAMES = ("identifier", "quasi-identifier", "sensitive", "other")
@@ -200,7 +201,7 @@ class ShareView(QWidget):
         split.setChildrenCollapsible(False)
         split.setSizes([560, 520])
         self.status = QLabel()
-        title = QLabel("<h2 style='font-weight: normal'>Share</h2>")
+        title = ViewTitle("Share")  # with its "?" button: the guide's page on this view
         intro = QLabel(HELP)
         intro.setWordWrap(True)
         layout = QVBoxLayout(self)

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
+from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.budget_meter import BudgetMeter, BudgetPanel, meter_state
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.widgets.ledger_view import LedgerView
@@ -152,7 +153,7 @@ class TabulateView(QWidget):
         scroll.setMinimumWidth(200)  # the window can still be made small (it scrolls then)
         self._left, self._scroll, self._split = left, scroll, split
         split.setSizes([560, 460])
-        title = QLabel("<h2 style='font-weight: normal'>Tabulate</h2>")
+        title = ViewTitle("Tabulate")  # with its "?" button: the guide's page on this view
         intro = QLabel("Publish counts, tables and means of the ordinary variables with calibrated noise. "
                        "Each release spends part of the privacy budget below; see its cost and accuracy "
                        "before you release.")

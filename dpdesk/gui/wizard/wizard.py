@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QWizard
 
 from dpdesk.errors import DesignError
 
+from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.discard import AskBeforeDiscard, EnterStaysInNumberFields
 from dpdesk.gui.wizard.catalog import BY_KEY, EXACT
 from dpdesk.gui.wizard.draft import Draft
@@ -46,6 +47,7 @@ class DesignWizard(AskBeforeDiscard, EnterStaysInNumberFields, QWizard):
 
     def __init__(self, draft: Draft | None = None, settings=None, parent=None) -> None:
         super().__init__(parent)
+        HelpKey(self, "Wizard")  # F1: the guide's page on this dialog
         self.draft = draft or Draft()
         self.settings = settings
         self.setWindowTitle("Edit survey item" if self.draft.editing else "New survey item")
