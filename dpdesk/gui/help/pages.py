@@ -16,6 +16,7 @@ VIEW_PAGES: dict[str, tuple[str, str]] = {
     "Import": ("data.md", "importing-a-file"),
     "Mapping": ("data.md", "mapping-items-to-columns"),
     "Results": ("results.md", ""),
+    "Regression": ("regression.md", ""),
     "Tabulate": ("tabulate.md", ""),
     "Export": ("export.md", ""),
     "Share": ("share.md", ""),

@@ -17,7 +17,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
-    QLabel,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.widgets.common import name, note
 from dpdesk.gui.widgets.regression_form import RegressionForm
@@ -120,7 +120,7 @@ class RegressionView(QWidget):
         self.curves = JobRunner(self)
         self.curves.done.connect(self._on_curve)
         self.curves.failed.connect(self._on_export_failed)
-        title = QLabel("<h2 style='font-weight: normal'>Regression</h2>")
+        title = ViewTitle("Regression")  # with its "?" button: the guide's page on this view
         intro = note("Who is more likely to have the sensitive attribute? A logistic regression in which the "
                      "randomized answers stand in for the true ones (van den Hout, van der Heijden & Gilchrist "
                      "2007; as RRreg's RRlog). Choose the outcome and the predictors, then Fit.")
