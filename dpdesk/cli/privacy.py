@@ -1,4 +1,4 @@
-"""Commands for noisy tabulation: budget, release, ledger (see the README, "Noisy tabulation")."""
+"""Commands for noisy tabulation: budget, release, ledger (see docs/guide/central-dp.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """``dpdesk share``: check how identifiable the data is and write a safer extract.
 
-See the README, "Sharing microdata". The stored data is never changed; the extract is a new file
+See docs/guide/sharing.md. The stored data is never changed; the extract is a new file
 with a disclosure report beside it (or as a second sheet of an .xlsx file).
 """
 

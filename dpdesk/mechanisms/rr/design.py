@@ -479,7 +479,7 @@ DESIGN_NAMES = tuple(_BUILDERS)
 
 
 def design(name: str, **params: Any) -> Design:
-    """Build a design by name with RRreg's parameter meanings (see the README's table).
+    """Build a design by name with RRreg's parameter meanings (see the table in docs/guide/python.md).
 
     Raises :class:`~dpdesk.errors.DesignError` naming the parameter, why it is invalid
     and what would be valid.
