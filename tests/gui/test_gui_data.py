@@ -61,6 +61,7 @@ def test_messy_file_with_overrides_and_a_mapping_fixed_in_the_dialog(project_win
     r = dialog.table.report
     assert (r.encoding, r.delimiter, r.decimal) == ("cp1252", ";", ",")
     assert "E-Mail" in r.excluded and "E-Mail" in dialog.report.text()
+    assert "Keep identifier columns" in dialog.report.text() and "--keep" not in dialog.report.text()  # app words
     assert dialog.combos["delimiter"].itemText(0) == "detected: semicolon ;"
     assert dialog.preview_model.rowCount() == 60 and "Fakultät" in dialog.preview_model.columns
     assert dialog.preview_model.headerData(0, Qt.Orientation.Vertical) == "2"  # row numbers as in the file

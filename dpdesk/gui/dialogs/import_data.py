@@ -316,8 +316,10 @@ class ImportDialog(QDialog):
         lines = [f"<b>{r.n_rows:,} rows, {r.n_columns} columns</b> — {r.format.upper()}"
                  + (f", {r.platform} export" if r.platform else "")]
         if r.excluded_columns:
-            lines.append("Left out: " + "; ".join(f"<b>{e['column']}</b> ({e['reason']})" for e in r.excluded_columns))
-        lines += [f"Note: {w}" for w in r.warnings[:4]]
+            lines.append("Left out: " + "; ".join(f"<b>{e['column']}</b> ({e['reason']})" for e in r.excluded_columns)
+                         + ". To keep them, tick <i>Keep identifier columns</i>.")
+        # the reader's own note on the left-out columns names the command line and Python too: said above
+        lines += [f"Note: {w}" for w in r.warnings if not w.startswith("Left out ")][:4]
         self.report.setText("<br>".join(lines))
         self.progress.setValue(1000)
         self.status.setText("Read. Check the preview, map the items, then import.")
