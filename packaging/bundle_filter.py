@@ -12,7 +12,7 @@ EXCLUDES = [
     "tkinter", "_tkinter", "turtle", "idlelib", "lib2to3", "pydoc_data",
     "PyQt5", "PyQt6", "PySide2", "IPython", "ipykernel", "jupyter_client", "notebook",
     "pytest", "_pytest", "pytestqt", "hypothesis", "importlinter", "grimp", "sphinx", "setuptools", "pip",
-    "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtNetwork", "PySide6.QtOpenGL",
+    "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtOpenGL",
     "PySide6.QtOpenGLWidgets", "PySide6.QtSql", "PySide6.QtTest", "PySide6.QtXml", "PySide6.QtDesigner",
     "PySide6.QtHelp", "PySide6.QtUiTools", "PySide6.QtConcurrent", "PySide6.QtDBus",
     "matplotlib.backends.backend_tkagg", "matplotlib.backends.backend_tkcairo",
@@ -22,7 +22,9 @@ EXCLUDES = [
 ]
 
 #: Modules the frozen app imports at run time; excluding any of them breaks it only when frozen.
-MUST_KEEP = ["unittest", "pydoc", "doctest", "email", "xml", "sqlite3", "multiprocessing", "concurrent"]
+#: (PySide6.QtNetwork: the single-instance hand-over, dpdesk.gui.shell.single_instance.)
+MUST_KEEP = ["unittest", "pydoc", "doctest", "email", "xml", "sqlite3", "multiprocessing", "concurrent",
+             "PySide6.QtNetwork"]
 
 _QT_PLUGINS_DROPPED = (
     "qmltooling", "sqldrivers", "generic", "tls", "networkinformation", "egldeviceintegrations",
@@ -35,7 +37,7 @@ _QT_PLATFORMS_DROPPED = ("libqvkkhrdisplay", "libqminimal", "libqvnc", "libqeglf
 _QT_IMAGEFORMATS_DROPPED = ("libqpdf", "libqtiff", "libqwebp", "libqtga", "libqwbmp", "libqgif", "qpdf", "qtiff",
                             "qwebp", "qtga", "qwbmp", "qgif")
 _QT_LIBS_DROPPED = ("Qt6Quick", "Qt6Qml", "Qt6Pdf", "Qt6VirtualKeyboard", "Qt6Designer", "Qt6LabsStyleKit",
-                    "Qt6ShaderTools", "Qt6Wayland", "Qt6WlShell", "Qt6EglFS", "Qt6EglFs", "Qt6Network", "Qt6Sql",
+                    "Qt6ShaderTools", "Qt6Wayland", "Qt6WlShell", "Qt6EglFS", "Qt6EglFs", "Qt6Sql",
                     "Qt6Test", "Qt6Concurrent", "Qt6Help", "Qt6UiTools", "Qt6SvgWidgets", "Qt6OpenGLWidgets")
 #: macOS: the same Qt libraries are frameworks named without the 6 (QtQuick.framework/Versions/A/QtQuick).
 _QT_FRAMEWORKS_DROPPED = tuple("Qt" + lib[len("Qt6"):] for lib in _QT_LIBS_DROPPED)
