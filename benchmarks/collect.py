@@ -40,7 +40,7 @@ bounds.
 | `disclosure.py` | k, l, t checks on 1 million rows x 6 quasi-identifiers | seconds | 0.7 s (the whole check of a data frame), 1.1 s with two remedies |
 | `startup.py` | time to the first shown window against a bare PySide6 window | <= 2x | 1.53-1.61x (task views built on first use; no numpy before the window) |
 | `responsiveness.py` | longest event-loop stall while a 1-million-row file imports | < 200 ms | 28 ms reading, 146-198 ms storing (met, narrowly, on a loaded machine) |
-| `package.py` | installed size, `.deb` size, frozen app to a shown window | < 350 MB, < 140 MB, < 2 s | 329 MB (OpenDP's library xz-compressed, unpacked on first noise), 130 MB, 0.4-0.5 s |
+| `package.py` | installed size, `.deb` size, frozen app to a shown window | < 350 MB, < 140 MB, < 2 s | 340 MB (OpenDP's library xz-compressed, unpacked on first noise), 136 MB, 0.20-0.21 s |
 
 """
 
