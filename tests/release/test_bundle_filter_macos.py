@@ -23,7 +23,8 @@ spec.loader.exec_module(bundle_filter)
     ("PySide6/Qt/lib/QtQuick.framework/Versions/A/QtQuick", False),
     ("PySide6/Qt/lib/QtQml.framework/Versions/A/Resources/Info.plist", False),
     ("PySide6/Qt/lib/QtQmlModels.framework/Versions/A/QtQmlModels", False),
-    ("PySide6/Qt/lib/QtNetwork.framework/Versions/A/QtNetwork", False),
+    ("PySide6/Qt/lib/QtNetwork.framework/Versions/A/QtNetwork", True),  # single instance: kept
+    ("PySide6/Qt/lib/QtSql.framework/Versions/A/QtSql", False),
     ("PySide6/Qt/lib/QtPdf.framework/Versions/A/QtPdf", False),
     ("PySide6/Qt/lib/QtVirtualKeyboard.framework/Versions/A/QtVirtualKeyboard", False),
     ("PySide6/Qt/lib/QtOpenGLWidgets.framework/Versions/A/QtOpenGLWidgets", False),
