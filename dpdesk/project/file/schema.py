@@ -20,7 +20,7 @@ APPLICATION_ID = 0x44504B64
 #: Value of the ``app`` table's ``magic`` row.
 MAGIC = "dpdesk project"
 #: Schema version written by this dpdesk.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Fractions are stored as exact text "p/q" or "n" (str(fractions.Fraction)). These SQL
 # expressions read the numerator and denominator of such a text column as integers.
@@ -235,7 +235,45 @@ BEGIN
 END""")
 
 
-MIGRATIONS: list[Migration] = [_v1_to_v2, _v2_to_v3]
+# -- v4 -------------------------------------------------------------------------------------
+# One migration, in parts: each part adds the tables of one capability. A part is filled in
+# by the work that needs it; until a v4 file has left this repository, a part may still change.
+
+
+def _v4_item_mappings(conn: sqlite3.Connection) -> None:
+    """v4 part: an item's mapping per dataset (column, codes, groups, missing codes)."""
+
+
+def _v4_column_labels(conn: sqlite3.Connection) -> None:
+    """v4 part: column labels and value labels, from the file or set by the researcher."""
+
+
+def _v4_survey_designs(conn: sqlite3.Connection) -> None:
+    """v4 part: a dataset's survey design (weights, strata, clusters, population sizes)."""
+
+
+def _v4_respondent_texts(conn: sqlite3.Connection) -> None:
+    """v4 part: the respondent's text per language, and the instruments fielded."""
+
+
+def _v4_ledger(conn: sqlite3.Connection) -> None:
+    """v4 part: what the ledger and copies of a project need."""
+
+
+def _v3_to_v4(conn: sqlite3.Connection) -> None:
+    """v4: a real study: mappings per dataset, labels, survey designs, languages."""
+    _v4_item_mappings(conn)
+
+    _v4_column_labels(conn)
+
+    _v4_survey_designs(conn)
+
+    _v4_respondent_texts(conn)
+
+    _v4_ledger(conn)
+
+
+MIGRATIONS: list[Migration] = [_v1_to_v2, _v2_to_v3, _v3_to_v4]
 
 assert len(MIGRATIONS) == SCHEMA_VERSION - 1
 
