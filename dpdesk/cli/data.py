@@ -342,9 +342,9 @@ def print_table(rows: list[dict]) -> None:
         line = []
         for c in cols:
             v = r.get(c)
-            if c in ("estimate", "CI low", "CI high"):
+            if c in ("estimate", "SE", "CI low", "CI high"):  # the SE in the unit of its estimate
                 line.append(_fmt(v))
-            elif c in ("SE", "local epsilon", "p-value", "statistic", "pooled estimate"):
+            elif c in ("local epsilon", "p-value", "statistic", "pooled estimate"):
                 line.append(_fmt(v, pct=False))
             else:
                 line.append("-" if v is None else str(v))

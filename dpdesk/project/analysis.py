@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from dpdesk import __version__
@@ -226,7 +227,7 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     metadata = {
         "app": f"dpdesk {__version__}",
         "exported": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "project": str(project.path),
+        "project": Path(str(project.path)).name,  # the file name, never the folder
         "dataset": ds.name if ds is not None else None,
         "input file": source.get("name"),
         "input SHA-256": source.get("sha256"),
