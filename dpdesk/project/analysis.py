@@ -266,7 +266,7 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
                                            "group_codes": it.group_codes}
         repro.append(ReproItem(r.item, r.design.name, dict(r.design.params), counts, r.subgroup_counts, confidence,
                                ci, mapping=mapping, by=r.by))
-    return ResultsBundle(tables=tables, metadata=metadata, repro=repro)
+    return ResultsBundle(tables=tables, metadata=metadata, repro=repro, project_file=str(project.path))
 
 
 def rebuild_counts(project, item_name: str, mapping: dict, *, dataset: str | None = None, by: str | None = None):

@@ -1,8 +1,9 @@
-"""File > Export report: the Results document with a cover and the methods, as HTML or PDF.
+"""File > Export report: the whole study with its summary and the methods, as PDF, Word, HTML or LaTeX.
 
 The report is built from the results on screen (same options, same direct-question
 comparisons, same number style) in a worker: the HTML by the project layer
-(``dpdesk.project.report``), the PDF laid out by ``dpdesk.printing``.
+(``dpdesk.project.report``), written by ``dpdesk.printing`` (the PDF laid out by Qt; Word with
+python-docx; LaTeX with its figures beside it).
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-REPORT_FILTER = "PDF document (*.pdf);;Web page (*.html)"
+REPORT_FILTER = "PDF document (*.pdf);;Word document (*.docx);;Web page (*.html);;LaTeX document (*.tex)"
+SUFFIX_OF_FILTER = {"PDF": ".pdf", "Word": ".docx", "Web": ".html", "LaTeX": ".tex"}
 
 
 def report_job(job, project, rs, path: str) -> Path:
-    """Worker: write the report of the ResultSet ``rs`` to ``path`` (.pdf or .html)."""
+    """Worker: write the report of the ResultSet ``rs`` to ``path`` (.pdf, .docx, .html or .tex)."""
     from dpdesk.printing import write_parts
     from dpdesk.project.reading.importing import own_connection
     from dpdesk.project.report.figures import FigureRows
@@ -45,8 +47,8 @@ def export_report_dialog(view) -> None:
     path, chosen = QFileDialog.getSaveFileName(view, "Export report", start, REPORT_FILTER)
     if not path:
         return
-    if not Path(path).suffix:
-        path += ".html" if "html" in chosen else ".pdf"
+    if Path(path).suffix.lower() not in (".pdf", ".docx", ".html", ".htm", ".tex"):
+        path += next((suffix for word, suffix in SUFFIX_OF_FILTER.items() if chosen.startswith(word)), ".pdf")
     settings.set_last_folder("report", Path(path).parent)
     start_report(view, path)
 

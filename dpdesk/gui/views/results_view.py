@@ -169,6 +169,10 @@ def _analyze(job, project, options: Options) -> ResultSet:
                      document=document, methods=methods_text)
 
 
+COPIED = {"shown": "Table copied as shown.", "full": "Table copied with full precision.",
+          "latex": "Table copied as LaTeX (booktabs).", "cell": "Cell copied."}
+
+
 class ResultsView(QWidget):
     updated = Signal(object)  # the new ResultSet (or None when stale)
 
@@ -460,10 +464,10 @@ class ResultsView(QWidget):
         else:  # pragma: no cover - the window always has an export view
             QFileDialog.getSaveFileName(self, "Export results")
 
-    def _on_copied(self, key: str, full: bool) -> None:
+    def _on_copied(self, key: str, what: str) -> None:
         status = getattr(self.window_, "statusBar", None)
         if callable(status):
-            status().showMessage("Table copied " + ("with full precision." if full else "as shown."), 4000)
+            status().showMessage(COPIED.get(what, "Copied."), 4000)
 
     def scroll_to(self, title: str) -> None:
         """Scroll the document so that the heading ``title`` is at the top."""

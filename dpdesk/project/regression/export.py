@@ -106,5 +106,5 @@ def regression_bundle(project, report: RegressionReport) -> ResultsBundle:
         **review.fingerprint_metadata(project.dataset_frame(ds.name), columns),
         "item mappings": {item.name: review.item_mapping_record(item)},
     }
-    bundle = ResultsBundle(tables={}, metadata=metadata, repro=[])
+    bundle = ResultsBundle(tables={}, metadata=metadata, repro=[], project_file=str(project.path))
     return add_regression(bundle, report)

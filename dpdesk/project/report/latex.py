@@ -44,7 +44,8 @@ PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
 
 def escape(text: str) -> str:
     """Plain text as LaTeX: special characters escaped, the few non-Latin-1 symbols as math."""
-    return "".join(_SPECIAL.get(ch, _SYMBOLS.get(ch, ch)) for ch in str(text))
+    parts = str(text).split("e^ε")  # the methods text's "e^ε" is a power
+    return r"$e^{\varepsilon}$".join("".join(_SPECIAL.get(ch, _SYMBOLS.get(ch, ch)) for ch in p) for p in parts)
 
 
 def inline(fragment: str) -> str:

@@ -49,7 +49,8 @@ def _notes(entry, rc, grid: bool) -> list[str]:
                      "cells (no further privacy cost).")
     elif conf and rc.coverage != "no interval":
         notes.append(f"{conf} intervals: {_e(rc.coverage)}.")
-    if rc.postprocessing not in ("none",) and not rc.postprocessing.startswith("none was needed"):
+    if rc.postprocessing != "none" and "none was needed" not in rc.postprocessing \
+            and "(0 value(s) adjusted)" not in rc.postprocessing:
         notes.append(f"Post-processing: {_e(rc.postprocessing)}.")
     notes += [_e(n) for n in rc.notes]
     return notes

@@ -78,7 +78,8 @@ def table_html(t: Table, *, links: bool = False) -> str:
         out.append(f"<p class='note'>{n}</p>")
     if links:
         out.append(f"<p class='note'><a class='copy' href='copy:{_e(t.key)}'>Copy table</a> &nbsp; "
-                   f"<a class='copy' href='copyfull:{_e(t.key)}'>Copy with full precision</a></p>")
+                   f"<a class='copy' href='copyfull:{_e(t.key)}'>Copy with full precision</a> &nbsp; "
+                   f"<a class='copy' href='copytex:{_e(t.key)}'>Copy as LaTeX</a></p>")
     return "\n".join(out)
 
 
