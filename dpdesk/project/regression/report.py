@@ -160,7 +160,7 @@ def report_of(result: RegressionResult, spec: RegressionSpec) -> RegressionRepor
 
 def apa_p(p) -> str:
     """A p-value cell as APA writes it: ``.034``, ``< .001`` (no leading zero)."""
-    return p_cell(p).replace("<", "< ")
+    return p_cell(p)
 
 
 def _term_label(result: RegressionResult, name: str) -> str:

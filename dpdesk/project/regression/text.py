@@ -25,8 +25,8 @@ def p_text(p: float) -> str:
 
 
 def p_cell(p: float) -> str:
-    """A p-value for a table cell: ``<.001``, ``.043``."""
-    return p_text(p)[2:].replace("= ", "").replace("< ", "<") if p is not None and math.isfinite(p) else "n/a"
+    """A p-value for a table cell: ``< .001``, ``.043`` (APA, as the report's tables)."""
+    return p_text(p)[2:].replace("= ", "") if p is not None and math.isfinite(p) else "n/a"
 
 
 def num(x: float, digits: int = 2) -> str:
@@ -145,7 +145,7 @@ def report_text(res: RegressionResult) -> str:
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines.append(f"b: log-odds; OR = exp(b); {f.ci_method} intervals; z and p: Wald; LR: likelihood-ratio test "
-                 f"of dropping the term (RRlog's deltaG2).")
+                 f"of dropping the term (as RRreg's RRlog).")
     if f.terms:
         lines.append("")
         lines.append("Terms with several columns (likelihood-ratio tests):")
