@@ -334,6 +334,8 @@ def _fmt(x, pct=True) -> str:
 
 
 def print_table(rows: list[dict]) -> None:
+    from dpdesk.project.report.number_style import NumberStyle
+
     if not rows:
         return
     cols = [c for c in rows[0] if c not in ("design", "CI method", "confidence", "note", "test")]
@@ -344,7 +346,11 @@ def print_table(rows: list[dict]) -> None:
             v = r.get(c)
             if c in ("estimate", "SE", "CI low", "CI high"):  # the SE in the unit of its estimate
                 line.append(_fmt(v))
-            elif c in ("local epsilon", "p-value", "statistic", "pooled estimate"):
+            elif c == "p-value":
+                line.append("-" if v is None else NumberStyle.p(v))  # APA: .923, < .001
+            elif c in ("local epsilon", "statistic"):
+                line.append("-" if v is None else NumberStyle.number(v))
+            elif c == "pooled estimate":
                 line.append(_fmt(v, pct=False))
             else:
                 line.append("-" if v is None else str(v))

@@ -213,6 +213,8 @@ def _counts_of(d: rr.Design, mapping: MappingReport):
 def results_bundle(project, results: list[ItemResult], *, dataset: str | None = None, ci: str = "default",
                    confidence: float = 0.95) -> ResultsBundle:
     """Tables, metadata and the reproducibility information for an export."""
+    from dpdesk.project.design_text import design_in_words
+
     tables: dict[str, Any] = {"Estimates": estimate_rows(results)}
     by = next((r.by for r in results if r.by), None)
     if by:
@@ -236,7 +238,7 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     if ds is not None and columns:
         metadata.update(review.fingerprint_metadata(project.dataset_frame(ds.name), columns))
     metadata.update({
-        "design parameters": {r.item: dict(r.design.params) for r in results},
+        "design": {r.item: design_in_words(r.design) for r in results},  # exact fractions, in words
         "item mappings": review.mapping_metadata(items, results),
         "response labels": {r.item: dict(zip(r.design.responses, r.design.response_labels)) for r in results},
         "answers left out": {r.item: (r.mapping.left_out_text() or "none") for r in results if r.mapping is not None},
