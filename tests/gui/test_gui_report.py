@@ -101,3 +101,70 @@ def _report_page_shot(pdf, rs) -> None:
     doc.drawContents(painter)
     painter.end()
     image.save(str(SHOTS / "report_page.png"))
+
+
+def test_whole_study_export_dialog_copies_and_one_methods_text(window, qtbot, tmp_path):
+    """A study with subgroups, a regression and releases: the export dialog offers Word and LaTeX (the file
+    type sets the suffix), the Word report has the dialog's methods text, a table copies as LaTeX."""
+    import docx
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtWidgets import QComboBox, QLineEdit
+
+    from dpdesk.gui.dialogs.report import ReportFileDialog, start_report
+    from dpdesk.project.analysis import analyze
+    from dpdesk.project.report.methods import methods
+    from tests.helpers.study import make_study
+
+    path = make_study(tmp_path / "study.dpdesk")
+    rv = window.results_view
+
+    def open_it():
+        window.open_project(path)
+        window.nav.setCurrentRow(2)
+
+    _current(window, qtbot, rv, open_it)
+    # the export dialog: default size and 1024 x 700; choosing "Word document" makes the file .docx
+    dialog = ReportFileDialog(rv, str(tmp_path / "study-report.pdf"))
+    dialog.setOption(ReportFileDialog.Option.DontUseNativeDialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    shot(dialog, "export_report_dialog")
+    dialog.resize(1024, 700)
+    shot(dialog, "export_report_dialog_1024")
+    types = dialog.findChild(QComboBox, "fileTypeCombo")
+    assert [types.itemText(i).split(" (")[0] for i in range(types.count())] == [
+        "PDF document", "Word document", "Web page", "LaTeX document"]
+    types.setFocus()
+    qtbot.keyClick(types, Qt.Key.Key_Down)  # PDF -> Word, as a user would
+    assert dialog.findChild(QLineEdit, "fileNameEdit").text() == "study-report.docx"
+    qtbot.keyClick(dialog.findChild(QLineEdit, "fileNameEdit"), Qt.Key.Key_Return)
+    assert dialog.path() == str(tmp_path / "study-report.docx")
+    dialog.close()
+    runner = start_report(rv, dialog.path())
+    with qtbot.waitSignal(runner.done, timeout=60_000):
+        pass
+    word = [p.text for p in docx.Document(str(tmp_path / "study-report.docx")).paragraphs]
+    # one methods text: the dialog's, the Word file's and the function's are the same paragraphs
+    expected = methods(window.project, analyze(window.project)).paragraphs
+    assert any("cross-tabulation of gender by faculty" in x for x in expected)
+    assert any("logistic regression" in x for x in expected)
+    start = word.index("Methods") + 1
+    assert word[start:start + len(expected)] == expected
+    rv.methods_button.click()
+    shown = rv.methods_window.editor.toPlainText()
+    assert all(x in shown for x in expected)
+    rv.methods_window.close()
+    # "Copy as LaTeX" under the first table, clicked
+    view = rv.document_view
+    cursor = view.document().find("Copy as LaTeX")
+    assert not cursor.isNull()
+    point = view.cursorRect(cursor).center() - QPoint(8, 0)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    copied = QGuiApplication.clipboard().text()
+    assert copied.startswith(r"\begin{table}") and r"\toprule" in copied and r"\bottomrule" in copied
+    # one cell: the cell under the pointer, as the context menu's "Copy cell" copies it
+    cell = view.document().find("Estimate (%)")
+    key, text = view.table_at(view.cursorRect(cell).center())
+    assert key == "estimates" and text == "Estimate (%)"
+    view.copy_cell(key, text)
+    assert QGuiApplication.clipboard().text() == "Estimate (%)"

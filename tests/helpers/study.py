@@ -4,6 +4,7 @@ a saved regression and two noisy releases (a cross-tab and a mean) -- the report
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +39,8 @@ def make_study(path: str | Path, *, seed: int = 5) -> Path:
     })
     path = Path(path)
     with Project.create(path) as p:
-        p.add_dataset("survey", frame, source={"name": "survey.csv"})
+        sha = hashlib.sha256(frame.to_csv(index=False).encode()).hexdigest()
+        p.add_dataset("survey", frame, source={"name": "survey.csv", "sha256": sha})
         p.add_item("cheating", FORCED, column="cheat", codes={"no": ["No"], "yes": ["Yes"]},
                    question="In the last year, have you cheated in an exam?", instructions="Roll a die.")
         p.add_item("plagiarism", CROSSWISE, column="plag", codes={"no": ["different"], "yes": ["same"]},

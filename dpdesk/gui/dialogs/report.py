@@ -36,6 +36,40 @@ def report_job(job, project, rs, path: str) -> Path:
     return write_parts(parts, path, style=style)
 
 
+class ReportFileDialog(QFileDialog):
+    """The save dialog of File > Export report: PDF, Word, web page or LaTeX; the file type sets the suffix."""
+
+    def __init__(self, parent, start: str) -> None:
+        super().__init__(parent, "Export report", start, REPORT_FILTER)
+        self.setObjectName("exportReportDialog")
+        self.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        self.setFileMode(QFileDialog.FileMode.AnyFile)
+        self.setDefaultSuffix("pdf")
+        self.filterSelected.connect(self._filter_chosen)  # a bound method, never a lambda (PITFALLS)
+
+    def _filter_chosen(self, chosen: str) -> None:
+        """"Word document" chosen: report.pdf becomes report.docx."""
+        suffix = suffix_of(chosen)
+        self.setDefaultSuffix(suffix[1:])
+        names = self.selectedFiles()
+        if names:
+            self.selectFile(Path(names[0]).with_suffix(suffix).name)
+
+    def path(self) -> str | None:
+        """The chosen file with the suffix of its type, or None."""
+        names = self.selectedFiles()
+        if not names:
+            return None
+        path = names[0]
+        if Path(path).suffix.lower() not in (".pdf", ".docx", ".html", ".htm", ".tex"):
+            path += suffix_of(self.selectedNameFilter())
+        return path
+
+
+def suffix_of(name_filter: str) -> str:
+    return next((suffix for word, suffix in SUFFIX_OF_FILTER.items() if name_filter.startswith(word)), ".pdf")
+
+
 def export_report_dialog(view) -> None:
     """Ask for a file and write the report of ``view`` (the Results view) there."""
     if view.current is None or view.stale:
@@ -44,11 +78,10 @@ def export_report_dialog(view) -> None:
         return
     settings = view.window_.settings
     start = str(Path(settings.last_folder("report")) / f"{Path(str(view.project.path)).stem}-report.pdf")
-    path, chosen = QFileDialog.getSaveFileName(view, "Export report", start, REPORT_FILTER)
+    dialog = ReportFileDialog(view, start)
+    path = dialog.path() if dialog.exec() else None
     if not path:
         return
-    if Path(path).suffix.lower() not in (".pdf", ".docx", ".html", ".htm", ".tex"):
-        path += next((suffix for word, suffix in SUFFIX_OF_FILTER.items() if chosen.startswith(word)), ".pdf")
     settings.set_last_folder("report", Path(path).parent)
     start_report(view, path)
 

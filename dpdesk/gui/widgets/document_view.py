@@ -81,7 +81,8 @@ class DocumentView(QTextBrowser):
         start, end = cell.firstCursorPosition(), cell.lastCursorPosition()
         start.setPosition(end.position(), QTextCursor.MoveMode.KeepAnchor)
         key = keys[index] if index is not None and index < len(keys) else None
-        return key, start.selectedText().strip()
+        text = start.selectedText().replace("\xa0", " ").replace("\u2029", " ")  # Qt's no-break spaces, breaks
+        return key, text.strip()
 
     def contextMenuEvent(self, event) -> None:  # noqa: N802 - Qt API
         menu = self.createStandardContextMenu(event.pos())
