@@ -28,6 +28,7 @@ FONT = "Times New Roman"
 SIZE = 12  # points: APA's body text
 NOTE_SIZE = 10
 TABLE_SIZE = 10
+TEXT_WIDTH = 6.5  # inches between the margins of a Letter or A4 page with 1 in margins
 RULE = {"val": "single", "sz": "8", "space": "0", "color": "000000"}  # 1 pt (sz in eighths of a point)
 NONE = {"val": "nil"}
 EDGES = ("top", "left", "bottom", "right", "insideH", "insideV")
@@ -115,13 +116,21 @@ def _cell(cell, pieces: list[tuple[str, bool]], *, right: bool, indent: int = 0,
         p.paragraph_format.left_indent = Pt(12 * indent)
 
 
+def _widths(texts: list[list[str]]):
+    """Column widths in proportion to their longest text (a long label may wrap), over the 6.5 in of text width."""
+    from docx.shared import Inches
+
+    longest = [min(40, 3 + max(3, *(len(row[j]) for row in texts))) for j in range(len(texts[0]))]  # + padding
+    return [Inches(TEXT_WIDTH * n / sum(longest)) for n in longest]
+
+
 def add_table(word, t: Table) -> None:
     from docx.shared import Pt
 
     _caption(word, f"Table {t.number}" if t.number else "Table", t.title)
     texts = cell_texts(t)
     table = word.add_table(rows=len(texts), cols=len(t.columns))
-    table.autofit = True
+    table.autofit = False
     for j, c in enumerate(t.columns):
         _cell(table.cell(0, j), [(c.label, c.italic), (c.suffix, False)], right=c.numeric)
     last = len(t.rows)
@@ -130,6 +139,10 @@ def add_table(word, t: Table) -> None:
             right = c.numeric and not (row.heading and j == 0)
             _cell(table.cell(i, j), [(texts[i][j], False)], right=right, indent=row.indent if j == 0 else 0,
                   keep=i < last)
+    for j, width in enumerate(_widths(texts)):
+        table.columns[j].width = width  # the grid (LibreOffice reads it) and each cell (Word reads those)
+        for row in table.rows:
+            row.cells[j].width = width
     set_borders(table)
     for note in t.notes:
         p = word.add_paragraph()
