@@ -11,6 +11,7 @@ an offscreen one is made (the command line has no display).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 
@@ -29,6 +30,30 @@ def _application():
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         app = QApplication(["dpdesk"])
     return app
+
+
+CAPTION = re.compile(r"(Table|Figure) \d+")
+
+
+def keep_captions(doc, ahead: int = 2) -> None:
+    """Keep "Table N" / "Figure N", its title and the start of what follows on one page (Qt's rich text has no
+    keep-with-next): a caption that a page break would separate from its table or figure starts a new page."""
+    from PySide6.QtGui import QTextCursor, QTextFormat
+
+    layout, height = doc.documentLayout(), doc.pageSize().height()
+    doc.pageCount()  # lay out the whole document first: moving a block on a partial layout loses the rest
+    block = doc.begin()
+    while block.isValid():
+        if CAPTION.fullmatch(block.text()):
+            last = block
+            for _ in range(ahead):
+                last = last.next() if last.next().isValid() else last
+            top, bottom = layout.blockBoundingRect(block).top(), layout.blockBoundingRect(last).bottom()
+            if int(top // height) != int((bottom - 1) // height):
+                fmt = block.blockFormat()
+                fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                QTextCursor(block).setBlockFormat(fmt)
+        block = block.next()
 
 
 def html_to_pdf(html: str, path: str | os.PathLike, *, title: str = "dpdesk report",
@@ -58,6 +83,7 @@ def html_to_pdf(html: str, path: str | os.PathLike, *, title: str = "dpdesk repo
     rect = writer.pageLayout().paintRectPixels(writer.resolution())
     footer = 90  # pixels at 300 dpi for the page number
     doc.setPageSize(QSizeF(rect.width(), rect.height() - footer))
+    keep_captions(doc)
     pages = doc.pageCount()
     painter = QPainter(writer)
     try:
