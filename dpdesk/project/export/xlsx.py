@@ -56,7 +56,7 @@ COLUMN_FORMATS = {
     "p": "0.000",
     "p (lr)": "0.000",
     "p-value": "0.000",
-    "value": "#,##0.00##",
+    "value": "#,##0.0##",  # the tests sheet: chi-squares and fit statistics (n, AIC, ...) in one column
 }
 
 
