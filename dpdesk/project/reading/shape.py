@@ -201,6 +201,8 @@ def _whole_numbers(series, np, pd):
 
 
 def _maybe_category(series, n: int):
+    import datetime
+
     import numpy as np
     import pandas as pd
 
@@ -208,6 +210,9 @@ def _maybe_category(series, n: int):
         present = series.dropna()
         if len(present) and all(isinstance(v, (bool, np.bool_)) for v in present.tolist()):
             return series.astype("category")  # TRUE/FALSE cells with blanks: booleans, as from CSV
+        if len(present) and len({type(v) for v in present.tolist()}) == 1 and isinstance(
+                present.iloc[0], (datetime.date, datetime.time)):
+            return series  # dates, times or date-times (Stata, SPSS, SAS): kept as they are, stored exactly
         # mixed numbers and text, as CSV text
         series = series.map(lambda v: v if v is None or isinstance(v, str) or v != v else str(v))
     head = series.iloc[: min(n, 5000)]
