@@ -38,9 +38,13 @@ def check_archive(path: str) -> None:
         with zipfile.ZipFile(path) as archive:
             members = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
-        raise DataError(f"{name}: the workbook is damaged or incomplete ({exc}); it cannot be "
-                        f"opened as a zip archive. Open it in Excel and save it again, or export "
-                        f"the data as CSV.") from None
+        cut = "not a zip file" in str(exc)  # no table of contents found at the end at all
+        what = ("it is missing, so the file was probably cut short while copying or downloading" if cut else
+                "it is damaged (bytes were lost, added or changed while copying, downloading or saving)")
+        raise DataError(f"{name}: the workbook is damaged or incomplete ({exc}): an .xlsx file is a zip "
+                        f"archive whose table of contents is at its end, and {what}. Copy it again from "
+                        f"the original, or open it in Excel and save it again, or export the data "
+                        f"as CSV.") from None
     names = {m.filename for m in members}
     if "xl/workbook.xml" not in names and not _declared_workbook(path, names):
         what = ("a Word document" if "word/document.xml" in names else
@@ -55,6 +59,48 @@ def check_archive(path: str) -> None:
         raise DataError(f"{name}: the workbook would expand from {packed:,} to {expanded:,} bytes "
                         f"(a 'zip bomb' or a corrupted file), so it is not opened. Export the data "
                         f"again as CSV or .xlsx from the original program.")
+
+
+def damaged_zip(path: str, exc: BaseException) -> DataError | None:
+    """A DataError in words for a workbook whose zip is damaged inside, or None if ``exc`` is not that.
+
+    The archive opened (its table of contents at the end was found), but reading a part
+    failed: a checksum (CRC-32) that does not match, compressed bytes that do not
+    decompress, or a table of contents pointing where no part starts. Each part is read
+    once more to name the first damaged one.
+    """
+    import zlib
+
+    if not isinstance(exc, (zipfile.BadZipFile, zlib.error, EOFError, KeyError, OSError)):
+        return None
+    name = os.path.basename(path)
+    member, problem = None, exc
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                try:
+                    with archive.open(info) as handle:
+                        while handle.read(1 << 20):
+                            pass
+                except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as found:
+                    member, problem = info.filename, found
+                    break
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
+        pass
+    text = str(problem)
+    part = f"its part {member}" if member else "one of its parts"
+    if isinstance(problem, KeyError) or (member is None and isinstance(exc, KeyError)):
+        what = f"a part the workbook needs is missing from the archive ({' '.join(str(exc).split())[:80]})"
+    elif "CRC" in text:
+        what = f"the bytes of {part} no longer match their checksum (CRC-32): they were changed"
+    elif isinstance(problem, zlib.error):
+        what = f"the compressed bytes of {part} are corrupted and cannot be unpacked"
+    else:
+        what = (f"its table of contents (the zip directory at the end of the file) does not match where "
+                f"the parts are{f' (from {member} on)' if member else ''}: bytes were lost, added or changed")
+    return DataError(f"{name}: the .xlsx file is damaged: it is a zip archive, and {what}. It was probably "
+                     f"damaged while copying, downloading or saving. Copy it again from the original, or open "
+                     f"it in Excel (which offers to repair it) and save it again, or export the data as CSV.")
 
 
 def _declared_workbook(path: str, names: set) -> bool:

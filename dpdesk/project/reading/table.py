@@ -291,6 +291,12 @@ def _guarded(path: str, work: Callable[[], Any]):
     except Exception as exc:  # noqa: BLE001 - the contract: only DataError for input files
         if getattr(exc, "_dpdesk_from_callback", False):
             raise
+        if fmt_is_xlsx(path):
+            from dpdesk.project.reading import excel
+
+            damaged = excel.damaged_zip(path, exc)
+            if damaged is not None:
+                raise damaged from exc
         raise DataError(f"{name}: could not be read ({type(exc).__name__}: {_short(exc)}). "
                         f"Check that it is a CSV, .xlsx, .sav or .dta file, or re-export it "
                         f"as UTF-8 CSV.") from exc
