@@ -97,6 +97,7 @@ class FrameModel(QAbstractTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
             text = cell_text(self.raw(index.row(), index.column()))
             label = self._labels[index.column()].get(text) if text else None
+            label = None if label == text else label  # ".b" labelled ".b": said once
             if role == Qt.ItemDataRole.DisplayRole:
                 return f"{text} = {label}" if label else text
             if not text:

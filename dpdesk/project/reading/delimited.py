@@ -93,6 +93,7 @@ def read_text(path: str, report, overrides: dict, progress):
     above = lay.header_rows + (1 if hint else 0)  # the "sep=" line is one more row above the data
     named = len(rows[lay.header_rows - 1]) if lay.header_rows else None  # fields of the (last) header row
     frame = _parse(path, encoding, delimiter, decimal, above, name, progress, text_columns, (skipped, offset), named)
+    frame = _booleans(frame)
     return name_columns(frame, lay, report, name, skipped=skipped + (1 if hint else 0)), sha256
 
 
@@ -114,6 +115,23 @@ def _unix(text: str) -> str:
 def _short(row: list[str], limit: int = 60) -> str:
     text = " ".join(c.strip() for c in row if c.strip())
     return repr(text if len(text) <= limit else text[:limit - 3] + "...")
+
+
+def _booleans(frame):
+    """Text columns of only True/False (any case) as booleans, as pandas 3's parser gives them
+    (pandas 2 keeps the words as text)."""
+    import pandas as pd
+
+    truth = {"true": True, "false": False}
+    for column in frame.columns:
+        series = frame[column]
+        if not isinstance(series.dtype, pd.CategoricalDtype) or not len(series.cat.categories):
+            continue
+        words = [c.lower() if isinstance(c, str) else None for c in series.cat.categories]
+        if all(w in truth for w in words):
+            frame[column] = series.astype(object).map(lambda v: truth.get(v.lower()) if isinstance(v, str) else v
+                                                      ).astype("category")
+    return frame
 
 
 def _byte_length(text: str, encoding: str) -> int | None:
