@@ -4,6 +4,7 @@ note in words, imported with a click on Import, and Stata's missing values ``.a`
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
 
@@ -99,3 +100,27 @@ def test_stata_missing_values_show_as_their_letters_and_labels(project_window, q
     assert ".a = Refused" in rows["q1"][3] and rows["q1"][4] == ".a, .b"
     column = dv.model.columns.index("q1")
     assert dv.model.data(dv.model.index(2, column)) == ".a = Refused"
+
+
+def test_the_share_view_writes_stata_missing_values_as_blanks_and_reports_them(window, qtbot, tmp_path):
+    from dpdesk.project.file.store import Project
+    from dpdesk.project.reading.importing import import_file
+
+    path = tmp_path / "tagged.dpdesk"
+    with Project.create(path) as project:
+        import_file(project, DATA / "tagged_missing.dta")
+    assert window.open_project(path)
+    view = window.share_view
+    window.nav.setCurrentRow(window.nav.count() - 1)
+    qtbot.waitUntil(lambda: view.table is not None, timeout=20_000)
+    view.set_role("grp", "quasi-identifier")
+    view.set_role("q1", "sensitive")
+    view.run_check()
+    qtbot.waitUntil(lambda: view.extract is not None and not view.jobs.running, timeout=20_000)
+    view.confirm_failing = lambda fails: True  # a failing extract is still written in this test
+    view.export_to(tmp_path / "shared.csv")
+    qtbot.waitUntil(lambda: "Wrote shared.csv" in view.status.text(), timeout=20_000)
+    shared = pd.read_csv(tmp_path / "shared.csv")
+    assert shared["q1"].isna().sum() == 4 and shared["q1"].max() == 5
+    report = (tmp_path / "shared.disclosure-report.txt").read_text(encoding="utf-8")
+    assert ".a = Refused (2), .b (1)" in report
