@@ -8,8 +8,7 @@ variable labels (question text) go to the report; the frame keeps the codes. Lar
 are read in slices of rows so that progress is reported and the import can be cancelled.
 SPSS portable files (``.por``) are read with their labels; pyreadstat cannot keep their
 user-missing codes apart from blanks, which the report says when the file declares any.
-SAS transport files (``.xpt``, XPORT versions 5 and 8) are read with their labels; SAS's
-special missing values ``.A``-``.Z`` are kept as Stata's are.
+SAS transport files (``.xpt``, XPORT versions 5 and 8) are read with their labels and dates.
 
 Dates are read as dates. A date whose value lies outside the years 1-9999 (Python's range:
 usually a number mistakenly given a date format) leaves its column as the stored numbers,
@@ -57,7 +56,7 @@ def read_stat_file(path: str, fmt: str, report, progress):
                         f"Save it again from {program}, or export the data as CSV.") from None
     progress(0.88)
     _metadata(report, meta)
-    if fmt in ("dta", "xpt"):
+    if fmt == "dta":
         from dpdesk.project.reading import stata
 
         frame = stata.keep_tagged_missing(frame, meta, report)
@@ -77,7 +76,7 @@ _DATE_FORMATS = {  # the formats pyreadstat reads as dates, times or date-times
 
 
 def _read_xport(path, user_missing=False, **options):
-    """pyreadstat's XPORT reader (its missing values ``.A``-``.Z`` always come as letters)."""
+    """pyreadstat's XPORT reader, called as the others (it has no ``user_missing`` option)."""
     import pyreadstat
 
     return pyreadstat.read_xport(path, **options)
