@@ -85,13 +85,14 @@ def test_an_spss_date_beyond_the_year_9999_keeps_its_column_as_numbers_naming_co
 # ----------------------------------------------------------------------------- a stray far cell
 
 def test_a_stray_cell_at_xfd3000_is_read_in_little_time_and_memory_with_a_warning(tmp_path, capsys):
-    tracemalloc.start()
     start = time.perf_counter()
     table = read_table(DATA / "stray_cell.xlsx")
-    seconds = time.perf_counter() - start
+    assert time.perf_counter() - start < 10  # was 13-40 s (about 0.3 s now, on a busy machine more)
+    tracemalloc.start()
+    read_table(DATA / "stray_cell.xlsx")
     _size, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    assert seconds < 5 and peak < 50 << 20  # was 13-40 s and about 3 GB
+    assert peak < 50 << 20  # was about 3 GB (1.5 MB now)
     assert list(table.frame.columns) == ["id", "q1", "q2"] and table.frame["id"].tolist() == [1, 2, 3, 4, 5]
     assert [w for w in table.report.warnings if "XFD3000" in w and "'x'" in w and "A1:C6" in w]
     stored, out = _cli_import(tmp_path, capsys, DATA / "stray_cell.xlsx")
