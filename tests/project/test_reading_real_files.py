@@ -82,6 +82,19 @@ def test_an_spss_date_beyond_the_year_9999_keeps_its_column_as_numbers_naming_co
     assert "'interview'" in out and "row 3" in out
 
 
+def test_a_stata_date_beyond_the_year_9999_is_named_too(tmp_path):
+    path = tmp_path / "far.dta"
+    pyreadstat.write_dta(pd.DataFrame({"q1": [1.0, 2.0, 1.0], "seen": [0.0, 1e9, None], "at": [1e3, 2e3, 3e18],
+                                       "ok": [0.0, 1.0, 2.0]}),
+                         path, variable_format={"seen": "%td", "at": "%tc", "ok": "%td"})
+    table = read_table(path)
+    assert table.frame["seen"].tolist()[:2] == [0, 1_000_000_000] and table.frame["at"].iloc[2] == 3e18
+    assert table.frame["ok"].tolist() == [dt.date(1960, 1, 1), dt.date(1960, 1, 2), dt.date(1960, 1, 3)]
+    warnings = " ".join(table.report.warnings)
+    assert "'seen' has the date format %td, but row 2 holds 1e+09" in warnings
+    assert "'at' has the date format %tc, but row 3 holds 3e+18" in warnings
+
+
 # ----------------------------------------------------------------------------- a stray far cell
 
 def test_a_stray_cell_at_xfd3000_is_read_in_little_time_and_memory_with_a_warning(tmp_path, capsys):
