@@ -124,3 +124,20 @@ def test_the_share_view_writes_stata_missing_values_as_blanks_and_reports_them(w
     assert shared["q1"].isna().sum() == 4 and shared["q1"].max() == 5
     report = (tmp_path / "shared.disclosure-report.txt").read_text(encoding="utf-8")
     assert ".a = Refused (2), .b (1)" in report
+
+
+def test_short_rows_read_and_a_long_row_is_compared_with_the_header(project_window, qtbot, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    short = tmp_path / "short.csv"
+    short.write_text("q1,q2,q3\n1,2\n3,4\n5,6,7\n8,9\n")
+    dialog = open_import(project_window, qtbot, short)
+    assert dialog.table is not None and dialog.table.frame["q3"].tolist()[2] == 7
+    dialog.reject()
+    wide = tmp_path / "wide.csv"
+    wide.write_text("q1,q2,q3\n1,2\n3,4\n5,6,7,8\n")
+    dialog = open_import(project_window, qtbot, wide)
+    qtbot.waitUntil(lambda: bool(dialog.findChildren(QMessageBox, "errorDialog")), timeout=10_000)
+    assert "row 4 has 4 fields but the header has 3 names" in dialog.report.text()
+    for box in dialog.findChildren(QMessageBox, "errorDialog"):
+        box.close()

@@ -224,3 +224,21 @@ def test_a_one_cell_first_line_without_a_header_below_is_not_a_title(tmp_path, t
     except DataError:
         return
     assert not [w for w in table.report.warnings if "title" in w]
+
+
+def test_stata_missing_values_through_the_python_api_of_sharing(tmp_path):
+    from dpdesk.project.sharing.checks import ShareOptions
+    from dpdesk.project.sharing.extract import Extract
+    from dpdesk.project.sharing.writing import export_extract, report_rows
+
+    table = _stored(tmp_path, read_table(DATA / "tagged_missing.dta"))  # labels keyed as stored (JSON)
+    labels = {"value_labels": table.report.value_labels, "variable_labels": table.report.variable_labels}
+    extract = Extract(table.frame, ShareOptions(quasi=["grp"], sensitive=["q1"], k=2), labels=labels)
+    assert extract.tagged_missing == {"q1": {".a": 2, ".b": 1}}
+    assert extract.shared_frame()["q1"].isna().sum() == 4 and extract.shared_frame()["q1"].max() == 5
+    assert ("missing values", "q1: 3 Stata missing value(s) written as blanks: .a = Refused (2), .b (1)") \
+        in report_rows(extract)
+    assert table.frame["q1"].max() > 8e307  # the stored data keep the codes: only the extract blanks them
+    written = export_extract(extract, tmp_path / "x.xlsx")
+    shared = pd.read_excel(written[0], sheet_name="Data")
+    assert shared["q1"].isna().sum() == 4
