@@ -51,7 +51,3 @@ def runs(fragment: str) -> list[Run]:
     parser.close()
     return parser.out
 
-
-def plain(fragment: str) -> str:
-    """The fragment's text without markup."""
-    return "".join(r.text for r in runs(fragment))
