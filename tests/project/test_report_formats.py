@@ -295,3 +295,30 @@ def test_workbook_regression_sheets_are_formatted(study, tmp_path):
     formats = {h.value: c.number_format for h, c in zip(ws[1], ws[2])}
     assert formats["b"] == formats["OR"] == formats["CI low (OR)"] == "0.00" and formats["p"] == "0.000"
     assert all(c.value is not None for c in ws[2])  # no blank limit beside a finite one
+
+
+def test_a_project_of_releases_only(tmp_path):
+    """No items: no empty estimates table; every statistic's release is a table; δ never as 1e-06."""
+    import numpy as np
+    import pandas as pd
+
+    from dpdesk.project import ledger
+    from dpdesk.project.report.report import report_parts
+
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({"region": rng.choice(["north", "south"], 300), "age": rng.integers(18, 60, 300)})
+    with Project.create(tmp_path / "r.dpdesk") as p:
+        p.add_dataset("d", frame, source={"name": "d.csv", "sha256": "ab" * 32})
+        ledger.set_budget(p, 10, "1e-6")
+        ledger.release(p, {"statistic": "histogram", "columns": ["region"], "keys": ["north", "south"], "epsilon": 1})
+        ledger.release(p, {"statistic": "median", "columns": ["age"], "bounds": [0, 100], "epsilon": 1})
+        ledger.release(p, {"statistic": "count", "mechanism": "gaussian", "epsilon": 0.5, "confidence": "0.95"})
+        doc, methods, figures = report_parts(p)
+        from dpdesk.printing import write_report
+
+        for suffix in ("docx", "tex"):  # the writers need no figures
+            write_report(p, tmp_path / f"r.{suffix}")
+    assert [s.key for s in doc.sections] == ["releases"] and not figures
+    assert [t.rows[0].cells[0].text for t in doc.tables()] == ["north", "All respondents", "All respondents"]
+    assert "δ = 10⁻⁶" in methods.text() and "e-06" not in methods.text()
+    assert r"\toprule" in (tmp_path / "r.tex").read_text(encoding="utf-8")

@@ -24,7 +24,8 @@ _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": 
 _SYMBOLS = {"ε": r"$\varepsilon$", "χ": r"$\chi$", "β": r"$\beta$", "γ": r"$\gamma$", "π": r"$\pi$",
             "ρ": r"$\rho$", "δ": r"$\delta$", "²": r"\textsuperscript{2}", "−": r"$-$", "∞": r"$\infty$",
             "±": r"$\pm$", "×": r"$\times$", "≤": r"$\leq$", "≥": r"$\geq$", "…": r"\ldots{}", "–": "--",
-            "—": "---", "“": "``", "”": "''", "’": "'", "‘": "`", "\u00a0": "~", "·": r"$\cdot$"}
+            "—": "---", "“": "``", "”": "''", "’": "'", "‘": "`", "\u00a0": "~", "·": r"$\cdot$",
+            "⁻": r"\textsuperscript{$-$}", **{c: rf"\textsuperscript{{{d}}}" for c, d in zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")}}
 
 PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
 \usepackage[T1]{fontenc}

@@ -12,8 +12,10 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from dpdesk.project.report.design_words import design_key, design_words
+from dpdesk.project.report.number_style import NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite, reference_list
 
 MECHANISMS = {"laplace": ("the discrete Laplace (geometric) mechanism", "dwork2006"),
@@ -129,7 +131,8 @@ def _release_paragraphs(project, c) -> list[str]:
         gaussian |= kind == "gaussian"
         delta = e.cost.get("delta")
         eps = float(e.epsilon)
-        cost = f"ε = {eps:.3g}" + (f", δ = {float(delta):.1e}" if kind == "gaussian" and delta else "")
+        cost = f"ε = {eps:.3g}" + (f", δ = {NumberStyle.tiny(Fraction(str(delta)))}" if kind == "gaussian" and delta
+                                  else "")
         cited = f" ({c(key)})" if key else ""
         out.append(f"A {e.description} was released with {mech}{cited} at {cost}: {release_cells(e).noise}.")
     if gaussian:

@@ -34,6 +34,9 @@ SEPARATION_NOTE = ("A limit written > 1,000 (or < 0.001) is larger (smaller) tha
                    "is open-ended on that side.")
 
 
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def typographic(text: str) -> str:
     """Every hyphen of a number's text as a true minus sign: ``-0.4`` -> ``−0.4`` (also inside ``[-1, 2]``)."""
     return text.replace("-", MINUS)
@@ -185,6 +188,18 @@ class NumberStyle:
     def beyond_limit(*xs) -> bool:
         """Whether :meth:`limit` writes any of ``xs`` as ``> 1,000`` or ``< 0.001`` (then add the note)."""
         return any(not _missing(x) and (float(x) > LIMIT or 0 <= float(x) < 1 / LIMIT) for x in xs)
+
+    @staticmethod
+    def tiny(x) -> str:
+        """A small probability such as a privacy δ, never as ``1e-06``: ``10⁻⁶``, ``2.5 × 10⁻⁷``, or ``0``."""
+        if _missing(x):
+            return "n/a"
+        x = float(x)
+        if x == 0 or x >= 0.001:
+            return f"{x:g}"
+        mantissa, exponent = f"{x:.1e}".split("e")
+        power = "10" + str(int(exponent)).translate(_SUPERSCRIPTS)
+        return power if mantissa == "1.0" else f"{mantissa.rstrip('0').rstrip('.')} × {power}"
 
     @staticmethod
     def ratio_in_text(r, decimals: int = 2) -> str:

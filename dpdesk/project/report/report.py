@@ -39,6 +39,8 @@ def report_parts(project, *, by: str | None = None, ci: str = "default", confide
     name = Path(str(getattr(project, "path", "project"))).stem
     doc = build_document(project, results, style=style, direct=direct, ci=ci, confidence=confidence,
                          dataset=dataset, title=f"Results of {name}")
+    if not results:  # a project of noisy releases only: no empty table of estimates
+        doc.sections = [s for s in doc.sections if s.key != "estimates"]
     by = next((r.by for r in results if r.by), None)
     place_figures(doc, report_figures(figures if figures is not None else figure_rows(results), by=by,
                                       confidence=confidence))
