@@ -107,7 +107,9 @@ def test_whole_study_export_dialog_copies_and_one_methods_text(window, qtbot, tm
     """A study with subgroups, a regression and releases: the export dialog offers Word and LaTeX (the file
     type sets the suffix), the Word report has the dialog's methods text, a table copies as LaTeX."""
     import docx
-    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtCore import QPoint, Qt, QTimer
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication
     from PySide6.QtWidgets import QComboBox, QLineEdit
 
     from dpdesk.gui.dialogs.report import ReportFileDialog, start_report
@@ -162,9 +164,27 @@ def test_whole_study_export_dialog_copies_and_one_methods_text(window, qtbot, tm
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
     copied = QGuiApplication.clipboard().text()
     assert copied.startswith(r"\begin{table}") and r"\toprule" in copied and r"\bottomrule" in copied
-    # one cell: the cell under the pointer, as the context menu's "Copy cell" copies it
+    # one cell: right-click it, choose "Copy cell" in the context menu
     cell = view.document().find("Estimate (%)")
-    key, text = view.table_at(view.cursorRect(cell).center())
-    assert key == "estimates" and text == "Estimate (%)"
-    view.copy_cell(key, text)
-    assert QGuiApplication.clipboard().text() == "Estimate (%)"
+    at = view.cursorRect(cell).center()
+    assert view.table_at(at) == ("estimates", "Estimate (%)")
+    chosen = []
+
+    def choose():
+        from PySide6.QtWidgets import QApplication
+
+        menu = QApplication.activePopupWidget()
+        if menu is None:  # not shown yet
+            QTimer.singleShot(10, choose)
+            return
+        action = next(a for a in menu.actions() if a.text() == "Copy cell")
+        chosen.append(action.text())
+        menu.setActiveAction(action)
+        qtbot.keyClick(menu, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, choose)
+    # the event a right-click sends (the offscreen platform makes none from a mouse press)
+    QApplication.sendEvent(view.viewport(), QContextMenuEvent(QContextMenuEvent.Reason.Mouse, at,
+                                                              view.viewport().mapToGlobal(at)))
+    qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() == "Estimate (%)", timeout=5000)
+    assert chosen == ["Copy cell"]
