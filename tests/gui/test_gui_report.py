@@ -109,8 +109,7 @@ def test_whole_study_export_dialog_copies_and_one_methods_text(window, qtbot, tm
     import docx
     from PySide6.QtCore import QPoint, Qt, QTimer
     from PySide6.QtGui import QContextMenuEvent
-    from PySide6.QtWidgets import QApplication
-    from PySide6.QtWidgets import QComboBox, QLineEdit
+    from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit
 
     from dpdesk.gui.dialogs.report import ReportFileDialog, start_report
     from dpdesk.project.analysis import analyze
@@ -171,8 +170,6 @@ def test_whole_study_export_dialog_copies_and_one_methods_text(window, qtbot, tm
     chosen = []
 
     def choose():
-        from PySide6.QtWidgets import QApplication
-
         menu = QApplication.activePopupWidget()
         if menu is None:  # not shown yet
             QTimer.singleShot(10, choose)
