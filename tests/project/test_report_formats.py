@@ -156,6 +156,9 @@ def test_the_report_tells_the_whole_study(study, parts):
     keys = [t.key for t in doc.tables()]
     for item in ("cheating", "plagiarism", "lateness"):
         assert f"subgroups:{item}" in keys  # a subgroup table for every item
+    grid = doc.table("subgroup-grid")  # the yes/no items by group at a glance, before each item's tables
+    assert [c.label for c in grid.columns] == ["Item", "female", "male", "p"] and len(grid.rows) == 2
+    assert keys.index("subgroup-grid") < keys.index("subgroups:cheating")
     assert "regression:1" in keys and "regression-tests:1" in keys
     assert "release:1" in keys and "release:2" in keys
     grid = doc.table("release:1")

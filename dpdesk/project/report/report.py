@@ -3,7 +3,8 @@
 ``report_parts(project)`` analyses the project (as the Results view does, with the same
 options) and returns ``(document, methods, figures)``: the estimates, the subgroups of every
 item, the saved regressions (tables, odds-ratio forest, prevalence curve), the noisy releases
-(grids with margins, means with intervals), each figure with its caption (:class:`Figure`).
+(grids with margins, means with intervals), each figure with its caption (:class:`Figure`);
+with subgroups, every yes/no item in one grid (:mod:`.subgroup_grid`) before each item's tables.
 Every writer takes these same parts: HTML and PDF (``dpdesk.printing``, which also draws
 the plots), Word (:mod:`.docx`) and LaTeX (:mod:`.latex`). ``methods.methods`` is the one
 methods text of the Methods dialog, the report, ``dpdesk methods`` and the Word file.
@@ -20,6 +21,7 @@ from dpdesk.project.report.methods import methods
 from dpdesk.project.report.number_style import DEFAULT, NumberStyle
 from dpdesk.project.report.regression import regression_sections
 from dpdesk.project.report.releases import release_section
+from dpdesk.project.report.subgroup_grid import subgroup_grid
 from dpdesk.project.report.render import document_html
 
 
@@ -42,6 +44,10 @@ def report_parts(project, *, by: str | None = None, ci: str = "default", confide
     if not results:  # a project of noisy releases only: no empty table of estimates
         doc.sections = [s for s in doc.sections if s.key != "estimates"]
     by = next((r.by for r in results if r.by), None)
+    subgroups = doc.section("subgroups")
+    grid = subgroup_grid(results, {it.name: it for it in project.items()}, style, confidence, by) if by else None
+    if subgroups is not None and grid is not None:
+        subgroups.tables.insert(0, grid)  # every yes/no item at a glance, then each item's own tables
     place_figures(doc, report_figures(figures if figures is not None else figure_rows(results), by=by,
                                       confidence=confidence))
     doc.sections += regression_sections(project)  # the saved regressions, after the estimates
