@@ -222,7 +222,7 @@ def cmd_item(args) -> int:
     codes = _codes(args.codes, "--codes")
     column = args.column
     if args.option_column:
-        from dpdesk.project.unary import unary_codes
+        from dpdesk.project.mapping.unary import unary_codes
 
         if d.model != "unary":
             raise DesignError(f"--option-column is for unary (multi-select) items; {d.name!r} is not one.")
@@ -234,7 +234,7 @@ def cmd_item(args) -> int:
         codes = unary_codes(columns)
         column = column or columns[d.categories[0]]
     elif codes is not None:
-        from dpdesk.project.answer_labels import rename_keys
+        from dpdesk.project.mapping.answer_labels import rename_keys
 
         codes = rename_keys(d, codes)  # --codes same=1 means the crosswise response "yes"
         missing = [r for r in d.responses if r not in codes]
@@ -260,7 +260,7 @@ def cmd_item(args) -> int:
 def _check_codes_against_data(project, d, column: str, codes: dict) -> None:
     """Refuse codes that contradict the latest dataset's value labels (nothing is stored)."""
     from dpdesk.project.analysis import stored_table
-    from dpdesk.project.answer_labels import check
+    from dpdesk.project.mapping.answer_labels import check
 
     if not project.datasets():
         return

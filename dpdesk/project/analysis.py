@@ -27,7 +27,7 @@ from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay impor
     subgroup_test_rows,
     subgroup_test_sentences,
 )
-from dpdesk.project.unary import is_unary_codes, unary_counts, unary_counts_by
+from dpdesk.project.mapping.unary import is_unary_codes, unary_counts, unary_counts_by
 
 #: "Subgroups by" warns above this many subgroups, or for subgroups with fewer respondents.
 MAX_SUBGROUPS = 20
@@ -110,7 +110,7 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
     (``ItemResult.mapping.left_out()``); answers matching no code are left out and reported
     with ``exclude=True``, and stop the item with a message listing the rows with
     ``exclude=False``. A stored mapping that contradicts the file's value labels stops the
-    item (see :mod:`dpdesk.project.answer_labels`). With ``min_group_size=N`` subgroups with
+    item (see :mod:`dpdesk.project.mapping.answer_labels`). With ``min_group_size=N`` subgroups with
     fewer than N answers used are left out of the subgroup estimates, differences and counts
     (``ItemResult.left_out_groups``; see :mod:`dpdesk.project.subgroup_disclosure`).
     """

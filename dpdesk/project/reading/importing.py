@@ -104,7 +104,7 @@ def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str,
     """
     import pandas as pd
 
-    from dpdesk.project.code_matching import _plain
+    from dpdesk.project.mapping.code_matching import _plain
     from dpdesk.project.mapping import value_labels_for
 
     frame = table.frame

@@ -19,7 +19,7 @@ import numpy as np
 from dpdesk.errors import DataError
 from dpdesk.mechanisms import rr
 from dpdesk.project.analysis import stored_table
-from dpdesk.project.code_matching import (
+from dpdesk.project.mapping.code_matching import (
     _classify,
     _is_missing_code,
     _key,
