@@ -21,6 +21,7 @@ from dpdesk.project.items import (
     Dataset,
     Item,
     check_name,
+    decode_codes,
     design_record,
     dumps,
     encode_codes,
@@ -141,6 +142,15 @@ class ProjectContents:
             item_id = self.item(item).id
             dataset_id = self._mapping_dataset_id(dataset, required=True)
             conn.execute("DELETE FROM item_mappings WHERE item_id = ? AND dataset_id = ?", (item_id, dataset_id))
+
+    def latest_mapping(self, item: str) -> dict[str, Any] | None:
+        """The item's latest mapping (set last, in any dataset, or before there was data): offered to imports."""
+        rows = self._read("SELECT column_name, codes, group_column, group_codes FROM items WHERE name = ?", (item,))
+        if not rows or not rows[0]["column_name"] or rows[0]["codes"] is None:
+            return None
+        r = rows[0]
+        return {"column": r["column_name"], "codes": decode_codes(r["codes"]), "group_column": r["group_column"],
+                "group_codes": decode_codes(r["group_codes"]), "missing_codes": None}
 
     def active_dataset_id(self) -> int | None:
         """The id of the active dataset: the one chosen (the ``app`` table), else the latest import."""

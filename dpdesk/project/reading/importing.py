@@ -64,10 +64,13 @@ def store_import(project, table, *, name: str, options: dict | None = None,
     respondents); it takes that dataset's name and stays active. Otherwise it is kept beside
     the project's other data, and the active dataset (:mod:`dpdesk.project.active`) changes
     only with ``use=True``; a project's first import is always active. Either way the
-    project's one privacy budget is untouched. ``mappings`` maps an item name to
-    ``update_item`` keywords (``column``, ``codes``, ``group_column``, ``group_codes``).
-    ``check()`` is called before the commit; if it raises (for example because the import
-    was cancelled) nothing is stored. Returns the name the dataset was stored under.
+    project's one privacy budget is untouched. ``mappings`` maps an item name to its
+    mapping in the new dataset (``column``, ``codes``, ``group_column``, ``group_codes``);
+    without it, every item whose known mapping fits the table maps itself
+    (:func:`dpdesk.project.mapping.matching.auto_mappings`), and ``table.auto_mapped`` says
+    which and how. ``check()`` is called before the commit; if it raises (for example
+    because the import was cancelled) nothing is stored. Returns the name the dataset was
+    stored under.
     """
     import json
 
@@ -78,6 +81,12 @@ def store_import(project, table, *, name: str, options: dict | None = None,
     signature, seen = respondents.import_warnings(project, table.frame)
     table.report.warnings.extend(w for w in seen if w not in table.report.warnings)
     table.seen_before = list(seen)
+    if mappings is None:
+        from dpdesk.project.mapping.matching import auto_mappings
+
+        found = auto_mappings(project, table)
+        mappings = {name: a.mapping for name, a in found.items()}
+        table.auto_mapped = [a.sentence() for a in found.values()]
     with project.transaction() as conn:
         before = active_dataset(project)
         if replace and before is not None:
@@ -88,8 +97,8 @@ def store_import(project, table, *, name: str, options: dict | None = None,
         conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)",
                      (respondents.CACHE_KEY.format(dataset_id), json.dumps(signature)))
         set_active_dataset(project, name if (before is None or replace or use) else before.name)
-        for item, changes in (mappings or {}).items():
-            project.update_item(item, **changes)
+        for item, changes in mappings.items():
+            project.update_item(item, dataset=name, **changes)
         if check is not None:
             check()
     return name
