@@ -1,0 +1,116 @@
+"""Two datasets with different column names (issue 20): each keeps its mapping when the active
+dataset is switched with the mouse, and an item not mapped in the active one shows a Map button."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
+
+from dpdesk.mechanisms import rr
+from tests.helpers.gui import shot
+
+WARNER = rr.design("warner", p=0.7)
+
+
+@pytest.fixture
+def study(tmp_path):
+    """wave1.csv maps 'cheating' to q7 (Yes/No); wave2.csv (ai_cw, 1/2) is active and not mapped."""
+    from dpdesk.project import Project
+    from dpdesk.project.reading.importing import import_file
+
+    pd.DataFrame({"q7": ["Yes"] * 60 + ["No"] * 140}).to_csv(tmp_path / "wave1.csv", index=False)
+    pd.DataFrame({"ai_cw": [1] * 120 + [2] * 180, "gender": ["f", "m"] * 150}).to_csv(tmp_path / "wave2.csv",
+                                                                                       index=False)
+    path = tmp_path / "study.dpdesk"
+    with Project.create(path) as p:
+        import_file(p, tmp_path / "wave1.csv")
+        p.add_item("cheating", WARNER, column="q7", codes={"yes": ["Yes"], "no": ["No"]},
+                   question="Have you cheated in an exam?")
+        p.add_item("essay", WARNER, question="Did an AI write one of your essays?")
+        import_file(p, tmp_path / "wave2.csv", use=True)
+    return path
+
+
+def choose(qtbot, combo, data) -> None:
+    """Open ``combo``'s list with a click, go to the entry holding ``data`` with the arrow keys, press Enter.
+
+    (A click on the entry is ignored offscreen: the list takes no release so soon after it opened.)
+    """
+    qtbot.mouseClick(combo, Qt.MouseButton.LeftButton)
+    view = combo.view()
+    qtbot.waitUntil(view.isVisible, timeout=5_000)
+    qtbot.keyClick(view, Qt.Key.Key_Home)
+    for _ in range(combo.findData(data)):
+        qtbot.keyClick(view, Qt.Key.Key_Down)
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not view.isVisible(), timeout=5_000)
+    assert combo.currentData() == data
+
+
+def go_to(window, qtbot, row: int) -> None:
+    """Click the task ``row`` in the left column."""
+    item = window.nav.item(row)
+    qtbot.mouseClick(window.nav.viewport(), Qt.MouseButton.LeftButton, pos=window.nav.visualItemRect(item).center())
+    assert window.nav.currentRow() == row
+
+
+def _estimates(rs) -> dict:
+    return {r.item: (r.estimate.n if r.estimate is not None else None) for r in rs.results}
+
+
+def test_switching_datasets_keeps_both_mappings_and_a_map_button_maps_the_rest(window, qtbot, study):
+    rv = window.results_view
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None) as got:
+        window.open_project(study)
+        go_to(window, qtbot, 2)  # Results
+    assert _estimates(got.args[0]) == {"cheating": None, "essay": None}
+    bar = rv.not_mapped
+    assert bar.isVisible() and set(bar.buttons) == {"cheating", "essay"}
+    assert "not mapped in this dataset" in bar.grid.itemAt(0).widget().text()
+    assert "no estimate (" not in rv.document_view.toPlainText() if hasattr(rv.document_view, "toPlainText") else True
+    shot(window, "results_not_mapped")
+    window.resize(1024, 700)
+    shot(window, "results_not_mapped_1024")
+
+    # Map… opens the mapping dialog for the active dataset, on that item
+    qtbot.mouseClick(bar.buttons["cheating"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.data_view.mapping is not None and window.data_view.mapping.isVisible(),
+                    timeout=30_000)
+    m = window.data_view.mapping
+    assert m.dataset == "wave2.csv" and m.current == "cheating" and "wave2.csv" in m.windowTitle()
+    with qtbot.waitSignal(m.jobs.done, timeout=10_000, check_params_cb=lambda res: res[0] == "values"):
+        choose(qtbot, m.column, "ai_cw")
+    qtbot.waitUntil(lambda: m.codes.rowCount() == 2, timeout=10_000)
+    for value, response in ((1, "yes"), (2, "no")):
+        with qtbot.waitSignal(m.jobs.done, timeout=10_000, check_params_cb=lambda res: res[0] == "check"):
+            choose(qtbot, m.codes.combo(value), response)
+    qtbot.waitUntil(lambda: m.status("cheating") == "ready", timeout=10_000)
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None) as got:
+        qtbot.mouseClick(m.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+    assert _estimates(got.args[0]) == {"cheating": 300, "essay": None}
+    assert set(bar.buttons) == {"essay"}
+
+    # back and forth between the datasets with the mouse: each keeps its mapping and its estimate
+    data = window.data_view
+    for dataset, n in (("wave1.csv", 200), ("wave2.csv", 300), ("wave1.csv", 200)):
+        go_to(window, qtbot, 1)  # Data
+        choose(qtbot, data.datasets, dataset)
+        with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None) as got:
+            go_to(window, qtbot, 2)
+        assert _estimates(got.args[0])["cheating"] == n, dataset
+    item = window.project.item("cheating")
+    assert {k: v["column"] for k, v in item.mappings.items()} == {"wave1.csv": "q7", "wave2.csv": "ai_cw"}
+
+    # both waves mapped: "Subgroups by" offers the datasets, compared with the test
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None) as got:
+        choose(qtbot, rv.by, "\x00datasets")
+    rs = got.args[0]
+    cheating = next(r for r in rs.results if r.item == "cheating")
+    assert set(cheating.subgroups.estimates) == {"wave1.csv", "wave2.csv"}
+    direct = rr.estimate_by(WARNER, {"wave1.csv": [140, 60], "wave2.csv": [180, 120]})
+    assert cheating.subgroups.test.p_value == pytest.approx(direct.test.p_value, abs=1e-12)
+    assert any("every dataset has the same prevalence" in t for t in rs.tests)
+    rv.scroll_to("Subgroups by dataset")
+    shot(window, "results_by_dataset_1024")
