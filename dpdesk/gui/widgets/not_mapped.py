@@ -10,6 +10,10 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton
 from dpdesk.gui.widgets.common import name
 
 
+#: More items than this share one line (and one Map… button, which opens on the first).
+MAX_LINES = 3
+
+
 class NotMappedBar(QFrame):
     """One line per item without a mapping in the dataset shown: "not mapped in this dataset" [Map…]."""
 
@@ -33,8 +37,14 @@ class NotMappedBar(QFrame):
                 widget.deleteLater()
         self.buttons = {}
         where = f"“{dataset}”" if dataset else "this dataset"
-        for row, item in enumerate(items):
-            label = QLabel(f"<b>{item}</b>: not mapped in this dataset ({where}), so it has no estimate here.")
+        lines = [(item, f"<b>{item}</b>: not mapped in this dataset ({where}), so it has no estimate here.")
+                 for item in items]
+        if len(items) > MAX_LINES:  # one line for many: the dialog lists every item
+            shown = ", ".join(f"<b>{i}</b>" for i in items[:MAX_LINES])
+            lines = [(items[0], f"{shown} and {len(items) - MAX_LINES} more: not mapped in this dataset ({where}), "
+                                "so they have no estimate here.")]
+        for row, (item, text) in enumerate(lines):
+            label = QLabel(text)
             label.setWordWrap(True)
             button = name(QPushButton("Map…"), f"Map {item}",
                           f"Choose the column and codes of {item} in the dataset {dataset or ''}")
