@@ -114,3 +114,20 @@ def test_switching_datasets_keeps_both_mappings_and_a_map_button_maps_the_rest(w
     assert any("every dataset has the same prevalence" in t for t in rs.tests)
     rv.scroll_to("Subgroups by dataset")
     shot(window, "results_by_dataset_1024")
+
+
+def test_a_second_wave_maps_itself_and_the_import_dialog_says_so(window, qtbot, study, tmp_path):
+    from tests.gui.test_gui_data import open_import
+
+    window.open_project(study)
+    pd.DataFrame({"q7": ["Yes", "No", "No", ""]}).to_csv(tmp_path / "wave3.csv", index=False)
+    dialog = open_import(window, qtbot, tmp_path / "wave3.csv")
+    text = dialog.mapping_label.text()
+    assert text == "1 of 2 items mapped automatically: cheating → q7 (the same column name as in &#x27;wave1.csv&#x27;)."
+    shot(dialog, "import_dialog_mapped_automatically")
+    with qtbot.waitSignal(dialog.imported, timeout=30_000):
+        qtbot.mouseClick(dialog.import_button, Qt.MouseButton.LeftButton)
+    assert "1 item(s) mapped automatically" in window.statusBar().currentMessage()
+    item = window.project.item("cheating", "wave3.csv")
+    assert item.column == "q7" and item.codes == {"yes": ["Yes"], "no": ["No"]}
+    assert window.project.item("cheating", "wave1.csv").column == "q7"

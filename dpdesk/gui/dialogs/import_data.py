@@ -351,12 +351,12 @@ class ImportDialog(QDialog):
             self.mapping_label.setText("The project has no survey items yet; add them in Design, or import now.")
             return
         mapped = [i for i in items if i in self.mappings]
-        pairs = ", ".join(f"{i} → {self.mappings[i]['column']}" for i in mapped)
-        text = f"{len(mapped)} of {len(items)} items mapped" + (f" ({pairs})" if mapped else "") + "."
-        auto = [a for i, a in self.found.items() if self.mappings.get(i) == a.mapping]
-        if auto:
-            text += "<br>Mapped automatically: " + "; ".join(escape(a.sentence()) for a in auto) + "."
-        self.mapping_label.setText(text)
+        auto = {i: a for i, a in self.found.items() if self.mappings.get(i) == a.mapping}
+        pairs = "; ".join(escape(auto[i].sentence()) if i in auto else escape(f"{i} → {self.mappings[i]['column']}")
+                          for i in mapped)
+        how = " automatically" if mapped and set(mapped) <= set(auto) else ""
+        self.mapping_label.setText(f"{len(mapped)} of {len(items)} items mapped{how}" + (f": {pairs}" if mapped else "")
+                                   + ".")
 
     # ------------------------------------------------------------------ mapping
     def open_mapping(self) -> None:
