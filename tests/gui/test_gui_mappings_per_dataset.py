@@ -123,7 +123,7 @@ def test_a_second_wave_maps_itself_and_the_import_dialog_says_so(window, qtbot, 
     pd.DataFrame({"q7": ["Yes", "No", "No", ""]}).to_csv(tmp_path / "wave3.csv", index=False)
     dialog = open_import(window, qtbot, tmp_path / "wave3.csv")
     text = dialog.mapping_label.text()
-    assert text == "1 of 2 items mapped automatically: cheating → q7 (the same column name as in &#x27;wave1.csv&#x27;)."
+    assert text == "1 of 2 items mapped automatically: cheating → q7 (the same column name as in 'wave1.csv')."
     shot(dialog, "import_dialog_mapped_automatically")
     with qtbot.waitSignal(dialog.imported, timeout=30_000):
         qtbot.mouseClick(dialog.import_button, Qt.MouseButton.LeftButton)

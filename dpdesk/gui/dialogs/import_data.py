@@ -166,6 +166,7 @@ class ImportDialog(QDialog):
                                "Choose the column and codes of each survey item and check them")
         self.map_button.clicked.connect(self.open_mapping)
         self.mapping_label = note(object_name="mappingSummary")
+        self.mapping_label.setTextFormat(Qt.TextFormat.RichText)  # column names are escaped, never markup
         self.import_button = name(QPushButton("Import"), "Import", "Store the data (and mappings) in the project")
         self.import_button.setDefault(True)
         self.import_button.clicked.connect(self.start_import)
@@ -352,7 +353,8 @@ class ImportDialog(QDialog):
             return
         mapped = [i for i in items if i in self.mappings]
         auto = {i: a for i, a in self.found.items() if self.mappings.get(i) == a.mapping}
-        pairs = "; ".join(escape(auto[i].sentence()) if i in auto else escape(f"{i} → {self.mappings[i]['column']}")
+        pairs = "; ".join(escape(auto[i].sentence(), quote=False) if i in auto
+                          else escape(f"{i} → {self.mappings[i]['column']}", quote=False)
                           for i in mapped)
         how = " automatically" if mapped and set(mapped) <= set(auto) else ""
         self.mapping_label.setText(f"{len(mapped)} of {len(items)} items mapped{how}" + (f": {pairs}" if mapped else "")
