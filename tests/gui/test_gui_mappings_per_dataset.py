@@ -102,6 +102,12 @@ def test_switching_datasets_keeps_both_mappings_and_a_map_button_maps_the_rest(w
         assert _estimates(got.args[0])["cheating"] == n, dataset
     item = window.project.item("cheating")
     assert {k: v["column"] for k, v in item.mappings.items()} == {"wave1.csv": "q7", "wave2.csv": "ai_cw"}
+    go_to(window, qtbot, 0)  # Design lists each item's column in the active dataset
+    table = window.design_view.table
+    assert [table.item(r, 4).text() for r in range(2)] == ["q7", "not mapped in this dataset"]
+    assert table.item(0, 4).toolTip() == "Mapped in: wave1.csv: q7; wave2.csv: ai_cw"
+    shot(window, "design_mapped_per_dataset")
+    go_to(window, qtbot, 2)
 
     # both waves mapped: "Subgroups by" offers the datasets, compared with the test
     with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None) as got:
