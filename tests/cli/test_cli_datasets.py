@@ -84,3 +84,17 @@ def test_a_wave_with_the_same_columns_maps_itself_and_the_import_says_so(waves, 
     assert "mapped automatically: cheating → q7 (the same column name as in 'wave1.csv')" in out
     code, out, _ = run(capsys, "estimate", waves, "--json")
     assert json.loads(out)["Estimates"][0]["n"] == 3
+
+
+def test_export_by_dataset_writes_the_comparison(waves, tmp_path, capsys):
+    import openpyxl
+
+    assert run(capsys, "item", waves, "cheating", "--dataset", "wave2.csv", "--column", "ai_cw",
+               "--codes", "yes=1", "--codes", "no=2")[0] == 0
+    out_xlsx = tmp_path / "waves.xlsx"
+    code, out, err = run(capsys, "export", waves, out_xlsx, "--by-dataset")
+    assert code == 0, out + err
+    book = openpyxl.load_workbook(out_xlsx)
+    assert "By dataset" in book.sheetnames
+    subgroups = {row[1] for row in book["By dataset"].iter_rows(values_only=True)}
+    assert {"wave1.csv", "wave2.csv", "wave1.csv - wave2.csv"} <= subgroups
