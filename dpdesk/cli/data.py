@@ -68,6 +68,9 @@ def register(sub) -> None:
                    help="codes of one group (repeat: 1=... and 2=...)")
     p.add_argument("--option-column", action="append", default=[], metavar="OPTION=COLUMN",
                    help="unary (multi-select) items: the 0/1 tick column of one option (repeat for each option)")
+    p.add_argument("--missing-codes", nargs="+", metavar="CODE",
+                   help="codes counted as missing answers in this dataset (e.g. 98 99), instead of the file's "
+                   "own user-missing codes")
     p.add_argument("--question", default="", help="the question text")
     p.set_defaults(func=cmd_item)
 
@@ -237,6 +240,8 @@ def cmd_item(args) -> int:
             _check_codes_against_data(project, d, args.column, codes, args.dataset)
         project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
                          group_codes=group_codes, question=args.question, dataset=args.dataset)
+        if args.missing_codes and column and codes and project.datasets():
+            project.update_item(args.name, dataset=args.dataset, missing_codes=_missing_codes(args))
     eps = d.epsilon
     print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
     return 0
@@ -262,7 +267,8 @@ def _map_item(args) -> int:
         if not column or not codes:
             raise DesignError(f"Give the column and the codes of {args.name!r} in {ds.name!r}: --column COLUMN "
                               f"--codes RESPONSE=CODE,CODE (one --codes per response).")
-        mapping = {"column": column, "codes": codes, "group_column": args.group_column, "group_codes": group_codes}
+        mapping = {"column": column, "codes": codes, "group_column": args.group_column, "group_codes": group_codes,
+                   "missing_codes": _missing_codes(args)}
         counted = item_counts(replace(item, **mapping), stored_table(project, ds.name))  # refuses a wrong column
         project.set_mapping(args.name, ds.name, **mapping)
     print(f"Mapped {args.name!r} in {ds.name!r} to the column {column!r}: {counted.n_used:,} answers used"
@@ -270,6 +276,12 @@ def _map_item(args) -> int:
     for problem in counted.problems:
         print(f"  note: {problem}")
     return 0
+
+
+def _missing_codes(args) -> list | None:
+    if not args.missing_codes:
+        return None
+    return [_param_value(c) if c.lstrip("-").isdigit() else c for c in args.missing_codes]
 
 
 def _mapping_args(args, d):

@@ -98,3 +98,13 @@ def test_export_by_dataset_writes_the_comparison(waves, tmp_path, capsys):
     assert "By dataset" in book.sheetnames
     subgroups = {row[1] for row in book["By dataset"].iter_rows(values_only=True)}
     assert {"wave1.csv", "wave2.csv", "wave1.csv - wave2.csv"} <= subgroups
+
+
+def test_missing_codes_belong_to_one_dataset(waves, tmp_path, capsys):
+    code, out, err = run(capsys, "item", waves, "cheating", "--dataset", "wave2.csv", "--column", "ai_cw",
+                         "--codes", "yes=1", "--codes", "no=3", "--missing-codes", "2")
+    assert code == 0, out + err
+    assert "120 answers used; 180 left out: 180 user-missing code" in out
+    with Project.open(waves) as p:
+        assert p.item("cheating", "wave2.csv").missing_codes == [2]
+        assert p.item("cheating", "wave1.csv").missing_codes is None
