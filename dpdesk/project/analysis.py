@@ -29,7 +29,7 @@ from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay impor
     subgroup_test_rows,
     subgroup_test_sentences,
 )
-from dpdesk.project.mapping.unary import is_unary_codes, unary_counts, unary_counts_by
+from dpdesk.project.mapping.unary import is_unary_codes, unary_counts_by
 
 #: What an item without a mapping in the dataset analysed shows instead of an estimate.
 NOT_MAPPED = "not mapped in this dataset"

@@ -228,14 +228,12 @@ class ProjectContents:
                     f"already has an item with that name. Choose another name."
                 )
             dataset_id = self._mapping_dataset_id(dataset)
-            if mapping and dataset_id is None:  # no data yet: the mapping the first import is offered
-                changes.update({"column_name": mapping.get("column", _UNSET), "codes": mapping.get("codes", _UNSET),
-                                "group_column": mapping.get("group_column", _UNSET),
-                                "group_codes": mapping.get("group_codes", _UNSET)})
-                changes = {k: v for k, v in changes.items() if v is not _UNSET}
-                for key in ("codes", "group_codes"):
-                    if key in changes:
-                        changes[key] = encode_codes(changes[key], f"the {key.replace('_', ' ')}")
+            if mapping and dataset_id is None:  # no data yet: the latest mapping, offered to the first import
+                for key, value in mapping.items():
+                    if key in ("codes", "group_codes"):
+                        changes[key] = encode_codes(value, f"the {key.replace('_', ' ')}")
+                    elif key != "missing_codes":  # (kept per dataset only)
+                        changes["column_name" if key == "column" else key] = value
             if changes:
                 changes["modified_at"] = _now()
                 assignments = ", ".join(f"{k} = ?" for k in changes)
