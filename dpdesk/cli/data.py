@@ -186,16 +186,19 @@ def cmd_datasets(args) -> int:
             set_active_dataset(project, args.use)
         active = active_dataset(project)
         sets = project.datasets()
+        items = project.items()
     rows = [{"name": d.name, "rows": d.n_rows, "columns": len(d.columns), "file": d.source_name,
-             "imported": d.imported_at, "active": active is not None and d.id == active.id} for d in sets]
+             "imported": d.imported_at, "active": active is not None and d.id == active.id,
+             "items mapped": [it.name for it in items if d.name in it.mappings]} for d in sets]
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
     if not rows:
         print("No data yet. Import a file with: dpdesk import PROJECT FILE")
     for r in rows:
+        mapped = f"; {len(r['items mapped'])} of {len(items)} items mapped" if items else ""
         print(f"{'*' if r['active'] else ' '} {r['name']}: {r['rows']} rows, {r['columns']} columns"
-              f"{' from ' + r['file'] if r['file'] else ''}, imported {r['imported']}")
+              f"{' from ' + r['file'] if r['file'] else ''}, imported {r['imported']}{mapped}")
     if rows:
         print(f"* active: analyses, releases and extracts use {active.name!r}.")
     return 0

@@ -108,3 +108,12 @@ def test_missing_codes_belong_to_one_dataset(waves, tmp_path, capsys):
     with Project.open(waves) as p:
         assert p.item("cheating", "wave2.csv").missing_codes == [2]
         assert p.item("cheating", "wave1.csv").missing_codes is None
+
+
+def test_datasets_lists_the_items_mapped_in_each(waves, capsys):
+    code, out, _ = run(capsys, "datasets", waves)
+    assert code == 0
+    lines = {line.split(":")[0].strip(" *"): line for line in out.splitlines() if ".csv:" in line}
+    assert lines["wave1.csv"].endswith("1 of 1 items mapped") and lines["wave2.csv"].endswith("0 of 1 items mapped")
+    code, out, _ = run(capsys, "datasets", waves, "--json")
+    assert {r["name"]: r["items mapped"] for r in json.loads(out)} == {"wave1.csv": ["cheating"], "wave2.csv": []}
