@@ -245,8 +245,13 @@ def cmd_item(args) -> int:
                          group_codes=group_codes, question=args.question, dataset=args.dataset)
         if args.missing_codes and column and codes and project.datasets():
             project.update_item(args.name, dataset=args.dataset, missing_codes=_missing_codes(args))
+        item = project.item(args.name, args.dataset)
     eps = d.epsilon
     print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
+    if column and item.dataset is not None and not item.mapped:
+        print(f"  note: the dataset {item.dataset!r} has no column {column!r}, so the item is not mapped there; "
+              f"an import with that column maps it by itself (or: dpdesk item PROJECT {args.name} --dataset DS "
+              "--column ... --codes ...).")
     return 0
 
 

@@ -117,3 +117,12 @@ def test_datasets_lists_the_items_mapped_in_each(waves, capsys):
     assert lines["wave1.csv"].endswith("1 of 1 items mapped") and lines["wave2.csv"].endswith("0 of 1 items mapped")
     code, out, _ = run(capsys, "datasets", waves, "--json")
     assert {r["name"]: r["items mapped"] for r in json.loads(out)} == {"wave1.csv": ["cheating"], "wave2.csv": []}
+
+
+def test_an_item_for_a_column_of_a_later_wave_waits_for_it(waves, tmp_path, capsys):
+    code, out, _ = run(capsys, "item", waves, "essay", "--design", "warner", "--param", "p=0.7",
+                       "--column", "q8", "--codes", "yes=Yes", "--codes", "no=No")
+    assert code == 0 and "has no column 'q8', so the item is not mapped there" in out
+    pd.DataFrame({"q8": ["Yes", "No"]}).to_csv(tmp_path / "wave3.csv", index=False)
+    code, out, _ = run(capsys, "import", waves, tmp_path / "wave3.csv")
+    assert "mapped automatically: essay → q8 (the same column name as the item's mapping)" in out

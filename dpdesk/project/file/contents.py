@@ -58,8 +58,8 @@ class ProjectContents:
         ``codes`` maps data values to responses (any JSON-able mapping; key types are kept),
         ``group_codes`` maps the ``group_column``'s values to the groups of a two-group design;
         ``instructions`` keeps the respondent instructions as edited (default: the design's).
-        A column and codes are the item's mapping in ``dataset`` (default: the active one),
-        and the mapping offered to later imports.
+        A column and codes are the item's mapping in ``dataset`` (default: the active one) when
+        that dataset has the column, and the mapping offered to later imports.
         """
         check_name(name, "survey item")
         record = design_record(design)
@@ -91,7 +91,10 @@ class ProjectContents:
                 ),
             )
             dataset_id = self._mapping_dataset_id(dataset)
-            if column and codes is not None and dataset_id is not None:
+            has_column = dataset_id is not None and conn.execute(
+                "SELECT 1 FROM dataset_columns WHERE dataset_id = ? AND position >= 0 AND name = ?",
+                (dataset_id, column)).fetchone()
+            if column and codes is not None and has_column:
                 self._write_mapping(conn, cur.lastrowid, dataset_id, {
                     "column": column, "codes": codes, "group_column": group_column, "group_codes": group_codes})
             return cur.lastrowid
