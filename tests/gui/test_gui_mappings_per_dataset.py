@@ -137,3 +137,25 @@ def test_a_second_wave_maps_itself_and_the_import_dialog_says_so(window, qtbot, 
     item = window.project.item("cheating", "wave3.csv")
     assert item.column == "q7" and item.codes == {"yes": ["Yes"], "no": ["No"]}
     assert window.project.item("cheating", "wave1.csv").column == "q7"
+
+
+def test_undo_changes_the_dataset_it_mapped_and_removing_an_item_keeps_every_mapping(qtbot, study):
+    from PySide6.QtGui import QUndoStack
+
+    from dpdesk.gui.shell import commands
+    from dpdesk.project import Project
+    from dpdesk.project.active import set_active_dataset
+
+    with Project.open(study) as p:
+        stack = QUndoStack()
+        commands.push(stack, commands.EditMappings(p, {"cheating": {"column": "ai_cw", "codes": {"yes": [1], "no": [2]}}}))
+        assert p.item("cheating", "wave2.csv").column == "ai_cw"
+        set_active_dataset(p, "wave1.csv")  # another dataset is active when the change is undone
+        stack.undo()
+        assert not p.item("cheating", "wave2.csv").mapped and p.item("cheating", "wave1.csv").column == "q7"
+        stack.redo()
+        commands.push(stack, commands.RemoveItem(p, "cheating"))
+        assert [it.name for it in p.items()] == ["essay"]
+        stack.undo()
+        assert {k: v["column"] for k, v in p.item("cheating").mappings.items()} == {"wave1.csv": "q7",
+                                                                                    "wave2.csv": "ai_cw"}
