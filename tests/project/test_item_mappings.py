@@ -169,3 +169,16 @@ def test_subgroups_by_dataset_equal_rr_from_the_counts(two_waves):
         assert "By dataset" in bundle.tables
         assert {row["subgroup"] for row in bundle.tables["By dataset"]} >= {"wave1.csv", "wave2.csv"}
         assert np.isfinite(result.estimate.prevalence)  # the active dataset's own estimate stays
+
+
+def test_a_corrected_export_keeps_the_mappings_of_the_data_it_replaces(tmp_path):
+    with Project.create(tmp_path / "p.dpdesk") as p:
+        import_file(p, _csv(tmp_path / "wave1.csv", "q7", 70, 200))
+        p.add_item("cheating", WARNER, column="q7", codes={"yes": ["Yes"], "no": ["No"]})
+        corrected = pd.DataFrame({"q7": ["Yes"] * 69 + ["No"] * 130 + ["Maybe"]})  # a value no code matches
+        corrected.to_csv(tmp_path / "wave1 corrected.csv", index=False)
+        table = import_file(p, tmp_path / "wave1 corrected.csv", replace=True)
+        assert [d.name for d in p.datasets()] == ["wave1.csv"]
+        assert table.auto_mapped == ["cheating → q7 (kept from the data it replaces)"]
+        (result,) = analyze(p)  # the odd answer is left out and said, as before the replacement
+        assert result.estimate.n == 199 and "matches no code" in result.mapping.left_out_text()

@@ -298,7 +298,8 @@ class ImportDialog(QDialog):
         elif self._phase == "store":
             self._phase = ""
             self.status.setText(f"Imported as {result!r}.")
-            self.table.auto_mapped = [a.sentence() for i, a in self.found.items() if self.mappings.get(i) == a.mapping]
+            found = [a.sentence() for i, a in self.found.items() if self.mappings.get(i) == a.mapping]
+            self.table.auto_mapped[:0] = found  # after those a replacement kept
             self.imported.emit(result, self.table)
             self.accept()
         self._update_buttons()

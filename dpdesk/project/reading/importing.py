@@ -68,9 +68,10 @@ def store_import(project, table, *, name: str, options: dict | None = None,
     mapping in the new dataset (``column``, ``codes``, ``group_column``, ``group_codes``);
     without it, every item whose known mapping fits the table maps itself
     (:func:`dpdesk.project.mapping.matching.auto_mappings`), and ``table.auto_mapped`` says
-    which and how. ``check()`` is called before the commit; if it raises (for example
-    because the import was cancelled) nothing is stored. Returns the name the dataset was
-    stored under.
+    which and how. A replacement keeps the mappings of the data it replaces wherever the new
+    table has their columns (said in ``table.auto_mapped`` too). ``check()`` is called before
+    the commit; if it raises (for example because the import was cancelled) nothing is
+    stored. Returns the name the dataset was stored under.
     """
     import json
 
@@ -87,10 +88,14 @@ def store_import(project, table, *, name: str, options: dict | None = None,
         found = auto_mappings(project, table)
         mappings = {name: a.mapping for name, a in found.items()}
         table.auto_mapped = [a.sentence() for a in found.values()]
+    mappings = dict(mappings)
     with project.transaction() as conn:
         before = active_dataset(project)
         if replace and before is not None:
             name = before.name
+            for item, kept in _kept_mappings(project, name, table, mappings).items():
+                mappings[item] = kept
+                table.auto_mapped.append(f"{item} → {kept['column']} (kept from the data it replaces)")
             project.remove_dataset(name)
         dataset_id = project.add_dataset(name, table.frame, source=table.source.to_dict(), options=options,
                                          report=table.report.to_dict())
@@ -102,6 +107,20 @@ def store_import(project, table, *, name: str, options: dict | None = None,
         if check is not None:
             check()
     return name
+
+
+def _kept_mappings(project, replaced: str, table, mappings: dict) -> dict[str, dict]:
+    """The mappings in the dataset being replaced of items not mapped otherwise, whose columns the table has."""
+    columns = {str(c) for c in table.frame.columns}
+    kept = {}
+    for item in project.items(replaced):
+        m = item.mappings.get(replaced)
+        if m is None or item.name in mappings:
+            continue
+        unary = m["codes"].get("columns", {}).values() if isinstance(m["codes"], dict) else ()
+        if {m["column"], *([m["group_column"]] if m["group_column"] else []), *unary} <= columns:
+            kept[item.name] = m
+    return kept
 
 
 def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str, int]]:
