@@ -119,7 +119,8 @@ class ProjectContents:
         names = {r["id"]: r["name"] for r in self._read("SELECT id, name FROM datasets")}
         mappings: dict[int, dict[str, dict]] = {}
         for r in self._read("SELECT * FROM item_mappings ORDER BY dataset_id"):
-            mappings.setdefault(r["item_id"], {})[names[r["dataset_id"]]] = mapping_from_row(r)
+            if r["dataset_id"] in names:  # (always, with foreign keys on)
+                mappings.setdefault(r["item_id"], {})[names[r["dataset_id"]]] = mapping_from_row(r)
         out = []
         for row in self._read(sql, params):
             item = dataclasses.replace(Item.from_row(row), mappings=mappings.get(row["id"], {}))
