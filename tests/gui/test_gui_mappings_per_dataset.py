@@ -107,6 +107,13 @@ def test_switching_datasets_keeps_both_mappings_and_a_map_button_maps_the_rest(w
     assert [table.item(r, 4).text() for r in range(2)] == ["q7", "not mapped in this dataset"]
     assert table.item(0, 4).toolTip() == "Mapped in: wave1.csv: q7; wave2.csv: ai_cw"
     shot(window, "design_mapped_per_dataset")
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualItemRect(table.item(1, 0)).center())
+    qtbot.mouseClick(window.design_view.map_button, Qt.MouseButton.LeftButton)  # Map… for the selected item
+    qtbot.waitUntil(lambda: window.data_view.mapping is not None and window.data_view.mapping.isVisible(),
+                    timeout=30_000)
+    m = window.data_view.mapping
+    assert m.dataset == "wave1.csv" and m.current == "essay"
+    m.reject()
     go_to(window, qtbot, 2)
 
     # both waves mapped: "Subgroups by" offers the datasets, compared with the test

@@ -105,10 +105,13 @@ class DesignView(QWidget):
                                "Design a new sensitive question step by step")
         self.edit_button = name(QPushButton("Edit…"), "Edit item", "Change the selected item's question or design")
         self.remove_button = name(QPushButton("Remove"), "Remove item", "Remove the selected item (you can undo this)")
+        self.map_button = name(QPushButton("Map…"), "Map item",
+                               "Choose the column and codes of the selected item in the active dataset")
         buttons = QHBoxLayout()
         buttons.addWidget(self.new_button)
         buttons.addWidget(self.edit_button)
         buttons.addWidget(self.remove_button)
+        buttons.addWidget(self.map_button)
         buttons.addStretch(1)
         self.combined = QLabel()
         self.combined.setObjectName("combinedEpsilon")
@@ -126,12 +129,14 @@ class DesignView(QWidget):
         self.new_button.clicked.connect(self.new_item)
         self.edit_button.clicked.connect(self.edit_selected)
         self.remove_button.clicked.connect(self.remove_selected)
+        self.map_button.clicked.connect(self.map_selected)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.table.itemDoubleClicked.connect(self.edit_selected)
         self.wizard = None
         self.setTabOrder(self.new_button, self.edit_button)
         self.setTabOrder(self.edit_button, self.remove_button)
-        self.setTabOrder(self.remove_button, self.table)
+        self.setTabOrder(self.remove_button, self.map_button)
+        self.setTabOrder(self.map_button, self.table)
         self.refresh()
 
     # ------------------------------------------------------------------ display
@@ -171,6 +176,7 @@ class DesignView(QWidget):
         self.new_button.setEnabled(has_project)
         self.edit_button.setEnabled(has_project and selected)
         self.remove_button.setEnabled(has_project and selected)
+        self.map_button.setEnabled(has_project and selected and bool(self.window_.project.datasets()))
 
     def selected_name(self) -> str | None:
         rows = {i.row() for i in self.table.selectedItems()}
@@ -188,6 +194,12 @@ class DesignView(QWidget):
         from dpdesk.gui.wizard.wizard import DesignWizard
 
         return self._open(DesignWizard(settings=self.window_.settings, parent=self))
+
+    def map_selected(self, *_args) -> None:
+        """The mapping dialog of the selected item, for the active dataset (the Data view's)."""
+        item_name = self.selected_name()
+        if item_name is not None:
+            self.window_.data_view.map_item(item_name)
 
     def edit_selected(self, *_args):
         item_name = self.selected_name()
