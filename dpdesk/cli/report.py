@@ -53,10 +53,8 @@ def _style(text: str):
 
 
 def cmd_report(args) -> int:
-    from dpdesk.printing import write_report
+    from dpdesk.printing import check_suffix, write_report
     from dpdesk.project.file.store import Project
-
-    from dpdesk.printing import check_suffix
 
     style = _style(args.style)
     out = Path(args.out)
