@@ -12,8 +12,10 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-REPORT_FILTER = "PDF document (*.pdf);;Word document (*.docx);;Web page (*.html);;LaTeX document (*.tex)"
-SUFFIX_OF_FILTER = {"PDF": ".pdf", "Word": ".docx", "Web": ".html", "LaTeX": ".tex"}
+from dpdesk.printing import REPORT_SUFFIXES
+
+#: "PDF document (*.pdf);;Word document (*.docx);;Web page (*.html);;LaTeX document (*.tex)"
+REPORT_FILTER = ";;".join(f"{kind} (*{suffix})" for suffix, kind in REPORT_SUFFIXES.items() if suffix != ".htm")
 
 
 def report_job(job, project, rs, path: str) -> Path:
@@ -61,13 +63,14 @@ class ReportFileDialog(QFileDialog):
         if not names:
             return None
         path = names[0]
-        if Path(path).suffix.lower() not in (".pdf", ".docx", ".html", ".htm", ".tex"):
+        if Path(path).suffix.lower() not in REPORT_SUFFIXES:
             path += suffix_of(self.selectedNameFilter())
         return path
 
 
 def suffix_of(name_filter: str) -> str:
-    return next((suffix for word, suffix in SUFFIX_OF_FILTER.items() if name_filter.startswith(word)), ".pdf")
+    """"Word document (*.docx)" -> ".docx"."""
+    return next((suffix for suffix, kind in REPORT_SUFFIXES.items() if name_filter.startswith(kind)), ".pdf")
 
 
 def export_report_dialog(view) -> None:
