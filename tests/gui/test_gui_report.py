@@ -185,3 +185,23 @@ def test_whole_study_export_dialog_copies_and_one_methods_text(window, qtbot, tm
                                                               view.viewport().mapToGlobal(at)))
     qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() == "Estimate (%)", timeout=5000)
     assert chosen == ["Copy cell"]
+
+
+def test_a_new_release_reaches_the_methods_text(window, qtbot, tmp_path):
+    """Results recomputes after a release is recorded: its methods text (and the report) then names it."""
+    from dpdesk.project import ledger
+    from tests.helpers.study import make_study
+
+    path = make_study(tmp_path / "study.dpdesk")
+    rv = window.results_view
+
+    def open_it():
+        window.open_project(path)
+        window.nav.setCurrentRow(2)
+
+    rs = _current(window, qtbot, rv, open_it)
+    assert "histogram of faculty" not in " ".join(rs.methods.paragraphs)
+    entry = ledger.release(window.project, {"statistic": "histogram", "columns": ["faculty"],
+                                            "keys": ["Arts", "Law", "Science"], "epsilon": "0.5"})
+    rs = _current(window, qtbot, rv, lambda: window.tabulate_view.released.emit([entry]))  # as Tabulate says
+    assert "histogram of faculty" in " ".join(rs.methods.paragraphs)

@@ -352,6 +352,14 @@ class ResultsView(QWidget):
         if self.isVisible():  # else when first shown: no work for a view nobody looks at
             QTimer.singleShot(0, self.ensure_current)
 
+    def study_changed(self, what=None) -> None:
+        """A release was recorded or a regression saved (``what``: the entries or the report; None or [] when
+        nothing was): recompute, so that the methods text and the report have it."""
+        if what and self.current is not None:
+            self._needs_run = True
+            if self.isVisible():
+                QTimer.singleShot(0, self.ensure_current)
+
     def ensure_current(self) -> None:
         """Compute the results if the data or items changed since the last run."""
         if self._needs_run and self._has_data and not self.jobs.running:
