@@ -90,7 +90,8 @@ def stored_table(project, dataset: str | None = None) -> Table:
     known = set(ImportReport.__dataclass_fields__)
     report = ImportReport(**{k: v for k, v in (ds.report or {}).items() if k in known})
     src = ds.source or {}
-    source = Source(src.get("name", ds.name), src.get("path", ""), int(src.get("size") or 0), src.get("sha256", ""))
+    source = Source(src.get("name") or ds.name, src.get("path") or "", int(src.get("size") or 0),
+                    src.get("sha256") or "")  # a dataset added without a file has none of these
     return Table(project.dataset_frame(ds.name), report, source)
 
 
