@@ -24,6 +24,7 @@ from dpdesk.project.mapping.item_counts import item_counts  # noqa: F401 - impor
 from dpdesk.project.mapping.item_counts import responses as _responses
 from dpdesk.project.reading.table import ImportReport, Source, Table
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
+    BY_DATASET,
     COLUMNS,
     estimate_rows,
     subgroup_rows,
@@ -34,8 +35,6 @@ from dpdesk.project.mapping.unary import is_unary_codes, unary_counts_by
 
 #: What an item without a mapping in the dataset analysed shows instead of an estimate.
 NOT_MAPPED = "not mapped in this dataset"
-#: What ``analyze(by_dataset=True)`` results give as their ``by``: the datasets are the subgroups.
-BY_DATASET = "dataset"
 
 #: "Subgroups by" warns above this many subgroups, or for subgroups with fewer respondents.
 MAX_SUBGROUPS = 20

@@ -17,6 +17,7 @@ from fractions import Fraction
 from dpdesk.project.report.design_words import design_key, design_words
 from dpdesk.project.report.number_style import NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite, reference_list
+from dpdesk.project.result_tables import BY_DATASET
 
 MECHANISMS = {"laplace": ("the discrete Laplace (geometric) mechanism", "dwork2006"),
               "gaussian": ("the discrete Gaussian mechanism", "canonne2020"),
@@ -102,15 +103,25 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
                           f"({c(*CI_KEYS.get(ci, ()))}).")
     by = next((r.by for r in results if r.by), None)
     if by:
-        paragraphs.append(f"Estimates were also computed separately for each group of {by}; differences between "
-                          f"groups have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) and the equality of "
-                          "all groups was tested with a likelihood-ratio test.")
+        groups = "datasets" if by == BY_DATASET else "groups"
+        paragraphs.append(f"Estimates were also computed separately for {_each_group(results, by)}; differences "
+                          f"between {groups} have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) and the "
+                          f"equality of all {groups} was tested with a likelihood-ratio test.")
     if project is not None:
         from dpdesk.project.report.regression import regression_paragraphs
 
         paragraphs += regression_paragraphs(project, c)
     paragraphs += _release_paragraphs(project, c)
     return Methods(paragraphs, list(dict.fromkeys(keys)))
+
+
+def _each_group(results, by: str) -> str:
+    """The subgroups in words: "each group of gender", or "each dataset (wave 1, wave 2)" when the datasets
+    are compared."""
+    if by != BY_DATASET:
+        return f"each group of {by}"
+    names = dict.fromkeys(str(g) for r in results if r.subgroups is not None for g in r.subgroups.estimates)
+    return "each dataset" + (f" ({', '.join(names)})" if names else "")
 
 
 def _release_paragraphs(project, c) -> list[str]:
