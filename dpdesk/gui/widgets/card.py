@@ -1,7 +1,7 @@
 """Respondent instructions: the suggested wording, plain text to paste, a printable PDF card.
 
-The card is written with ``QPdfWriter`` from a ``QTextDocument`` (no widgets), so it can
-be made in a worker thread.
+The card is written with ``QPdfWriter`` from a ``QTextDocument`` (no widgets: ``printing.write_pdf``,
+as the report), so it can be made in a worker thread.
 """
 
 from __future__ import annotations
@@ -9,9 +9,6 @@ from __future__ import annotations
 import html
 import os
 from pathlib import Path
-
-from PySide6.QtCore import QMarginsF, QRectF, QSizeF
-from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
 #: Designs where the respondent considers two questions: the sensitive one (A) and a harmless one (B).
 TWO_QUESTIONS = ("crosswise", "triangular", "unrelated", "unrelated_unknown")
@@ -71,38 +68,12 @@ def card_html(title: str, text: str) -> str:
 
 def write_card(job, path: str | os.PathLike, title: str, text: str) -> Path:
     """Write the instruction card to ``path`` as a PDF (A5; long text goes on to more pages); returns the path."""
-    path = Path(path)
+    from dpdesk.printing import write_pdf
+
     if job is not None:
         job.progress(0.1, "Laying out the card")
-    tmp = path.with_name(f".{path.name}.tmp")
-    writer = QPdfWriter(str(tmp))
-    writer.setTitle(title)
-    writer.setCreator("dpdesk")
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A5), QPageLayout.Orientation.Portrait,
-                                     QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
-    writer.setResolution(300)
-    doc = QTextDocument()
-    doc.documentLayout().setPaintDevice(writer)  # lay out in the printer's resolution
-    doc.setDefaultFont(QFont("DejaVu Sans", 11))
-    doc.setHtml(card_html(title, text))
-    rect = writer.pageLayout().paintRectPixels(writer.resolution())
-    width, height = float(rect.width()), float(rect.height())
-    doc.setPageSize(QSizeF(width, height))
-    if job is not None:
-        job.check()
-    painter = QPainter(writer)
-    try:
-        for page in range(doc.pageCount()):
-            if page:
-                writer.newPage()
-            painter.save()
-            painter.translate(0, -page * height)
-            doc.drawContents(painter, QRectF(0, page * height, width, height))
-            painter.restore()
-    finally:
-        painter.end()
-    del painter, writer  # finishes the file
-    os.replace(tmp, path)
+    path = write_pdf(card_html(title, text), path, title=title, page="A5", margin_mm=15, font_pt=11,
+                     before_painting=None if job is None else lambda _doc: job.check())
     if job is not None:
         job.progress(1.0, "Card saved")
     return path
