@@ -10,18 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dpdesk.cli.data import study_options
 from dpdesk.errors import DataError
-
-
-def _options(p) -> None:
-    p.add_argument("project")
-    by = p.add_mutually_exclusive_group()
-    by.add_argument("--by", help="also estimate by subgroups of this column")
-    by.add_argument("--by-dataset", action="store_true",
-                    help="compare the datasets each item is mapped in (wave 1 against wave 2)")
-    p.add_argument("--ci", default="default", choices=["default", "wald", "bootstrap"], help="interval method")
-    p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
-    p.add_argument("--dataset", help="dataset name (default: the active one)")
 
 
 def register(sub) -> None:
@@ -29,7 +19,7 @@ def register(sub) -> None:
                        description="Write the whole study (every item, its subgroups, the saved regressions and the "
                                    "noisy releases, with notes, figures and a methods paragraph) to a .pdf, .docx, "
                                    ".html or .tex file.")
-    _options(p)
+    study_options(p)
     p.add_argument("out", help="the report file: out.pdf, out.docx, out.html or out.tex (figures beside it)")
     p.add_argument("--style", default="percent:1", metavar="UNIT:DECIMALS",
                    help="number style: percent:1 (default), percent:2, proportion:3, ...")
@@ -37,7 +27,7 @@ def register(sub) -> None:
     m = sub.add_parser("methods", help="print a methods paragraph with references",
                        description="Print a methods paragraph (designs, privacy, respondents, estimator, intervals, "
                                    "releases) and its APA references, to edit and paste into a paper.")
-    _options(m)
+    study_options(m)
     m.set_defaults(func=cmd_methods)
 
 
