@@ -220,11 +220,16 @@ def test_deleting_every_release_and_the_head_is_found(path):
     refused(path)
 
 
-def test_deleting_every_release_the_head_the_seal_and_the_project_id_is_a_rollback(path):
+def test_deleting_every_release_the_head_the_seal_and_the_project_id_is_a_rollback_never_confirmed(path):
     quietly(path, "DELETE FROM releases", "DELETE FROM app WHERE key IN ('ledger_head', 'ledger_seal', 'project_id')")
-    check = verified(path)  # the id derived from the file's creation still names the project
-    assert not check.ok and "ends at release #0, but this computer saw release #3" in check.rollback
+    check = verified(path)  # the budget's first row still names the history
+    assert not check.ok and "no releases, but this computer sealed release #3 under the same privacy budget" in \
+        check.rollback and "releases were deleted" in check.rollback
+    assert not check.confirmable  # no seal of this computer over that empty state
     refused(path, ledger.LedgerRolledBackError)
+    with Project.open(path) as p:
+        with pytest.raises(BudgetError, match="never sealed or saw"):
+            ledger.accept_rollback(p)
 
 
 def test_no_op_triggers_of_the_same_names_are_found(path):
@@ -324,8 +329,11 @@ def test_recomputing_every_hash_and_removing_the_seal_is_caught_by_the_register(
             "DELETE FROM app WHERE key = 'ledger_seal'")
     recompute_every_hash(path)
     check = verified(path)
-    assert not check.ok and "not the one this computer saw" in check.rollback and "seal" in check.rollback
-    refused(path, ledger.LedgerRolledBackError)
+    assert not check.ok and check.rollback is None
+    assert check.problems == [f"its releases are not the ones this computer sealed for this project on "
+                              f"{check.seen.time.replace('T', ' ')} in {path}, and the seal it put on the ledger is "
+                              "gone: its history was rewritten"]
+    refused(path)
 
 
 def test_a_lowered_budget_removed_or_a_budget_raised_before_any_release_is_found(path, tmp_path):
