@@ -224,7 +224,7 @@ def test_deleting_every_release_the_head_the_seal_and_the_project_id_is_a_rollba
     quietly(path, "DELETE FROM releases", "DELETE FROM app WHERE key IN ('ledger_head', 'ledger_seal', 'project_id')")
     check = verified(path)  # the budget's first row still names the history
     assert not check.ok and "no releases, but this computer sealed release #3 under the same privacy budget" in \
-        check.rollback and "releases were deleted" in check.rollback
+        check.rollback and "seal it put on this file is gone: its releases were deleted" in check.rollback
     assert not check.confirmable  # no seal of this computer over that empty state
     refused(path, ledger.LedgerRolledBackError)
     with Project.open(path) as p:
@@ -330,9 +330,8 @@ def test_recomputing_every_hash_and_removing_the_seal_is_caught_by_the_register(
     recompute_every_hash(path)
     check = verified(path)
     assert not check.ok and check.rollback is None
-    assert check.problems == [f"its releases are not the ones this computer sealed for this project on "
-                              f"{check.seen.time.replace('T', ' ')} in {path}, and the seal it put on the ledger is "
-                              "gone: its history was rewritten"]
+    assert len(check.problems) == 1 and "its releases are not the ones this computer sealed" in check.problems[0]
+    assert "its history was rewritten" in check.problems[0]
     refused(path)
 
 
@@ -358,15 +357,30 @@ def test_removing_only_the_seal_is_found(path):
                for p in verified(path).problems)
 
 
-def test_a_rewritten_identity_is_never_shown_as_verified_with_the_key(path):
-    """The limit: an adversary who rewrites the chain, the seal and the project's identity makes the
-    file look like one from another computer. It is then verified by structure only."""
+def test_a_rewritten_identity_is_found_by_the_budget_it_kept(path):
+    """An adversary who rewrites the chain from release #1, drops the seal and the project's identity:
+    the budget rows still name the history this computer sealed (issue 21)."""
     quietly(path, "UPDATE releases SET result = '{}' WHERE seq = 1",
             "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')",
             "UPDATE app SET value = '2001-01-01' WHERE key = 'created_at'")
     recompute_every_hash(path)
     check = verified(path)
+    assert not check.ok and "not the ones this computer sealed under the same privacy budget" in check.problems[0]
+    refused(path)
+
+
+def test_the_limit_a_history_rewritten_with_its_budget_and_identity_is_another_project(path):
+    """Rewriting every release and the budget rows too leaves nothing of the history this computer
+    knows: the file is another project to it, verified by structure only, and says truthfully that
+    its seal was removed (the receipt a data protection officer holds still finds it)."""
+    quietly(path, "UPDATE releases SET result = '{}' WHERE seq = 1",
+            "UPDATE budget SET set_time = '2001-01-01T00:00:00.000Z'",
+            "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')")
+    recompute_every_hash(path)
+    check = verified(path)
     assert check.ok and check.trust == chain.STRUCTURE and "verified by structure only" in check.headline
+    assert "made by a dpdesk before ledgers were sealed" not in check.trust_text
+    assert "the seal was removed outside dpdesk, or the ledger was written by another program" in check.trust_text
 
 
 # ---------------------------------------------------------------- files from elsewhere, older files

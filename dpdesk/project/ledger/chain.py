@@ -92,6 +92,8 @@ class LedgerCheck:
     confirmable: bool = False
     #: releases #1..#known are ones this computer sealed or saw (its register of histories)
     known: int = 0
+    #: said with the verification (e.g. a copy made before the first release), stops nothing
+    note: str | None = None
     #: "n:head" of an unsealed ledger when it was upgraded to a sealing schema version (else None)
     unsealed_at_upgrade: str | None = None
     #: the releases as (seq, hash, prev_hash), for the register of histories
@@ -115,6 +117,11 @@ class LedgerCheck:
 
     @property
     def trust_text(self) -> str:
+        text = self._trust_text
+        return f"{text}; {self.note}" if self.note else text
+
+    @property
+    def _trust_text(self) -> str:
         if self.trust == NOTHING:
             return "no releases yet, nothing to verify"
         if self.trust == KEY:
@@ -278,10 +285,10 @@ def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path) 
     out.known = verdict.known
     if not out.problems:  # an edit the file's own checks found is reported once, in their words
         out.problems.extend(verdict.problems)
-    out.rollback = verdict.rollback
+    out.rollback, out.note = verdict.rollback, verdict.note
     if verdict.later:
         out.behind = heads.Head(out.project_id, **verdict.later)
-    if not hashes or not verdict.known:  # the project's id is the only link left
+    if (not hashes or not verdict.known) and not verdict.problems:  # the project's id is the only link left
         _compare_with_seen(hashes, out, path, verdict.rollback)
     out.confirmable = out.rollback is not None and (mine or (bool(hashes) and verdict.known == len(hashes)))
 

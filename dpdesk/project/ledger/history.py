@@ -98,6 +98,7 @@ class Verdict:
     confirmable: bool = False
     copy_of: str | None = None  # the file this history was last sealed in, when it is another one
     later: dict | None = None  # the furthest state this computer saw beyond the file's: seq, head, time, path
+    note: str | None = None  # said with the verification, stops nothing
 
 
 def _where(row) -> str:
@@ -152,8 +153,18 @@ def _compare(conn, hashes, budgets, mine, foreign, unsealed, confirmed, path) ->
     k = max((i + 1 for i, h in enumerate(hashes) if h in known), default=0)
     out.known = k
     head = hashes[-1] if n else GENESIS
+    root = _root_state(conn, budgets)
     if n == 0:
-        _compare_empty(conn, budgets, confirmed, out)
+        _compare_empty(root, mine, confirmed, out)
+        return out
+    if k == 0 and root is not None and not mine:  # the budget of a history sealed here, none of its releases
+        if unsealed:
+            out.problems.append(f"its releases are not the ones this computer sealed under the same privacy budget "
+                                f"{_where(root)}, and it has no seal: its history was rewritten")
+        else:
+            out.rollback = (f"its releases are not the ones this computer sealed under the same privacy budget "
+                            f"{_where(root)}: a copy made before the first release went on elsewhere, or its history "
+                            "was rewritten")
         return out
     if k < n:
         other = None
@@ -217,19 +228,25 @@ def _compare_budgets(conn, chain: list[str], budgets, mine, confirmed, out: Verd
                         f"{_where(latest)} (a lowered budget removed, or a budget changed outside dpdesk)")
 
 
-def _compare_empty(conn, budgets, confirmed, out: Verdict) -> None:
-    """No releases: the budget's first row names the history (a copy made before the first release,
-    or a ledger whose every release was deleted)."""
-    if not budgets or confirmed:
-        return
-    root = budgets_digest(budgets[:1])
-    later = conn.execute("SELECT * FROM states WHERE budget_root = ? AND seq > 0 ORDER BY seq DESC LIMIT 1",
-                         (root,)).fetchone()
-    if later is None:
+def _root_state(conn, budgets):
+    """The furthest state with releases this computer sealed under the same first budget row, or None."""
+    if not budgets:
+        return None
+    return conn.execute("SELECT * FROM states WHERE budget_root = ? AND seq > 0 ORDER BY seq DESC LIMIT 1",
+                        (budgets_digest(budgets[:1]),)).fetchone()
+
+
+def _compare_empty(later, mine: bool, confirmed: bool, out: Verdict) -> None:
+    """No releases, but the budget's first row is that of a history with releases sealed here: a copy
+    made before the first release (a project of its own, if this computer's seal holds over it), or
+    a ledger whose every release was deleted."""
+    if later is None or confirmed:
         return
     out.later = {"seq": later["seq"], "head": later["head"], "time": later["time"], "path": later["path"]}
+    if mine:
+        out.note = (f"a copy made before the first release of the project in {later['path']}, which has releases "
+                    "since: a project of its own, spending from the budget of the same respondents")
+        return
     out.rollback = (f"its ledger has no releases, but this computer sealed release #{later['seq']} under the same "
-                    f"privacy budget {_where(later)}: its releases were deleted, or it is a copy made before the "
-                    "first release")
-    out.confirmable = conn.execute("SELECT 1 FROM states WHERE budget_root = ? AND seq = 0", (root,)).fetchone() \
-        is not None
+                    f"privacy budget {_where(later)}, and the seal it put on this file is gone: its releases were "
+                    "deleted")
