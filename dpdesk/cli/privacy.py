@@ -73,7 +73,7 @@ def register(sub) -> None:
     p.add_argument("--note", default="", help="with --accept-rollback: why (kept with the confirmation)")
     p.add_argument("--receipt", nargs="?", const="-", metavar="OUT",
                    help="write a receipt of the ledger's head and seal, for a data protection officer to keep: "
-                   "OUT.txt as text, OUT.png or OUT.svg as a QR code (without OUT: printed)")
+                   "OUT.txt as text, OUT.png or OUT.svg as a QR code with OUT.txt beside it (without OUT: printed)")
     p.add_argument("--verify-receipt", metavar="RECEIPT",
                    help="check that the project still holds the history a receipt (its text file) names")
     p.set_defaults(func=cmd_ledger)
@@ -288,6 +288,7 @@ def _receipt(args) -> int:
         print(f"Wrote the receipt {made.save(args.receipt)} (release #{made.releases}, head {made.head}). Send "
               "or print it for someone who keeps it elsewhere.")
         if Path(args.receipt).suffix.lower() in (".png", ".svg"):
+            print(f"Its text is beside it, in {Path(args.receipt).with_suffix('.txt')}:")
             print(made.text, end="")
     return 0
 

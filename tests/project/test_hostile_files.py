@@ -229,3 +229,21 @@ def test_a_hot_rollback_journal_is_never_applied_on_open_and_is_recovered_into_a
         Project.recover_copy(crashed, copy)
     with pytest.raises(ProjectError, match="no unfinished change"):
         Project.recover_copy(copy, tmp_path / "again.dpdesk")
+
+
+def test_a_hot_rollback_journal_through_the_command_line(base, tmp_path, capsys):
+    from tests.helpers.cli import run
+
+    crashed = hot_journal_project(base, tmp_path)
+    before = hostile.digest(crashed), Path(f"{crashed}-journal").read_bytes()
+    for command in (["ledger", crashed], ["release", crashed, "--stat", "count", "--epsilon", "0.1"],
+                    ["budget", crashed, "--set", "1"]):
+        code, out, err = run(capsys, *command)
+        assert code != 0 and "unfinished change beside it" in err and f'dpdesk recover "{crashed}"' in err
+        assert "Traceback" not in err
+    assert (hostile.digest(crashed), Path(f"{crashed}-journal").read_bytes()) == before
+    code, out, err = run(capsys, "recover", crashed, tmp_path / "copy.dpdesk")
+    assert code == 0 and "rolled back in the copy" in out and "original" in out, err
+    assert (hostile.digest(crashed), Path(f"{crashed}-journal").read_bytes()) == before
+    code, out, err = run(capsys, "ledger", tmp_path / "copy.dpdesk")
+    assert code == 0 and "Ledger intact" in out

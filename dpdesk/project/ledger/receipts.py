@@ -65,7 +65,8 @@ class Receipt:
         ])
 
     def save(self, path) -> Path:
-        """Write the receipt: ``.png`` or ``.svg`` as a QR code of its code, anything else as text."""
+        """Write the receipt: ``.png`` or ``.svg`` as a QR code of its code, with its text beside it
+        (same name, ``.txt``); anything else as text."""
         path = Path(path)
         suffix = path.suffix.lower()
         try:
@@ -73,6 +74,7 @@ class Receipt:
                 import segno
 
                 segno.make(self.code, error="m").save(str(path), scale=6 if suffix == ".png" else 4, border=4)
+                path.with_suffix(".txt").write_text(self.text, encoding="utf-8")
             else:
                 path.write_text(self.text, encoding="utf-8")
         except OSError as exc:
