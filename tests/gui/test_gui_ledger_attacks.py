@@ -129,3 +129,28 @@ def test_a_hot_journal_is_never_applied_on_open_and_is_recovered_into_a_copy(win
     assert window.open_project(crashed)
     assert window.project.path == target.resolve() and window.project.analyses() == []
     assert (hostile.digest(crashed), Path(f"{crashed}-journal").read_bytes()) == before
+
+
+def test_a_state_never_seen_here_cannot_be_confirmed_in_the_app(window, tmp_path, monkeypatch, settings_dir):
+    """The officer's computer saw release #4; a copy that went another way after #3 is shown as behind,
+    with no button to confirm it."""
+    path = author_project(tmp_path / "t.dpdesk")  # on "computer A", the window's data folder
+    fork = tmp_path / "fork.dpdesk"
+    shutil.copyfile(path, fork)
+    with Project.open(path) as p:
+        ledger.release(p, {"statistic": "count", "epsilon": "0.01"})
+    monkeypatch.setenv("DPDESK_SETTINGS_DIR", str(tmp_path / "officer"))
+    with Project.open(path) as p:
+        assert ledger.verify_ledger(p).ok  # the officer sees #4
+    monkeypatch.setenv("DPDESK_SETTINGS_DIR", str(settings_dir))
+    with Project.open(fork) as p:
+        ledger.accept_rollback(p)
+        ledger.release(p, {"statistic": "count", "epsilon": "0.02"})
+    monkeypatch.setenv("DPDESK_SETTINGS_DIR", str(tmp_path / "officer"))
+    assert window.open_project(fork)
+    v = releases_tab(window)
+    lv = v.ledger_view
+    assert lv.banner.isVisible() and "never sealed or saw" in lv.banner.text()
+    assert "cannot be confirmed here" in lv.banner.text() and not lv.accept_button.isVisible()
+    v.update_preview()
+    assert not v.release_button.isEnabled()

@@ -231,7 +231,7 @@ def test_an_older_state_sealed_here_is_a_rollback_confirmed_only_to_it(tmp_path,
     assert verified(path).ok
 
 
-def test_a_rollback_to_a_state_never_seen_here_cannot_be_confirmed(tmp_path, home, monkeypatch):
+def test_a_rollback_to_a_state_never_seen_here_cannot_be_confirmed(tmp_path, home, monkeypatch, capsys):
     """The officer's computer saw release #4; a file that went another way after #3 on the author's
     computer is behind what it saw, and not a state it saw: it cannot be confirmed there."""
     path = author_project(tmp_path / "t.dpdesk")
@@ -249,10 +249,16 @@ def test_a_rollback_to_a_state_never_seen_here_cannot_be_confirmed(tmp_path, hom
     check = verified(fork)
     assert check.intact and not check.ok and not check.confirmable
     assert "its release #4 is not the one this computer saw" in check.rollback
-    assert "cannot be confirmed here" in check.message(fork)
+    assert "cannot be confirmed here" in check.message(fork) and "cannot be confirmed here" in check.headline
     with Project.open(fork) as p:
         with pytest.raises(BudgetError, match="never sealed or saw"):
             ledger.accept_rollback(p)
+    code, out, _ = run(capsys, "ledger", fork)
+    assert code == 1 and "cannot be confirmed here" in out
+    code, out, err = run(capsys, "ledger", fork, "--accept-rollback")
+    assert code != 0 and "never sealed or saw" in err
+    code, out, err = run(capsys, "release", fork, "--stat", "count", "--epsilon", "0.03")
+    assert code != 0 and "cannot be confirmed here" in err
 
 
 # ---------------------------------------------------------------- the limit, and receipts

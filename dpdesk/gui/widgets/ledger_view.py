@@ -38,6 +38,10 @@ TAMPERED_TEXT = ("<b>This ledger was edited outside dpdesk.</b> Its records cann
 ROLLBACK_TEXT = ("<b>This file is an older copy of the project than this computer last saw.</b> {rollback}. "
                  "Releases recorded since then may already be published, and their spending is missing here, "
                  "so no releases are made until you confirm that this copy is the one to go on with.")
+UNKNOWN_STATE_TEXT = ("<b>This file is behind the ledger this computer last saw, in a state this computer never "
+                      "sealed or saw.</b> {rollback}. It cannot be confirmed here, so no releases are made from "
+                      "it: go on with the copy this computer saw, or ask whoever sent this one which releases it "
+                      "holds.")
 
 
 def cost_text(entry) -> str:
@@ -145,10 +149,11 @@ class LedgerView(QWidget):
                 self.banner.setText(TAMPERED_TEXT.format(problems=html.escape(found, quote=False)))
             else:
                 said = check.rollback[0].upper() + check.rollback[1:]
-                self.banner.setText(ROLLBACK_TEXT.format(rollback=html.escape(said, quote=False)))
+                text = ROLLBACK_TEXT if check.confirmable else UNKNOWN_STATE_TEXT
+                self.banner.setText(text.format(rollback=html.escape(said, quote=False)))
         self.banner.setVisible(not self.intact)
         rolled_back = self.check is not None and self.check.intact and self.check.rollback is not None
-        self.accept_button.setVisible(rolled_back)
+        self.accept_button.setVisible(rolled_back and self.check.confirmable)
         trust = self.check.trust if self.check is not None and self.check.intact else "none"
         self.verification.setVisible(trust != "none")
         if trust != "none":

@@ -153,6 +153,9 @@ class LedgerCheck:
         if self.problems:
             return ("Releases are stopped: the release ledger was edited outside dpdesk. Restore the project "
                     "from a backup made before the edit.")
+        if self.rollback and not self.confirmable:
+            return ("Releases are stopped: this file is behind the ledger this computer last saw, in a state this "
+                    "computer never sealed or saw, so it cannot be confirmed here.")
         if self.rollback:
             return ("Releases are stopped: this file is an older copy of the project than this computer last "
                     "saw (its ledger was rolled back). Confirm the rollback to go on.")
@@ -279,9 +282,10 @@ def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path) 
     """Compare with the histories this computer sealed or saw, then (if it knows none) the project's id."""
     mine = out.trust == KEY
     foreign = out.sealed_by if sc.seal is not None and out.sealed_by != out.key_id else None
-    verdict = history.compare(hashes, history.budget_rows(conn), mine=mine, foreign=foreign,
-                              unsealed=sc.seal is None and not sc.problems, confirmed=_confirmed_here(out),
-                              path=None if path is None else str(Path(path)))
+    budgets, confirmed = history.budget_rows(conn), _confirmed_here(out)
+    verdict = heads.read(lambda register: history.compare(
+        register, hashes, budgets, mine=mine, foreign=foreign, unsealed=sc.seal is None and not sc.problems,
+        confirmed=confirmed, path=None if path is None else str(Path(path))), history.Verdict())
     out.known = verdict.known
     if not out.problems:  # an edit the file's own checks found is reported once, in their words
         out.problems.extend(verdict.problems)

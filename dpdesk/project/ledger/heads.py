@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dpdesk.errors import BudgetError, ProjectError
+from dpdesk.project.ledger import history
 from dpdesk.project.ledger.key import ledger_folder
 
 __all__ = ["Head", "LedgerRolledBackError", "last_seen", "remember", "reset", "registry_path"]
@@ -85,8 +86,6 @@ def _connect(create: bool) -> sqlite3.Connection | None:
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA busy_timeout = 60000")
     if create:
-        from dpdesk.project.ledger import history
-
         for ddl in (_DDL, *history.DDL):
             conn.execute(ddl)
     return conn
@@ -127,8 +126,6 @@ def last_seen(project_id: str) -> Head | None:
 
 
 def _write(head: Head, only_forward: bool) -> bool:
-    from dpdesk.project.ledger import history
-
     values = (head.project_id, head.seq, head.head, int(head.sealed), head.key_id, head.mac, head.path,
               head.time or _now())
     sql = (f"INSERT INTO heads({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "

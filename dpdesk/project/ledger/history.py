@@ -131,19 +131,16 @@ def _states(conn, heads: list[str]) -> list:
     return out
 
 
-def compare(hashes: list[str], budgets: list[list], *, mine: bool, foreign: str | None, unsealed: bool,
+def compare(conn, hashes: list[str], budgets: list[list], *, mine: bool, foreign: str | None, unsealed: bool,
             confirmed: bool, path) -> Verdict:
-    """Read the file's chain (``hashes``, in order) and budget rows against the register.
+    """Read the file's chain (``hashes``, in order) and budget rows against the register ``conn``.
 
     ``mine``: the file carries this computer's seal and it holds over every release;
     ``foreign``: the key id of another computer's seal on it; ``unsealed``: no seal at all;
     ``confirmed``: the researcher confirmed going on from this very head (a record under this
     computer's seal).
     """
-    from dpdesk.project.ledger import heads
-
-    return heads.read(lambda conn: _compare(conn, hashes, budgets, mine, foreign, unsealed, confirmed, path),
-                      Verdict())
+    return _compare(conn, hashes, budgets, mine, foreign, unsealed, confirmed, path)
 
 
 def _compare(conn, hashes, budgets, mine, foreign, unsealed, confirmed, path) -> Verdict:
