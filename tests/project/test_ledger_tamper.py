@@ -19,6 +19,7 @@ import pytest
 
 from dpdesk.errors import BudgetError, DpdeskError
 from dpdesk.project import Project, ledger
+from dpdesk.project.file import schema
 from dpdesk.project.ledger import chain, heads, key
 from tests.helpers.cli import run
 from tests.helpers.paths import ROOT
@@ -434,10 +435,15 @@ def test_an_unsealed_ledger_keeps_verifying_and_is_sealed_by_its_next_release(tm
     sql(p, "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')")
     conn = sqlite3.connect(p)
     history = conn.execute("SELECT seq, hash FROM releases ORDER BY seq").fetchall()
+    schema._v4_ledger(conn)  # what the upgrade to the first sealing format notes about it
+    conn.commit()
     conn.close()
     elsewhere(monkeypatch, tmp_path, "new-dpdesk")
     check = verified(p)
-    assert check.ok and check.trust == chain.STRUCTURE and "not sealed" in check.trust_text
+    assert check.ok and check.trust == chain.STRUCTURE
+    assert "(not sealed: made by a dpdesk before ledgers were sealed;" in check.trust_text
+    later = tmp_path / "later.dpdesk"
+    shutil.copyfile(p, later)
     with Project.open(p) as project:
         ledger.release(project, dict(COUNT, epsilon="0.2"))
     check = verified(p)
@@ -446,6 +452,13 @@ def test_an_unsealed_ledger_keeps_verifying_and_is_sealed_by_its_next_release(tm
     assert conn.execute("SELECT seq, hash FROM releases WHERE seq < 3 ORDER BY seq").fetchall() == history  # history kept
     conn.close()
     assert json.loads(app_value(p, "ledger_seal"))["since"] == 2
+    with Project.open(later) as project:  # a release added after the upgrade, then its seal removed: said so
+        ledger.accept_rollback(project)  # a copy made at #2, which this computer saw (old.dpdesk went on)
+        ledger.release(project, dict(COUNT, epsilon="0.3"))
+    sql(later, "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')")
+    elsewhere(monkeypatch, tmp_path, "third-computer")
+    assert "releases #1-#2 were made by a dpdesk before ledgers were sealed, but the later ones were added, or " \
+        "the seal removed, outside dpdesk" in verified(later).trust_text
 
 
 def test_a_new_project_has_nothing_to_verify(tmp_path, home):

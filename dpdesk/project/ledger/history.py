@@ -177,12 +177,12 @@ def _compare(conn, hashes, budgets, mine, foreign, unsealed, confirmed, path) ->
         elif other is not None:
             out.rollback = (f"its release #{k + 1} is not the one this computer saw {_where(other)}: its ledger went "
                             f"another way after release #{k}, or its history was rewritten")
-        elif k and known[hashes[k - 1]]["sealed"] and unsealed:
+        elif unsealed and (sealed_at := _states(conn, hashes[:k])):
+            last = max(s["seq"] for s in sealed_at)
             out.problems.append(f"releases #{k + 1}-#{n} were added and the ledger's seal removed outside dpdesk "
-                                f"(this computer sealed it at release #{k})")
+                                f"(this computer sealed it at release #{last})")
     else:
-        row = known[head]
-        sealed_here = bool(row["sealed"])
+        sealed_here = bool(_states(conn, [head]))  # this computer sealed the ledger at this very head
         if sealed_here and not mine:
             if unsealed:
                 out.problems.append(f"the seal this computer put on the ledger at release #{n} was removed")
