@@ -320,3 +320,30 @@ def test_no_receipt_without_releases(tmp_path, home):
     with Project.create(tmp_path / "n.dpdesk") as p:
         with pytest.raises(BudgetError, match="no releases yet"):
             ledger.receipt(p)
+
+
+# ---------------------------------------------------------------- what another computer's work may do
+
+
+def test_a_budget_lowered_elsewhere_over_sealed_releases_reads_as_a_rewrite(tmp_path, home, monkeypatch):
+    path = author_project(tmp_path / "t.dpdesk")
+    on(monkeypatch, tmp_path / "computer-b")
+    with Project.open(path) as p:
+        ledger.lower_budget(p, "0.8")  # sealed again there, over releases sealed here
+    on(monkeypatch, tmp_path / "computer-a")
+    check = verified(path)
+    assert not check.ok and "replaced by the seal of another computer" in check.problems[0]
+
+
+def test_a_copy_released_upon_elsewhere_after_another_release_here_reads_as_a_rewrite(tmp_path, home, monkeypatch):
+    path = author_project(tmp_path / "t.dpdesk")
+    copy = tmp_path / "copy.dpdesk"
+    shutil.copyfile(path, copy)
+    with Project.open(path) as p:
+        ledger.release(p, dict(COUNT, epsilon="0.01"))  # release #4 sealed here
+    on(monkeypatch, tmp_path / "computer-b")
+    with Project.open(copy) as p:
+        ledger.release(p, dict(COUNT, epsilon="0.02"))  # another release #4, there
+    on(monkeypatch, tmp_path / "computer-a")
+    check = verified(copy)
+    assert not check.ok and check.problems[0].startswith("release #4 is not the one this computer sealed")
