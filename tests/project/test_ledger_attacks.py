@@ -225,7 +225,7 @@ def test_an_older_state_sealed_here_is_a_rollback_confirmed_only_to_it(tmp_path,
     shutil.copyfile(older, path)
     check = verified(path)
     assert check.intact and not check.ok and check.confirmable
-    assert "privacy budget is the one from before this computer lowered it to epsilon 1/2" in check.rollback
+    assert "privacy budget is the one from before this computer lowered it to ε = 0.5" in check.rollback
     code, out, _ = run(capsys, "ledger", path, "--accept-rollback")
     assert code == 0 and "Rollback confirmed" in out
     assert verified(path).ok

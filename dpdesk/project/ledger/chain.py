@@ -252,7 +252,7 @@ def check(conn: sqlite3.Connection, path: str | Path | None = None) -> LedgerChe
     return out
 
 
-def _check_seal(conn, hashes: list[str], out: LedgerCheck) -> None:
+def _check_seal(conn, hashes: list[str], out: LedgerCheck) -> seal.SealCheck:
     out.project_id = seal.project_identity(conn)
     mine = key.load(create=False)
     out.key_id = mine.id if mine else None

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from dpdesk.mechanisms.central.request import canonical_json
+from dpdesk.project.ledger.text import epsilon_text
 
 __all__ = ["DDL", "record", "compare", "Verdict", "budget_rows", "budgets_digest"]
 
@@ -65,10 +67,13 @@ def budgets_digest(rows) -> str:
 
 
 def _budget_text(rows) -> str:
+    """The budget in force, in the researcher's words ("ε = 0.5"), rounded down as every budget shown."""
     if not rows:
         return ""
-    _id, eps, delta = rows[-1][:3]
-    return f"{eps}" if delta in ("0", None) else f"{eps}, delta {delta}"
+    try:
+        return epsilon_text(Fraction(rows[-1][1]), Fraction(rows[-1][2] or 0), up=False)
+    except (ValueError, ZeroDivisionError, TypeError):
+        return "a budget that is not an exact fraction"
 
 
 def record(conn, head, time: str) -> None:
@@ -217,7 +222,7 @@ def _compare_budgets(conn, chain: list[str], budgets, mine, confirmed, out: Verd
     if mine and ours:  # an older state this computer sealed: from before the budget was lowered
         if not confirmed and out.rollback is None:
             out.later = {"seq": latest["seq"], "head": latest["head"], "time": latest["time"], "path": latest["path"]}
-            out.rollback = (f"its privacy budget is the one from before this computer lowered it to epsilon "
+            out.rollback = (f"its privacy budget is the one from before this computer lowered it to "
                             f"{latest['budget']} {_where(latest)}")
             out.confirmable = True
         return

@@ -38,6 +38,7 @@ import secrets
 from dataclasses import asdict, dataclass, field
 
 from dpdesk.mechanisms.central.request import canonical_json
+from dpdesk.project.ledger import history
 from dpdesk.project.ledger.key import InstallationKey
 
 __all__ = ["Seal", "SealCheck", "project_identity", "verify", "write", "rollbacks", "SEAL_KEY", "ID_KEY",
@@ -98,8 +99,7 @@ def _digest(value) -> str:
 
 
 def _budgets_digest(conn) -> str:
-    rows = conn.execute("SELECT id, epsilon, delta, set_time, dataset_sha256 FROM budget ORDER BY id").fetchall()
-    return _digest(canonical_json([[None if v is None else str(v) for v in r] for r in rows]))
+    return history.budgets_digest(history.budget_rows(conn))
 
 
 def rollbacks(conn) -> list[dict]:
