@@ -244,8 +244,9 @@ class LedgerView(QWidget):
         box = QMessageBox(QMessageBox.Icon.Information, "dpdesk", "<b>Receipt saved</b>", QMessageBox.StandardButton.Ok,
                           self)
         box.setObjectName("receiptDialog")
-        box.setInformativeText(f"Saved as {saved}. Send or print it for someone who keeps it elsewhere; "
-                               f"dpdesk ledger PROJECT --verify-receipt RECEIPT checks the project against it later.")
+        box.setInformativeText(f"Saved as {saved}. Send or print it for someone who keeps it elsewhere, such as "
+                               "your data protection officer: with it, anyone can check later that the project still "
+                               "holds this history, release by release (Show Details… shows its text).")
         box.setDetailedText(made.text)
         box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         box.open()
