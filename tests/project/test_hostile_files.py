@@ -247,3 +247,11 @@ def test_a_hot_rollback_journal_through_the_command_line(base, tmp_path, capsys)
     assert (hostile.digest(crashed), Path(f"{crashed}-journal").read_bytes()) == before
     code, out, err = run(capsys, "ledger", tmp_path / "copy.dpdesk")
     assert code == 0 and "Ledger intact" in out
+
+
+def test_a_file_shared_by_several_dpdesk_writers_is_rolled_back_in_place(base, tmp_path):
+    """shared=True: the file belongs to the dpdesk processes writing it together; one of them stopped."""
+    crashed = hot_journal_project(base, tmp_path)
+    with Project.open(crashed, shared=True) as p:
+        assert p.analyses() == []
+    assert database.hot_journal(crashed) is None

@@ -253,6 +253,10 @@ def test_a_rollback_to_a_state_never_seen_here_cannot_be_confirmed(tmp_path, hom
     with Project.open(fork) as p:
         with pytest.raises(BudgetError, match="never sealed or saw"):
             ledger.accept_rollback(p)
+    code, out, _ = run(capsys, "ledger", path)
+    assert code == 1 and "cannot be confirmed here" in out
+    code, out, err = run(capsys, "release", path, "--stat", "count", "--epsilon", "0.6")
+    assert code != 0 and "cannot be confirmed here" in err
     code, out, _ = run(capsys, "ledger", fork)
     assert code == 1 and "cannot be confirmed here" in out
     code, out, err = run(capsys, "ledger", fork, "--accept-rollback")
@@ -347,3 +351,27 @@ def test_a_copy_released_upon_elsewhere_after_another_release_here_reads_as_a_re
     on(monkeypatch, tmp_path / "computer-a")
     check = verified(copy)
     assert not check.ok and check.problems[0].startswith("release #4 is not the one this computer sealed")
+
+
+def test_a_history_rewritten_from_its_first_release_then_sealed_elsewhere_is_stopped(tmp_path, home, monkeypatch,
+                                                                                      capsys):
+    """None of its releases is known here, but its first budget row is: under another computer's seal it
+    went another way elsewhere (or was rewritten), a state never seen here, so it cannot be confirmed."""
+    path = author_project(tmp_path / "t.dpdesk")
+    first_release_rewritten_with_a_new_id(path)
+    on(monkeypatch, tmp_path / "computer-b")
+    with Project.open(path) as p:
+        ledger.release(p, dict(COUNT, epsilon="0.01"))
+    on(monkeypatch, tmp_path / "computer-a")
+    check = verified(path)
+    assert check.intact and not check.ok and not check.confirmable and check.known == 0
+    assert "its releases are not the ones this computer sealed under the same privacy budget" in check.rollback
+    with Project.open(path) as p:
+        with pytest.raises(ledger.LedgerRolledBackError):
+            ledger.release(p, BIG)
+        with pytest.raises(BudgetError, match="never sealed or saw"):
+            ledger.accept_rollback(p)
+    code, out, _ = run(capsys, "ledger", path)
+    assert code == 1 and "cannot be confirmed here" in out
+    code, out, err = run(capsys, "release", path, "--stat", "count", "--epsilon", "0.6")
+    assert code != 0 and "cannot be confirmed here" in err
