@@ -96,8 +96,9 @@ class LedgerCheck:
     note: str | None = None
     #: "n:head" of an unsealed ledger when it was upgraded to a sealing schema version (else None)
     unsealed_at_upgrade: str | None = None
-    #: the releases as (seq, hash, prev_hash), for the register of histories
+    #: the releases as (seq, hash, prev_hash) and the budget rows, for the register of histories
     chain: tuple = field(default=(), repr=False)
+    budgets: tuple = field(default=(), repr=False)
 
     @property
     def ok(self) -> bool:
@@ -188,7 +189,7 @@ class LedgerCheck:
                 and self.known == self.releases):
             return None
         return heads.Head(self.project_id, self.releases, self.head, sealed, self.sealed_by, self.mac, str(path),
-                          chain=self.chain)
+                          chain=self.chain, budgets=self.budgets if sealed else None)  # this computer's seal holds
 
 
 def _reference_triggers() -> dict[str, tuple[str, str | None]]:
@@ -283,6 +284,7 @@ def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path) 
     mine = out.trust == KEY
     foreign = out.sealed_by if sc.seal is not None and out.sealed_by != out.key_id else None
     budgets, confirmed = history.budget_rows(conn), _confirmed_here(out)
+    out.budgets = tuple(tuple(r) for r in budgets)
     verdict = heads.read(lambda register: history.compare(
         register, hashes, budgets, mine=mine, foreign=foreign, unsealed=sc.seal is None and not sc.problems,
         confirmed=confirmed, path=None if path is None else str(Path(path))), history.Verdict())
