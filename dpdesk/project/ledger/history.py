@@ -101,9 +101,12 @@ class Verdict:
     problems: list[str] = field(default_factory=list)
     rollback: str | None = None
     confirmable: bool = False
-    copy_of: str | None = None  # the file this history was last sealed in, when it is another one
     later: dict | None = None  # the furthest state this computer saw beyond the file's: seq, head, time, path
     note: str | None = None  # said with the verification, stops nothing
+
+
+def _later(row, head: str) -> dict:
+    return {"seq": row["seq"], "head": row[head], "time": row["time"], "path": row["path"]}
 
 
 def _where(row) -> str:
@@ -143,12 +146,8 @@ def compare(conn, hashes: list[str], budgets: list[list], *, mine: bool, foreign
     ``mine``: the file carries this computer's seal and it holds over every release;
     ``foreign``: the key id of another computer's seal on it; ``unsealed``: no seal at all;
     ``confirmed``: the researcher confirmed going on from this very head (a record under this
-    computer's seal).
+    computer's seal); ``path``: the file's (to say when the later state is in another file).
     """
-    return _compare(conn, hashes, budgets, mine, foreign, unsealed, confirmed, path)
-
-
-def _compare(conn, hashes, budgets, mine, foreign, unsealed, confirmed, path) -> Verdict:
     out = Verdict()
     n = len(hashes)
     known = _known(conn, hashes)
@@ -200,9 +199,8 @@ def _compare(conn, hashes, budgets, mine, foreign, unsealed, confirmed, path) ->
             out.rollback = (f"its ledger ends at release #{n}, but this computer saw release #{later['seq']} of this "
                             f"history {_where(later)}")
             out.confirmable = True
-            out.later = {"seq": later["seq"], "head": later["hash"], "time": later["time"], "path": later["path"]}
+            out.later = _later(later, "hash")
             if later["path"] and path is not None and str(later["path"]) != str(path):
-                out.copy_of = str(later["path"])
                 out.rollback += f" (another file: this one is a copy made at release #{n}, or an older backup)"
     _compare_budgets(conn, hashes[:k], budgets, mine, confirmed, out)
     return out
@@ -221,7 +219,7 @@ def _compare_budgets(conn, chain: list[str], budgets, mine, confirmed, out: Verd
     ours = any(s["digest"] == budgets_digest(budgets) for s in states)
     if mine and ours:  # an older state this computer sealed: from before the budget was lowered
         if not confirmed and out.rollback is None:
-            out.later = {"seq": latest["seq"], "head": latest["head"], "time": latest["time"], "path": latest["path"]}
+            out.later = _later(latest, "head")
             out.rollback = (f"its privacy budget is the one from before this computer lowered it to "
                             f"{latest['budget']} {_where(latest)}")
             out.confirmable = True
@@ -244,7 +242,7 @@ def _compare_empty(later, mine: bool, confirmed: bool, out: Verdict) -> None:
     a ledger whose every release was deleted."""
     if later is None or confirmed:
         return
-    out.later = {"seq": later["seq"], "head": later["head"], "time": later["time"], "path": later["path"]}
+    out.later = _later(later, "head")
     if mine:
         out.note = (f"a copy made before the first release of the project in {later['path']}, which has releases "
                     "since: a project of its own, spending from the budget of the same respondents")
