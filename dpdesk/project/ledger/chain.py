@@ -92,6 +92,8 @@ class LedgerCheck:
     confirmable: bool = False
     #: releases #1..#known are ones this computer sealed or saw (its register of histories)
     known: int = 0
+    #: the last release is in a ledger this computer sealed (its register of histories)
+    head_sealed: bool = False
     #: said with the verification (e.g. a copy made before the first release), stops nothing
     note: str | None = None
     #: "n:head" of an unsealed ledger when it was upgraded to a sealing schema version (else None)
@@ -184,10 +186,8 @@ class LedgerCheck:
         if not self.ok or not self.releases:
             return None
         sealed = self.trust == KEY and self.sealed_to == self.releases
-        seen = self.seen
-        if (seen is not None and (seen.seq, seen.head) == (self.releases, self.head) and seen.sealed >= sealed
-                and self.known == self.releases):
-            return None
+        if self.known == self.releases and (self.head_sealed or not sealed):
+            return None  # the register of histories has it already
         return heads.Head(self.project_id, self.releases, self.head, sealed, self.sealed_by, self.mac, str(path),
                           chain=self.chain, budgets=self.budgets if sealed else None)  # this computer's seal holds
 
@@ -288,7 +288,7 @@ def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path) 
     verdict = heads.read(lambda register: history.compare(
         register, hashes, budgets, mine=mine, foreign=foreign, unsealed=sc.seal is None and not sc.problems,
         confirmed=confirmed, path=None if path is None else str(Path(path))), history.Verdict())
-    out.known = verdict.known
+    out.known, out.head_sealed = verdict.known, verdict.head_sealed
     if not out.problems:  # an edit the file's own checks found is reported once, in their words
         out.problems.extend(verdict.problems)
     out.rollback, out.note = verdict.rollback, verdict.note

@@ -98,6 +98,7 @@ class Verdict:
     researcher may confirm it: only to a state this computer sealed or saw)."""
 
     known: int = 0  # releases #1..#known are ones this computer sealed or saw
+    head_sealed: bool = False  # the file's last release is in a ledger this computer sealed
     problems: list[str] = field(default_factory=list)
     rollback: str | None = None
     confirmable: bool = False
@@ -154,6 +155,7 @@ def compare(conn, hashes: list[str], budgets: list[list], *, mine: bool, foreign
     k = max((i + 1 for i, h in enumerate(hashes) if h in known), default=0)
     out.known = k
     head = hashes[-1] if n else GENESIS
+    out.head_sealed = k == n > 0 and bool(known[head]["sealed"])
     root = _root_state(conn, budgets)
     if n == 0:
         _compare_empty(root, mine, confirmed, out)
