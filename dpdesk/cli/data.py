@@ -64,6 +64,9 @@ def register(sub) -> None:
     p.add_argument("--option-column", action="append", default=[], metavar="OPTION=COLUMN",
                    help="unary (multi-select) items: the 0/1 tick column of one option (repeat for each option)")
     p.add_argument("--question", default="", help="the question text")
+    p.add_argument("--question-b", default="", metavar="TEXT",
+                   help="two-question designs (crosswise, triangular, unrelated question): the harmless "
+                   "question B, as respondents read it")
     p.set_defaults(func=cmd_item)
 
     p = sub.add_parser("estimate", help="estimate every item of a project",
@@ -247,13 +250,26 @@ def cmd_item(args) -> int:
     if d.groups == 2 and args.column and (not args.group_column or not group_codes):
         raise DesignError(f"The {d.name!r} design has two groups: give --group-column and --group-codes 1=... "
                           f"--group-codes 2=...")
+    from dpdesk.project.fielding.texts import TWO_QUESTIONS
+
+    if args.question_b.strip() and d.name not in TWO_QUESTIONS:
+        raise DesignError(f"--question-b is for the two-question designs ({', '.join(TWO_QUESTIONS)}); "
+                          f"{d.name!r} asks one question.")
     with Project.open(args.project) as project:
         if codes and args.column and not args.option_column:
             _check_codes_against_data(project, d, args.column, codes)
-        project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
-                         group_codes=group_codes, question=args.question)
+        with project.transaction():
+            project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
+                             group_codes=group_codes, question=args.question)
+            if args.question_b.strip():
+                from dpdesk.project.fielding.store import set_item_text
+
+                set_item_text(project, args.name, "question_b", args.question_b)
     eps = d.epsilon
     print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
+    if column is None:
+        print(f"No data column yet: field it with `dpdesk field {args.project} OUT --format FORMAT`, and the "
+              "answers you import map themselves.")
     return 0
 
 
