@@ -67,7 +67,9 @@ def store_import(project, table, *, name: str, options: dict | None = None,
     project's one privacy budget is untouched. ``mappings`` maps an item name to
     ``update_item`` keywords (``column``, ``codes``, ``group_column``, ``group_codes``).
     ``check()`` is called before the commit; if it raises (for example because the import
-    was cancelled) nothing is stored. Returns the name the dataset was stored under.
+    was cancelled) nothing is stored. Without ``mappings``, the items of an instrument the
+    project fielded map themselves to the platform's export (:mod:`dpdesk.project.fielding.answers`).
+    Returns the name the dataset was stored under.
     """
     import json
 
@@ -75,6 +77,12 @@ def store_import(project, table, *, name: str, options: dict | None = None,
     from dpdesk.project.active import active_dataset, set_active_dataset
 
     options = {k: v for k, v in (options or {}).items() if k != "progress"}
+    if mappings is None:
+        from dpdesk.project.fielding.answers import fielded_mappings
+
+        found = fielded_mappings(project, table)
+        mappings = found.mappings
+        table.report.warnings.extend(f"Not mapped from the fielded instrument: {w}." for w in found.unmatched)
     signature, seen = respondents.import_warnings(project, table.frame)
     table.report.warnings.extend(w for w in seen if w not in table.report.warnings)
     table.seen_before = list(seen)
