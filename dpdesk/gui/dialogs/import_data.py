@@ -335,6 +335,10 @@ class ImportDialog(QDialog):
             if it.column in columns and it.codes and (it.group_column is None or it.group_column in columns):
                 self.mappings[it.name] = {"column": it.column, "codes": it.codes, "group_column": it.group_column,
                                           "group_codes": it.group_codes}
+        from dpdesk.project.fielding.answers import fielded_mappings
+
+        for item, mapping in fielded_mappings(self.project, self.table).mappings.items():
+            self.mappings.setdefault(item, mapping)  # a fielded instrument's export maps itself
         self._show_mapping_summary()
 
     def _show_mapping_summary(self) -> None:
