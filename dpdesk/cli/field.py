@@ -18,6 +18,8 @@ def register(sub) -> None:
     p.add_argument("--language", action="append", default=[], metavar="CODE",
                    help="a language of the respondent text (repeat; default en)")
     p.add_argument("--item", action="append", default=[], metavar="NAME", help="field only this item (repeat)")
+    p.add_argument("--mode", choices=("online", "interview"), default="online",
+                   help="online (respondents fill it in) or interview (an interviewer reads it); default online")
     p.set_defaults(func=cmd_field)
 
 
@@ -27,7 +29,7 @@ def cmd_field(args) -> int:
 
     with Project.open(args.project) as project:
         result = export_instrument(project, args.out, args.format, languages=args.language or ("en",),
-                                   items=args.item or None)
+                                   items=args.item or None, mode=args.mode)
     print(f"Wrote {FORMAT_NAMES[args.format]} with {len(result.items)} item(s): "
           + ", ".join(str(f) for f in result.files))
     print("Read the README before fielding: it says which platform settings to switch off.")

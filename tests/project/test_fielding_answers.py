@@ -71,3 +71,22 @@ def test_what_cannot_be_matched_is_listed(tmp_path):
         table = import_file(project, export)
         assert project.item("forced").column == "forced" and project.item("warner").column is None
         assert any("warner" in w and "Not mapped" in w for w in table.report.warnings)
+
+
+def test_redcap_labelled_export_maps_by_question_text(tmp_path):
+    import csv
+
+    with helpers.fielding_project(tmp_path / "s.dpdesk", ["crosswise", "forced"]) as project:
+        files = export_instrument(project, tmp_path / "i", "redcap").files
+        rows, counts = helpers.simulate(project)
+        with open(files[0], encoding="utf-8", newline="") as f:
+            fields = {r["Variable / Field Name"]: r for r in csv.DictReader(f) if r["Field Type"] == "radio"}
+        labels = {n: dict(c.split(", ", 1) for c in r["Choices, Calculations, OR Slider Labels"].split(" | "))
+                  for n, r in fields.items()}
+        head = ["Record ID", *[fields[n]["Field Label"] for n in fields], "Complete?"]
+        body = [[str(i + 1), *[labels[n][str(r[n])] for n in fields], "Complete"] for i, r in enumerate(rows)]
+        export = tmp_path / "labels.csv"
+        export.write_text(helpers._csv([head, *body]), encoding="utf-8")
+        import_file(project, export)
+        for r in analyze(project):
+            _same_estimate(r, project.item(r.item).design, counts[r.item])

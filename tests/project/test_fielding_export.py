@@ -226,3 +226,11 @@ def test_v3_question_b_moves_into_the_respondent_texts(tmp_path):
     with Project.open(path) as project:
         assert item_text(project, name, "question_b") == "Is your birthday in spring?"
         assert instruments(project) == []
+
+
+def test_interview_mode_keeps_the_randomizer_from_the_interviewer(tmp_path):
+    with fielding_project(tmp_path / "p.dpdesk", ["forced"]) as project:
+        files = export_instrument(project, tmp_path / "out", "redcap", mode="interview").files
+        text = files[0].read_text(encoding="utf-8")
+        assert "out of the interviewer's sight" in text and "this website" not in text
+        assert instruments(project)[0].mode == "interview"

@@ -38,14 +38,14 @@ EXTENSIONS = {"qsf": "Qualtrics survey (*.qsf)", "qualtrics-txt": "Text (*.txt)"
               "redcap": "CSV (*.csv)", "xlsform": "Excel workbook (*.xlsx)"}
 
 
-def export_job(job, project, out: str, fmt: str, languages: list[str]):
+def export_job(job, project, out: str, fmt: str, languages: list[str], mode: str = "online"):
     """Worker: write the instrument and remember it in the project."""
     from dpdesk.project.fielding import export_instrument
     from dpdesk.project.reading.importing import own_connection
 
     job.progress(0.1, "Writing the instrument…")
     with own_connection(project) as own:
-        return export_instrument(own, out, fmt, languages=languages)
+        return export_instrument(own, out, fmt, languages=languages, mode=mode)
 
 
 class FieldDialog(QDialog):
@@ -155,7 +155,8 @@ class FieldDialog(QDialog):
     def export_to(self, path: str) -> None:
         self.export_button.setEnabled(False)
         self.status.setText(self.tr("Writing the instrument…"))
-        self.jobs.start(export_job, self.project, path, self.format.currentData(), self.chosen_languages())
+        self.jobs.start(export_job, self.project, path, self.format.currentData(), self.chosen_languages(),
+                        self.mode.currentData())
 
     def _on_done(self, result) -> None:
         names = ", ".join(p.name for p in result.files)

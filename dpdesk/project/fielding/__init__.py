@@ -39,10 +39,12 @@ def format_module(fmt: str):
     return import_module(f"dpdesk.project.fielding.{fmt.replace('-', '_')}")
 
 
-def export_instrument(project, out, format: str, languages=("en",), items=None, *, provider=None,
-                      record: bool = True) -> Exported:
+def export_instrument(project, out, format: str, languages=("en",), items=None, *, mode: str = "online",
+                      provider=None, record: bool = True) -> Exported:
     """Write ``project``'s items (all, or those named) as a ``format`` instrument at ``out``.
 
+    ``mode``: ``"online"`` (respondents fill it in) or ``"interview"`` (an interviewer reads it
+    from a tablet or laptop); either way the randomizer stays with the respondent.
     Raises :class:`DesignError` for a design the platform would have to randomize (with
     a suggestion), an unknown format or language. Further languages go in the same file where
     the format allows, else in ``<out>_<lang>.<ext>``. ``record=False`` leaves the project as
@@ -55,7 +57,7 @@ def export_instrument(project, out, format: str, languages=("en",), items=None, 
 
     module = format_module(format)
     languages = list(dict.fromkeys(languages or ("en",)))
-    plans = instrument.plan(project, languages, items, provider or respondent_text, module.namer)
+    plans = instrument.plan(project, languages, items, provider or respondent_text, module.namer, mode)
     title = Path(project.path).stem if getattr(project, "path", None) else "dpdesk survey"
     rendered = module.render(plans, languages, title)
     copy = {suffix: (module.as_text(plans, languages, title) if isinstance(data, bytes) else data)
@@ -73,7 +75,7 @@ def export_instrument(project, out, format: str, languages=("en",), items=None, 
     files.append(_write(Path(f"{stem}-README.txt"), README))
     extra = getattr(module, "extra", None)
     recorded = instrument.recorded_items(plans, extra(plans) if extra else None)
-    instrument_id = record_instrument(project, format, languages, recorded, copy) if record else None
+    instrument_id = record_instrument(project, format, languages, recorded, copy, mode) if record else None
     return Exported(tuple(files), instrument_id, tuple(p.item for p in plans))
 
 

@@ -50,8 +50,8 @@ def _finder(table):
         candidates = [lower.get(name), ids.get(rec.get("qid", "")) if rec.get("qid") else None]
         candidates += [c for c in columns if c.casefold().endswith((f"/{name}", f"-{name}"))]
         text = _words(rec.get("text", ""))
-        if text:
-            candidates += labels.get(text, [])
+        if text:  # the question text as a column's label, or as its heading (REDCap labelled export)
+            candidates += labels.get(text, []) + [c for c in columns if _words(c) == text]
         for c in candidates:
             if c and c not in used:
                 used.add(c)

@@ -15,7 +15,7 @@ from typing import Callable
 from dpdesk.errors import DesignError
 from dpdesk.project.fielding.texts import NOT_TICKED, TICKED, RespondentText, check_language, respondent_text
 
-#: ``provider(project, item_name, language) -> RespondentText``: where the words come from.
+#: ``provider(project, item_name, language, mode=...) -> RespondentText``: where the words come from.
 TextProvider = Callable[..., RespondentText]
 
 
@@ -46,7 +46,7 @@ class ItemPlan:
 
 
 def plan(project, languages=("en",), items=None, provider: TextProvider = respondent_text,
-         namer: Callable[[str, str], str] | None = None) -> list[ItemPlan]:
+         namer: Callable[[str, str], str] | None = None, mode: str = "online") -> list[ItemPlan]:
     """The fields of each item (all items, or those named), in ``languages`` (first = main)."""
     from dpdesk.project.fielding.privacy import check_online
 
@@ -58,7 +58,7 @@ def plan(project, languages=("en",), items=None, provider: TextProvider = respon
     plans, taken = [], set()
     for item in chosen:
         check_online(item.design, item.name)
-        texts = {lang: provider(project, item.name, lang) for lang in languages}
+        texts = {lang: provider(project, item.name, lang, mode=mode) for lang in languages}
         base = _unique(namer(item.name, ""), taken)
         plans.append(_item_plan(item, base, texts, namer, taken))
     return plans

@@ -11,6 +11,8 @@ from dpdesk.project.items import dumps, loads
 
 def item_text(project, item_name: str, part: str, language: str = "en") -> str:
     """Stored text ``part`` (e.g. ``"question_b"``) of an item in ``language``; ``""`` if none."""
+    if not project._read("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'item_texts'"):
+        return ""
     rows = project._read(
         "SELECT t.text FROM item_texts AS t JOIN items AS i ON i.id = t.item_id"
         " WHERE i.name = ? AND t.language = ? AND t.part = ?", (item_name, language, part))
@@ -34,30 +36,34 @@ class FieldedInstrument:
 
     id: int
     format: str
+    mode: str
     languages: list[str]
     items: dict[str, Any]
     content: dict[str, str]
     created_at: str
 
 
-def record_instrument(project, fmt: str, languages, items: dict, content: dict[str, str]) -> int:
+def record_instrument(project, fmt: str, languages, items: dict, content: dict[str, str],
+                      mode: str = "online") -> int:
     """Remember an exported instrument in the project; returns its id."""
     with project.transaction() as conn:
         cur = conn.execute(
-            "INSERT INTO instruments(format, languages, items, content) VALUES (?, ?, ?, ?)",
-            (fmt, dumps(list(languages), "the languages"), dumps(items, "the instrument's items"),
+            "INSERT INTO instruments(format, mode, languages, items, content) VALUES (?, ?, ?, ?, ?)",
+            (fmt, mode, dumps(list(languages), "the languages"), dumps(items, "the instrument's items"),
              dumps(content, "the instrument's text")))
         return cur.lastrowid
 
 
 def instruments(project) -> list[FieldedInstrument]:
-    """Every instrument exported from the project, newest first."""
-    rows = project._read("SELECT id, format, languages, items, content, created_at FROM instruments"
+    """Every instrument exported from the project, newest first (none in a file older than v4)."""
+    if not project._read("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'instruments'"):
+        return []
+    rows = project._read("SELECT id, format, mode, languages, items, content, created_at FROM instruments"
                          " ORDER BY id DESC")
     out = []
     for r in rows:
         try:
-            out.append(FieldedInstrument(r[0], r[1], loads(r[2]), loads(r[3]), loads(r[4]), r[5]))
+            out.append(FieldedInstrument(r[0], r[1], r[2], loads(r[3]), loads(r[4]), loads(r[5]), r[6]))
         except (json.JSONDecodeError, TypeError):
             continue  # a damaged record: never matched against
     return out

@@ -28,6 +28,17 @@ OWN_RANDOMIZER = (
     "Use your own randomizer, out of sight of anyone else (for example a coin you toss or a die you "
     "roll at home); never use one on this website, and never type its result here."
 )
+#: Interviews: the interviewer hands the randomizer over and never sees its result.
+INTERVIEW_RANDOMIZER = (
+    "Use the randomizer the interviewer gives you, out of the interviewer's sight, and never say its "
+    "result aloud: only your answer is recorded."
+)
+WHY_PRIVATE_INTERVIEW = (
+    "Why your answer is private: the interviewer never sees your randomizer, only the answer you give, "
+    "and that answer can come from the randomizer instead of the truth. Nobody, not the interviewer and "
+    "not the researchers, can tell from it what is true for you."
+)
+MODES = ("online", "interview")
 GROUP_QUESTION = "On which day of the month is your birthday?"
 GROUP_OPTIONS = ((1, "An odd day (1, 3, 5 ... 31): group 1"), (2, "An even day (2, 4, 6 ... 30): group 2"))
 GROUP_NOTE = ("Your group only decides which of the two sets of instructions below you follow; "
@@ -78,33 +89,41 @@ def check_language(language: str) -> str:
     return language
 
 
-def respondent_text(project, item_name: str, language: str = "en") -> RespondentText:
-    """The respondent text of item ``item_name`` of ``project`` in ``language``."""
+def respondent_text(project, item_name: str, language: str = "en", mode: str = "online") -> RespondentText:
+    """The respondent text of item ``item_name`` of ``project`` in ``language``.
+
+    ``mode`` is ``"online"`` (respondents fill it in themselves) or ``"interview"`` (an
+    interviewer reads it and hands over the randomizer); it changes who must never see the
+    randomizer.
+    """
     from dpdesk.project.fielding.store import item_text
 
     check_language(language)
+    if mode not in MODES:
+        raise DesignError(f"Unknown mode {mode!r}: use one of {', '.join(MODES)}.")
     item = project.item(item_name)
-    return text_of(item, item_text(project, item_name, "question_b", language), language)
+    return text_of(item, item_text(project, item_name, "question_b", language), language, mode)
 
 
-def text_of(item, question_b: str = "", language: str = "en") -> RespondentText:
+def text_of(item, question_b: str = "", language: str = "en", mode: str = "online") -> RespondentText:
     """:func:`respondent_text` for an item record and its question B."""
     d = item.design
     question = (item.question or "").strip() or f"[write the question of item {item.name} here]"
     b = ""
     if d.name in TWO_QUESTIONS:
         b = question_b.strip() or _question_b_from(item.instructions) or _b_placeholder(d)
-    instructions = _instructions(item, d)
+    instructions = _instructions(item, d, INTERVIEW_RANDOMIZER if mode == "interview" else OWN_RANDOMIZER)
+    why = WHY_PRIVATE_INTERVIEW if mode == "interview" else WHY_PRIVATE
     if d.model == "unary":
         return RespondentText(language, question, b, instructions,
-                              tick_options=tuple((c, c) for c in d.categories))
+                              tick_options=tuple((c, c) for c in d.categories), why_private=why)
     order = card_order(d)
     options = tuple((i + 1, d.response_labels[j]) for i, j in enumerate(order))
     responses = tuple(d.responses[j] for j in order)
     if d.groups == 2:
         return RespondentText(language, question, b, instructions, options, responses,
-                              GROUP_QUESTION, GROUP_OPTIONS)
-    return RespondentText(language, question, b, instructions, options, responses)
+                              GROUP_QUESTION, GROUP_OPTIONS, why_private=why)
+    return RespondentText(language, question, b, instructions, options, responses, why_private=why)
 
 
 def _question_b_from(instructions: str) -> str:
@@ -117,7 +136,7 @@ def _b_placeholder(design) -> str:
     return f"[write the harmless question{about} here]"
 
 
-def _instructions(item, design) -> str:
+def _instructions(item, design, randomizer: str) -> str:
     """The researcher's edited instructions without the question and answer lines, else the design's."""
     edited = [p.strip() for p in (item.instructions or "").split("\n\n") if p.strip()]
     kept = [p for p in edited if not p.startswith(("A:", "Answer (tick", "Options (tick", "Nobody, including"))
@@ -128,7 +147,7 @@ def _instructions(item, design) -> str:
         body = f"{GROUP_NOTE}\n\n{body}"
     if design.name in ("crosswise", "triangular"):
         return body  # no randomizer: question B's answer is the respondent's secret
-    return f"{body}\n\n{OWN_RANDOMIZER}"
+    return f"{body}\n\n{randomizer}"
 
 
 def language_name(language: str) -> str:

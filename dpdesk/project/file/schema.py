@@ -272,6 +272,7 @@ def _v4_respondent_texts(conn: sqlite3.Connection) -> None:
     conn.execute("""CREATE TABLE instruments (
     id         INTEGER PRIMARY KEY,
     format     TEXT NOT NULL,                           -- qsf, qualtrics-txt, limesurvey, redcap, xlsform
+    mode       TEXT NOT NULL DEFAULT 'online',          -- online or interview
     languages  TEXT NOT NULL,                           -- JSON list of language codes
     items      TEXT NOT NULL,                           -- JSON: per item, its design and the fields exported
     content    TEXT NOT NULL,                           -- the exported text (JSON of file name -> text)

@@ -77,17 +77,13 @@ def store_import(project, table, *, name: str, options: dict | None = None,
     from dpdesk.project.active import active_dataset, set_active_dataset
 
     options = {k: v for k, v in (options or {}).items() if k != "progress"}
-    if mappings is None:
-        from dpdesk.project.fielding.answers import fielded_mappings
-
-        found = fielded_mappings(project, table)
-        mappings = found.mappings
-        table.report.warnings.extend(f"Not mapped from the fielded instrument: {w}." for w in found.unmatched)
     signature, seen = respondents.import_warnings(project, table.frame)
     table.report.warnings.extend(w for w in seen if w not in table.report.warnings)
     table.seen_before = list(seen)
     with project.transaction() as conn:
         before = active_dataset(project)
+        if mappings is None and (before is None or replace or use):  # the items follow the active data
+            mappings = _fielded(project, table)
         if replace and before is not None:
             name = before.name
             project.remove_dataset(name)
@@ -101,6 +97,18 @@ def store_import(project, table, *, name: str, options: dict | None = None,
         if check is not None:
             check()
     return name
+
+
+def _fielded(project, table) -> dict[str, dict]:
+    """The mappings of a fielded instrument's items found in ``table``; the rest is listed in its report."""
+    from dpdesk.project.fielding.answers import fielded_mappings
+
+    found = fielded_mappings(project, table)
+    if found.mappings:
+        pairs = ", ".join(f"{item} → {m['column']}" for item, m in found.mappings.items())
+        table.report.warnings.append(f"Mapped from the fielded instrument: {pairs}.")
+    table.report.warnings.extend(f"Not mapped from the fielded instrument: {w}." for w in found.unmatched)
+    return found.mappings
 
 
 def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str, int]]:
