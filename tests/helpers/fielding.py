@@ -16,9 +16,14 @@ def fielding_project(path, names=None):
     """A project at ``path`` with one item per design (no data columns: designs waiting for fielding)."""
     from dpdesk.project import Project
 
+    from dpdesk.project.fielding.store import set_item_text
+    from dpdesk.project.fielding.texts import TWO_QUESTIONS
+
     project = Project.create(path)
     for name in names or rr.DESIGN_NAMES:
         project.add_item(name, rr.design(name, **FIELDABLE[name]), question=f"Have you ever done thing {name}?")
+        if name in TWO_QUESTIONS:
+            set_item_text(project, name, "question_b", f"Is your mother's birthday in January-March ({name})?")
     return project
 
 

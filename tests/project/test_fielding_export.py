@@ -188,11 +188,30 @@ def test_unknown_language_is_refused_in_words(tmp_path):
             export_instrument(project, tmp_path / "out", "xlsform", languages=["tlh"])
 
 
+def test_an_item_without_its_question_b_waits(tmp_path):
+    from dpdesk.project import Project
+
+    with Project.create(tmp_path / "p.dpdesk") as project:
+        project.add_item("copy", rr.design("crosswise", p=0.25), question="Did you copy?")
+        with pytest.raises(DesignError, match="no question B"):
+            export_instrument(project, tmp_path / "x", "qsf")
+        project.add_item("blank", rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25))
+        from dpdesk.project.fielding.instrument import problems
+
+        assert [p.split(":")[0] for p in problems(project)] == ["Item 'copy' cannot be fielded yet",
+                                                               "Item 'blank' cannot be fielded yet"]
+
+
 def test_respondent_text_uses_the_design_words(tmp_path):
-    with fielding_project(tmp_path / "p.dpdesk", ["crosswise", "unary"]) as project:
+    from dpdesk.project import Project
+
+    with Project.create(tmp_path / "p.dpdesk") as project:
+        project.add_item("crosswise", rr.design("crosswise", p=0.25), question="Q?")
+        project.add_item("unary", rr.design("unary", categories=["a", "b", "c"], epsilon=1.0))
         t = respondent_text(project, "crosswise")
         assert t.options == ((1, "Both answers are the same"), (2, "The answers are different"))
         assert t.responses == ("yes", "no") and "[write the harmless question" in t.question_b
+        assert t.missing == ("question B (the harmless question)",)
         set_item_text(project, "crosswise", "question_b", "Born in spring?")
         assert respondent_text(project, "crosswise").question_b == "Born in spring?"
         assert item_text(project, "crosswise", "question_b") == "Born in spring?"

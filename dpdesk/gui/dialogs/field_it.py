@@ -127,22 +127,18 @@ class FieldDialog(QDialog):
 
     def _check(self) -> None:
         """Refusals in words before anything is written; Export only when every item can be fielded."""
-        from dpdesk.errors import DpdeskError
-        from dpdesk.project.fielding.privacy import check_online
+        from dpdesk.project.fielding.instrument import problems
 
         items = self.project.items()
         self.items_label.setText(", ".join(i.name for i in items) or self.tr("none yet: add one first"))
-        problems = []
-        if self.mode.currentData() == "paper":
-            problems.append(self.tr("On paper, print the respondent card: Edit the item, and on the wizard's "
-                                    "last step choose Save printable card (PDF)."))
-        for item in items:
-            try:
-                check_online(item.design, item.name)
-            except DpdeskError as exc:
-                problems.append(str(exc))
-        show_problem(self.problem, "\n\n".join(problems))
-        self.export_button.setEnabled(bool(items) and not problems and bool(self.chosen_languages()))
+        mode = self.mode.currentData()
+        found = []
+        if mode == "paper":
+            found.append(self.tr("On paper, print the respondent card: Edit the item, and on the wizard's "
+                                 "last step choose Save printable card (PDF)."))
+        found += problems(self.project, mode="interview" if mode == "interview" else "online")
+        show_problem(self.problem, "\n\n".join(found))
+        self.export_button.setEnabled(bool(items) and not found and bool(self.chosen_languages()))
 
     # ------------------------------------------------------------------ export
     def choose_and_export(self) -> None:

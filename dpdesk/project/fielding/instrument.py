@@ -48,8 +48,6 @@ class ItemPlan:
 def plan(project, languages=("en",), items=None, provider: TextProvider = respondent_text,
          namer: Callable[[str, str], str] | None = None, mode: str = "online") -> list[ItemPlan]:
     """The fields of each item (all items, or those named), in ``languages`` (first = main)."""
-    from dpdesk.project.fielding.privacy import check_online
-
     languages = [check_language(lang) for lang in (languages or ("en",))]
     chosen = project.items() if not items else [project.item(name) for name in items]
     if not chosen:
@@ -57,11 +55,38 @@ def plan(project, languages=("en",), items=None, provider: TextProvider = respon
     namer = namer or redcap_name
     plans, taken = [], set()
     for item in chosen:
-        check_online(item.design, item.name)
         texts = {lang: provider(project, item.name, lang, mode=mode) for lang in languages}
+        found = _problems(item, texts)
+        if found:
+            raise DesignError(found[0])
         base = _unique(namer(item.name, ""), taken)
         plans.append(_item_plan(item, base, texts, namer, taken))
     return plans
+
+
+def problems(project, items=None, mode: str = "online") -> list[str]:
+    """Why items (all, or those named) cannot be fielded yet, in words (empty when they can)."""
+    out = []
+    for item in project.items():
+        if items is None or item.name in items:
+            out += _problems(item, {"en": respondent_text(project, item.name, "en", mode=mode)})
+    return out
+
+
+def _problems(item, texts) -> list[str]:
+    from dpdesk.project.fielding.privacy import check_online
+
+    out = []
+    try:
+        check_online(item.design, item.name)
+    except DesignError as exc:
+        out.append(str(exc))
+    for lang, t in texts.items():
+        if t.missing:
+            out.append(f"Item {item.name!r} cannot be fielded yet: it has no {' and no '.join(t.missing)}"
+                       f"{'' if len(texts) == 1 else f' in language {lang!r}'}. Write it in the wizard "
+                       f"(Design view, Edit…), or give --question / --question-b to `dpdesk item`.")
+    return out
 
 
 def _item_plan(item, base, texts, namer, taken) -> ItemPlan:

@@ -33,6 +33,12 @@ INTERVIEW_RANDOMIZER = (
     "Use the randomizer the interviewer gives you, out of the interviewer's sight, and never say its "
     "result aloud: only your answer is recorded."
 )
+#: The crosswise and triangular formats have no randomizer: question B's answer is the secret.
+WHY_PRIVATE_TWO = (
+    "Why your answer is private: you never say your answer to either question, only whether they are "
+    "the same (or whether at least one is 'yes'), and only you know your answer to question B. Nobody, "
+    "not the researchers and not the survey, can tell from it what is true for you."
+)
 WHY_PRIVATE_INTERVIEW = (
     "Why your answer is private: the interviewer never sees your randomizer, only the answer you give, "
     "and that answer can come from the randomizer instead of the truth. Nobody, not the interviewer and "
@@ -66,6 +72,7 @@ class RespondentText:
     group_options: tuple[tuple[int, str], ...] = ()
     tick_options: tuple[tuple[str, str], ...] = ()
     why_private: str = WHY_PRIVATE
+    missing: tuple[str, ...] = ()  # what the researcher must still write before fielding
     extra: dict = field(default_factory=dict)
 
     @property
@@ -108,22 +115,31 @@ def respondent_text(project, item_name: str, language: str = "en", mode: str = "
 def text_of(item, question_b: str = "", language: str = "en", mode: str = "online") -> RespondentText:
     """:func:`respondent_text` for an item record and its question B."""
     d = item.design
-    question = (item.question or "").strip() or f"[write the question of item {item.name} here]"
+    missing = []
+    question = (item.question or "").strip()
+    if not question:
+        missing.append("question")
+        question = f"[write the question of item {item.name} here]"
     b = ""
     if d.name in TWO_QUESTIONS:
-        b = question_b.strip() or _question_b_from(item.instructions) or _b_placeholder(d)
+        b = question_b.strip() or _question_b_from(item.instructions)
+        if not b:
+            missing.append("question B (the harmless question)")
+            b = _b_placeholder(d)
     instructions = _instructions(item, d, INTERVIEW_RANDOMIZER if mode == "interview" else OWN_RANDOMIZER)
-    why = WHY_PRIVATE_INTERVIEW if mode == "interview" else WHY_PRIVATE
+    why = (WHY_PRIVATE_TWO if d.name in ("crosswise", "triangular")
+           else WHY_PRIVATE_INTERVIEW if mode == "interview" else WHY_PRIVATE)
+    extra = {"missing": tuple(missing)}
     if d.model == "unary":
         return RespondentText(language, question, b, instructions,
-                              tick_options=tuple((c, c) for c in d.categories), why_private=why)
+                              tick_options=tuple((c, c) for c in d.categories), why_private=why, **extra)
     order = card_order(d)
     options = tuple((i + 1, d.response_labels[j]) for i, j in enumerate(order))
     responses = tuple(d.responses[j] for j in order)
     if d.groups == 2:
         return RespondentText(language, question, b, instructions, options, responses,
-                              GROUP_QUESTION, GROUP_OPTIONS, why_private=why)
-    return RespondentText(language, question, b, instructions, options, responses, why_private=why)
+                              GROUP_QUESTION, GROUP_OPTIONS, why_private=why, **extra)
+    return RespondentText(language, question, b, instructions, options, responses, why_private=why, **extra)
 
 
 def _question_b_from(instructions: str) -> str:
