@@ -110,6 +110,10 @@ def test_limesurvey_structure(exported):
     assert all(n.isalnum() and n[0].isalpha() and len(n) <= 20 for n in questions)
     settings = {r["name"]: r["text"] for r in rows if r["class"] == "S"}
     assert settings["anonymized"] == "Y" and settings["savetimings"] == "N" and settings["ipaddr"] == "N"
+    assert settings["language"] == "en" and settings["sid"].isdigit() and len(header) == 14
+    answers = [r for r in rows if r["class"] == "A" and r["id"] == questions["crosswise"]["id"]]
+    assert [(a["name"], a["relevance"], a["text"]) for a in answers] == [
+        ("1", "1", "Both answers are the same"), ("2", "2", "The answers are different")]
 
 
 def test_redcap_dictionary(exported):

@@ -37,7 +37,8 @@ def _label(text: str) -> str:
 
 
 def _choice(label: str) -> str:
-    return re.sub(r"\s*\|\s*", " / ", label).replace(",", ";") if "|" in label else label
+    """A choice label inside ``code, label | code, label``: a ``|`` of its own would split it."""
+    return re.sub(r"\s*\|\s*", " / ", label)
 
 
 def _one(plans, lang, title) -> str:
