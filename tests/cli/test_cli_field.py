@@ -43,3 +43,30 @@ def test_field_refuses_in_words(tmp_path, capsys):
     assert code == 1 and "cannot be fielded online" in err and "Traceback" not in err
     code, _, err = run(capsys, "field", p, tmp_path / "t", "--format", "redcap", "--item", "nope")
     assert code == 1 and "nope" in err
+
+
+def test_designs_waiting_for_fielding_then_answers_back(tmp_path, capsys):
+    """Two-group and multi-select items made without columns are fielded, and the export maps back."""
+    from dpdesk.project.analysis import analyze
+
+    p = tmp_path / "s.dpdesk"
+    run(capsys, "new", p)
+    assert run(capsys, "item", p, "drugs", "--design", "sld", "--param", "p1=0.25", "--param", "p2=0.75",
+               "--question", "Did you use drugs?")[0] == 0
+    assert run(capsys, "item", p, "news", "--design", "unary", "--param", 'categories=["tv","radio"]',
+               "--param", "epsilon=1.0986122886681098", "--question", "Where do you get news?")[0] == 0
+    code, out, err = run(capsys, "field", p, tmp_path / "dict.csv", "--format", "redcap", "--mode", "interview")
+    assert code == 0, err
+    from dpdesk.project import Project
+    from tests.helpers.fielding import redcap_export, simulate
+
+    with Project.open(p) as project:
+        rows, counts = simulate(project, n=80)
+    (tmp_path / "records.csv").write_text(redcap_export(tmp_path / "dict.csv", rows), encoding="utf-8")
+    code, out, err = run(capsys, "import", p, tmp_path / "records.csv")
+    assert code == 0, err
+    assert "Mapped from the fielded instrument: drugs → drugs, news → news_1" in out
+    with Project.open(p) as project:
+        results = {r.item: r for r in analyze(project)}
+    assert results["drugs"].estimate.counts[0].tolist() == counts["drugs"][0]
+    assert [c.tolist() for c in results["news"].estimate.counts] == counts["news"]

@@ -110,15 +110,18 @@ def qualtrics_export(qsf_path, answers, *, choice_text=True, rename=None) -> str
 
 
 def redcap_export(dictionary_path, answers) -> str:
-    """A REDCap raw record export (CSV): record_id, the fields, ``<form>_complete``."""
+    """A REDCap raw record export of a survey (CSV): record_id, the survey identifier and timestamp, the
+    fields, ``<form>_complete`` (as github.com/OuhscBbmc/REDCapR inst/test-data/project-survey has them)."""
     import csv
 
     with open(dictionary_path, encoding="utf-8", newline="") as f:
         fields = [r for r in csv.DictReader(f)]
     radio = [r["Variable / Field Name"] for r in fields if r["Field Type"] == "radio"]
     form = fields[0]["Form Name"]
-    body = [[str(i + 1), *[str(row.get(name, "")) for name in radio], "2"] for i, row in enumerate(answers)]
-    return _csv([["record_id", *radio, f"{form}_complete"], *body])
+    body = [[str(i + 1), "", "2026-03-06 15:52:43", *[str(row.get(name, "")) for name in radio], "2"]
+            for i, row in enumerate(answers)]
+    head = ["record_id", "redcap_survey_identifier", f"{form}_timestamp", *radio, f"{form}_complete"]
+    return _csv([head, *body])
 
 
 def limesurvey_export(structure_path, answers) -> str:
