@@ -27,6 +27,7 @@ class Matched:
     mappings: dict[str, dict] = field(default_factory=dict)
     unmatched: list[str] = field(default_factory=list)
     instrument_id: int | None = None
+    format: str = ""
 
 
 def _words(text) -> str:
@@ -63,8 +64,6 @@ def _finder(table):
 
 def match_instrument(items: dict, table, only=None) -> Matched:
     """Match one recorded instrument (``items`` as :func:`instrument.recorded_items` made it)."""
-    from dpdesk.project.unary import unary_codes
-
     find = _finder(table)
     out = Matched()
     for item, entry in items.items():
@@ -78,9 +77,9 @@ def match_instrument(items: dict, table, only=None) -> Matched:
             if missing:
                 out.unmatched.append(f"{item}: no column for option field(s) {', '.join(missing)}")
                 continue
-            t = ticks[0]["choices"]
+            t = ticks[0]["choices"]  # the unary codes of dpdesk.project.mapping.unary
             out.mappings[item] = {"column": next(iter(columns.values())),
-                                  "codes": unary_codes(columns, ticked=list(t[0]), not_ticked=list(t[1])),
+                                  "codes": {"columns": columns, "ticked": list(t[0]), "not ticked": list(t[1])},
                                   "group_column": None, "group_codes": None}
             continue
         answer = fields["answer"]
@@ -103,25 +102,18 @@ def match_instrument(items: dict, table, only=None) -> Matched:
     return out
 
 
-def fielded_mappings(project, table, *, keep_mapped: bool = True) -> Matched:
-    """Mappings of the project's fielded items found in ``table`` (newest instrument first).
-
-    ``keep_mapped``: an item already mapped to columns of this table keeps its mapping.
-    """
+def fielded_mappings(project, table, skip=()) -> Matched:
+    """Mappings in ``table`` of the project's fielded items not in ``skip`` (newest instrument first)."""
     from dpdesk.project.fielding.store import instruments
 
-    frame = table.frame if hasattr(table, "frame") else table
-    columns = {str(c) for c in frame.columns}
-    names = {it.name for it in project.items()}
-    if keep_mapped:
-        names = {it.name for it in project.items() if not (it.column in columns and it.codes)}
+    names = {it.name for it in project.items()} - set(skip)
     best = Matched()
     for inst in instruments(project):
         wanted = [i for i in inst.items if i in names]
         if not wanted:
             continue
         found = match_instrument(inst.items, table, only=set(wanted))
-        found.instrument_id = inst.id
+        found.instrument_id, found.format = inst.id, inst.format
         if len(found.mappings) > len(best.mappings):
             best = found
         if not found.unmatched:
