@@ -65,7 +65,7 @@ def test_designs_waiting_for_fielding_then_answers_back(tmp_path, capsys):
     (tmp_path / "records.csv").write_text(redcap_export(tmp_path / "dict.csv", rows), encoding="utf-8")
     code, out, err = run(capsys, "import", p, tmp_path / "records.csv")
     assert code == 0, err
-    assert "Mapped from the fielded instrument: drugs → drugs, news → news_1" in out
+    assert "drugs → drugs (the fielded redcap instrument)" in out and "news → news_1" in out
     with Project.open(p) as project:
         results = {r.item: r for r in analyze(project)}
     assert results["drugs"].estimate.counts[0].tolist() == counts["drugs"][0]
