@@ -41,9 +41,6 @@ class ItemPlan:
     texts: dict[str, RespondentText]
     responses: tuple[str, ...] = ()
 
-    def field(self, role: str) -> Field | None:
-        return next((f for f in self.fields if f.role == role), None)
-
 
 def plan(project, languages=("en",), items=None, provider: TextProvider = respondent_text,
          namer: Callable[[str, str], str] | None = None, mode: str = "online") -> list[ItemPlan]:
@@ -100,7 +97,7 @@ def _item_plan(item, base, texts, namer, taken) -> ItemPlan:
     if main.tick_options:
         for k, (cat, _) in enumerate(main.tick_options):
             fields.append(Field("tick", "single", per(lambda t, k=k: t.tick_options[k][1]),
-                                [(TICKED[0], per(lambda t: TICKED[1])), (NOT_TICKED[0], per(lambda t: NOT_TICKED[1]))],
+                                [(TICKED, per(lambda t: t.tick_labels[0])), (NOT_TICKED, per(lambda t: t.tick_labels[1]))],
                                 suffix=str(k + 1), option=cat))
     else:
         fields.append(Field("answer", "single", per(_answer_text),

@@ -11,7 +11,7 @@ same`` first), the groups of a two-group design 1 and 2, a unary option's tick b
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from dpdesk.errors import DesignError
 
@@ -49,7 +49,8 @@ GROUP_QUESTION = "On which day of the month is your birthday?"
 GROUP_OPTIONS = ((1, "An odd day (1, 3, 5 ... 31): group 1"), (2, "An even day (2, 4, 6 ... 30): group 2"))
 GROUP_NOTE = ("Your group only decides which of the two sets of instructions below you follow; "
               "it says nothing about your answer.")
-TICKED, NOT_TICKED = (1, "Ticked"), (0, "Not ticked")
+#: The codes of a unary option's tick box.
+TICKED, NOT_TICKED = 1, 0
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class RespondentText:
     ``options``: ``(code, label)`` of each answer, in card order; ``responses``: the design's
     response key of each option (same order). Two-group designs have ``group_question`` and
     ``group_options``; unary designs have ``tick_options`` (``(category, label)``: one tick
-    box each, answered with ``TICKED`` or ``NOT_TICKED``) instead of ``options``.
+    box each, answered ``tick_labels``, coded ``TICKED`` and ``NOT_TICKED``) instead of ``options``.
     """
 
     language: str
@@ -73,7 +74,7 @@ class RespondentText:
     tick_options: tuple[tuple[str, str], ...] = ()
     why_private: str = WHY_PRIVATE
     missing: tuple[str, ...] = ()  # what the researcher must still write before fielding
-    extra: dict = field(default_factory=dict)
+    tick_labels: tuple[str, str] = ("Ticked", "Not ticked")  # a unary option's two answers
 
     @property
     def full_instructions(self) -> str:
