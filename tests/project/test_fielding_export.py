@@ -257,3 +257,24 @@ def test_interview_mode_keeps_the_randomizer_from_the_interviewer(tmp_path):
         text = files[0].read_text(encoding="utf-8")
         assert "out of the interviewer's sight" in text and "this website" not in text
         assert instruments(project)[0].mode == "interview"
+
+
+def test_hostile_words_stay_words(tmp_path):
+    """A question with a formula, a pipe, braces or a reference is exported as text in every format."""
+    pytest.importorskip("pyxform")
+    from pyxform.xls2xform import convert
+
+    from dpdesk.project import Project
+
+    with Project.create(tmp_path / "p.dpdesk") as project:
+        project.add_item("q", rr.design("warner", p=0.75), question="=HYPERLINK(1) | {x} ${other} [[Block:y]] <b>")
+        files = {fmt: export_instrument(project, tmp_path / f"x_{fmt}", fmt).files[0] for fmt in FORMATS}
+    assert not convert(xlsform=str(files["xlsform"]), validate=False).warnings
+    from openpyxl import load_workbook
+
+    cell = load_workbook(files["xlsform"])["survey"]["C4"]
+    assert cell.data_type == "s" and cell.value.startswith("=HYPERLINK")
+    assert "[[Block:y]]" not in files["qualtrics-txt"].read_text(encoding="utf-8")
+    assert "{x}" not in files["limesurvey"].read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(files["redcap"].read_text(encoding="utf-8"))))
+    assert rows[-1][4].lstrip("'").startswith("=HYPERLINK") and rows[-1][4] != "=HYPERLINK(1) | {x} ${other} [[Block:y]] <b>"

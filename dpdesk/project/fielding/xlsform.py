@@ -26,6 +26,11 @@ def extra(plans):
     return lambda p, f: {"group": group_name(p)}
 
 
+def _text(text: str) -> str:
+    """A label as written: ``${name}`` would be read as a reference to another question."""
+    return text.replace("${", "$ {")
+
+
 def sheets(plans: list[ItemPlan], languages, title: str) -> dict[str, list[list[str]]]:
     """The sheets as rows of cell texts (the first row is the header)."""
     from dpdesk.project.fielding.privacy import README
@@ -34,13 +39,13 @@ def sheets(plans: list[ItemPlan], languages, title: str) -> dict[str, list[list[
     survey = [["type", "name", *labels, "required"]]
     choices = [["list_name", "name", *labels]]
     for p in plans:
-        survey.append(["begin_group", group_name(p), *[p.item] * len(languages), ""])
+        survey.append(["begin_group", group_name(p), *[_text(p.item)] * len(languages), ""])
         for f in p.fields:
             if f.kind == "text":
-                survey.append(["note", f.name, *[f.text[lang] for lang in languages], ""])
+                survey.append(["note", f.name, *[_text(f.text[lang]) for lang in languages], ""])
                 continue
-            survey.append([f"select_one {f.name}", f.name, *[f.text[lang] for lang in languages], "no"])
-            choices += [[f.name, str(code), *[lab[lang] for lang in languages]] for code, lab in f.choices]
+            survey.append([f"select_one {f.name}", f.name, *[_text(f.text[lang]) for lang in languages], "no"])
+            choices += [[f.name, str(code), *[_text(lab[lang]) for lang in languages]] for code, lab in f.choices]
         survey.append(["end_group", "", *[""] * len(languages), ""])
     settings = [["form_title", "form_id", "version", "default_language"],
                 [title, redcap_name(title, "", 60) or "dpdesk_rr", "1", language_name(languages[0])]]
