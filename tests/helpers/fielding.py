@@ -53,7 +53,7 @@ def simulate(project, n=300, seed=11):
             ticks = [f for f in entry["fields"] if f["role"] == "tick"]
             for i in range(n):
                 for j, f in enumerate(ticks):
-                    rows[i][f["name"]] = 1 if sim[i, j] else 0
+                    rows[i][f["name"]] = f["choices"][0][0] if sim[i, j] else f["choices"][1][0]
             counts[item] = [[int(n - sim[:, j].sum()), int(sim[:, j].sum())] for j in range(len(ticks))]
             continue
         code = {r: c for r, (c, _) in zip(entry["responses"], fields["answer"]["choices"])}

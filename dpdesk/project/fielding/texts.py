@@ -6,7 +6,7 @@ question, question B and edited instructions); another language raises a clear e
 its templates are written. Codes are the numbers the platforms store: the answer options are
 numbered 1, 2, ... in the order the card prints them (``Yes`` / ``Both answers are the
 same`` first), the groups of a two-group design 1 and 2, a unary option's tick box 1
-(ticked) and 0 (not ticked).
+(ticked) and 2 (not ticked).
 """
 
 from __future__ import annotations
@@ -49,8 +49,9 @@ GROUP_QUESTION = "On which day of the month is your birthday?"
 GROUP_OPTIONS = ((1, "An odd day (1, 3, 5 ... 31): group 1"), (2, "An even day (2, 4, 6 ... 30): group 2"))
 GROUP_NOTE = ("Your group only decides which of the two sets of instructions below you follow; "
               "it says nothing about your answer.")
-#: The codes of a unary option's tick box.
-TICKED, NOT_TICKED = 1, 0
+#: The codes of a unary option's tick box: 1 and 2, as every platform numbers two choices (a
+#: Qualtrics export without recode values gives the choice number, which then is the code).
+TICKED, NOT_TICKED = 1, 2
 
 
 @dataclass(frozen=True)
