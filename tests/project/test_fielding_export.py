@@ -278,3 +278,36 @@ def test_hostile_words_stay_words(tmp_path):
     assert "{x}" not in files["limesurvey"].read_text(encoding="utf-8")
     rows = list(csv.reader(io.StringIO(files["redcap"].read_text(encoding="utf-8"))))
     assert rows[-1][4].lstrip("'").startswith("=HYPERLINK") and rows[-1][4] != "=HYPERLINK(1) | {x} ${other} [[Block:y]] <b>"
+
+
+def test_every_format_carries_every_language(tmp_path):
+    """With a second language's text (a stand-in provider), each format carries both as the platform expects."""
+    from dataclasses import replace
+
+    from dpdesk.project.fielding.texts import respondent_text as english
+
+    def provider(project, item, language, mode="online"):
+        text = english(project, item, "en", mode=mode)
+        if language == "en":
+            return text
+        return replace(text, language=language, question="DE " + text.question, instructions="DE anleitung",
+                       options=tuple((c, "DE " + lab) for c, lab in text.options))
+
+    with fielding_project(tmp_path / "p.dpdesk", ["crosswise", "forced"]) as project:
+        out = {fmt: export_instrument(project, tmp_path / f"x_{fmt}", fmt, languages=["en", "de"],
+                                      provider=provider).files for fmt in FORMATS}
+        assert instruments(project)[0].languages == ["en", "de"]
+    survey = json.loads(out["qsf"][0].read_text(encoding="utf-8"))
+    forced = next(e["Payload"] for e in survey["SurveyElements"] if e["Element"] == "SQ"
+                  and e["Payload"]["DataExportTag"] == "forced")
+    assert forced["Language"]["DE"]["Choices"]["1"]["Display"] == "DE Yes"
+    lime = out["limesurvey"][0].read_text(encoding="utf-8")
+    assert "additional_languages\t\tde" in lime and "DE Have you ever done thing forced?" in lime
+    assert [p.name for p in out["redcap"][:2]] == ["x_redcap.csv", "x_redcap_de.csv"]
+    assert [p.name for p in out["qualtrics-txt"][:2]] == ["x_qualtrics-txt.txt", "x_qualtrics-txt_de.txt"]
+    from openpyxl import load_workbook
+    from pyxform.xls2xform import convert
+
+    book = load_workbook(out["xlsform"][0])
+    assert [c.value for c in book["survey"][1]][2:4] == ["label::English (en)", "label::German (de)"]
+    assert not convert(xlsform=str(out["xlsform"][0]), validate=False).warnings

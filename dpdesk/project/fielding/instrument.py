@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from dpdesk.errors import DesignError
-from dpdesk.project.fielding.texts import NOT_TICKED, TICKED, RespondentText, check_language, respondent_text
+from dpdesk.project.fielding.texts import NOT_TICKED, TICKED, RespondentText, respondent_text
 
 #: ``provider(project, item_name, language, mode=...) -> RespondentText``: where the words come from.
 TextProvider = Callable[..., RespondentText]
@@ -44,8 +44,12 @@ class ItemPlan:
 
 def plan(project, languages=("en",), items=None, provider: TextProvider = respondent_text,
          namer: Callable[[str, str], str] | None = None, mode: str = "online") -> list[ItemPlan]:
-    """The fields of each item (all items, or those named), in ``languages`` (first = main)."""
-    languages = [check_language(lang) for lang in (languages or ("en",))]
+    """The fields of each item (all items, or those named), in ``languages`` (first = main).
+
+    ``provider`` gives the words of one item in one language (and refuses a language it has
+    no text in); the default is :func:`texts.respondent_text`.
+    """
+    languages = list(languages or ("en",))
     chosen = project.items() if not items else [project.item(name) for name in items]
     if not chosen:
         raise DesignError("The project has no items to field. Add one with the wizard or `dpdesk item`.")

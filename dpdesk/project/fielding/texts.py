@@ -17,7 +17,11 @@ from dpdesk.errors import DesignError
 
 #: Designs where the respondent considers two questions: the sensitive one (A) and a harmless one (B).
 TWO_QUESTIONS = ("crosswise", "triangular", "unrelated", "unrelated_unknown")
+#: The languages dpdesk has respondent text in (another engineer adds templates here).
 LANGUAGES = {"en": "English"}
+#: What XLSForm and the app call a language (``label::German (de)``).
+LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanish", "nl": "Dutch",
+                  "it": "Italian", "pt": "Portuguese"}
 
 WHY_PRIVATE = (
     "Why your answer is private: the survey never sees your coin, die or birthday, only the answer "
@@ -170,4 +174,4 @@ def _instructions(item, design, randomizer: str) -> str:
 
 def language_name(language: str) -> str:
     """``"English (en)"``: how XLSForm and the app name a language."""
-    return f"{LANGUAGES.get(language, language)} ({language})"
+    return f"{LANGUAGE_NAMES.get(language, language)} ({language})"
