@@ -106,10 +106,10 @@ def fielded_mappings(project, table, skip=()) -> Matched:
     """Mappings in ``table`` of the project's fielded items not in ``skip`` (newest instrument first)."""
     from dpdesk.project.fielding.store import instruments
 
-    names = {it.name for it in project.items()} - set(skip)
+    designs = {it.name: it.design_name for it in project.items() if it.name not in set(skip)}
     best = Matched()
-    for inst in instruments(project):
-        wanted = [i for i in inst.items if i in names]
+    for inst in instruments(project):  # an item fielded with another design since is not matched
+        wanted = [i for i, entry in inst.items.items() if designs.get(i) == entry.get("design")]
         if not wanted:
             continue
         found = match_instrument(inst.items, table, only=set(wanted))
