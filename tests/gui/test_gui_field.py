@@ -57,3 +57,24 @@ def test_paper_mode_and_refusals_in_words(window, qtbot, tmp_path):
     assert dialog.mode.currentData() == "paper" and not dialog.format.isEnabled()
     assert "printable card" in dialog.problem.text()
     dialog.reject()
+
+
+def test_the_platform_export_maps_itself_in_the_import_dialog(window, qtbot, tmp_path):
+    """Field, then drop the Qualtrics answers on the window: every item is mapped, no mapping dialog."""
+    from dpdesk.project.fielding import export_instrument
+    from tests.gui.test_gui_data import open_import
+    from tests.helpers.fielding import qualtrics_export, simulate
+
+    project = fielding_project(tmp_path / "s.dpdesk", ["crosswise", "sld", "unary"])
+    files = export_instrument(project, tmp_path / "instrument", "qsf").files
+    rows, _ = simulate(project, n=60)
+    project.close()
+    answers = tmp_path / "answers.csv"
+    answers.write_text(qualtrics_export(files[0], rows), encoding="utf-8")
+    assert window.open_project(tmp_path / "s.dpdesk")
+    dialog = open_import(window, qtbot, answers)
+    assert "3 of 3 items mapped" in dialog.mapping_label.text()
+    with qtbot.waitSignal(dialog.imported, timeout=30_000):
+        qtbot.mouseClick(dialog.import_button, Qt.MouseButton.LeftButton)
+    item = window.project.item("sld")
+    assert (item.column, item.group_column) == ("sld", "sld_group")
