@@ -19,7 +19,7 @@ from dpdesk.project import review
 from dpdesk.project.active import dataset_named
 from dpdesk.project.export.model import ReproItem, ResultsBundle
 from dpdesk.project.mapping import MappingReport, counts_by, map_item
-from dpdesk.project.reading.table import ImportReport, Source, Table
+from dpdesk.project.reading.table import ImportReport, Source, Table, numeric_codes
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
     COLUMNS,
     estimate_rows,
@@ -82,7 +82,11 @@ def stored_table(project, dataset: str | None = None) -> Table:
     report = ImportReport(**{k: v for k, v in (ds.report or {}).items() if k in known})
     src = ds.source or {}
     source = Source(src.get("name", ds.name), src.get("path", ""), int(src.get("size") or 0), src.get("sha256", ""))
-    return Table(project.dataset_frame(ds.name), report, source)
+    frame = project.dataset_frame(ds.name)
+    report.value_labels = {  # codes as the import gave them (the file keeps them as text)
+        c: numeric_codes(labels or {}, c in frame.columns and getattr(frame[c].dtype, "kind", "O") in "iuf")
+        for c, labels in (report.value_labels or {}).items()}
+    return Table(frame, report, source)
 
 
 def item_counts(item, table: Table, *, exclude: bool = True) -> MappingReport:
