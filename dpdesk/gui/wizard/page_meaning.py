@@ -130,6 +130,8 @@ class MeaningPage(QWizardPage):
             self.shares.blockSignals(False)
         self.plot.clear()
         self._on_change()
+        if self.timer.isActive():  # the page just opened: the preview starts at once (edits wait a moment)
+            self.start_preview()
 
     def cleanupPage(self) -> None:
         self.timer.stop()
@@ -182,6 +184,7 @@ class MeaningPage(QWizardPage):
         self.runner.start(simulate_surveys, design, d.planned_n, guess, self.runs, self.seed)
 
     def _on_preview(self, preview) -> None:
+        self.progress.setValue(90)  # drawing: the bar is full only once the plot is there
         self.plot.show_preview(preview)
         self.progress.setValue(100)
 
