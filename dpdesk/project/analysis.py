@@ -19,7 +19,8 @@ from dpdesk.project import review
 from dpdesk.project.active import dataset_named
 from dpdesk.project.export.model import ReproItem, ResultsBundle
 from dpdesk.project.mapping import MappingReport, counts_by, map_item
-from dpdesk.project.reading.table import ImportReport, Source, Table, numeric_codes
+from dpdesk.project.reading.codes import numeric_codes
+from dpdesk.project.reading.table import ImportReport, Source, Table
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
     COLUMNS,
     estimate_rows,

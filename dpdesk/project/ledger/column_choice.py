@@ -48,7 +48,7 @@ def declared_bounds(dataset) -> dict[str, tuple]:
     range in its metadata, so these bounds do not depend on who answered; user-missing codes
     (99 = refused) are left out. The data themselves are never read (their range would leak).
     """
-    from dpdesk.project.reading.table import numeric_codes
+    from dpdesk.project.reading.codes import numeric_codes
 
     report = dataset.report if isinstance(getattr(dataset, "report", None), dict) else {}
     missing = report.get("missing_values") or {}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 
 from dpdesk.errors import DataError
-from dpdesk.project.reading.table import numeric_codes
+from dpdesk.project.reading.codes import numeric_codes
 
 SLICE = 200_000
 
