@@ -284,6 +284,27 @@ def run_child(mode: str, project: Path, env: dict) -> tuple[float, dict]:
     return (shown if shown is not None else time.perf_counter() - start), result
 
 
+COLD = "cold start: launch to the project window drawn (fresh process)"
+WALK = "Opening the example project (budget set, one release), then every view, then the wizard"
+NEW = "A new, empty project: the wizard first, then every view"
+
+
+def read_before(path: str) -> dict:
+    """``{(section, step): median}`` (and ``"label"``) from an earlier run's markdown output."""
+    out, section = {}, ""
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if line.startswith("# Latency"):
+            out["label"] = line.partition("(")[2].rstrip(")") or line
+        elif line.startswith("**") and line.endswith("**"):
+            section = line.strip("*")
+        elif line.startswith("| ") and not line.startswith("| step"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if len(cells) >= 2 and cells[1].isdigit():
+                step = COLD if cells[0].startswith("cold start") else cells[0]
+                out[("" if step == COLD else section, step)] = cells[1]
+    return out
+
+
 def target_of(step: str) -> tuple[int | None, str]:
     if "warm" in step and "feedback" not in step:
         return None, ""
@@ -299,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--write", action="store_true", help=f"write {RESULTS.relative_to(ROOT)}")
     parser.add_argument("--label", default="", help="a heading for this run (e.g. 'before', 'after')")
+    parser.add_argument("--before", help="an earlier run's output (markdown) to show beside this one")
     parser.add_argument("--child", nargs=2, metavar=("MODE", "PROJECT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -323,36 +345,42 @@ def main(argv: list[str] | None = None) -> int:
             cold.append(run_child("cold", project, env)[0])
             walks.append(run_child("walk", project, env)[1])
             news.append(run_child("new", project, env)[1])
+    before = read_before(args.before) if args.before else {}
+    head = "| step | median (ms) | worst (ms) | target | |" + (" before: median (ms) |" if before else "")
+    rule = "|---|---:|---:|---|---|" + ("---:|" if before else "")
+
+    def row(section: str, step: str, values: list[float]) -> str:
+        med = statistics.median(values)
+        limit, _kind = target_of(step)
+        verdict = "" if limit is None else ("meets" if med <= limit else "**misses**")
+        old = before.get((section, step))
+        return (f"| {step} | {med:.0f} | {max(values):.0f} | {f'< {limit} ms' if limit else '-'} | {verdict} |"
+                + (f" {old} |" if before else ""))
+
+    cold_ms = [1000 * c for c in cold]
     lines = [
         f"# Latency: from a click to the page shown{' (' + args.label + ')' if args.label else ''}",
         "",
         stamp("latency").rstrip(),
         f"- Machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
         f"Python {platform.python_version()}, QT_QPA_PLATFORM={env['QT_QPA_PLATFORM']}; "
-        f"load average at the end {' '.join(f'{x:.1f}' for x in os.getloadavg())}",
-        f"- Command: `.venv/bin/python benchmarks/latency.py --runs {args.runs}` (median of {args.runs} fresh "
+        f"load average at the end {' '.join(f'{x:.1f}' for x in os.getloadavg())} (a shared machine)",
+        f"- Command: `.venv/bin/python benchmarks/latency.py --runs {args.runs}"
+        f"{' --before ' + Path(args.before).name if args.before else ''}` (median of {args.runs} fresh "
         "processes; each walks every view twice and the wizard twice)",
         f"- Targets: visible feedback within {FEEDBACK_MS} ms of a click; every page or view shown within "
-        f"{SHOWN_MS} ms on first use",
+        f"{SHOWN_MS} ms on first use. Times run from the input event (QTest click) until the page or view has "
+        "been painted; the plot times until the matplotlib canvas has been painted with the new figure.",
+        *([f"- Before: {before['label']}"] if before.get("label") else []),
         "",
-        "| step | median (ms) | worst (ms) | target | |",
-        "|---|---:|---:|---|---|",
-        f"| cold start: launch to the project window drawn (fresh process) | {1000 * statistics.median(cold):.0f} | "
-        f"{1000 * max(cold):.0f} | - | |",
+        head, rule, row("", COLD, cold_ms),
     ]
     misses = 0
-    for title, runs in (("Opening the example project (budget set, one release), then every view, then "
-                         "the wizard", walks),
-                        ("A new, empty project: the wizard first, then every view", news)):
-        lines += ["", f"**{title}**", "", "| step | median (ms) | worst (ms) | target | |", "|---|---:|---:|---|---|"]
+    for title, runs in ((WALK, walks), (NEW, news)):
+        lines += ["", f"**{title}**", "", head, rule]
         for step in runs[0]:
-            values = [w[step] for w in runs if step in w]
-            med = statistics.median(values)
-            limit, _kind = target_of(step)
-            verdict = "" if limit is None else ("meets" if med <= limit else "**misses**")
-            misses += verdict == "**misses**"
-            lines.append(f"| {step} | {med:.0f} | {max(values):.0f} | {f'< {limit} ms' if limit else '-'} "
-                         f"| {verdict} |")
+            lines.append(row(title, step, [w[step] for w in runs if step in w]))
+            misses += lines[-1].count("**misses**")
     lines += ["", f"Steps missing their target (median): {misses}.", ""]
     text = "\n".join(lines)
     print(text)

@@ -2,8 +2,8 @@
 
 ``simulate_surveys`` runs in a worker: it draws a few surveys with ``rr.simulate``,
 estimates each with ``rr.estimate`` and loads matplotlib for the plot (its progress stops at
-``SIMULATING``; the page fills the bar once the plot is drawn). :class:`PreviewPlot` draws them with matplotlib
-(imported when first drawn) and lists them in a table beside the plot.
+``SIMULATING``; the page fills the bar once the plot is drawn). :class:`PreviewPlot` draws
+them with matplotlib and lists them in a table beside the plot.
 """
 
 from __future__ import annotations
