@@ -74,7 +74,7 @@ def click_next(qtbot, wizard) -> None:
 def test_design_page_shows_before_its_facts_on_first_use(wizard, qtbot, monkeypatch):
     from dpdesk.gui.wizard import page_design
 
-    monkeypatch.setattr(page_design, "_loaded", lambda module: False)  # as before scipy is loaded
+    monkeypatch.setattr(page_design, "loaded", lambda module: False)  # as before scipy is loaded
     page = wizard.design_page
     with qtbot.waitSignal(page.runner.done, timeout=60_000):
         click_next(qtbot, wizard)
@@ -96,3 +96,28 @@ def test_preview_bar_is_full_only_once_the_plot_is_drawn(wizard, qtbot):
     assert seen and max(seen) < 1  # the worker never reports the end: drawing is part of the work
     assert meaning.progress.value() == 100 and meaning.plot.canvas is not None
     assert meaning.plot.figure.axes and meaning.plot.table.rowCount() == meaning.runs
+
+
+def test_meaning_page_shows_before_its_figures_on_first_use(wizard, qtbot, monkeypatch):
+    from dpdesk.gui.wizard import page_meaning
+
+    meaning = wizard.meaning_page
+    meaning.seed = 1
+    ready = []  # the planning libraries "load" in the loader's job
+
+    def load_job(job, module):
+        ready.append(module)
+        return module
+
+    monkeypatch.setattr(page_meaning.prewarm, "loaded", lambda module: bool(ready))
+    monkeypatch.setattr(page_meaning.prewarm, "load_job", load_job)
+    click_next(qtbot, wizard)
+    click_next(qtbot, wizard)
+    with qtbot.waitSignal(meaning.loader.done, timeout=60_000):
+        click_next(qtbot, wizard)
+        assert wizard.currentPage() is meaning
+        assert "Working it out" in meaning.precision.text()
+        assert meaning.runner.running  # the preview does not wait for the figures
+    qtbot.waitUntil(lambda: "Working it out" not in meaning.precision.text(), timeout=10_000)
+    assert "respondents" in meaning.precision.text() and ready == [page_meaning.PLANNING]
+    qtbot.waitUntil(lambda: not meaning.runner.running, timeout=60_000)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 import threading
 
 #: In the order the app needs them: designs and planning (wizard), estimates (Results),
@@ -49,3 +50,16 @@ def _run() -> None:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - the view that needs it imports it again and reports the error
             pass
+
+
+def loaded(module: str) -> bool:
+    """Whether ``module`` is imported and ready (not still being imported by another thread):
+    code on the GUI thread that would otherwise wait for it can do the work in a worker."""
+    found = sys.modules.get(module)
+    return found is not None and not getattr(getattr(found, "__spec__", None), "_initializing", False)
+
+
+def load_job(job, module: str) -> str:
+    """Worker: import ``module`` (waiting for the import thread if it is at it)."""
+    importlib.import_module(module)
+    return module

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import sys
 
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
+from dpdesk.gui.shell.prewarm import loaded
 from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.wizard import meaning
 from dpdesk.gui.wizard.catalog import TWO_GROUP_NOTE, YES_NO, choices_for, recommended
@@ -62,12 +62,6 @@ def facts(choice, categories) -> str:
 def facts_job(job, choices, categories) -> dict:
     """Worker: :func:`facts` of every choice (the first time, this loads the statistics libraries)."""
     return {choice.key: facts(choice, categories) for choice in choices}
-
-
-def _loaded(module: str) -> bool:
-    """Whether ``module`` is imported and ready (not still being imported by another thread)."""
-    found = sys.modules.get(module)
-    return found is not None and not getattr(getattr(found, "__spec__", None), "_initializing", False)
 
 
 WORKING = "Working out its privacy and efficiency…"
@@ -117,7 +111,7 @@ class DesignPage(QWizardPage):
         self.buttons.clear()
         choices = choices_for(self.draft.answers)
         self._facts = {}
-        later = not _loaded("dpdesk.mechanisms.rr.planning")  # first use: the page shows first, facts follow
+        later = not loaded("dpdesk.mechanisms.rr.planning")  # first use: the page shows first, facts follow
         previous = None
         for choice in choices:
             title = choice.title + ("  (recommended)" if choice.recommended else "")

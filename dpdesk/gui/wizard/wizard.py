@@ -79,6 +79,7 @@ class DesignWizard(AskBeforeDiscard, EnterStaysInNumberFields, QWizard):
 
     def done(self, code: int) -> None:
         self.meaning_page.timer.stop()
-        for page in (self.design_page, self.meaning_page, self.instructions_page):
-            page.runner.shutdown()
+        for runner in (self.design_page.runner, self.meaning_page.runner, self.meaning_page.loader,
+                       self.instructions_page.runner):
+            runner.shutdown()
         super().done(code)
