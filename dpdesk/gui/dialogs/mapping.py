@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.discard import AskBeforeDiscard
 from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.table_model import cell_text
 from dpdesk.gui.shell.worker import JobRunner
 
 NOT_COUNTED = "(not counted)"
@@ -54,7 +55,7 @@ def check_mapping(job, table, item: str, mapping: dict):
     """Worker: count the item's answers as mapped (rows not counted are listed, never dropped)."""
     from dpdesk.errors import DpdeskError
     from dpdesk.project.mapping import map_item
-    from dpdesk.project.unary import is_unary_codes, unary_counts
+    from dpdesk.project.mapping.unary import is_unary_codes, unary_counts
 
     design = mapping.get("design")
     try:
@@ -135,11 +136,12 @@ class CodeTable(QTableWidget):
         for value, label, count in values:
             if value is None:
                 continue
-            for col, text in enumerate((str(value), label, f"{count:,}")):
+            for col, text in enumerate((cell_text(value), label, f"{count:,}")):
                 cell = QTableWidgetItem(text)
                 cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 self.setItem(row, col, cell)
-            combo = name(QComboBox(), f"{self.what} of {value}", f"Which {self.what.lower()} the value {value} means")
+            combo = name(QComboBox(), f"{self.what} of {cell_text(value)}",
+                         f"Which {self.what.lower()} the value {cell_text(value)} means")
             is_missing = label.endswith("(missing code)")
             combo.addItem(MISSING if is_missing else NOT_COUNTED, None)
             for key, text in choices:
@@ -310,7 +312,7 @@ class MappingDialog(AskBeforeDiscard, QDialog):
             _kind, column, group_column, values, groups = result
             d = self.design(self.current)
             m = self.mappings.get(self.current, {})
-            from dpdesk.project.answer_labels import suggest
+            from dpdesk.project.mapping.answer_labels import suggest
 
             self.codes.fill(values, list(zip(d.responses, d.response_labels)),
                             m.get("codes") or {} if m.get("column") == column else {},
