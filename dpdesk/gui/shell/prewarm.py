@@ -16,19 +16,19 @@ import os
 import sys
 import threading
 
-#: In the order the app needs them: planning and estimates (the wizard's pages 2 and 4),
-#: plots (its preview, Results), data frames (Data, Share, Tabulate), the rest of scipy.
+#: In the order the app needs them: designs and planning (wizard), estimates (Results),
+#: data frames (Data, Share, Tabulate), plots (the wizard's preview, Results).
 MODULES = (
     "dpdesk.mechanisms.rr",
     "dpdesk.mechanisms.rr.planning",
     "dpdesk.mechanisms.rr.estimate",
     "dpdesk.mechanisms.rr.simulate",
-    "matplotlib.figure",
-    "matplotlib.backends.backend_agg",
     "dpdesk.mechanisms.rr.subgroups",
+    "scipy.stats",
     "pandas",
     "dpdesk.project.analysis",
-    "scipy.stats",
+    "matplotlib.figure",
+    "matplotlib.backends.backend_agg",
 )
 
 _started = threading.Event()
