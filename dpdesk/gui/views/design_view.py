@@ -107,12 +107,15 @@ class DesignView(QWidget):
         self.remove_button = name(QPushButton("Remove"), "Remove item", "Remove the selected item (you can undo this)")
         self.map_button = name(QPushButton("Map…"), "Map item",
                                "Choose the column and codes of the selected item in the active dataset")
+        self.field_button = name(QPushButton(self.tr("Field it…")), "Field it",
+                                 "Export the items for Qualtrics, LimeSurvey, REDCap or ODK/Kobo")
         buttons = QHBoxLayout()
         buttons.addWidget(self.new_button)
         buttons.addWidget(self.edit_button)
         buttons.addWidget(self.remove_button)
         buttons.addWidget(self.map_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.field_button)
         self.combined = QLabel()
         self.combined.setObjectName("combinedEpsilon")
         self.combined.setWordWrap(True)
@@ -130,13 +133,16 @@ class DesignView(QWidget):
         self.edit_button.clicked.connect(self.edit_selected)
         self.remove_button.clicked.connect(self.remove_selected)
         self.map_button.clicked.connect(self.map_selected)
+        self.field_button.clicked.connect(self.field_it)
+        self.field_dialog = None
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.table.itemDoubleClicked.connect(self.edit_selected)
         self.wizard = None
         self.setTabOrder(self.new_button, self.edit_button)
         self.setTabOrder(self.edit_button, self.remove_button)
         self.setTabOrder(self.remove_button, self.map_button)
-        self.setTabOrder(self.map_button, self.table)
+        self.setTabOrder(self.map_button, self.field_button)
+        self.setTabOrder(self.field_button, self.table)
         self.refresh()
 
     # ------------------------------------------------------------------ display
@@ -177,6 +183,14 @@ class DesignView(QWidget):
         self.edit_button.setEnabled(has_project and selected)
         self.remove_button.setEnabled(has_project and selected)
         self.map_button.setEnabled(has_project and selected and bool(self.window_.project.datasets()))
+        self.field_button.setEnabled(has_project and self.table.rowCount() > 0)
+
+    def field_it(self) -> None:
+        """The Field it dialog: export the items for a survey platform."""
+        from dpdesk.gui.dialogs.field_it import FieldDialog
+
+        self.field_dialog = FieldDialog(self.window_.project, self)
+        self.field_dialog.open()
 
     def selected_name(self) -> str | None:
         rows = {i.row() for i in self.table.selectedItems()}
