@@ -63,7 +63,8 @@ def test_a_declared_range_and_text_codes():
     assert extract.shared_frame()["q"].dropna().tolist() == [1, 2, 3] * 2
     assert extract.value_labels == {"q": {"1": "Low"}}
     rows = report_rows(extract)
-    assert ("missing values", "q: 6 user-missing value(s) written as blanks: 97 = Not asked (2), 98 (2), 99 (2)") in rows
+    assert ("missing values",
+            "q: 6 user-missing value(s) written as blanks: 97 = Not asked (2), 98 (2), 99 (2)") in rows
 
 
 def test_user_missing_codes_through_the_command_line(tmp_path, capsys):
