@@ -13,51 +13,41 @@ from pathlib import Path
 from PySide6.QtCore import QMarginsF, QRectF, QSizeF
 from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
-#: Designs where the respondent considers two questions: the sensitive one (A) and a harmless one (B).
-TWO_QUESTIONS = ("crosswise", "triangular", "unrelated", "unrelated_unknown")
+from dpdesk.mechanisms.rr.wording_languages import card_order
+from dpdesk.mechanisms.rr.wording_languages import card_text as _card_text
+from dpdesk.mechanisms.rr.wording_languages import phrase
+from dpdesk.mechanisms.rr.wording_languages import question_b_placeholder as _b_placeholder
+from dpdesk.mechanisms.rr.wording_languages.text import TWO_QUESTIONS
 
 
-def answer_options(design) -> list[str]:
-    """What the respondent ticks, in the respondent's words (``Design.response_labels``)."""
-    options = list(design.response_labels)
-    if design.is_binary and list(design.responses) == ["no", "yes"]:
-        options.reverse()  # "Yes" (or "Both answers are the same") first, as on most forms
-    return options
+def answer_options(design, language: str = "en") -> list[str]:
+    """What the respondent ticks, in the respondent's words (``Design.response_labels`` in English)."""
+    from dpdesk.mechanisms.rr.wording_languages import answer_labels
+
+    labels = [lab for lab, _short in answer_labels(design, language)]
+    return [labels[i] for i in card_order(design)]  # "Yes" (or "Both answers are the same") first
 
 
-def question_b_placeholder(design) -> str:
-    share = design.params.get("p", design.params.get("q"))
-    about = f" that about {100 * share:.0f}% of people answer 'yes'" if isinstance(share, float) else ""
-    return f"[write the harmless question{about} here]"
+def question_b_placeholder(design, language: str = "en") -> str:
+    return _b_placeholder(design, language)
 
 
-def suggested_instructions(question: str, design, device_text: str, question_b: str = "") -> str:
+def suggested_instructions(question: str, design, device_text: str, question_b: str = "",
+                           language: str = "en") -> str:
     """The generated wording: the question(s), what to do, the randomizer, the answer options.
 
     Two-question designs (crosswise, triangular, unrelated question) ask question B outright
     (``question_b``, e.g. "Is your mother's birthday in January, February or March?").
     ``device_text`` is what the respondent does with the randomizer; researcher notes (exact
-    shares, the birthday-seasonality caveat) never belong here.
+    shares, the birthday-seasonality caveat) never belong here. ``language``: see
+    ``dpdesk.mechanisms.rr.wording_languages``.
     """
-    if design.name in TWO_QUESTIONS:
-        b = question_b.strip() or question_b_placeholder(design)
-        parts = [f"A: {question.strip()}\nB: {b}"]
-    else:
-        parts = [question.strip()]
-    parts += ["", "How to answer: " + design.describe()]
-    if device_text:
-        parts += ["", "Your randomizer: " + device_text]
-    if design.model == "unary":
-        parts += ["", "Options (tick any that the randomizer leaves ticked): " + ", ".join(design.categories)]
-    else:
-        parts += ["", "Answer (tick one): " + "   ".join(f"[ ] {o}" for o in answer_options(design))]
-    parts += ["", "Nobody, including the researchers, can tell from your answer alone what is true for you."]
-    return "\n".join(parts)
+    return _card_text(question, design, device_text, question_b, language)
 
 
-def card_title(title: str, question: str) -> str:
+def card_title(title: str, question: str, language: str = "en") -> str:
     """The card's title: the researcher's title, else the question (never the item's short name)."""
-    return title.strip() or question.strip() or "Please read before you answer"
+    return title.strip() or question.strip() or phrase("title", language)
 
 
 def card_html(title: str, text: str) -> str:

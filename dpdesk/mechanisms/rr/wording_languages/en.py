@@ -1,0 +1,39 @@
+"""English: the card's phrases and the randomizer's sentences (the designs' instructions and
+answer labels are :mod:`dpdesk.mechanisms.rr.wording`, word for word)."""
+
+NAME = "English"
+PERCENT = "{}%"
+DECIMAL = "."
+
+T = {
+    # the card
+    "how": "How to answer: ",
+    "randomizer": "Your randomizer: ",
+    "options_unary": "Options (tick any that the randomizer leaves ticked): ",
+    "answer_one": "Answer (tick one): ",
+    "nobody": "Nobody, including the researchers, can tell from your answer alone what is true for you.",
+    "b_placeholder": "[write the harmless question{about} here]",
+    "b_about": " that about {p} of people answer 'yes'",
+    "title": "Please read before you answer",
+    # the randomizers
+    "or": " or ",
+    "to": "{a} to {b}",
+    "does_truth": "answer the question truthfully",
+    "does_yes": "answer 'yes'",
+    "does_no": "answer 'no'",
+    "die": "Roll a fair {sides}-sided die privately, where nobody can see it.",
+    "die_if": "If it shows {faces}, {does}.",
+    "cards": "Draw one card privately from the shuffled deck of {total} cards and put it back.",
+    "card_truth": "answer truthfully", "card_yes": "say yes", "card_no": "say no",
+    "card_if": "If it says '{label}', {does}.",
+    "coins": "Toss {n} coins privately, one after the other, where nobody can see them.",
+    "coin": "Toss a coin privately, where nobody can see it.",
+    "heads": "heads", "tails": "tails", "then": ", then ",
+    "coin_if": "If you toss {seq} first, {does}.",
+    "coin_all": "If you toss {seq}, {does}.",
+    "exact": "Any private randomizer with these probabilities (for example a random-number app).",
+    "birthday": "Is your mother's birthday in {months}?",
+}
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")
