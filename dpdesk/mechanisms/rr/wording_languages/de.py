@@ -92,6 +92,18 @@ T = {
     "birthday": "Hat Ihre Mutter im {months} Geburtstag?",
 }
 
+# online fielding: why the answer is private, the respondent's own randomizer, the group question
+T.update({
+    'why_private': 'Warum Ihre Antwort vertraulich bleibt: Die Umfrage sieht nie Ihre Münze, Ihren Würfel oder Ihren Geburtstag, sondern nur die Antwort, die Sie ankreuzen, und diese Antwort kann vom Zufallsgenerator stammen statt von der Wahrheit. Niemand, weder das Forschungsteam noch die Umfrage-Website, kann daraus ablesen, was auf Sie zutrifft.',
+    'own_randomizer': 'Benutzen Sie Ihren eigenen Zufallsgenerator, unbeobachtet von anderen (zum Beispiel eine Münze oder einen Würfel, die Sie zu Hause werfen); benutzen Sie nie einen auf dieser Website und geben Sie sein Ergebnis hier nie ein.',
+    'group_question': 'An welchem Tag des Monats haben Sie Geburtstag?',
+    'group_odd': 'An einem ungeraden Tag (1, 3, 5 … 31): Gruppe 1',
+    'group_even': 'An einem geraden Tag (2, 4, 6 … 30): Gruppe 2',
+    'group_note': 'Ihre Gruppe bestimmt nur, welche der beiden Anleitungen unten Sie befolgen; über Ihre Antwort sagt sie nichts.',
+    'ticked': 'Angekreuzt',
+    'not_ticked': 'Nicht angekreuzt',
+})
+
 LABELS = {
     "no": ("Nein", "nein"), "yes": ("Ja", "ja"),
     "different": ("Die Antworten sind verschieden", "verschieden"),

@@ -35,5 +35,17 @@ T = {
     "birthday": "Is your mother's birthday in {months}?",
 }
 
+# online fielding: why the answer is private, the respondent's own randomizer, the group question
+T.update({
+    'why_private': 'Why your answer is private: the survey never sees your coin, die or birthday, only the answer you tick, and that answer can come from the randomizer instead of the truth. Nobody, not the researchers and not the survey website, can tell from it what is true for you.',
+    'own_randomizer': 'Use your own randomizer, out of sight of anyone else (for example a coin you toss or a die you roll at home); never use one on this website, and never type its result here.',
+    'group_question': 'On which day of the month is your birthday?',
+    'group_odd': 'An odd day (1, 3, 5 ... 31): group 1',
+    'group_even': 'An even day (2, 4, 6 ... 30): group 2',
+    'group_note': 'Your group only decides which of the two sets of instructions below you follow; it says nothing about your answer.',
+    'ticked': 'Ticked',
+    'not_ticked': 'Not ticked',
+})
+
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")

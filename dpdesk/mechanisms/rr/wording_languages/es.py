@@ -89,6 +89,18 @@ T = {
     "birthday": "¿El cumpleaños de su madre es en {months}?",
 }
 
+# online fielding: why the answer is private, the respondent's own randomizer, the group question
+T.update({
+    'why_private': 'Por qué su respuesta es confidencial: la encuesta nunca ve su moneda, su dado ni su fecha de cumpleaños, solo la respuesta que usted marca, y esa respuesta puede venir del sorteo en lugar de la verdad. Nadie, ni el equipo de investigación ni el sitio web de la encuesta, puede saber a partir de ella qué es cierto en su caso.',
+    'own_randomizer': 'Use su propio sorteo, lejos de la vista de los demás (por ejemplo, una moneda o un dado que lance en casa); nunca use uno de este sitio web y nunca escriba aquí su resultado.',
+    'group_question': '¿Qué día del mes es su cumpleaños?',
+    'group_odd': 'Un día impar (1, 3, 5 … 31): grupo 1',
+    'group_even': 'Un día par (2, 4, 6 … 30): grupo 2',
+    'group_note': 'Su grupo solo decide cuál de las dos instrucciones de abajo debe seguir; no dice nada sobre su respuesta.',
+    'ticked': 'Marcada',
+    'not_ticked': 'No marcada',
+})
+
 LABELS = {
     "no": ("No", "no"), "yes": ("Sí", "sí"),
     "different": ("Las respuestas son distintas", "distintas"),

@@ -92,6 +92,18 @@ T = {
     "birthday": "L'anniversaire de votre mère est-il en {months} ?",
 }
 
+# online fielding: why the answer is private, the respondent's own randomizer, the group question
+T.update({
+    'why_private': "Pourquoi votre réponse reste confidentielle : l'enquête ne voit jamais votre pièce, votre dé ou votre date d'anniversaire, seulement la réponse que vous cochez, et cette réponse peut venir du tirage au sort plutôt que de la vérité. Personne, ni l'équipe de recherche ni le site de l'enquête, ne peut en déduire ce qui est vrai pour vous.",
+    'own_randomizer': "Utilisez votre propre tirage au sort, à l'abri des regards (par exemple une pièce ou un dé que vous lancez chez vous) ; n'en utilisez jamais un sur ce site et n'y saisissez jamais son résultat.",
+    'group_question': 'Quel jour du mois êtes-vous né(e) ?',
+    'group_odd': 'Un jour impair (1, 3, 5 … 31) : groupe 1',
+    'group_even': 'Un jour pair (2, 4, 6 … 30) : groupe 2',
+    'group_note': 'Votre groupe détermine seulement laquelle des deux consignes ci-dessous vous suivez ; il ne dit rien de votre réponse.',
+    'ticked': 'Cochée',
+    'not_ticked': 'Non cochée',
+})
+
 LABELS = {
     "no": ("Non", "non"), "yes": ("Oui", "oui"),
     "different": ("Les réponses sont différentes", "différentes"),

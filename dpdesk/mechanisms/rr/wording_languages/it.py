@@ -98,6 +98,18 @@ T = {
     "birthday": "Il compleanno di Sua madre è in {months}?",
 }
 
+# online fielding: why the answer is private, the respondent's own randomizer, the group question
+T.update({
+    'why_private': 'Perché la Sua risposta resta riservata: il questionario non vede mai la Sua moneta, il Suo dado o il Suo compleanno, ma solo la risposta che barra, e quella risposta può venire dal sorteggio invece che dalla verità. Nessuno, né il gruppo di ricerca né il sito del questionario, può capire da essa che cosa è vero nel Suo caso.',
+    'own_randomizer': 'Usi un Suo sorteggio, al riparo dagli sguardi altrui (per esempio una moneta o un dado che lancia a casa); non ne usi mai uno su questo sito e non vi inserisca mai il risultato.',
+    'group_question': 'In che giorno del mese è il Suo compleanno?',
+    'group_odd': 'Un giorno dispari (1, 3, 5 … 31): gruppo 1',
+    'group_even': 'Un giorno pari (2, 4, 6 … 30): gruppo 2',
+    'group_note': 'Il Suo gruppo decide soltanto quale delle due istruzioni qui sotto seguire; non dice nulla sulla Sua risposta.',
+    'ticked': 'Barrata',
+    'not_ticked': 'Non barrata',
+})
+
 LABELS = {
     "no": ("No", "no"), "yes": ("Sì", "sì"),
     "different": ("Le risposte sono diverse", "diverse"),

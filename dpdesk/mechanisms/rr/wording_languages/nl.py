@@ -87,6 +87,18 @@ T = {
     "birthday": "Is uw moeder jarig in {months}?",
 }
 
+# online fielding: why the answer is private, the respondent's own randomizer, the group question
+T.update({
+    'why_private': 'Waarom uw antwoord vertrouwelijk blijft: de enquête ziet nooit uw munt, dobbelsteen of verjaardag, alleen het antwoord dat u aankruist, en dat antwoord kan van het toevalsmechanisme komen in plaats van de waarheid. Niemand, niet de onderzoekers en niet de enquêtewebsite, kan eruit afleiden wat voor u waar is.',
+    'own_randomizer': 'Gebruik uw eigen toevalsmechanisme, buiten het zicht van anderen (bijvoorbeeld een munt of dobbelsteen die u thuis gooit); gebruik er nooit een op deze website en typ de uitkomst hier nooit in.',
+    'group_question': 'Op welke dag van de maand bent u jarig?',
+    'group_odd': 'Een oneven dag (1, 3, 5 … 31): groep 1',
+    'group_even': 'Een even dag (2, 4, 6 … 30): groep 2',
+    'group_note': 'Uw groep bepaalt alleen welke van de twee instructies hieronder u volgt; over uw antwoord zegt die niets.',
+    'ticked': 'Aangekruist',
+    'not_ticked': 'Niet aangekruist',
+})
+
 LABELS = {
     "no": ("Nee", "nee"), "yes": ("Ja", "ja"),
     "different": ("De antwoorden zijn verschillend", "verschillend"),

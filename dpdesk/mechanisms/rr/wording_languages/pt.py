@@ -88,6 +88,18 @@ T = {
     "birthday": "O aniversário da sua mãe é em {months}?",
 }
 
+# online fielding: why the answer is private, the respondent's own randomizer, the group question
+T.update({
+    'why_private': 'Porque a sua resposta é confidencial: o questionário nunca vê a sua moeda, o seu dado ou o seu aniversário, apenas a resposta que assinala, e essa resposta pode vir do sorteio em vez da verdade. Ninguém, nem quem realiza o estudo nem o site do questionário, consegue saber a partir dela o que é verdade no seu caso.',
+    'own_randomizer': 'Use o seu próprio sorteio, longe da vista de outras pessoas (por exemplo, uma moeda ou um dado que lança em casa); nunca use um sorteio deste site e nunca escreva aqui o resultado.',
+    'group_question': 'Em que dia do mês é o seu aniversário?',
+    'group_odd': 'Um dia ímpar (1, 3, 5 … 31): grupo 1',
+    'group_even': 'Um dia par (2, 4, 6 … 30): grupo 2',
+    'group_note': 'O seu grupo apenas decide qual das duas instruções abaixo deve seguir; não diz nada sobre a sua resposta.',
+    'ticked': 'Assinalada',
+    'not_ticked': 'Não assinalada',
+})
+
 LABELS = {
     "no": ("Não", "não"), "yes": ("Sim", "sim"),
     "different": ("As respostas são diferentes", "diferentes"),

@@ -105,9 +105,18 @@ def card_order(design) -> list[int]:
 # --------------------------------------------------------------------------- instructions
 
 
-def instructions(design, language: str = "en") -> str:
-    """What the respondent does, in ``language`` (English: ``design.describe()``)."""
+def instructions(design, language: str = "en", categories: list[str] | None = None) -> str:
+    """What the respondent does, in ``language`` (English: ``design.describe()``).
+
+    ``categories``: the category names in this language (forced response with categories
+    quotes them); by default the design's own.
+    """
+    cats = list(categories) if categories and len(categories) == len(design.categories) else list(design.categories)
+    if language == "en" and cats == list(design.categories):
+        return design.describe()
     if language == "en":
+        if design.name == "forced_multi":
+            return wording.forced_multi(design.params["p_truth"], design.params["p_forced"], tuple(cats))
         return design.describe()
     mod = _module(language)
     n, p = design.name, design.params
@@ -138,7 +147,7 @@ def instructions(design, language: str = "en") -> str:
                     cards=mod.T["kuk_one"] if draws == 1 else mod.T["kuk_many"].format(n=draws),
                     report=mod.T["kuk_colour"] if draws == 1 else mod.T["kuk_count"])
     if n == "forced_multi":
-        rest = "; ".join(fill("forced_multi_part", p=float(f), c=c) for c, f in zip(design.categories, p["p_forced"])
+        rest = "; ".join(fill("forced_multi_part", p=float(f), c=c) for c, f in zip(cats, p["p_forced"])
                          if f > 0)
         return fill("forced_multi", t=p["p_truth"], rest=rest)
     if n == "krr":
@@ -183,11 +192,7 @@ def card_text(question: str, design, device_text: str = "", question_b: str = ""
         parts = [f"A: {question.strip()}\nB: {b}"]
     else:
         parts = [question.strip()]
-    how = instructions(design, language)
-    if categories and len(categories) == len(design.categories):
-        for old, new in zip(design.categories, categories):
-            how = how.replace(old, new)  # the category names quoted in the instructions
-    parts += ["", phrase("how", language) + how]
+    parts += ["", phrase("how", language) + instructions(design, language, categories)]
     if device_text:
         parts += ["", phrase("randomizer", language) + device_text]
     if design.model == "unary":
