@@ -282,7 +282,28 @@ def _v4_survey_designs(conn: sqlite3.Connection) -> None:
 
 
 def _v4_respondent_texts(conn: sqlite3.Connection) -> None:
-    """v4 part: the respondent's text per language, and the instruments fielded."""
+    """v4 part: the respondent's text per language, and the instruments fielded.
+
+    ``item_texts``: an item's respondent text in one language, one row per part (question,
+    question B, instructions, card, options) the researcher wrote or edited; a part without
+    a row is generated from the design in that language. ``item_languages``: the languages
+    an item is fielded in, and whether the research team has reviewed its text in each.
+    """
+    conn.execute("""CREATE TABLE item_texts (
+    item_id  INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    language TEXT NOT NULL CHECK (length(language) > 0),
+    part     TEXT NOT NULL CHECK (length(part) > 0),    -- e.g. question_b
+    text     TEXT NOT NULL,
+    PRIMARY KEY (item_id, language, part)
+)""")
+    conn.execute(f"""CREATE TABLE item_languages (
+    item_id     INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    language    TEXT NOT NULL CHECK (length(language) > 0),
+    reviewed    INTEGER NOT NULL DEFAULT 0 CHECK (reviewed IN (0, 1)),  -- checked by a native speaker
+    reviewed_by TEXT NOT NULL DEFAULT '',                                -- who reviewed it, in words
+    modified_at TEXT NOT NULL DEFAULT {_NOW},
+    PRIMARY KEY (item_id, language)
+)""")
 
 
 def _v4_ledger(conn: sqlite3.Connection) -> None:

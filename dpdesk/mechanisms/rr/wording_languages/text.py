@@ -13,6 +13,10 @@ from dpdesk.mechanisms.rr import wording
 LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español", "nl": "Nederlands",
              "it": "Italiano", "pt": "Português"}
 
+#: The languages' names in English (for the methods paragraph, which is written in English).
+ENGLISH_NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanish", "nl": "Dutch", "it": "Italian",
+                 "pt": "Portuguese"}
+
 #: Designs where the respondent considers two questions: the sensitive one (A) and a harmless one (B).
 TWO_QUESTIONS = ("crosswise", "triangular", "unrelated", "unrelated_unknown")
 
