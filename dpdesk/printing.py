@@ -77,6 +77,71 @@ def html_to_pdf(html: str, path: str | os.PathLike, *, title: str = "dpdesk repo
     return path
 
 
+def card_html(title: str, text: str) -> str:
+    """One respondent card as rich text: its title, then the text's paragraphs (blank-line separated)."""
+    import html
+
+    paragraphs = [p for p in text.split("\n\n") if p.strip()]
+    if paragraphs and paragraphs[0].strip() == title.strip():
+        paragraphs = paragraphs[1:]  # the question is the title: not printed twice
+    body = "".join(f"<p>{html.escape(p).replace(chr(10), '<br>')}</p>" for p in paragraphs)
+    return (f"<h2 style='margin-bottom: 12px'>{html.escape(title)}</h2>"
+            f"<div style='font-size: 11pt; line-height: 140%'>{body}</div>")
+
+
+def write_cards(cards: list[tuple[str, str]], path: str | os.PathLike, *, job=None) -> Path:
+    """Respondent cards ``(title, text)`` as one PDF, each card from a new A5 page (one per language,
+    for example); written atomically. ``job``: a worker job (progress and Cancel), or None.
+
+    Works in a worker thread: ``QPdfWriter`` and ``QTextDocument``, no widgets.
+    """
+    from PySide6.QtCore import QMarginsF, QRectF, QSizeF
+    from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
+
+    app = _application()  # noqa: F841 - kept alive while painting
+    path = Path(path)
+    if job is not None:
+        job.progress(0.1, "Laying out the card")
+    tmp = path.with_name(f".{path.name}.tmp")
+    writer = QPdfWriter(str(tmp))
+    writer.setTitle(cards[0][0] if cards else "")
+    writer.setCreator("dpdesk")
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A5), QPageLayout.Orientation.Portrait,
+                                     QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
+    writer.setResolution(300)
+    rect = writer.pageLayout().paintRectPixels(writer.resolution())
+    width, height = float(rect.width()), float(rect.height())
+    docs = []
+    for title, text in cards:
+        doc = QTextDocument()
+        doc.documentLayout().setPaintDevice(writer)  # lay out in the printer's resolution
+        doc.setDefaultFont(QFont("DejaVu Sans", 11))
+        doc.setHtml(card_html(title, text))
+        doc.setPageSize(QSizeF(width, height))
+        docs.append(doc)
+    if job is not None:
+        job.check()
+    painter = QPainter(writer)
+    try:
+        first = True
+        for doc in docs:
+            for page in range(doc.pageCount()):
+                if not first:
+                    writer.newPage()
+                first = False
+                painter.save()
+                painter.translate(0, -page * height)
+                doc.drawContents(painter, QRectF(0, page * height, width, height))
+                painter.restore()
+    finally:
+        painter.end()
+    del painter, writer  # finishes the file
+    os.replace(tmp, path)
+    if job is not None:
+        job.progress(1.0, "Card saved")
+    return path
+
+
 def write_report(project, path: str | os.PathLike, **options) -> Path:
     """The project's report as ``.html`` or ``.pdf`` (by the suffix of ``path``); see ``report_html``."""
     from dpdesk.project.report.report import report_parts

@@ -15,9 +15,9 @@ QUESTION_DE = "Haben Sie im letzten Jahr bei einer Prüfung geschummelt? „Ja�
 @pytest.fixture
 def project(tmp_path):
     with Project.create(tmp_path / "p.dpdesk") as p:
-        p.add_item("cheat", rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25), "Did you cheat in an exam?")
-        p.add_item("mix", rr.design("crosswise", p=0.25), "Have you ever shoplifted?")
-        p.add_item("transport", rr.design("krr", categories=["bus", "car", "bike"], epsilon=2.0), "How do you travel?")
+        p.add_item("cheat", rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25), question="Did you cheat in an exam?")
+        p.add_item("mix", rr.design("crosswise", p=0.25), question="Have you ever shoplifted?")
+        p.add_item("transport", rr.design("krr", categories=["bus", "car", "bike"], epsilon=2.0), question="How do you travel?")
         yield p
 
 
