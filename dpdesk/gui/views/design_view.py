@@ -107,11 +107,15 @@ class DesignView(QWidget):
         self.remove_button = name(QPushButton("Remove"), "Remove item", "Remove the selected item (you can undo this)")
         self.map_button = name(QPushButton("Map…"), "Map item",
                                "Choose the column and codes of the selected item in the active dataset")
+        self.languages_button = name(QPushButton(self.tr("Languages…")), self.tr("Respondent text in other languages"),
+                                     self.tr("The selected item's question, instructions and card in the "
+                                             "respondents' languages, and their review"))
         buttons = QHBoxLayout()
         buttons.addWidget(self.new_button)
         buttons.addWidget(self.edit_button)
         buttons.addWidget(self.remove_button)
         buttons.addWidget(self.map_button)
+        buttons.addWidget(self.languages_button)
         buttons.addStretch(1)
         self.combined = QLabel()
         self.combined.setObjectName("combinedEpsilon")
@@ -130,13 +134,15 @@ class DesignView(QWidget):
         self.edit_button.clicked.connect(self.edit_selected)
         self.remove_button.clicked.connect(self.remove_selected)
         self.map_button.clicked.connect(self.map_selected)
+        self.languages_button.clicked.connect(self.languages_selected)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.table.itemDoubleClicked.connect(self.edit_selected)
         self.wizard = None
         self.setTabOrder(self.new_button, self.edit_button)
         self.setTabOrder(self.edit_button, self.remove_button)
         self.setTabOrder(self.remove_button, self.map_button)
-        self.setTabOrder(self.map_button, self.table)
+        self.setTabOrder(self.map_button, self.languages_button)
+        self.setTabOrder(self.languages_button, self.table)
         self.refresh()
 
     # ------------------------------------------------------------------ display
@@ -177,6 +183,7 @@ class DesignView(QWidget):
         self.edit_button.setEnabled(has_project and selected)
         self.remove_button.setEnabled(has_project and selected)
         self.map_button.setEnabled(has_project and selected and bool(self.window_.project.datasets()))
+        self.languages_button.setEnabled(has_project and selected)
 
     def selected_name(self) -> str | None:
         rows = {i.row() for i in self.table.selectedItems()}
@@ -200,6 +207,16 @@ class DesignView(QWidget):
         item_name = self.selected_name()
         if item_name is not None:
             self.window_.data_view.map_item(item_name)
+
+    def languages_selected(self, *_args):
+        """The selected item's respondent text in each language (the dialog, not blocking)."""
+        item_name = self.selected_name()
+        if item_name is None:
+            return None
+        from dpdesk.gui.dialogs.languages import open_languages
+
+        self.languages_dialog = open_languages(self.window_.project, item_name, self.window_.settings, self)
+        return self.languages_dialog
 
     def edit_selected(self, *_args):
         item_name = self.selected_name()
