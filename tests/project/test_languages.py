@@ -92,3 +92,22 @@ def test_removing_an_item_removes_its_texts(project):
     project.remove_item("cheat")
     assert project._read("SELECT COUNT(*) FROM item_texts")[0][0] == 0
     assert project._read("SELECT COUNT(*) FROM item_languages")[0][0] == 0
+
+
+def test_platform_text_in_german(project):
+    project.add_item("sld", rr.design("sld", p1=0.3, p2=0.7), question="Did you ever drive drunk?")
+    project.add_item("media", rr.design("unary", categories=["tv", "radio"], epsilon=2.0), question="Which?")
+    L.set_text(project, "cheat", "de", question=QUESTION_DE)
+    f = L.platform_text(project, "cheat", "de")
+    assert f["question"] == QUESTION_DE and f["options"] == ((1, "Ja"), (2, "Nein")) and f["missing"] == ()
+    assert "Benutzen Sie Ihren eigenen Zufallsgenerator" in f["instructions"]
+    assert f["why_private"].startswith("Warum Ihre Antwort vertraulich bleibt")
+    g = L.platform_text(project, "sld", "fr", mode="interview")
+    assert g["group_question"] == "Quel jour du mois êtes-vous né(e)\u00a0?" and g["missing"] == ("question",)
+    assert g["instructions"].startswith("Votre groupe") and "l'enquêteur ou l'enquêtrice" in g["instructions"]
+    m = L.platform_text(project, "mix", "es")
+    assert m["missing"] == ("question", "question B (the harmless question)") and "sorteo que" not in m["instructions"]
+    u = L.set_text(project, "media", "it", options=["televisione", "radio"])
+    assert u.options == ("televisione", "radio")
+    t = L.platform_text(project, "media", "it")
+    assert t["tick_options"] == (("tv", "televisione"), ("radio", "radio")) and t["tick_labels"] == ("Barrata", "Non barrata")

@@ -92,8 +92,11 @@ T = {
     "birthday": "Hat Ihre Mutter im {months} Geburtstag?",
 }
 
-# online fielding: why the answer is private, the respondent's own randomizer, the group question
+# online and interview fielding: why the answer is private, whose randomizer, the group question
 T.update({
+    'interview_randomizer': 'Benutzen Sie den Zufallsgenerator, den Ihnen die interviewende Person gibt, so, dass sie das Ergebnis nicht sieht, und sagen Sie das Ergebnis nie laut: Aufgezeichnet wird nur Ihre Antwort.',
+    'why_private_two': 'Warum Ihre Antwort vertraulich bleibt: Sie nennen Ihre Antwort auf keine der beiden Fragen, sondern nur, ob die Antworten gleich sind (oder ob mindestens eine „Ja“ lautet), und nur Sie kennen Ihre Antwort auf Frage B. Niemand, weder das Forschungsteam noch die Umfrage, kann daraus ablesen, was auf Sie zutrifft.',
+    'why_private_interview': 'Warum Ihre Antwort vertraulich bleibt: Die interviewende Person sieht Ihren Zufallsgenerator nie, nur Ihre Antwort, und diese Antwort kann vom Zufallsgenerator stammen statt von der Wahrheit. Niemand, weder die interviewende Person noch das Forschungsteam, kann daraus ablesen, was auf Sie zutrifft.',
     'why_private': 'Warum Ihre Antwort vertraulich bleibt: Die Umfrage sieht nie Ihre Münze, Ihren Würfel oder Ihren Geburtstag, sondern nur die Antwort, die Sie ankreuzen, und diese Antwort kann vom Zufallsgenerator stammen statt von der Wahrheit. Niemand, weder das Forschungsteam noch die Umfrage-Website, kann daraus ablesen, was auf Sie zutrifft.',
     'own_randomizer': 'Benutzen Sie Ihren eigenen Zufallsgenerator, unbeobachtet von anderen (zum Beispiel eine Münze oder einen Würfel, die Sie zu Hause werfen); benutzen Sie nie einen auf dieser Website und geben Sie sein Ergebnis hier nie ein.',
     'group_question': 'An welchem Tag des Monats haben Sie Geburtstag?',

@@ -35,8 +35,11 @@ T = {
     "birthday": "Is your mother's birthday in {months}?",
 }
 
-# online fielding: why the answer is private, the respondent's own randomizer, the group question
+# online and interview fielding: why the answer is private, whose randomizer, the group question
 T.update({
+    'interview_randomizer': "Use the randomizer the interviewer gives you, out of the interviewer's sight, and never say its result aloud: only your answer is recorded.",
+    'why_private_two': "Why your answer is private: you never say your answer to either question, only whether they are the same (or whether at least one is 'yes'), and only you know your answer to question B. Nobody, not the researchers and not the survey, can tell from it what is true for you.",
+    'why_private_interview': 'Why your answer is private: the interviewer never sees your randomizer, only the answer you give, and that answer can come from the randomizer instead of the truth. Nobody, not the interviewer and not the researchers, can tell from it what is true for you.',
     'why_private': 'Why your answer is private: the survey never sees your coin, die or birthday, only the answer you tick, and that answer can come from the randomizer instead of the truth. Nobody, not the researchers and not the survey website, can tell from it what is true for you.',
     'own_randomizer': 'Use your own randomizer, out of sight of anyone else (for example a coin you toss or a die you roll at home); never use one on this website, and never type its result here.',
     'group_question': 'On which day of the month is your birthday?',

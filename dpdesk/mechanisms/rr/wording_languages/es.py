@@ -89,8 +89,11 @@ T = {
     "birthday": "¿El cumpleaños de su madre es en {months}?",
 }
 
-# online fielding: why the answer is private, the respondent's own randomizer, the group question
+# online and interview fielding: why the answer is private, whose randomizer, the group question
 T.update({
+    'interview_randomizer': 'Use el sorteo que le entregue la persona entrevistadora, fuera de su vista, y nunca diga en voz alta el resultado: solo se registra su respuesta.',
+    'why_private_two': 'Por qué su respuesta es confidencial: usted nunca dice su respuesta a ninguna de las dos preguntas, solo si son iguales (o si al menos una es «Sí»), y solo usted conoce su respuesta a la pregunta B. Nadie, ni el equipo de investigación ni la encuesta, puede saber a partir de ella qué es cierto en su caso.',
+    'why_private_interview': 'Por qué su respuesta es confidencial: la persona entrevistadora nunca ve su sorteo, solo la respuesta que usted da, y esa respuesta puede venir del sorteo en lugar de la verdad. Nadie, ni la persona entrevistadora ni el equipo de investigación, puede saber a partir de ella qué es cierto en su caso.',
     'why_private': 'Por qué su respuesta es confidencial: la encuesta nunca ve su moneda, su dado ni su fecha de cumpleaños, solo la respuesta que usted marca, y esa respuesta puede venir del sorteo en lugar de la verdad. Nadie, ni el equipo de investigación ni el sitio web de la encuesta, puede saber a partir de ella qué es cierto en su caso.',
     'own_randomizer': 'Use su propio sorteo, lejos de la vista de los demás (por ejemplo, una moneda o un dado que lance en casa); nunca use uno de este sitio web y nunca escriba aquí su resultado.',
     'group_question': '¿Qué día del mes es su cumpleaños?',

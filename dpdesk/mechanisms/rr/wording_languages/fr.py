@@ -92,8 +92,11 @@ T = {
     "birthday": "L'anniversaire de votre mère est-il en {months} ?",
 }
 
-# online fielding: why the answer is private, the respondent's own randomizer, the group question
+# online and interview fielding: why the answer is private, whose randomizer, the group question
 T.update({
+    'interview_randomizer': "Utilisez le tirage au sort que l'enquêteur ou l'enquêtrice vous remet, hors de sa vue, et n'annoncez jamais son résultat à voix haute : seule votre réponse est enregistrée.",
+    'why_private_two': "Pourquoi votre réponse reste confidentielle : vous ne donnez votre réponse à aucune des deux questions, vous dites seulement si elles sont identiques (ou si au moins l'une est « Oui »), et vous seul(e) connaissez votre réponse à la question B. Personne, ni l'équipe de recherche ni l'enquête, ne peut en déduire ce qui est vrai pour vous.",
+    'why_private_interview': "Pourquoi votre réponse reste confidentielle : l'enquêteur ou l'enquêtrice ne voit jamais le résultat de votre tirage, seulement votre réponse, et cette réponse peut venir du tirage plutôt que de la vérité. Personne, ni la personne qui vous interroge ni l'équipe de recherche, ne peut en déduire ce qui est vrai pour vous.",
     'why_private': "Pourquoi votre réponse reste confidentielle : l'enquête ne voit jamais votre pièce, votre dé ou votre date d'anniversaire, seulement la réponse que vous cochez, et cette réponse peut venir du tirage au sort plutôt que de la vérité. Personne, ni l'équipe de recherche ni le site de l'enquête, ne peut en déduire ce qui est vrai pour vous.",
     'own_randomizer': "Utilisez votre propre tirage au sort, à l'abri des regards (par exemple une pièce ou un dé que vous lancez chez vous) ; n'en utilisez jamais un sur ce site et n'y saisissez jamais son résultat.",
     'group_question': 'Quel jour du mois êtes-vous né(e) ?',

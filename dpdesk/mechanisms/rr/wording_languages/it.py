@@ -98,8 +98,11 @@ T = {
     "birthday": "Il compleanno di Sua madre è in {months}?",
 }
 
-# online fielding: why the answer is private, the respondent's own randomizer, the group question
+# online and interview fielding: why the answer is private, whose randomizer, the group question
 T.update({
+    'interview_randomizer': "Usi il sorteggio che Le consegna chi La intervista, senza che possa vederne l'esito, e non dica mai il risultato ad alta voce: viene registrata solo la Sua risposta.",
+    'why_private_two': 'Perché la Sua risposta resta riservata: Lei non dice mai la Sua risposta a nessuna delle due domande, ma solo se sono uguali (o se almeno una è «Sì»), e solo Lei conosce la Sua risposta alla domanda B. Nessuno, né il gruppo di ricerca né il questionario, può capire da essa che cosa è vero nel Suo caso.',
+    'why_private_interview': 'Perché la Sua risposta resta riservata: chi La intervista non vede mai il Suo sorteggio, ma solo la risposta che dà, e quella risposta può venire dal sorteggio invece che dalla verità. Nessuno, né chi La intervista né il gruppo di ricerca, può capire da essa che cosa è vero nel Suo caso.',
     'why_private': 'Perché la Sua risposta resta riservata: il questionario non vede mai la Sua moneta, il Suo dado o il Suo compleanno, ma solo la risposta che barra, e quella risposta può venire dal sorteggio invece che dalla verità. Nessuno, né il gruppo di ricerca né il sito del questionario, può capire da essa che cosa è vero nel Suo caso.',
     'own_randomizer': 'Usi un Suo sorteggio, al riparo dagli sguardi altrui (per esempio una moneta o un dado che lancia a casa); non ne usi mai uno su questo sito e non vi inserisca mai il risultato.',
     'group_question': 'In che giorno del mese è il Suo compleanno?',

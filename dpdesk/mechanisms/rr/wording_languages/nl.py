@@ -87,8 +87,11 @@ T = {
     "birthday": "Is uw moeder jarig in {months}?",
 }
 
-# online fielding: why the answer is private, the respondent's own randomizer, the group question
+# online and interview fielding: why the answer is private, whose randomizer, the group question
 T.update({
+    'interview_randomizer': 'Gebruik het toevalsmechanisme dat de interviewer u geeft, buiten het zicht van de interviewer, en zeg de uitkomst nooit hardop: alleen uw antwoord wordt genoteerd.',
+    'why_private_two': 'Waarom uw antwoord vertrouwelijk blijft: u zegt op geen van beide vragen uw antwoord, alleen of de antwoorden hetzelfde zijn (of dat er minstens één ‘Ja’ is), en alleen u kent uw antwoord op vraag B. Niemand, niet de onderzoekers en niet de enquête, kan eruit afleiden wat voor u waar is.',
+    'why_private_interview': 'Waarom uw antwoord vertrouwelijk blijft: de interviewer ziet uw toevalsmechanisme nooit, alleen het antwoord dat u geeft, en dat antwoord kan van het toevalsmechanisme komen in plaats van de waarheid. Niemand, niet de interviewer en niet de onderzoekers, kan eruit afleiden wat voor u waar is.',
     'why_private': 'Waarom uw antwoord vertrouwelijk blijft: de enquête ziet nooit uw munt, dobbelsteen of verjaardag, alleen het antwoord dat u aankruist, en dat antwoord kan van het toevalsmechanisme komen in plaats van de waarheid. Niemand, niet de onderzoekers en niet de enquêtewebsite, kan eruit afleiden wat voor u waar is.',
     'own_randomizer': 'Gebruik uw eigen toevalsmechanisme, buiten het zicht van anderen (bijvoorbeeld een munt of dobbelsteen die u thuis gooit); gebruik er nooit een op deze website en typ de uitkomst hier nooit in.',
     'group_question': 'Op welke dag van de maand bent u jarig?',

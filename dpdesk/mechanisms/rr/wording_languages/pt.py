@@ -88,8 +88,11 @@ T = {
     "birthday": "O aniversário da sua mãe é em {months}?",
 }
 
-# online fielding: why the answer is private, the respondent's own randomizer, the group question
+# online and interview fielding: why the answer is private, whose randomizer, the group question
 T.update({
+    'interview_randomizer': 'Use o sorteio que a pessoa que faz a entrevista lhe entregar, fora da vista dela, e nunca diga o resultado em voz alta: só a sua resposta fica anotada.',
+    'why_private_two': 'Porque a sua resposta é confidencial: nunca diz a sua resposta a nenhuma das duas perguntas, apenas se são iguais (ou se pelo menos uma é «Sim»), e nenhuma outra pessoa conhece a sua resposta à pergunta B. Ninguém, nem quem realiza o estudo nem o questionário, consegue saber a partir dela o que é verdade no seu caso.',
+    'why_private_interview': 'Porque a sua resposta é confidencial: quem faz a entrevista nunca vê o seu sorteio, apenas a resposta que dá, e essa resposta pode vir do sorteio em vez da verdade. Ninguém, nem quem faz a entrevista nem quem realiza o estudo, consegue saber a partir dela o que é verdade no seu caso.',
     'why_private': 'Porque a sua resposta é confidencial: o questionário nunca vê a sua moeda, o seu dado ou o seu aniversário, apenas a resposta que assinala, e essa resposta pode vir do sorteio em vez da verdade. Ninguém, nem quem realiza o estudo nem o site do questionário, consegue saber a partir dela o que é verdade no seu caso.',
     'own_randomizer': 'Use o seu próprio sorteio, longe da vista de outras pessoas (por exemplo, uma moeda ou um dado que lança em casa); nunca use um sorteio deste site e nunca escreva aqui o resultado.',
     'group_question': 'Em que dia do mês é o seu aniversário?',
