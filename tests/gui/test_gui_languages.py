@@ -84,3 +84,17 @@ def test_edit_the_card_switch_language_and_back(window, qtbot, tmp_path):
     shot(dialog, "languages_dialog_1024")
     qtbot.mouseClick(dialog.done_button, Qt.MouseButton.LeftButton)
     assert not dialog.isVisible()
+
+
+def test_undo_brings_back_an_items_texts(window, qtbot, tmp_path):
+    dialog = _open(window, qtbot, tmp_path)
+    type_text(qtbot, dialog.question, "Haben Sie geschummelt?")
+    qtbot.mouseClick(dialog.reviewed, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dialog.done_button, Qt.MouseButton.LeftButton)
+    view = window.design_view
+    view.select("cheat")
+    qtbot.mouseClick(view.remove_button, Qt.MouseButton.LeftButton)
+    assert not window.project.items()
+    window.undo_stack.undo()
+    text = L.respondent_text_in(window.project, "cheat", "de")
+    assert text.question == "Haben Sie geschummelt?" and text.reviewed

@@ -16,7 +16,9 @@ from dpdesk.project.languages.texts import (
     item_languages,
     remove_language,
     respondent_text_in,
+    restore_texts,
     review_summary,
+    saved_texts,
     set_reviewed,
     set_source_language,
     set_text,
@@ -24,5 +26,5 @@ from dpdesk.project.languages.texts import (
 )
 
 __all__ = ["CHECK_NOTE", "ItemText", "add_language", "item_languages", "platform_text", "remove_language",
-           "respondent_text_in", "review_summary", "set_reviewed", "set_source_language", "set_text",
-           "source_language"]
+           "respondent_text_in", "restore_texts", "review_summary", "saved_texts", "set_reviewed",
+           "set_source_language", "set_text", "source_language"]

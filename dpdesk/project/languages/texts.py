@@ -215,6 +215,26 @@ def respondent_text_in(project, item_name: str, language: str) -> ItemText:
                     bool(reviewed) or is_source, by, is_source)
 
 
+def saved_texts(project, item_name: str) -> dict[str, list[tuple]]:
+    """Every stored text and review row of an item, to put back with :func:`restore_texts` (undo)."""
+    item_id = _item_id(project, item_name)
+    return {"texts": [tuple(r) for r in project._read(
+                "SELECT language, part, text FROM item_texts WHERE item_id = ?", (item_id,))],
+            "languages": [tuple(r) for r in project._read(
+                "SELECT language, reviewed, reviewed_by, modified_at FROM item_languages WHERE item_id = ?"
+                " ORDER BY rowid", (item_id,))]}
+
+
+def restore_texts(project, item_name: str, saved: dict[str, list[tuple]]) -> None:
+    """Put back what :func:`saved_texts` kept (the item has been added again under the same name)."""
+    item_id = _item_id(project, item_name)
+    with project.transaction() as conn:
+        conn.executemany("INSERT OR REPLACE INTO item_texts(item_id, language, part, text) VALUES (?, ?, ?, ?)",
+                         [(item_id, *row) for row in saved.get("texts", [])])
+        conn.executemany("INSERT OR REPLACE INTO item_languages(item_id, language, reviewed, reviewed_by, modified_at)"
+                         " VALUES (?, ?, ?, ?, ?)", [(item_id, *row) for row in saved.get("languages", [])])
+
+
 def review_summary(project) -> dict[str, tuple[int, int]]:
     """Per language the project's items are fielded in: (items reviewed, items), source first."""
     source = source_language(project)
