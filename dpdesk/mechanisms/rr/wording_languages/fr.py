@@ -52,7 +52,8 @@ T = {
             "répondent « Non » quel que soit le résultat du tirage."),
     "forced_multi": ("Effectuez le tirage au sort en privé. Avec une probabilité de {t}, donnez votre vraie "
                      "réponse. Sinon, le tirage décide de votre réponse : {rest}."),
-    "forced_multi_part": "{p} : répondez « {c} »",
+    "forced_multi_part": "avec {p}, répondez « {c} »",
+    "list_sep": " ; ",
     "krr": ("Effectuez le tirage au sort en privé. Avec une probabilité de {keep}, indiquez votre vraie catégorie ; "
             "chacune des autres catégories est indiquée avec une probabilité de {other}."),
     "unary": ("Pour chaque option séparément, effectuez le tirage au sort en privé : si l'option vous concerne, "

@@ -151,8 +151,8 @@ def instructions(design, language: str = "en", categories: list[str] | None = No
                     cards=mod.T["kuk_one"] if draws == 1 else mod.T["kuk_many"].format(n=draws),
                     report=mod.T["kuk_colour"] if draws == 1 else mod.T["kuk_count"])
     if n == "forced_multi":
-        rest = "; ".join(fill("forced_multi_part", p=float(f), c=c) for c, f in zip(cats, p["p_forced"])
-                         if f > 0)
+        rest = mod.T.get("list_sep", "; ").join(fill("forced_multi_part", p=float(f), c=c)
+                                                for c, f in zip(cats, p["p_forced"]) if f > 0)
         return fill("forced_multi", t=p["p_truth"], rest=rest)
     if n == "krr":
         m = design.matrix
