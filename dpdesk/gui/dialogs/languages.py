@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from dpdesk.errors import DpdeskError
+from dpdesk.mechanisms.rr.wording_languages.text import TWO_QUESTIONS
 
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.shell.worker import JobRunner
@@ -42,7 +43,7 @@ class LanguagesDialog(QDialog):
         self.setObjectName("languagesDialog")
         self.setWindowTitle(self.tr("Respondent text in other languages"))
         item = project.item(item_name)
-        self.two_questions = item.design.name in ("crosswise", "triangular", "unrelated", "unrelated_unknown")
+        self.two_questions = item.design.name in TWO_QUESTIONS
         intro = note(self.tr("What respondents read for '{0}' in each language. dpdesk writes it from its own "
                              "templates; edit any language, then have a native speaker check it.").format(item_name))
         self.language = name(QComboBox(), self.tr("Language"), self.tr("The language of the respondent text"))
