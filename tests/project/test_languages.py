@@ -111,3 +111,17 @@ def test_platform_text_in_german(project):
     assert u.options == ("televisione", "radio")
     t = L.platform_text(project, "media", "it")
     assert t["tick_options"] == (("tv", "televisione"), ("radio", "radio")) and t["tick_labels"] == ("Barrata", "Non barrata")
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es", "nl", "it", "pt"])
+def test_every_design_fields_in_every_language(tmp_path, language):
+    from dpdesk.mechanisms.rr.design import DESIGN_NAMES
+    from tests.helpers.designs import example_design
+
+    with Project.create(tmp_path / "p.dpdesk") as p:
+        for name in DESIGN_NAMES:
+            p.add_item(name, example_design(name), question="Q?")
+            t = L.respondent_text_in(p, name, language)
+            f = L.platform_text(p, name, language, mode="interview")
+            assert t.card and "{" not in t.card and f["instructions"] and f["why_private"]
+            assert len(t.options) == len(t.responses)
