@@ -116,10 +116,8 @@ def instructions(design, language: str = "en", categories: list[str] | None = No
     quotes them); by default the design's own.
     """
     cats = list(categories) if categories and len(categories) == len(design.categories) else list(design.categories)
-    if language == "en" and cats == list(design.categories):
-        return design.describe()
     if language == "en":
-        if design.name == "forced_multi":
+        if design.name == "forced_multi" and cats != list(design.categories):
             return wording.forced_multi(design.params["p_truth"], design.params["p_forced"], tuple(cats))
         return design.describe()
     mod = _module(language)
