@@ -101,3 +101,16 @@ def test_numbers_and_words_the_local_way():
 def test_unknown_language_is_refused_in_words():
     with pytest.raises(DesignError, match="Languages with templates: en .English., de"):
         W.instructions(example_design("forced"), "xx")
+
+
+def test_answers_in_any_language_name_their_response():
+    """A platform's answer texts in another language map to the right response (crosswise never inverted)."""
+    from dpdesk.project.mapping.answer_labels import suggest
+
+    cw = example_design("crosswise")
+    assert suggest(cw, "Beide Antworten sind gleich") == "yes" and suggest(cw, "Les réponses sont différentes") == "no"
+    assert suggest(cw, "Le due risposte sono uguali") == "yes" and suggest(cw, "As respostas são diferentes") == "no"
+    tri = example_design("triangular")
+    assert suggest(tri, "Al menos un sí") == "yes" and suggest(tri, "Allebei nee") == "no"
+    assert suggest(example_design("forced"), "Nein") == "no" and suggest(example_design("forced"), "Oui") == "yes"
+    assert suggest(example_design("kuk"), "2 cartes rouges") == "2 red"

@@ -27,6 +27,7 @@ from dpdesk.mechanisms.rr.wording_languages.text import (
     die_text,
     exact_text,
     instructions,
+    labels_in_every_language,
     language_name,
     phrase,
     question_b_placeholder,
@@ -34,6 +35,6 @@ from dpdesk.mechanisms.rr.wording_languages.text import (
 
 __all__ = [
     "DesignError", "LANGUAGES", "answer_labels", "birthday_question", "card_order", "card_text",
-    "cards_text", "check_language", "coin_text", "die_text", "exact_text", "instructions", "language_name",
-    "phrase", "question_b_placeholder",
+    "cards_text", "check_language", "coin_text", "die_text", "exact_text", "instructions",
+    "labels_in_every_language", "language_name", "phrase", "question_b_placeholder",
 ]

@@ -98,6 +98,16 @@ def answer_labels(design, language: str = "en") -> tuple[tuple[str, str], ...]:
         else tuple(zip(design.response_labels, design.short_labels))
 
 
+def labels_in_every_language(design) -> dict[str, set[str]]:
+    """Per response key, its card label and short label in every language (for matching a
+    platform's answer texts, such as "Beide Antworten sind gleich", to the response)."""
+    out: dict[str, set[str]] = {r: set() for r in design.responses}
+    for language in LANGUAGES:
+        for r, (label, short) in zip(design.responses, answer_labels(design, language)):
+            out[r].update((label, short))
+    return out
+
+
 def card_order(design) -> list[int]:
     """Indices of ``design.responses`` in the order the card prints them ("Yes" first)."""
     order = list(range(len(design.responses)))
