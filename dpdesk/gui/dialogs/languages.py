@@ -132,6 +132,9 @@ class LanguagesDialog(QDialog):
 
     def _on_language(self, *_args) -> None:
         if self.current is not None and self.dirty and not self.save_current():
+            self.language.blockSignals(True)  # the edits were refused: stay on their language
+            self.language.setCurrentIndex(self.language.findData(self.current))
+            self.language.blockSignals(False)
             return
         self.load(self.language.currentData())
 
