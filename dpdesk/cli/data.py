@@ -403,6 +403,8 @@ def _fmt(x, pct=True) -> str:
 
 
 def print_table(rows: list[dict]) -> None:
+    from dpdesk.project.report.number_style import NumberStyle
+
     if not rows:
         return
     cols = [c for c in rows[0] if c not in ("design", "CI method", "confidence", "note", "test")]
@@ -411,9 +413,13 @@ def print_table(rows: list[dict]) -> None:
         line = []
         for c in cols:
             v = r.get(c)
-            if c in ("estimate", "CI low", "CI high"):
+            if c in ("estimate", "SE", "CI low", "CI high"):  # the SE in the unit of its estimate
                 line.append(_fmt(v))
-            elif c in ("SE", "local epsilon", "p-value", "statistic", "pooled estimate"):
+            elif c == "p-value":
+                line.append("-" if v is None else NumberStyle.p(v))  # APA: .923, < .001
+            elif c in ("local epsilon", "statistic"):
+                line.append("-" if v is None else NumberStyle.number(v))
+            elif c == "pooled estimate":
                 line.append(_fmt(v, pct=False))
             else:
                 line.append("-" if v is None else str(v))

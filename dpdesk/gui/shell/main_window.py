@@ -141,6 +141,9 @@ class MainWindow(QMainWindow):
             self.views.addWidget(own.get(task) or PlaceholderView(task))
         self.views.setCurrentIndex(max(0, self.nav.currentRow()))
         self.statusBar().insertPermanentWidget(1, self.tabulate_view.meter)
+        # a new release or regression belongs in the methods text and the report: Results recomputes
+        self.tabulate_view.released.connect(self.results_view.study_changed)
+        self.regression_view.fitted.connect(self.results_view.study_changed)
 
     @property
     def views_built(self) -> bool:

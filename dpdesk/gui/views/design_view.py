@@ -20,12 +20,12 @@ from PySide6.QtWidgets import (
 )
 
 from dpdesk.errors import DpdeskError
-
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.shell import commands
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.wizard.catalog import BY_KEY
 from dpdesk.gui.widgets.common import design_words, name
+from dpdesk.project.report.number_style import NumberStyle
 
 
 def combined_epsilon(epsilons: list[float | None]) -> Fraction | float:
@@ -48,7 +48,7 @@ def combined_words(items: list[tuple[str, float | None]]) -> str:
     if finite:
         total = float(combined_epsilon([e for _n, e in finite]))
         ratio = math.exp(total)
-        ratio_text = f"{ratio:.1f}" if ratio < 100 else f"{ratio:,.0f}"
+        ratio_text = NumberStyle.ratio_in_text(ratio, 2 if ratio < 100 else 0).removesuffix(" times")
         if len(finite) == 1 and not open_items:
             parts.append(f"Local epsilon {total:.2f}: any answer is at most {ratio_text} times as likely from one "
                          "kind of respondent as from another.")
@@ -166,7 +166,7 @@ class DesignView(QWidget):
             eps = record.get("epsilon")
             epsilons.append((item.name, eps))
             privacy = ("infinite: not every answer is protected" if eps is None
-                       else f"{eps:.2f}: answers at most {math.exp(eps):.1f}x as likely")
+                       else f"{eps:.2f}: answers at most {NumberStyle.ratio_in_text(math.exp(eps))} as likely")
             answers, where = mapping_words(item)
             for col, text in enumerate((item.name, item.question, what, privacy, answers)):
                 cell = QTableWidgetItem(text)
