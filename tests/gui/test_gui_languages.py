@@ -59,6 +59,10 @@ def test_write_review_and_print_a_german_card(window, qtbot, tmp_path):
     qtbot.mouseClick(dialog.save, Qt.MouseButton.LeftButton)
     assert L.respondent_text_in(window.project, "cheat", "de").reviewed
     assert dialog.mark.text() == "Reviewed by A. Müller."
+    L.add_language(window.project, "cheat", "fr")
+    window.design_view.refresh()  # the Design view's question names the languages and their review
+    assert window.design_view.table.item(0, 1).toolTip().endswith(
+        "Also in: Deutsch (reviewed), Français (check with a native speaker before fielding)")
     # the card follows the chosen language
     path = tmp_path / "karte.pdf"
     with qtbot.waitSignal(dialog.runner.done, timeout=30_000):

@@ -168,13 +168,28 @@ class DesignView(QWidget):
             privacy = ("infinite: not every answer is protected" if eps is None
                        else f"{eps:.2f}: answers at most {NumberStyle.ratio_in_text(math.exp(eps))} as likely")
             answers, where = mapping_words(item)
+            languages = self._languages_words(item.name)
             for col, text in enumerate((item.name, item.question, what, privacy, answers)):
                 cell = QTableWidgetItem(text)
-                cell.setToolTip({2: record.get("description") or text, 4: where}.get(col, text))
+                cell.setToolTip({1: f"{text}\n\n{languages}" if languages else text,
+                                 2: record.get("description") or text, 4: where}.get(col, text))
                 self.table.setItem(row, col, cell)
         self.table.resizeRowsToContents()
         self.combined.setText("<b>Combined privacy.</b> " + combined_words(epsilons))
         self._update_buttons()
+
+    def _languages_words(self, item_name: str) -> str:
+        """"Also in: Deutsch (reviewed), Français (check with a native speaker before fielding)"."""
+        from dpdesk.mechanisms.rr.wording_languages import LANGUAGES
+        from dpdesk.project import languages
+
+        project = self.window_.project
+        others = list(languages.item_languages(project, item_name).items())[1:]  # after the source language
+        if not others:
+            return ""
+        return self.tr("Also in: {0}").format(", ".join(
+            f"{LANGUAGES[lang]} ({self.tr('reviewed') if done else languages.CHECK_NOTE})"
+            for lang, (done, _by) in others))
 
     def _update_buttons(self) -> None:
         has_project = self.window_.project is not None
