@@ -80,7 +80,7 @@ T = {
     "card_if": "Staat er ‘{label}’ op de kaart, dan {does}.",
     "coins": f"Gooi {_HIDDEN} {{n}} munten, de ene na de andere.",
     "coin": f"Gooi {_HIDDEN} een munt.",
-    "heads": "kop", "tails": "munt", "then": " en daarna ",
+    "heads": "kop", "tails": "munt", "then": ", daarna ",
     "coin_if": "Gooit u eerst {seq}, dan {does}.",
     "coin_all": "Gooit u {seq}, dan {does}.",
     "exact": "Elk toevalsmechanisme dat alleen u ziet, met deze kansen (bijvoorbeeld een app voor willekeurige getallen).",
