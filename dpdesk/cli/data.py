@@ -72,6 +72,9 @@ def register(sub) -> None:
                    help="codes counted as missing answers in this dataset (e.g. 98 99), instead of the file's "
                    "own user-missing codes")
     p.add_argument("--question", default="", help="the question text")
+    p.add_argument("--question-b", default="", metavar="TEXT",
+                   help="two-question designs (crosswise, triangular, unrelated question): the harmless "
+                   "question B, as respondents read it")
     p.set_defaults(func=cmd_item)
 
     p = sub.add_parser("estimate", help="estimate every item of a project",
@@ -235,19 +238,32 @@ def cmd_item(args) -> int:
 
     if args.design is None:
         return _map_item(args)
+    from dpdesk.project.fielding.texts import TWO_QUESTIONS
+
     params = {k: _param_value(v) for k, v in _pairs(args.param, "--param").items()}
     d = rr.design(args.design, **params)
     column, codes, group_codes = _mapping_args(args, d)
+    if args.question_b.strip() and d.name not in TWO_QUESTIONS:
+        raise DesignError(f"--question-b is for the two-question designs ({', '.join(TWO_QUESTIONS)}); "
+                          f"{d.name!r} asks one question.")
     with Project.open(args.project) as project:
         if codes and args.column and not args.option_column:
             _check_codes_against_data(project, d, args.column, codes, args.dataset)
-        project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
-                         group_codes=group_codes, question=args.question, dataset=args.dataset)
+        with project.transaction():
+            project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
+                             group_codes=group_codes, question=args.question, dataset=args.dataset)
+            if args.question_b.strip():
+                from dpdesk.project.fielding.store import set_item_text
+
+                set_item_text(project, args.name, "question_b", args.question_b)
         if args.missing_codes and column and codes and project.datasets():
             project.update_item(args.name, dataset=args.dataset, missing_codes=_missing_codes(args))
         item = project.item(args.name, args.dataset)
     eps = d.epsilon
     print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
+    if column is None:
+        print(f"No data column yet: field it with `dpdesk field {args.project} OUT --format FORMAT`, and the "
+              "answers you import map themselves.")
     if column and item.dataset is not None and not item.mapped:
         print(f"  note: the dataset {item.dataset!r} has no column {column!r}, so the item is not mapped there; "
               f"an import with that column maps it by itself (or: dpdesk item PROJECT {args.name} --dataset DS "
@@ -261,8 +277,8 @@ def _map_item(args) -> int:
     from dpdesk.project.active import dataset_named
     from dpdesk.project.analysis import item_counts, stored_table
 
-    if args.param or args.question:
-        raise DesignError("--param and --question belong to a new item (with --design). To change an item's "
+    if args.param or args.question or args.question_b:
+        raise DesignError("--param, --question and --question-b belong to a new item (with --design). To change an item's "
                           "design, edit it in the app's Design view.")
     with Project.open(args.project) as project:
         names = [it.name for it in project.items()]

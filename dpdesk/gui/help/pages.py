@@ -16,6 +16,7 @@ VIEW_PAGES: dict[str, tuple[str, str]] = {
     "Import": ("data.md", "importing-a-file"),
     "Mapping": ("data.md", "mapping-items-to-columns"),
     "Languages": ("languages.md", ""),
+    "Field": ("fielding.md", ""),
     "Results": ("results.md", ""),
     "Regression": ("regression.md", ""),
     "Tabulate": ("tabulate.md", ""),

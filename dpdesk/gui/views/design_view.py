@@ -110,6 +110,8 @@ class DesignView(QWidget):
         self.languages_button = name(QPushButton(self.tr("Languages…")), self.tr("Respondent text in other languages"),
                                      self.tr("The selected item's question, instructions and card in the "
                                              "respondents' languages, and their review"))
+        self.field_button = name(QPushButton(self.tr("Field it…")), "Field it",
+                                 "Export the items for Qualtrics, LimeSurvey, REDCap or ODK/Kobo")
         buttons = QHBoxLayout()
         buttons.addWidget(self.new_button)
         buttons.addWidget(self.edit_button)
@@ -117,6 +119,7 @@ class DesignView(QWidget):
         buttons.addWidget(self.map_button)
         buttons.addWidget(self.languages_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.field_button)
         self.combined = QLabel()
         self.combined.setObjectName("combinedEpsilon")
         self.combined.setWordWrap(True)
@@ -135,6 +138,8 @@ class DesignView(QWidget):
         self.remove_button.clicked.connect(self.remove_selected)
         self.map_button.clicked.connect(self.map_selected)
         self.languages_button.clicked.connect(self.languages_selected)
+        self.field_button.clicked.connect(self.field_it)
+        self.field_dialog = None
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.table.itemDoubleClicked.connect(self.edit_selected)
         self.wizard = None
@@ -142,7 +147,8 @@ class DesignView(QWidget):
         self.setTabOrder(self.edit_button, self.remove_button)
         self.setTabOrder(self.remove_button, self.map_button)
         self.setTabOrder(self.map_button, self.languages_button)
-        self.setTabOrder(self.languages_button, self.table)
+        self.setTabOrder(self.languages_button, self.field_button)
+        self.setTabOrder(self.field_button, self.table)
         self.refresh()
 
     # ------------------------------------------------------------------ display
@@ -199,6 +205,14 @@ class DesignView(QWidget):
         self.remove_button.setEnabled(has_project and selected)
         self.map_button.setEnabled(has_project and selected and bool(self.window_.project.datasets()))
         self.languages_button.setEnabled(has_project and selected)
+        self.field_button.setEnabled(has_project and self.table.rowCount() > 0)
+
+    def field_it(self) -> None:
+        """The Field it dialog: export the items for a survey platform."""
+        from dpdesk.gui.dialogs.field_it import FieldDialog
+
+        self.field_dialog = FieldDialog(self.window_.project, self)
+        self.field_dialog.open()
 
     def selected_name(self) -> str | None:
         rows = {i.row() for i in self.table.selectedItems()}
