@@ -102,3 +102,21 @@ def test_undo_brings_back_an_items_texts(window, qtbot, tmp_path):
     window.undo_stack.undo()
     text = L.respondent_text_in(window.project, "cheat", "de")
     assert text.question == "Haben Sie geschummelt?" and text.reviewed
+
+
+def test_field_it_offers_the_items_languages(window, qtbot, tmp_path):
+    from tests.helpers.fielding import fielding_project
+
+    project = fielding_project(tmp_path / "s.dpdesk", ["forced"])
+    L.set_text(project, "forced", "de", question="Haben Sie jemals geschummelt?")
+    project.close()
+    assert window.open_project(tmp_path / "s.dpdesk")
+    view = window.design_view
+    qtbot.waitUntil(view.field_button.isEnabled)
+    qtbot.mouseClick(view.field_button, Qt.MouseButton.LeftButton)
+    dialog = view.field_dialog
+    rows = [dialog.languages.item(i) for i in range(dialog.languages.count())]
+    state = {r.data(Qt.ItemDataRole.UserRole): (r.checkState(), r.text()) for r in rows}
+    assert state["de"] == (Qt.CheckState.Checked, "German (de) – check with a native speaker before fielding")
+    assert state["en"][0] == Qt.CheckState.Checked and state["fr"][0] == Qt.CheckState.Unchecked
+    dialog.reject()
