@@ -22,6 +22,7 @@ from dpdesk.project.export.model import ReproItem, ResultsBundle
 from dpdesk.project.mapping import MappingReport, counts_by
 from dpdesk.project.mapping.item_counts import item_counts  # noqa: F401 - importable from here too
 from dpdesk.project.mapping.item_counts import responses as _responses
+from dpdesk.project.reading.codes import numeric_codes
 from dpdesk.project.reading.table import ImportReport, Source, Table
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
     COLUMNS,
@@ -91,7 +92,11 @@ def stored_table(project, dataset: str | None = None) -> Table:
     report = ImportReport(**{k: v for k, v in (ds.report or {}).items() if k in known})
     src = ds.source or {}
     source = Source(src.get("name", ds.name), src.get("path", ""), int(src.get("size") or 0), src.get("sha256", ""))
-    return Table(project.dataset_frame(ds.name), report, source)
+    frame = project.dataset_frame(ds.name)
+    report.value_labels = {  # codes as the import gave them (the file keeps them as text)
+        c: numeric_codes(labels or {}, c in frame.columns and getattr(frame[c].dtype, "kind", "O") in "iuf")
+        for c, labels in (report.value_labels or {}).items()}
+    return Table(frame, report, source)
 
 
 def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: str = "default",
