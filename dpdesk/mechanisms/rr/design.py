@@ -85,8 +85,12 @@ class Design:
             return str(response)
 
     def answer_words(self) -> dict[str, set[str]]:
-        """Per response key, the words (labels, translations) a file's codes may use for it."""
-        return {r: wording.answer_words(lab, short, r)
+        """Per response key, the words (labels, translations, and the card's labels in every
+        language dpdesk writes) a file's codes may use for it."""
+        from dpdesk.mechanisms.rr.wording_languages import labels_in_every_language
+
+        everywhere = labels_in_every_language(self)
+        return {r: wording.answer_words(lab, short, r) | everywhere[r]
                 for r, lab, short in zip(self.responses, self.response_labels, self.short_labels)}
 
     @property

@@ -108,6 +108,12 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
                           f"between {groups} have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) and the "
                           f"equality of all {groups} was tested with a likelihood-ratio test.")
     if project is not None:
+        from dpdesk.project.languages.methods import languages_sentence
+
+        languages = languages_sentence(project, c)
+        if languages:
+            paragraphs.append(languages)
+    if project is not None:
         from dpdesk.project.report.regression import regression_paragraphs
 
         paragraphs += regression_paragraphs(project, c)
