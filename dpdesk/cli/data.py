@@ -64,6 +64,8 @@ def register(sub) -> None:
     p.add_argument("--option-column", action="append", default=[], metavar="OPTION=COLUMN",
                    help="unary (multi-select) items: the 0/1 tick column of one option (repeat for each option)")
     p.add_argument("--question", default="", help="the question text")
+    p.add_argument("--force", action="store_true",
+                   help="add the item even though its design protects no one (every answer reveals the truth)")
     p.set_defaults(func=cmd_item)
 
     p = sub.add_parser("estimate", help="estimate every item of a project",
@@ -213,12 +215,19 @@ def _codes(values, what: str) -> dict | None:
             for k, v in pairs.items()}
 
 
+NO_PRIVACY = ("This design protects no one: every answer it allows reveals the respondent's true answer, "
+              "exactly as if the question were asked directly.")
+
+
 def cmd_item(args) -> int:
     from dpdesk.mechanisms import rr
     from dpdesk.project import Project
 
     params = {k: _param_value(v) for k, v in _pairs(args.param, "--param").items()}
     d = rr.design(args.design, **params)
+    if d.protects_no_one and not args.force:
+        raise DesignError(NO_PRIVACY + " Change the parameters so that some outcomes force an answer, or add "
+                          "--force to add the item anyway.")
     codes = _codes(args.codes, "--codes")
     column = args.column
     if args.option_column:

@@ -130,6 +130,17 @@ class Design:
             return up + down
         return max(matrix_epsilon(m[:, list(self.privacy_states)]) for m in self.matrices)
 
+    @property
+    def protects_no_one(self) -> bool:
+        """True when every answer a respondent can give reveals their true state: each possible
+        response is impossible for some privacy state (its local epsilon is infinite), as in
+        forced response where every outcome says "answer truthfully"."""
+        for m in self.matrices:
+            sub = m if self.model == "unary" else m[:, list(self.privacy_states)]
+            if any(row.max() > 0 and row.min() > 0 for row in sub):
+                return False
+        return True
+
     def describe(self) -> str:
         """What the respondent does, in plain words."""
         return self._instructions
@@ -281,8 +292,10 @@ def _forced(p_truth, p_yes, p_no):
     t, y, n = _prob("p_truth", p_truth, low_open=True), _prob("p_yes", p_yes), _prob("p_no", p_no)
     if abs(t + y + n - 1) > TOL:
         raise DesignError(
-            f"Parameters p_truth + p_yes + p_no must sum to 1; they sum to {t + y + n:g}. "
-            f"The coin design is p_truth=0.5, p_yes=0.25, p_no=0.25."
+            f"The chances to answer truthfully ({t:g}), to just say 'yes' ({y:g}) and to just say 'no' ({n:g}) "
+            f"add up to {t + y + n:.4g}, but each respondent does exactly one of the three, so they must add up "
+            f"to 1. Change one of them; for thirds and sixths type fractions such as 2/3 and 1/6. For example, "
+            f"two coins give 1/2 truthfully, 1/4 'yes' and 1/4 'no'."
         )
     return _binary("forced", {"p_truth": t, "p_yes": y, "p_no": n}, y, t + y,
                    "Forced response (Boruch 1971)", wording.forced(t, y, n))

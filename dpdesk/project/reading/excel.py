@@ -168,7 +168,8 @@ def read_workbook(path: str, report, overrides: dict, progress):
     report.sheets, report.sheet = sheets, sheet
     if len(sheets) > 1 and overrides.get("sheet") is None:
         report.warnings.append(f"The workbook has {len(sheets)} sheets; read the first, "
-                               f"'{sheet}'. Pass sheet='...' to read another.")
+                               f"'{sheet}'. If the data are on another sheet, choose it under Sheet in the import "
+                               f"window (on the command line: --sheet NAME).")
     progress(0.1)
     with _xml_errors(path):
         raw = _sheet_rows(path, sheet, progress)
