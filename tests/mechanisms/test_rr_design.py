@@ -115,7 +115,7 @@ def test_matrix_epsilon_helper():
 @pytest.mark.parametrize("name,params,words", [
     ("warner", dict(p=0.5), "p = 0.5"),
     ("crosswise", dict(p=0.5), "p = 0.5"),
-    ("forced", dict(p_truth=0.5, p_yes=0.3, p_no=0.3), "sum to 1"),
+    ("forced", dict(p_truth=0.5, p_yes=0.3, p_no=0.3), "add up to 1"),
     ("forced", dict(p_truth=0.0, p_yes=0.5, p_no=0.5), "p_truth"),
     ("warner", dict(p=1.5), "p = 1.5"),
     ("warner", dict(p="abc"), "probability"),

@@ -293,7 +293,7 @@ def _forced(p_truth, p_yes, p_no):
     if abs(t + y + n - 1) > TOL:
         raise DesignError(
             f"The chances to answer truthfully ({t:g}), to just say 'yes' ({y:g}) and to just say 'no' ({n:g}) "
-            f"add up to {t + y + n:.4g}, but each respondent does exactly one of the three, so they must add up "
+            f"add up to {t + y + n:.6g}, but each respondent does exactly one of the three, so they must add up "
             f"to 1. Change one of them; for thirds and sixths type fractions such as 2/3 and 1/6. For example, "
             f"two coins give 1/2 truthfully, 1/4 'yes' and 1/4 'no'."
         )
