@@ -153,6 +153,7 @@ class CodeTable(QTableWidget):
                                None)
             combo.setCurrentIndex(max(0, combo.findData(key)) if key is not None else 0)
             combo.activated.connect(self.edited)
+            combo.installEventFilter(self)
             self.setCellWidget(row, 3, combo)
             row += 1
         if blanks:  # blanks are missing answers: listed, never a response (last row, outside self.values)
@@ -164,6 +165,37 @@ class CodeTable(QTableWidget):
             combo.addItem(MISSING, None)
             combo.setEnabled(False)
             self.setCellWidget(row, 3, combo)
+        self._chain_tab_order()
+
+    def combos(self) -> list[QComboBox]:
+        """The response (or group) boxes, top to bottom."""
+        return [self.cellWidget(r, 3) for r in range(len(self.values))]
+
+    def _chain_tab_order(self) -> None:
+        """Tab goes from the table through each value's box, in order, then on to the next control."""
+        previous = self
+        for combo in self.combos():
+            QWidget.setTabOrder(previous, combo)
+            previous = combo
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        """In a value's box, Up and Down move to the box above or below, as in a table; they never change
+        the choice (Alt+Down, F4 or Space open the list, and typing picks by the first letters)."""
+        from PySide6.QtCore import QEvent
+
+        if event.type() == QEvent.Type.KeyPress and isinstance(obj, QComboBox) and not obj.view().isVisible():
+            key, mods = event.key(), event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+            step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -1, Qt.Key.Key_PageDown: 1}.get(key)
+            if key in (Qt.Key.Key_Home, Qt.Key.Key_End) and mods == Qt.KeyboardModifier.NoModifier:
+                return True
+            if step is not None and mods == Qt.KeyboardModifier.NoModifier:
+                combos = self.combos()
+                if obj in combos:
+                    row = min(max(combos.index(obj) + step, 0), len(combos) - 1)
+                    combos[row].setFocus(Qt.FocusReason.TabFocusReason)
+                    self.setCurrentCell(row, 3)
+                return True
+        return super().eventFilter(obj, event)
 
     def combo(self, value) -> QComboBox:
         return self.cellWidget(self.values.index(value), 3)

@@ -26,7 +26,8 @@ from dpdesk.gui.shell.tasks import TASKS
 
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.shell.menus import build_menus
-from dpdesk.gui.shell.settings import Settings, data_folder
+from dpdesk.gui.shell.settings import Settings, data_folder, fit_on_screen
+from dpdesk.gui.widgets.status_bar import StatusBar, fit_label
 from dpdesk.gui.views.placeholder import PlaceholderView
 from dpdesk.gui.shell.welcome import WelcomeView
 from dpdesk.gui.widgets.common import name
@@ -53,6 +54,11 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings: Settings | None = None) -> None:
         super().__init__()
+        from PySide6.QtWidgets import QApplication
+
+        from dpdesk.gui.shell import input_guard
+
+        input_guard.install(QApplication.instance())  # no value changed by a stray wheel; focus always visible
         self.settings = settings or Settings()
         self.project = None
         self.undo_stack = QUndoStack(self)
@@ -89,6 +95,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.welcome)
         self.pages.addWidget(self.workspace)
         self.setCentralWidget(self.pages)
+        self.setStatusBar(StatusBar(self))  # long messages are shortened with "…", whole in the tooltip
         self.project_label = QLabel()
         self.dataset_label = QLabel()
         self.dataset_label.setAccessibleName("Active dataset")
@@ -108,6 +115,7 @@ class MainWindow(QMainWindow):
         geometry = self.settings.geometry()
         if geometry is not None:
             self.restoreGeometry(geometry)
+        self._fit_on_show = geometry is not None
         self._refresh()
 
     # ------------------------------------------------------------------ views
@@ -242,6 +250,14 @@ class MainWindow(QMainWindow):
         if path:
             self.open_project(path)
 
+    def save_now(self) -> None:
+        """File > Save (Ctrl+S): every change is already in the project file; say so."""
+        if self.project is None:
+            self.statusBar().showMessage("Nothing to save: create or open a project first.", 8000)
+            return
+        self.statusBar().showMessage(f"Saved: {self.project.path.name} is up to date. dpdesk saves every change "
+                                     f"automatically, as you make it.", 8000)
+
     def save_as_dialog(self) -> None:
         if self.project is None:
             return
@@ -323,8 +339,8 @@ class MainWindow(QMainWindow):
         has = self.project is not None
         self.pages.setCurrentWidget(self.workspace if has else self.welcome)
         self.setWindowTitle(f"{self.project.path.stem} — dpdesk" if has else "dpdesk")
-        self.project_label.setText(self.project.path.name if has else "No project open")
         self.project_label.setToolTip(str(self.project.path) if has else "")
+        fit_label(self.project_label, self.project.path.name if has else "No project open")
         self.update_dataset_label()
         for key in ("save_as", "close"):
             self.actions_[key].setEnabled(has)
@@ -355,7 +371,7 @@ class MainWindow(QMainWindow):
         ds = active_dataset(self.project) if self.project is not None and not self.project.closed else None
         self.dataset_label.setVisible(ds is not None)
         if ds is not None:
-            self.dataset_label.setText(f"Data: {ds.name} ({ds.n_rows:,} rows)")
+            fit_label(self.dataset_label, f"Data: {ds.name} ({ds.n_rows:,} rows)")
             self.dataset_label.setToolTip("The active dataset: results, releases and extracts use it. "
                                           "Choose another in the Data view.")
 
@@ -408,6 +424,11 @@ class MainWindow(QMainWindow):
             return None
         path = Path(urls[0].toLocalFile())
         return path if path.suffix.lower() in DATA_SUFFIXES | {".dpdesk"} else None
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        if self.__dict__.pop("_fit_on_show", False):
+            fit_on_screen(self)  # saved on a larger screen: brought back within this one (frame included)
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt API
         self.settings.set_geometry(self.saveGeometry())

@@ -110,6 +110,7 @@ class PlotPanel(QWidget):
         self.canvas = FigureCanvasQTAgg(self.figure)
         name(self.canvas, self.title, "A plot of the results; the table beside it has the same numbers")
         self.canvas.setMinimumHeight(240)
+        self.canvas.setProperty("wheel_scrolls_page", True)  # the wheel scrolls the document, not the plot
         self.placeholder.hide()
         self.plot_holder.addWidget(self.canvas)
 

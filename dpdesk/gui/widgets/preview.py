@@ -78,6 +78,7 @@ class PreviewPlot(QWidget):
 
         self.figure = Figure(figsize=(4.5, 2.6), dpi=96, layout="constrained")
         self.canvas = FigureCanvasQTAgg(self.figure)
+        self.canvas.setProperty("wheel_scrolls_page", True)  # the wheel scrolls the page, not the plot
         name(self.canvas, "Simulated results plot",
              "Estimates and intervals of simulated surveys; the line is the guessed prevalence")
         self.canvas.setMinimumHeight(220)
