@@ -78,6 +78,9 @@ _FRAMED = (QStyle.ControlElement.CE_PushButton, QStyle.ControlElement.CE_CheckBo
            QStyle.ControlElement.CE_RadioButton)
 
 
+_FRAMED_COMPLEX = (QStyle.ComplexControl.CC_ComboBox, QStyle.ComplexControl.CC_SpinBox)
+
+
 class VisibleFocusStyle(QProxyStyle):
     """The platform style, with a focus frame two pixels wide in the highlight colour."""
 
@@ -86,6 +89,13 @@ class VisibleFocusStyle(QProxyStyle):
             _frame(option, painter)
             return
         super().drawPrimitive(element, option, painter, widget)
+        if element == QStyle.PrimitiveElement.PE_PanelLineEdit and option.state & QStyle.StateFlag.State_HasFocus:
+            _frame(option, painter)
+
+    def drawComplexControl(self, control, option, painter, widget=None) -> None:  # noqa: N802 - Qt API
+        super().drawComplexControl(control, option, painter, widget)
+        if control in _FRAMED_COMPLEX and option.state & QStyle.StateFlag.State_HasFocus:
+            _frame(option, painter)
 
     def drawControl(self, element, option, painter, widget=None) -> None:  # noqa: N802 - Qt API
         super().drawControl(element, option, painter, widget)
