@@ -3,7 +3,8 @@
 * A combo box or spin box takes the focus by Tab or a click, never by the wheel, and a wheel
   over one that does not have the focus scrolls the page instead of changing its value.
 * Widgets that do not scroll themselves (plots; mark others with the property
-  ``wheel_scrolls_page``) pass the wheel to the scroll area around them.
+  ``wheel_scrolls_page``) pass the wheel to the scroll area around them, and so do tables and
+  texts that cannot scroll further that way.
 * The focus frame of buttons, check boxes and list items is drawn thick in the highlight
   colour (the platform style draws it faintly or not at all).
 
@@ -47,6 +48,15 @@ def pass_wheel_on(widget: QWidget, event) -> bool:
     return True
 
 
+def _at_end(area: QAbstractScrollArea, event) -> bool:
+    """Whether ``area`` cannot scroll any further the way the vertical wheel ``event`` turns."""
+    delta = event.angleDelta()
+    if abs(delta.x()) > abs(delta.y()) or delta.y() == 0:
+        return False
+    bar = area.verticalScrollBar()
+    return bar.value() <= bar.minimum() if delta.y() > 0 else bar.value() >= bar.maximum()
+
+
 class InputGuard(QObject):
     """The application-wide event filter described in the module docstring."""
 
@@ -61,6 +71,9 @@ class InputGuard(QObject):
                 return True  # the value stays as it is
             if obj.property("wheel_scrolls_page"):
                 return pass_wheel_on(obj, event)
+            area = obj.parentWidget()
+            if isinstance(area, QAbstractScrollArea) and area.viewport() is obj and _at_end(area, event):
+                return pass_wheel_on(area, event)  # a table or text at its end: the page goes on scrolling
         return False
 
 
