@@ -29,3 +29,22 @@ def test_wheel_over_plots_and_side_tables_scrolls_the_document(example, qtbot): 
     assert bar.value() > moved
     wheel(canvas, steps=1)  # and back up
     assert bar.value() < bar.maximum()
+
+
+def test_side_tables_are_never_clipped_at_1024_by_700(example, qtbot):  # noqa: F811 - fixture
+    from tests.helpers.gui import shot
+
+    window = example
+    window.resize(1024, 700)
+    window.nav.setCurrentRow(VIEWS.index("Results"))
+    rv = window.results_view
+    QApplication.processEvents()
+    for panel in (rv.forest, *rv.bars.values()):
+        if not panel.isVisible() or not panel.rows:
+            continue
+        assert panel.table.viewport().width() >= panel.table.horizontalHeader().length(), panel.title
+        assert panel.canvas.width() >= 300
+    shot(rv.forest, "results_forest_plot_1024")
+    window.resize(1100, 720)
+    QApplication.processEvents()
+    assert rv.forest.box.direction() == rv.forest.box.Direction.LeftToRight  # room for both: side by side

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
@@ -37,6 +38,8 @@ from dpdesk.plotting import (  # noqa: F401 - the drawing functions, shared with
 )
 
 SHARE_KEYS = ("estimate", "SE", "CI low", "CI high")
+#: The narrowest a plot may get before its table moves under it, in pixels.
+PLOT_MIN_WIDTH = 380
 
 
 def shown_rows(rows: list[dict], style) -> list[dict]:
@@ -94,11 +97,30 @@ class PlotPanel(QWidget):
         right = QVBoxLayout()
         right.addWidget(self.table, 1)
         right.addLayout(buttons)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(self.plot_holder, 3)
-        layout.addLayout(right, 2)
+        self.box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self.box.setContentsMargins(0, 0, 0, 0)
+        self.box.addLayout(self.plot_holder, 3)
+        self.box.addLayout(right, 2)
         self._set_enabled(False)
+
+    def table_width(self) -> int:
+        """The width the table needs to show every column whole."""
+        t = self.table
+        return t.horizontalHeader().length() + 2 * t.frameWidth() + t.verticalScrollBar().sizeHint().width() + 4
+
+    def _arrange(self) -> None:
+        """The table beside the plot when both fit, else under it (never clipped)."""
+        beside = self.width() >= PLOT_MIN_WIDTH + self.table_width() + self.box.spacing()
+        direction = QBoxLayout.Direction.LeftToRight if beside else QBoxLayout.Direction.TopToBottom
+        if self.box.direction() != direction:
+            self.box.setDirection(direction)
+        rows = self.model.rowCount()
+        wanted = self.table.horizontalHeader().height() + sum(self.table.rowHeight(r) for r in range(rows)) + 6
+        self.table.setMinimumHeight(0 if beside else min(320, max(90, wanted)))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._arrange()
 
     def _ensure_canvas(self) -> None:
         if self.canvas is not None:
@@ -123,6 +145,8 @@ class PlotPanel(QWidget):
         draw(self.figure, rows, **kwargs)
         self.canvas.draw_idle()
         self.model.set_rows(shown_rows(self.rows, self.style))
+        self.table.resizeColumnsToContents()
+        self._arrange()
         self._set_enabled(bool(rows))
 
     def _set_enabled(self, on: bool) -> None:

@@ -8,7 +8,7 @@ whiskers for the levels of a categorical one). Both go in a ``plots.PlotPanel``.
 
 from __future__ import annotations
 
-from dpdesk.plotting import RR_COLOUR, _percent_axis
+from dpdesk.plotting import RR_COLOUR, _percent_axis, axis_label, category_ticks, wrap
 
 
 def draw_odds_ratios(figure, rows: list[dict], *, confidence: float = 0.95) -> None:
@@ -36,9 +36,10 @@ def draw_odds_ratios(figure, rows: list[dict], *, confidence: float = 0.95) -> N
     ax.xaxis.set_major_formatter(lambda x, _pos: f"{x:g}")
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([r["term"] for r in rows])
+    ax.set_yticklabels([wrap(r["term"], 28) for r in rows])
     ax.set_ylim(len(rows) - 0.5, -0.5)
-    ax.set_xlabel(f"odds ratio, {100 * confidence:.0f}% CI (log scale; 1: no effect)")
+    axis_label(ax, f"odds ratio, {100 * confidence:.0f}% CI (log scale; 1: no effect)",
+               beside=[wrap(r["term"], 28) for r in rows])
     ax.grid(axis="x", color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
 
@@ -60,14 +61,14 @@ def draw_prevalence_curve(figure, rows: list[dict], *, predictor: str, kind: str
         pos = list(range(len(rows)))
         ax.errorbar(pos, est, yerr=[[e - lo for e, lo in zip(est, low)], [hi - e for e, hi in zip(est, high)]],
                     fmt="o", ms=6, capsize=4, lw=1.6, color=RR_COLOUR)
-        ax.set_xticks(pos)
-        ax.set_xticklabels([str(x) for x in xs])
+        category_ticks(ax, [str(x) for x in xs])
         ax.set_xlim(-0.5, len(rows) - 0.5)
-    ax.set_xlabel(predictor)
+    axis_label(ax, predictor)
     ax.set_ylim(0, min(1.0, max(high + [0.05]) * 1.12))
     _percent_axis(ax.yaxis)
-    ax.set_ylabel(f"predicted prevalence, {100 * confidence:.0f}% CI")
+    axis_label(ax, f"predicted prevalence, {100 * confidence:.0f}% CI", "y")
     if outcome:
-        ax.set_title(f"{outcome} by {predictor} (other predictors at their means)", fontsize=9)
+        ax.set_title(wrap(f"{outcome} by {predictor} (other predictors at their means)",
+                          int(figure.get_figwidth() * 72 / (9 * 0.62) * 0.9)), fontsize=9)
     ax.grid(color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
