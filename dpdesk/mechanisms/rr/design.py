@@ -213,23 +213,42 @@ def unary_multiselect_epsilon(d: Design) -> float:
 # --------------------------------------------------------------------------- checks
 
 
+#: What each parameter is, in a researcher's words (messages name it so, not by its code).
+PARAM_WORDS = {
+    "p": "the design's probability", "p_truth": "the chance to answer truthfully",
+    "p_yes": "the chance to just say 'yes'", "p_no": "the chance to just say 'no'",
+    "p_sensitive": "the chance to answer the sensitive question",
+    "q": "the share of people who answer 'yes' to the harmless question",
+    "p1": "group 1's probability", "p2": "group 2's probability",
+}
+
+
+def _words(name: str) -> str:
+    if name.startswith("p_forced["):
+        return f"the chance of forced answer {int(name[9:-1]) + 1}"
+    return PARAM_WORDS.get(name, name)
+
+
 def _prob(name: str, value: Any, *, low_open: bool = False, high_open: bool = False) -> float:
+    lo = "above 0" if low_open else "from 0"
+    hi = "below 1" if high_open else "to 1"
+    what = _words(name)
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise DesignError(f"Parameter {name} must be a probability (a number from 0 to 1), not {value!r}.") from None
+        raise DesignError(f"{what.capitalize()} is {value!r}, which is not a number. Give a probability {lo} {hi}, "
+                          f"such as 0.25.") from None
     if not math.isfinite(x) or x < 0 or x > 1 or (low_open and x <= 0) or (high_open and x >= 1):
-        lo = "above 0" if low_open else "from 0"
-        hi = "below 1" if high_open else "to 1"
-        raise DesignError(f"Parameter {name} = {value!r} is not valid: it must be a probability {lo} {hi}.")
+        raise DesignError(f"{what.capitalize()} is {value!r}, but it must be a probability {lo} {hi}. "
+                          f"Change it to a number in that range.")
     return x
 
 
 def _distinct(n1: str, v1: float, n2: str, v2: float, why: str) -> None:
     if abs(v1 - v2) < 1e-6:
         raise DesignError(
-            f"Parameters {n1} = {v1:g} and {n2} = {v2:g} must differ: {why} "
-            f"Choose values at least 0.1 apart for a useful design."
+            f"Both get the same probability ({v1:g}), but they must differ: {why} "
+            f"Choose probabilities at least 0.1 apart for a useful design."
         )
 
 
@@ -272,8 +291,8 @@ def _binary(name, params, lam0, lam1, summary, instructions, *, states=ABSENT_PR
     m = np.array([[1 - lam0, 1 - lam1], [lam0, lam1]], dtype=float)
     if abs(lam1 - lam0) < 1e-9:
         raise DesignError(
-            f"With these parameters ({params}) the {name!r} design gives a 'yes' with the same probability "
-            f"whatever the truth, so nothing can be estimated. Change the probabilities."
+            f"With these probabilities a 'yes' is just as likely whatever the truth ({lam0:g} either way), so the "
+            f"answers say nothing about the question. Change the probabilities."
         )
     return Design(name, params, YES_NO, states, (m,), "prevalence", (0, 1), (), summary, instructions)
 
@@ -282,8 +301,9 @@ def _warner(p):
     p = _prob("p", p)
     if abs(p - 0.5) < 1e-9:
         raise DesignError(
-            "Parameter p = 0.5 makes the Warner design unidentifiable: 'yes' is equally likely whatever the truth. "
-            "Choose p away from 0.5, for example 0.7 or 0.3."
+            "With a chance of 0.5 of getting the statement 'I have the attribute', a 'yes' is equally likely "
+            "whatever the truth, so the answers cannot be told apart (the design is unidentifiable). Choose a "
+            "chance away from 1/2, for example 0.7 or 0.3."
         )
     return _binary("warner", {"p": p}, 1 - p, p, "Warner (1965) mirrored question", wording.warner(p))
 
@@ -311,8 +331,10 @@ def _crosswise(p):
     p = _prob("p", p)
     if abs(p - 0.5) < 1e-9:
         raise DesignError(
-            "Parameter p = 0.5 makes the crosswise design unidentifiable. Choose an innocuous question whose "
-            "'yes' probability is far from 0.5, for example a birthday in January-March (p about 0.25)."
+            "A harmless question that half of people answer 'yes' (0.5) makes 'same' and 'different' equally "
+            "likely whatever the truth, so the answers cannot be told apart (the design is unidentifiable). "
+            "Choose a harmless question whose 'yes' share is far from 1/2, for example a birthday in January to "
+            "March (about 0.25)."
         )
     # recorded 1 = "both yes or both no"
     return _binary("crosswise", {"p": p}, 1 - p, p, "Crosswise model (Yu, Tian & Tang 2008)", wording.crosswise(p))
@@ -399,7 +421,9 @@ def _forced_multi(p_truth, p_forced, categories=None):
     if len(cats) != len(forced):
         raise DesignError(f"Parameter p_forced has {len(forced)} probabilities but there are {len(cats)} categories.")
     if abs(t + sum(forced) - 1) > TOL:
-        raise DesignError(f"Parameters p_truth + sum(p_forced) must be 1; they sum to {t + sum(forced):g}.")
+        raise DesignError(f"The chance to give the true answer ({t:g}) and the chances of the forced answers "
+                          f"({', '.join(f'{f:g}' for f in forced)}) add up to {t + sum(forced):.6g}, but each "
+                          f"respondent does exactly one of these, so they must add up to 1. Change them so they do.")
     k = len(cats)
     m = t * np.eye(k) + np.array(forced)[:, None] * np.ones((1, k))
     params = {"p_truth": t, "p_forced": forced, "categories": list(cats)}
