@@ -20,6 +20,7 @@ import re
 import warnings
 
 from dpdesk.errors import DataError
+from dpdesk.project.reading.option_words import choose
 
 MAX_COLUMNS = 16_384  # Excel's limit; more is a wrong delimiter or a transposed file
 DELIMITERS = (",", ";", "\t", "|")
@@ -73,8 +74,8 @@ def read_text(path: str, report, overrides: dict, progress):
                         f"), or if the file is transposed (one respondent per column), transpose it.")
     decimal = overrides.get("decimal") or sniff_decimal(rows[1:], delimiter)
     if decimal not in (".", ","):
-        raise DataError(f"{name}: decimal mark {decimal!r} is not '.' or ','. Pass decimal='.' or "
-                        f"decimal=','.")
+        raise DataError(f"{name}: the decimal mark {decimal!r} is neither a point nor a comma, so numbers "
+                        f"cannot be read. Say which it is: {choose('decimal', '.')}.")
     if decimal == delimiter:
         raise DataError(f"{name}: the decimal mark and the delimiter are both {decimal!r}. Pass "
                         f"delimiter=';' with decimal=',' (European CSV), or decimal='.'.")
@@ -162,7 +163,7 @@ def _first_records(sample: str, complete: bool, delimiter: str, name: str) -> li
                             f"{csv.field_size_limit():,} characters, usually a quote (\") that is opened and never closed. "
                             f"Fix the quotes in the file (or save it again from Excel).") from None
         raise DataError(f"{name}: the first rows cannot be split into fields ({exc}). Check the "
-                        f"quotes and the delimiter, or pass delimiter='...'.") from None
+                        f"quotes and the delimiter; if the delimiter is wrong, {choose('delimiter', ';')}.") from None
     if not complete and len(rows) > 1:
         rows = rows[:-1]  # the last record of a cut sample may be incomplete
     rows = [r for r in rows if r] or [[]]
@@ -272,7 +273,7 @@ def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtyp
             raise _parser_error(exc, name, delimiter) from None
         except UnicodeDecodeError as exc:
             raise DataError(f"{name}: bytes that are not {encoding} ({exc.reason}). Save the file "
-                            f"as 'CSV UTF-8' or pass encoding='...'.") from None
+                            f"as 'CSV UTF-8', or name its encoding: {choose('encoding', 'cp1252')}.") from None
 
 
 def _parser_error(exc, name: str, delimiter: str) -> DataError:
@@ -283,14 +284,14 @@ def _parser_error(exc, name: str, delimiter: str) -> DataError:
         return DataError(f"{name}: row {line} has {saw} fields but the rows above have {want} "
                          f"(delimiter: {_NAMES.get(delimiter, repr(delimiter))}). A value there "
                          f"probably contains the delimiter without quotes, or a quote is "
-                         f"unbalanced. Fix row {line}, or pass delimiter='...' if it is wrong.")
+                         f"unbalanced. Fix row {line}; if the delimiter is wrong, {choose('delimiter', ';')}.")
     eof = _EOF_QUOTE.search(text)
     if eof:
         return DataError(f"{name}: a quoted value starting near row {int(eof.group(1)) + 1} is never "
                          f"closed, so the rest of the file would be one cell. Add the missing "
                          f"quote (\") or remove the stray one.")
     return DataError(f"{name}: the text cannot be split into rows and columns ({' '.join(text.split())[:200]})."
-                     f" Check quotes and the delimiter, or pass delimiter='...'.")
+                     f" Check the quotes; if the delimiter is wrong, {choose('delimiter', ';')}.")
 
 
 def name_columns(frame, lay, report, name: str, skipped: int = 0):
