@@ -163,7 +163,7 @@ def test_focus_is_drawn_thick_in_the_highlight_colour(window, qtbot):
 
 def test_a_window_saved_larger_than_the_screen_opens_within_it(qtbot, settings_dir):
     from dpdesk.gui.shell.main_window import MainWindow
-    from dpdesk.gui.shell.settings import fit_on_screen
+    from dpdesk.gui.widgets.screen_fit import fit_on_screen
 
     first = MainWindow()
     qtbot.addWidget(first)

@@ -26,7 +26,8 @@ from dpdesk.gui.shell.tasks import TASKS
 
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.shell.menus import build_menus
-from dpdesk.gui.shell.settings import Settings, data_folder, fit_on_screen
+from dpdesk.gui.shell.settings import Settings, data_folder
+from dpdesk.gui.widgets.screen_fit import fit_on_screen
 from dpdesk.gui.widgets.status_bar import StatusBar, fit_label
 from dpdesk.gui.views.placeholder import PlaceholderView
 from dpdesk.gui.shell.welcome import WelcomeView

@@ -116,6 +116,10 @@ class PreviewPlot(QWidget):
             first = str(i) if k == 1 else f"{i}: {label}"
             for c, text in enumerate((first, f"{100 * e:.1f}%", f"{100 * lo:.1f}% to {100 * hi:.1f}%")):
                 self.table.setItem(r, c, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+        t = self.table  # wide enough for every column: the plot gives way, the numbers are never cut
+        t.setMinimumWidth(min(440, t.horizontalHeader().length() + 2 * t.frameWidth()
+                              + t.verticalScrollBar().sizeHint().width() + 4))
 
     def clear(self) -> None:
         self.table.setRowCount(0)

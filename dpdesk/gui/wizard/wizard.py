@@ -80,6 +80,12 @@ class DesignWizard(AskBeforeDiscard, EnterStaysInNumberFields, QWizard):
             design = {**design.to_dict(), "randomizer": dict(d.randomizer)}
         return {"name": d.name, "question": d.question, "design": design, "instructions": d.instructions}
 
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        from dpdesk.gui.widgets.screen_fit import fit_on_screen
+
+        fit_on_screen(self)  # 820 x 680 does not fit every laptop: never partly off screen
+
     def done(self, code: int) -> None:
         self.meaning_page.timer.stop()
         for page in (self.meaning_page, self.instructions_page):
