@@ -33,6 +33,9 @@ def test_mapping_dialog_from_the_keyboard_alone(crosswise_window, qtbot, sav):  
     m.column.setFocus()
     with qtbot.waitSignal(m.jobs.done, timeout=10_000, check_params_cb=lambda res: res[0] == "check"):
         qtbot.keyClicks(m.column, "q_cw")  # typing picks the column
+    for key in (Qt.Key.Key_Down, Qt.Key.Key_Up, Qt.Key.Key_PageDown, Qt.Key.Key_End):  # a key to move on
+        qtbot.keyClick(m.column, key)
+    assert m.column.currentData() == "q_cw"  # the column (and the codes on it) stays
     first, second = m.codes.combos()[:2]  # the values in the table's order
     chosen = (first.currentData(), second.currentData())
     assert sorted(chosen) == ["no", "yes"]

@@ -14,7 +14,7 @@ labelled "same" mapped to "different") is shown as a problem and is not accepted
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -106,6 +106,23 @@ def report_text(report, limit: int = 12) -> str:
     return "\n".join(lines)
 
 
+_MOVING_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home,
+                Qt.Key.Key_End)
+
+
+class KeepChoiceOnArrows(QObject):
+    """On a closed combo box, the arrow, Page and Home/End keys do nothing: a column chosen for an item
+    (and the codes that hang on it) changes only from the opened list (Alt+Down, F4 or Space) or by
+    typing a name, never by a key pressed to move on."""
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        if (event.type() == QEvent.Type.KeyPress and isinstance(obj, QComboBox) and not obj.view().isVisible()
+                and event.key() in _MOVING_KEYS
+                and not event.modifiers() & (Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier)):
+            return True
+        return False
+
+
 class CodeTable(QTableWidget):
     """The values of a column, each with a combo box: which response (or group) it stands for."""
 
@@ -181,8 +198,6 @@ class CodeTable(QTableWidget):
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
         """In a value's box, Up and Down move to the box above or below, as in a table; they never change
         the choice (Alt+Down, F4 or Space open the list, and typing picks by the first letters)."""
-        from PySide6.QtCore import QEvent
-
         if event.type() == QEvent.Type.KeyPress and isinstance(obj, QComboBox) and not obj.view().isVisible():
             key, mods = event.key(), event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
             step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -1, Qt.Key.Key_PageDown: 1}.get(key)
@@ -290,6 +305,9 @@ class MappingDialog(AskBeforeDiscard, QDialog):
         self.item_list.currentRowChanged.connect(self._show_row)
         self.column.currentIndexChanged.connect(self._on_column)
         self.group_column.currentIndexChanged.connect(self._on_column)
+        self.keep_choice = KeepChoiceOnArrows(self)
+        for combo in (self.column, self.group_column):
+            combo.installEventFilter(self.keep_choice)
         self.exclude_box.toggled.connect(self._on_exclude)
         if items:
             self.item_list.setCurrentRow(0)
