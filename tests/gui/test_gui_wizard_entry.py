@@ -167,3 +167,24 @@ def test_a_design_that_protects_no_one_is_said_plainly_and_confirmed(wizard, qtb
     type_number(qtbot, rp.editors["p_yes"].spin, "1/4")
     type_number(qtbot, rp.editors["p_no"].spin, "1/4")
     assert not rp.no_privacy.isVisibleTo(rp) and rp.isComplete()
+
+
+def test_parse_number_takes_what_people_type():
+    from dpdesk.gui.widgets.number_entry import EntryProblem, parse_number, shown
+
+    for text, value in (("0.75", Fraction(3, 4)), ("0,75", Fraction(3, 4)), (".75", Fraction(3, 4)),
+                        ("3/4", Fraction(3, 4)), (" 1 / 6 ", Fraction(1, 6)), ("75%", Fraction(3, 4)),
+                        ("0.0833", Fraction(833, 10000)), ("1", Fraction(1))):
+        assert parse_number(text) == value, text
+    for text in ("", "1/0", "1.2.3", "//"):
+        with pytest.raises(EntryProblem):
+            parse_number(text)
+    assert [shown(v, 4) for v in (Fraction(3, 4), Fraction(2, 3), Fraction(1, 12), Fraction(0), Fraction(1))] == \
+        ["0.75", "0.6667", "0.0833", "0", "1"]
+
+
+def test_enter_in_a_number_box_confirms_it_and_stays_on_the_page(wizard, qtbot):
+    rp = wizard.randomizer_page
+    _choose_device(qtbot, rp, "Exact")
+    type_number(qtbot, rp.editors["p_truth"].spin, "0.5")  # finished with Enter
+    assert wizard.currentPage() is rp and rp.editors["p_truth"].value() == Fraction(1, 2)
