@@ -192,7 +192,13 @@ def test_a_window_saved_larger_than_the_screen_opens_within_it(qtbot, settings_d
 
 
 def test_ctrl_s_says_that_every_change_is_saved(window, qtbot, tmp_path):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert "Nothing to save" in window.statusBar().full_message
     assert window.create_project(tmp_path / "saved.dpdesk")
+    window.nav.setFocus()
+    shot(window, "nav_focus")
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
@@ -210,6 +216,6 @@ def test_long_status_messages_are_shortened_whole_in_the_tooltip(window, qtbot, 
     assert shown.endswith("…") and bar.toolTip() == text
     assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_width()
     assert window.project_label.width() <= 260
+    shot(window, "status_bar_1024")
     bar.showMessage("Ready")
     assert bar.currentMessage() == "Ready" and bar.toolTip() == ""
-    shot(window, "status_bar_1024")

@@ -85,7 +85,9 @@ class MainWindow(QMainWindow):
                                "QListWidget#nav::item { padding: 8px 14px; border: none; }"
                                "QListWidget#nav::item:selected { background: palette(highlight); "
                                "color: palette(highlighted-text); }"
-                               "QListWidget#nav { outline: 0; }")
+                               "QListWidget#nav { outline: 0; }"
+                               "QListWidget#nav::item:selected:focus { border-left: 5px solid palette(text); "
+                               "padding-left: 9px; }")  # the keyboard focus is in the task list
         self.workspace = QWidget()
         row = QHBoxLayout(self.workspace)
         row.setContentsMargins(0, 0, 0, 0)

@@ -77,6 +77,7 @@ class CountEditor(Editor):
         super().__init__(param, parent)
         self.total, self.unit = total, unit
         self.spin = QSpinBox()
+        self.spin.setKeyboardTracking(False)  # "12" is read as 12 when typed, not first as 1
         self.spin.setRange(0, total)
         self.spin.setValue(round(float(initial) * total))
         self.suffix = QLabel()
