@@ -186,3 +186,4 @@ def test_messages_say_what_went_wrong_in_words():
     with pytest.raises(DesignError) as err:
         randomizers.die(4, 0, 0)
     assert "add up to 4, but the die has 6 sides" in str(err.value) and "[4, 0, 0]" not in str(err.value)
+

@@ -62,6 +62,7 @@ class DesignParams(dict):
         self.exact = dict(exact)
         self.description = description
         self.respondent = respondent
+        self.randomizer: dict | None = None  # the device where the design alone does not say it (dice_sum)
 
     def build(self):
         """The design itself: ``rr.design(self.design, **self)``."""
