@@ -33,7 +33,7 @@ def wrap(text: str, width: int) -> str:
     return "\n".join(textwrap.wrap(str(text), max(4, width), break_long_words=False)) or str(text)
 
 
-def _chars_across(figure, share: float = 1.0) -> int:
+def chars_across(figure, share: float = 1.0) -> int:
     """About how many 9-point characters fit across ``share`` of the figure's width."""
     return int(figure.get_figwidth() * share * 72 / (9 * 0.62))
 
@@ -41,7 +41,7 @@ def _chars_across(figure, share: float = 1.0) -> int:
 def category_ticks(ax, labels: list[str]) -> None:
     """Category labels under the bars that never run into each other: each is wrapped to its
     slot's width, and a single word too long for its slot turns the labels 30 degrees."""
-    slot = max(4, int(_chars_across(ax.figure, 0.8) / max(1, len(labels))) - 1)
+    slot = max(4, int(chars_across(ax.figure, 0.8) / max(1, len(labels))) - 1)
     wrapped = [wrap(label, slot) for label in labels]
     too_long = any(len(word) > slot for label in labels for word in str(label).split())
     ax.set_xticks(range(len(labels)))
@@ -58,7 +58,7 @@ def axis_label(ax, text: str, axis: str = "x", beside: list[str] | None = None) 
     fig = ax.figure
     if axis == "x":
         taken = max((len(line) for label in beside or [] for line in str(label).split("\n")), default=4) + 6
-        ax.set_xlabel(wrap(text, max(16, _chars_across(fig, 0.95) - taken)))
+        ax.set_xlabel(wrap(text, max(16, chars_across(fig, 0.95) - taken)))
     else:
         ax.set_ylabel(wrap(text, int(fig.get_figheight() * 72 / (9 * 0.62) * 0.85)))
 
@@ -120,7 +120,7 @@ def draw_bars(figure, rows: list[dict], *, title: str = "", label_key: str = "ca
     ax.grid(axis="y", color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
     if title:
-        ax.set_title(wrap(title, _chars_across(figure, 0.9)), fontsize=10)
+        ax.set_title(wrap(title, chars_across(figure, 0.9)), fontsize=10)
 
 
 SUBGROUP_COLOURS = ("#2b5c8a", "#b35806", "#4d9221", "#762a83", "#8c510a", "#01665e", "#c51b7d", "#525252")
@@ -160,7 +160,7 @@ def draw_grouped_bars(figure, rows: list[dict], *, title: str = "", label_key: s
     ax.legend(handles=handles, labels=[wrap(g, 18) for g in groups], loc="upper left",
               bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)  # beside the frame, never over the bars
     if title:
-        ax.set_title(wrap(title, _chars_across(figure, 0.9)), fontsize=10)
+        ax.set_title(wrap(title, chars_across(figure, 0.9)), fontsize=10)
 
 
 

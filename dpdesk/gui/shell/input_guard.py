@@ -89,8 +89,6 @@ def _frame(option, painter) -> None:
 #: Controls that get the frame around their whole rectangle when they have the keyboard focus.
 _FRAMED = (QStyle.ControlElement.CE_PushButton, QStyle.ControlElement.CE_CheckBox,
            QStyle.ControlElement.CE_RadioButton)
-
-
 _FRAMED_COMPLEX = (QStyle.ComplexControl.CC_ComboBox, QStyle.ComplexControl.CC_SpinBox)
 
 

@@ -375,7 +375,7 @@ class MainWindow(QMainWindow):
         self.dataset_label.setVisible(ds is not None)
         if ds is not None:
             fit_label(self.dataset_label, f"Data: {ds.name} ({ds.n_rows:,} rows)")
-            self.dataset_label.setToolTip("The active dataset: results, releases and extracts use it. "
+            self.dataset_label.setToolTip(f"{ds.name}: the active dataset. Results, releases and extracts use it. "
                                           "Choose another in the Data view.")
 
     def use_dataset(self, dataset: str) -> None:

@@ -82,4 +82,3 @@ class Settings:
     def set_value(self, key: str, value) -> None:
         self._s.setValue(f"preferences/{key}", value)
         self._s.sync()
-

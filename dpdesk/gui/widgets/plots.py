@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from dpdesk.gui.widgets.clipboard import copy_table
 from dpdesk.gui.widgets.table_model import RowsModel
-from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.common import full_width, name, note
 
 PLOT_FILTER = "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -103,14 +103,9 @@ class PlotPanel(QWidget):
         self.box.addLayout(right, 2)
         self._set_enabled(False)
 
-    def table_width(self) -> int:
-        """The width the table needs to show every column whole."""
-        t = self.table
-        return t.horizontalHeader().length() + 2 * t.frameWidth() + t.verticalScrollBar().sizeHint().width() + 4
-
     def _arrange(self) -> None:
         """The table beside the plot when both fit, else under it (never clipped)."""
-        beside = self.width() >= PLOT_MIN_WIDTH + self.table_width() + self.box.spacing()
+        beside = self.width() >= PLOT_MIN_WIDTH + full_width(self.table) + self.box.spacing()
         direction = QBoxLayout.Direction.LeftToRight if beside else QBoxLayout.Direction.TopToBottom
         if self.box.direction() != direction:
             self.box.setDirection(direction)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.common import full_width, name, note
 
 
 @dataclass(frozen=True)
@@ -117,9 +117,7 @@ class PreviewPlot(QWidget):
             for c, text in enumerate((first, f"{100 * e:.1f}%", f"{100 * lo:.1f}% to {100 * hi:.1f}%")):
                 self.table.setItem(r, c, QTableWidgetItem(text))
         self.table.resizeColumnsToContents()
-        t = self.table  # wide enough for every column: the plot gives way, the numbers are never cut
-        t.setMinimumWidth(min(440, t.horizontalHeader().length() + 2 * t.frameWidth()
-                              + t.verticalScrollBar().sizeHint().width() + 4))
+        self.table.setMinimumWidth(min(440, full_width(self.table)))  # the plot gives way: numbers never cut
 
     def clear(self) -> None:
         self.table.setRowCount(0)

@@ -8,7 +8,7 @@ whiskers for the levels of a categorical one). Both go in a ``plots.PlotPanel``.
 
 from __future__ import annotations
 
-from dpdesk.plotting import RR_COLOUR, _percent_axis, axis_label, category_ticks, wrap
+from dpdesk.plotting import RR_COLOUR, _percent_axis, axis_label, category_ticks, chars_across, wrap
 
 
 def draw_odds_ratios(figure, rows: list[dict], *, confidence: float = 0.95) -> None:
@@ -68,7 +68,7 @@ def draw_prevalence_curve(figure, rows: list[dict], *, predictor: str, kind: str
     _percent_axis(ax.yaxis)
     axis_label(ax, f"predicted prevalence, {100 * confidence:.0f}% CI", "y")
     if outcome:
-        ax.set_title(wrap(f"{outcome} by {predictor} (other predictors at their means)",
-                          int(figure.get_figwidth() * 72 / (9 * 0.62) * 0.9)), fontsize=9)
+        ax.set_title(wrap(f"{outcome} by {predictor} (other predictors at their means)", chars_across(figure, 0.9)),
+                     fontsize=9)
     ax.grid(color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
