@@ -62,10 +62,6 @@ class ExactEditor(Editor):
         """The exact number (raises :class:`EntryProblem` while the box holds something unusable)."""
         return self.spin.value()
 
-    def set_value(self, value) -> None:
-        self.spin.set_value(value)
-        show_problem(self.message, "")
-
     def focus_widget(self):
         return self.spin
 

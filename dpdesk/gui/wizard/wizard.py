@@ -39,8 +39,8 @@ def draft_from_item(item) -> Draft:
     randomizer = record.get("randomizer") if isinstance(record.get("randomizer"), dict) else None
     device = DICE if randomizer and randomizer.get("kind") == "dice_sum" and DICE in choice.devices else EXACT
     return Draft(name=item.name, question=item.question or "", answers=choice.answers, categories=categories,
-                 design_key=key, device=device, randomizer=randomizer, values=values, instructions=item.instructions or "",
-                 instructions_edited=bool(item.instructions), editing=item.name, question_b=question_b,
+                 design_key=key, device=device, randomizer=randomizer, values=values,
+                 instructions=item.instructions or "", instructions_edited=bool(item.instructions), editing=item.name, question_b=question_b,
                  question_b_edited=bool(question_b))
 
 
