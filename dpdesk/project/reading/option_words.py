@@ -12,6 +12,7 @@ _OPTIONS = {
     "encoding": ("Encoding", "--encoding"),
     "decimal": ("Decimal mark", "--decimal"),
     "sheet": ("Sheet", "--sheet"),
+    "header_rows": ("Header rows", "--header-rows"),
     "kind": ("The file is", "--counts"),
 }
 
