@@ -41,7 +41,8 @@ class RandomizerPage(QWizardPage):
         self.coin_preset = name(QComboBox(), "Coin rule", "Which coin outcomes mean which instruction")
         for label, *_ in COIN_PRESETS:
             self.coin_preset.addItem(label)
-        self.sides = name(QSpinBox(), "Die sides", "How many faces the die has")
+        self.sides = name(QSpinBox(), "Die sides", f"How many faces the die has, 2 to {MAX_SIDES} (for more, use "
+                                                   f"exact probabilities, for example from a random-number app)")
         self.sides.setRange(2, MAX_SIDES)
         self.sides.setValue(6)
         self.deck = name(QSpinBox(), "Deck size", "How many cards are in each deck")
