@@ -217,5 +217,13 @@ def test_long_status_messages_are_shortened_whole_in_the_tooltip(window, qtbot, 
     assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_width()
     assert window.project_label.width() <= 260
     shot(window, "status_bar_1024")
+    bar.showMessage("Imported answers.csv: 1,200 rows, 14 columns; 2 identifier columns left out.")
+    assert not bar.currentMessage().endswith("…")
+    window.resize(700, 600)  # narrower: shortened again, never cut off
+    QApplication.processEvents()
+    assert bar.currentMessage().endswith("…") and bar.fontMetrics().horizontalAdvance(bar.currentMessage()) <= \
+        bar.message_width()
+    assert bar.toolTip().startswith("Imported answers.csv")
+    window.resize(1024, 700)
     bar.showMessage("Ready")
     assert bar.currentMessage() == "Ready" and bar.toolTip() == ""

@@ -4,6 +4,8 @@ bounded width."""
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QStatusBar
 
@@ -16,6 +18,7 @@ class StatusBar(QStatusBar):
         super().__init__(parent)
         self._permanent: list = []
         self.full_message = ""
+        self._until: float | None = None  # when the message times out (None: shown until replaced)
 
     def addPermanentWidget(self, widget, stretch: int = 0) -> None:  # noqa: N802 - Qt API
         if isinstance(widget, QLabel):
@@ -31,9 +34,21 @@ class StatusBar(QStatusBar):
     def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 - Qt API
         """Show ``text`` (shortened to fit, whole in the tooltip) for ``timeout`` ms (0: until replaced)."""
         self.full_message = text
+        self._until = time.monotonic() + timeout / 1000 if timeout else None
+        self._show_fitted(timeout)
+
+    def _show_fitted(self, timeout: int) -> None:
+        text = self.full_message
         shown = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, self.message_width())
         self.setToolTip(text if shown != text else "")
         super().showMessage(shown, timeout)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        """A narrower window shortens the message again (for the time it has left), never cuts it."""
+        super().resizeEvent(event)
+        if self.full_message and self.currentMessage():
+            left = 0 if self._until is None else max(1, int((self._until - time.monotonic()) * 1000))
+            self._show_fitted(left)
 
 
 def fit_label(label: QLabel, text: str) -> None:
