@@ -255,18 +255,20 @@ def _distinct(n1: str, v1: float, n2: str, v2: float, why: str) -> None:
 def _categories(categories: Any) -> tuple[str, ...]:
     if isinstance(categories, int) and not isinstance(categories, bool):
         if categories < 2:
-            raise DesignError(f"Parameter categories = {categories} must be at least 2.")
+            raise DesignError(f"There are {categories} categories, but a question with categories needs at least 2.")
         return tuple(str(i) for i in range(categories))
     try:
         cats = tuple(str(c) for c in categories)
     except TypeError:
         raise DesignError(
-            f"Parameter categories must be a list of category labels or a number of categories, not {categories!r}."
+            f"The categories must be a list of their labels, such as ['never', 'once', 'often'], or their number; "
+            f"got {categories!r}."
         ) from None
     if len(cats) < 2:
-        raise DesignError(f"Parameter categories needs at least 2 categories; got {list(cats)}.")
+        raise DesignError(f"A question with categories needs at least 2 of them; got {list(cats)}.")
     if len(set(cats)) != len(cats):
-        raise DesignError(f"Parameter categories has repeated labels: {list(cats)}. Give each category a unique label.")
+        raise DesignError(f"The categories {list(cats)} have repeated labels, so answers could not be told "
+                          f"apart. Give each category its own label.")
     return cats
 
 
@@ -274,9 +276,11 @@ def _epsilon_param(value: Any) -> float:
     try:
         eps = float(value)
     except (TypeError, ValueError):
-        raise DesignError(f"Parameter epsilon must be a positive number, not {value!r}.") from None
+        raise DesignError(f"The privacy level (epsilon) must be a positive number such as 1 or 2, not {value!r}.") \
+            from None
     if not (eps > 0 and math.isfinite(eps)):
-        raise DesignError(f"Parameter epsilon = {value!r} must be a positive finite number (for example 1 or 2).")
+        raise DesignError(f"The privacy level (epsilon) is {value!r}, but it must be a positive number, for "
+                          f"example 1 or 2 (smaller is more private).")
     return eps
 
 
