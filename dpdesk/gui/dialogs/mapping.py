@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.discard import AskBeforeDiscard
 from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.wheel import guard
 from dpdesk.gui.widgets.table_model import cell_text
 from dpdesk.gui.shell.worker import JobRunner
 
@@ -185,6 +186,7 @@ class CodeTable(QTableWidget):
             combo.setEnabled(False)
             self.setCellWidget(row, 3, combo)
         self._chain_tab_order()
+        guard(self)  # a wheel over a value's box scrolls the table; it never changes the choice
 
     def combos(self) -> list[QComboBox]:
         """The response (or group) boxes, top to bottom."""

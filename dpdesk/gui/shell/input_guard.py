@@ -1,80 +1,19 @@
 """Keys and the mouse wheel change only what the user aimed at, and the keyboard focus is always visible.
 
-* A combo box or spin box takes the focus by Tab or a click, never by the wheel, and a wheel
-  over one that does not have the focus scrolls the page instead of changing its value.
-* Widgets that do not scroll themselves (plots; mark others with the property
-  ``wheel_scrolls_page``) pass the wheel to the scroll area around them, and so do tables and
-  texts that cannot scroll further that way.
-* The focus frame of buttons, check boxes and list items is drawn thick in the highlight
-  colour (the platform style draws it faintly or not at all).
+* The wheel: :mod:`dpdesk.gui.widgets.wheel`, applied to each window as the focus moves in it.
+* The focus frame of buttons, check boxes, combo boxes, text boxes and list items is drawn
+  two pixels wide in the highlight colour (the platform style draws it faintly or not at all).
 
 ``install(app)`` once per application; it is idempotent.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QPen
-from PySide6.QtWidgets import (
-    QAbstractScrollArea,
-    QAbstractSpinBox,
-    QApplication,
-    QComboBox,
-    QProxyStyle,
-    QStyle,
-    QWidget,
-)
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle
 
-#: Widgets whose own wheel handling must not change a value or stop the page from scrolling.
-_VALUE_WIDGETS = (QComboBox, QAbstractSpinBox)
-
-
-def scroll_area_of(widget: QWidget) -> QAbstractScrollArea | None:
-    """The nearest scroll area that holds ``widget`` (not ``widget`` itself)."""
-    parent = widget.parentWidget()
-    while parent is not None:
-        if isinstance(parent, QAbstractScrollArea) and parent.viewport() is not widget:
-            return parent
-        parent = parent.parentWidget()
-    return None
-
-
-def pass_wheel_on(widget: QWidget, event) -> bool:
-    """Give the wheel ``event`` to the scroll area around ``widget``; True when one took it."""
-    area = scroll_area_of(widget)
-    if area is None:
-        return False
-    QApplication.sendEvent(area.viewport(), event)
-    return True
-
-
-def _at_end(area: QAbstractScrollArea, event) -> bool:
-    """Whether ``area`` cannot scroll any further the way the vertical wheel ``event`` turns."""
-    delta = event.angleDelta()
-    if abs(delta.x()) > abs(delta.y()) or delta.y() == 0:
-        return False
-    bar = area.verticalScrollBar()
-    return bar.value() <= bar.minimum() if delta.y() > 0 else bar.value() >= bar.maximum()
-
-
-class InputGuard(QObject):
-    """The application-wide event filter described in the module docstring."""
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
-        kind = event.type()
-        if kind == QEvent.Type.Polish and isinstance(obj, _VALUE_WIDGETS):
-            if obj.focusPolicy() == Qt.FocusPolicy.WheelFocus:
-                obj.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        elif kind == QEvent.Type.Wheel and isinstance(obj, QWidget):
-            if isinstance(obj, _VALUE_WIDGETS) and not obj.hasFocus():
-                pass_wheel_on(obj, event)
-                return True  # the value stays as it is
-            if obj.property("wheel_scrolls_page"):
-                return pass_wheel_on(obj, event)
-            area = obj.parentWidget()
-            if isinstance(area, QAbstractScrollArea) and area.viewport() is obj and _at_end(area, event):
-                return pass_wheel_on(area, event)  # a table or text at its end: the page goes on scrolling
-        return False
+from dpdesk.gui.widgets.wheel import guard
 
 
 def _frame(option, painter) -> None:
@@ -114,13 +53,17 @@ class VisibleFocusStyle(QProxyStyle):
             _frame(option, painter)
 
 
+def _on_focus(_old, new) -> None:
+    """Whenever the focus moves, the window it moves in is guarded (widgets made since are covered)."""
+    if new is not None:
+        guard(new.window())
+
+
 def install(app: QApplication) -> None:
-    """Install the guard and the focus style on ``app`` (once)."""
+    """Guard every window as the focus moves in it, and draw the focus thick (once per application)."""
     if app.property("dpdesk_input_guard"):
         return
-    guard = InputGuard(app)
-    app.installEventFilter(guard)
     app.setProperty("dpdesk_input_guard", True)
-    app._dpdesk_input_guard = guard  # kept alive with the application
+    app.focusChanged.connect(_on_focus)
     if not isinstance(app.style(), VisibleFocusStyle):
         app.setStyle(VisibleFocusStyle(app.style().name()))

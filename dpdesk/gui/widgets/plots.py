@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from dpdesk.gui.widgets.clipboard import copy_table
 from dpdesk.gui.widgets.table_model import RowsModel
 from dpdesk.gui.widgets.common import full_width, name, note
+from dpdesk.gui.widgets.wheel import guard
 
 PLOT_FILTER = "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -127,9 +128,9 @@ class PlotPanel(QWidget):
         self.canvas = FigureCanvasQTAgg(self.figure)
         name(self.canvas, self.title, "A plot of the results; the table beside it has the same numbers")
         self.canvas.setMinimumHeight(240)
-        self.canvas.setProperty("wheel_scrolls_page", True)  # the wheel scrolls the document, not the plot
         self.placeholder.hide()
         self.plot_holder.addWidget(self.canvas)
+        guard(self)  # the wheel over the plot or its table scrolls the document
 
     def plot(self, draw, rows: list[dict], table_rows: list[dict] | None = None, **kwargs) -> None:
         """Draw ``draw(figure, rows, **kwargs)`` and list ``table_rows`` (default ``rows``)."""

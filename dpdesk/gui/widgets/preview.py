@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from dpdesk.gui.widgets.common import full_width, name, note
+from dpdesk.gui.widgets.wheel import guard
 
 
 @dataclass(frozen=True)
@@ -78,12 +79,12 @@ class PreviewPlot(QWidget):
 
         self.figure = Figure(figsize=(4.5, 2.6), dpi=96, layout="constrained")
         self.canvas = FigureCanvasQTAgg(self.figure)
-        self.canvas.setProperty("wheel_scrolls_page", True)  # the wheel scrolls the page, not the plot
         name(self.canvas, "Simulated results plot",
              "Estimates and intervals of simulated surveys; the line is the guessed prevalence")
         self.canvas.setMinimumHeight(220)
         self.placeholder.hide()
         self.plot_holder.addWidget(self.canvas)
+        guard(self)  # the wheel over the plot or its table scrolls the page
 
     def show_preview(self, preview: Preview) -> None:
         self._ensure_canvas()

@@ -25,6 +25,7 @@ from dpdesk.gui.wizard import meaning
 from dpdesk.gui.wizard.catalog import BIRTHDAY, CARDS, COIN_PRESETS, COINS, DEVICE_NAMES, DICE, DIE, EXACT
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 from dpdesk.gui.widgets.number_entry import EntryProblem
+from dpdesk.gui.widgets.wheel import guard
 from dpdesk.gui.wizard.param_editors import CountEditor, ExactEditor, MonthsEditor
 
 #: The parameter that is the harmless question B's "yes" share, per design.
@@ -165,6 +166,7 @@ class RandomizerPage(QWizardPage):
         if self.draft.design_key == "forced" and device in (DIE, CARDS):
             self._complete_forced_counts()
         self.params_box.setVisible(bool(self.editors))
+        guard(self)  # the new boxes: a wheel over one that is not focused scrolls instead
         self._recompute()
         if self._nearest is not None:
             self.apply_nearest()  # the default must be a die design that exists
