@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -152,6 +152,9 @@ class MainWindow(QMainWindow):
             self.views.addWidget(own.get(task) or PlaceholderView(task))
         self.views.setCurrentIndex(max(0, self.nav.currentRow()))
         self.statusBar().insertPermanentWidget(1, self.tabulate_view.meter)
+        # a new release or regression belongs in the methods text and the report: Results recomputes
+        self.tabulate_view.released.connect(self.results_view.study_changed)
+        self.regression_view.fitted.connect(self.results_view.study_changed)
 
     @property
     def views_built(self) -> bool:
@@ -432,6 +435,9 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if self.__dict__.pop("_fit_on_show", False):
             fit_on_screen(self)  # saved on a larger screen: brought back within this one (frame included)
+        from dpdesk.gui.shell import prewarm
+
+        QTimer.singleShot(100, prewarm.start)  # once the window is drawn: heavy imports in the background
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt API
         self.settings.set_geometry(self.saveGeometry())
