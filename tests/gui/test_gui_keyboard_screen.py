@@ -83,6 +83,7 @@ def test_every_wizard_page_from_the_keyboard_alone(window, qtbot, tmp_path):
     def next_page():
         tab_to(qtbot, next_button)
         qtbot.keyClick(next_button, Qt.Key.Key_Space)
+        qtbot.waitUntil(lambda: not wizard.settle.settling)  # as a person would, until the page is shown
 
     next_page()
     assert wizard.currentPage() is wizard.design_page
@@ -106,6 +107,7 @@ def test_every_wizard_page_from_the_keyboard_alone(window, qtbot, tmp_path):
     next_page()
     assert wizard.currentPage() is wizard.instructions_page
     finish = wizard.button(QWizard.WizardButton.FinishButton)
+    qtbot.waitUntil(lambda: not wizard.settle.settling)
     with qtbot.waitSignal(wizard.finished, timeout=10_000):
         tab_to(qtbot, finish)
         qtbot.keyClick(finish, Qt.Key.Key_Space)
