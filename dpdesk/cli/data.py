@@ -17,6 +17,14 @@ def register(sub) -> None:
     p.add_argument("project", help="path of the new .dpdesk file")
     p.set_defaults(func=cmd_new)
 
+    p = sub.add_parser("recover", help="recover a project left with an unfinished change into a copy",
+                       description="A project sent or left with a rollback journal beside it (PROJECT-journal) is "
+                       "never changed on open. This copies the file and its journal to COPY, lets SQLite roll the "
+                       "copy back, and checks it; the original stays as it is.")
+    p.add_argument("project")
+    p.add_argument("copy", help="path of the new, recovered .dpdesk file")
+    p.set_defaults(func=cmd_recover)
+
     p = sub.add_parser("import", help="import a data file into a project",
                        description="Import CSV/TSV, Excel, SPSS, Stata, survey-platform exports or a counts table. "
                        "Direct identifiers (e-mail, IP address, names, ...) are left out unless kept explicitly.")
@@ -134,6 +142,17 @@ def cmd_new(args) -> int:
 
     Project.create(args.project).close()
     print(f"Created {args.project}")
+    return 0
+
+
+def cmd_recover(args) -> int:
+    from dpdesk.project import Project, ledger
+
+    copy = Project.recover_copy(args.project, args.copy)
+    with Project.open(copy) as project:
+        check = ledger.verify_ledger(project)
+    print(f"Recovered {args.project} into {copy}: the unfinished change was rolled back in the copy; the original "
+          f"and its journal are unchanged. {check.headline}")
     return 0
 
 

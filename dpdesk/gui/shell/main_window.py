@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMessageBox,
     QHBoxLayout,
     QStackedWidget,
     QWidget,
@@ -170,8 +171,12 @@ class MainWindow(QMainWindow):
         if self.project is not None and not self.project.closed and self.project.path == path.absolute().resolve():
             self.statusBar().showMessage(f"{path.name} is already open.", 5000)
             return True
+        from dpdesk.project.file.database import HotJournalError
+
         try:
             project = Project.open(path)
+        except HotJournalError as exc:
+            return self._offer_recovery(exc)
         except DpdeskError as exc:
             show_error(exc, self)
             if not path.exists():
@@ -186,6 +191,31 @@ class MainWindow(QMainWindow):
             return False
         self._set_project(project)
         return True
+
+    def _offer_recovery(self, exc) -> bool:
+        """A file with an unfinished change beside it is never changed on open: offer a recovered copy."""
+        from dpdesk.project.file.store import Project
+
+        answer = QMessageBox.question(
+            self, "An unfinished change beside the project",
+            f"{exc.path.name} has an unfinished change beside it ({exc.path.name}-journal), left by a program that "
+            "stopped while writing, or sent with the file. Opening it would roll the file back with that "
+            "journal, changing a file that came from elsewhere, so dpdesk left both files untouched.\n\n"
+            "Recover into a copy? The file and its journal are copied to a new name, the copy is rolled back "
+            "and opened; the original stays as it is.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        suggested = exc.path.with_name(f"{exc.path.stem} (recovered).dpdesk")
+        target, _ = QFileDialog.getSaveFileName(self, "Recover into a copy", str(suggested), PROJECT_FILTER)
+        if not target:
+            return False
+        try:
+            copy = Project.recover_copy(exc.path, target)
+        except DpdeskError as error:
+            show_error(error, self)
+            return False
+        return self.open_project(copy)
 
     def create_project(self, path) -> bool:
         from dpdesk.project.file.store import Project

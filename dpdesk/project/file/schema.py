@@ -316,7 +316,17 @@ def _v4_respondent_texts(conn: sqlite3.Connection) -> None:
 
 
 def _v4_ledger(conn: sqlite3.Connection) -> None:
-    """v4 part: what the ledger and copies of a project need."""
+    """v4 part: what the ledger and copies of a project need.
+
+    v4 is the first version whose every writer seals its ledger. A ledger upgraded without a
+    seal (made by a dpdesk before seals) is marked with the releases it had, so a v4 file
+    without a seal says truthfully whether it was made so or had its seal removed.
+    """
+    if conn.execute("SELECT 1 FROM app WHERE key = 'ledger_seal'").fetchone() is None:
+        last = conn.execute("SELECT seq, hash FROM releases ORDER BY seq DESC LIMIT 1").fetchone()
+        if last is not None:
+            conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES ('ledger_unsealed_at_upgrade', ?)",
+                         (f"{last[0]}:{last[1]}",))
 
 
 def _v3_to_v4(conn: sqlite3.Connection) -> None:
