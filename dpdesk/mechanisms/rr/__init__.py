@@ -13,6 +13,8 @@ from dpdesk.mechanisms.rr.logistic import LogisticFit, logistic
 from dpdesk.mechanisms.rr.planning import efficiency, expected_halfwidth, power, required_n, required_n_for_power
 from dpdesk.mechanisms.rr.simulate import expected_counts, simulate, simulate_responses
 from dpdesk.mechanisms.rr.subgroups import compare, compare_direct, estimate_by
+from dpdesk.mechanisms.rr.survey import SurveyEstimate, survey_estimate
+from dpdesk.mechanisms.rr.survey_by import survey_estimate_by
 
 __all__ = [
     "CI_METHODS",
@@ -37,5 +39,8 @@ __all__ = [
     "required_n_for_power",
     "simulate",
     "simulate_responses",
+    "survey_estimate",
+    "survey_estimate_by",
+    "SurveyEstimate",
     "unary_multiselect_epsilon",
 ]
