@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dpdesk.cli.survey import add_design_options, design_from_args
 from dpdesk.errors import DataError
 
 
@@ -18,6 +19,7 @@ def _options(p) -> None:
     p.add_argument("--ci", default="default", choices=["default", "wald", "bootstrap"], help="interval method")
     p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
     p.add_argument("--dataset", help="dataset name (default: the active one)")
+    add_design_options(p)
 
 
 def register(sub) -> None:
@@ -57,7 +59,7 @@ def cmd_report(args) -> int:
         raise DataError(f"A report is written as .html or .pdf; {out.name!r} has neither suffix.")
     with Project.open(args.project) as project:
         write_report(project, out, by=args.by, ci=args.ci, confidence=args.confidence, style=style,
-                     dataset=args.dataset)
+                     dataset=args.dataset, survey=design_from_args(args))
     print(f"Wrote {out}")
     return 0
 
@@ -68,6 +70,7 @@ def cmd_methods(args) -> int:
     from dpdesk.project.report.methods import methods
 
     with Project.open(args.project) as project:
-        results = analyze(project, by=args.by, ci=args.ci, confidence=args.confidence, dataset=args.dataset)
+        results = analyze(project, by=args.by, ci=args.ci, confidence=args.confidence, dataset=args.dataset,
+                          survey=design_from_args(args))
         print(methods(project, results, ci=args.ci, confidence=args.confidence, dataset=args.dataset).text(), end="")
     return 0

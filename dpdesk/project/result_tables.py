@@ -58,14 +58,16 @@ def estimate_rows(results: list) -> list[dict]:
                   "confidence": float(e.confidence)}
         notes = " ".join(getattr(e, "notes", ()) or ()) or None
         if r.design.is_binary:
-            add(**common, estimate=_f(e.prevalence), SE=_f(e.se), **{"CI low": _f(e.ci[0]), "CI high": _f(e.ci[1])})
+            add(**common, estimate=_f(e.prevalence), SE=_f(e.se), **{"CI low": _f(e.ci[0]), "CI high": _f(e.ci[1])},
+                note=notes if getattr(r, "survey", None) is not None else None)
             for name, (value, se) in e.extra.items():
                 note = notes if (name == "t" and _f(value) is None) else None
                 add(**{**common, "item": f"{r.item} [{name}]"}, estimate=_f(value), SE=_f(se), note=note)
         else:
             for j, cat in enumerate(_categories(r)):
                 add(**{**common, "item": f"{r.item}: {cat}"}, estimate=_f(e.frequencies[j]), SE=_f(e.se[j]),
-                    **{"CI low": _f(e.ci[j][0]), "CI high": _f(e.ci[j][1])})
+                    **{"CI low": _f(e.ci[j][0]), "CI high": _f(e.ci[j][1])},
+                    note=notes if j == 0 and getattr(r, "survey", None) is not None else None)
     if not any(row["note"] for row in rows):  # the column only when something needs a note
         for row in rows:
             del row["note"]

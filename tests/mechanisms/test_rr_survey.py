@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy.special import stdtrit
 
 from dpdesk.errors import EstimationError
 from dpdesk.mechanisms import rr
@@ -147,8 +148,9 @@ def test_clustering_inflates_the_interval_and_notes_say_so():
     assert text.startswith("Unweighted; Taylor linearization with 4 strata and 40 PSUs; design effect")
     assert f"(effective n {est.n_effective:.0f})" in text
     t = rr.survey_estimate(d, z, strata=strata, clusters=psu, ci="t")
-    assert t.ci == pytest.approx((max(0, est.prevalence - 2.028 * est.se), est.prevalence + 2.028 * est.se),
-                                 rel=1e-3)
+    assert 1 <= est.df_effective <= est.df == 36
+    q = stdtrit(est.df_effective, 0.975)
+    assert t.ci == pytest.approx((max(0, est.prevalence - q * est.se), est.prevalence + q * est.se), rel=1e-9)
     assert est.to_dict()["sample_design"]["psus"] == 40
 
 
@@ -186,3 +188,17 @@ def test_weighted_logistic_with_unit_weights_keeps_the_coefficients():
     assert math.isnan(weighted.coefficients[1].lr_chi2)
     assert weighted.df == n - 1
     assert weighted.to_dict()["design_df"] == n - 1
+
+
+def test_effective_df_is_satterthwaites():
+    """Equal strata keep the design df; one stratum with two PSUs and most of the variance cuts it."""
+    d = rr.design("warner", p=0.7)
+    rng = np.random.default_rng(4)
+    z = rng.integers(0, 2, 400)
+    strata = np.repeat([0, 1], 200)
+    even = rr.survey_estimate(d, z, strata=strata, clusters=np.arange(400) // 10)
+    assert even.df == 38 and even.df_effective > 30
+    w = np.where(strata == 1, 50.0, 1.0)
+    psu = np.where(strata == 1, np.arange(400) % 2, np.arange(400) // 10)
+    lopsided = rr.survey_estimate(d, z, weights=w, strata=strata, clusters=psu)
+    assert lopsided.df == 20 and lopsided.df_effective < 3

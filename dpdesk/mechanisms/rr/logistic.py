@@ -253,7 +253,7 @@ def _separation_error(names, beta, se, bad) -> EstimationError:
 def logistic(design: Design, responses, X, *, group=None, names=None, confidence: float = 0.95,
              offset=None, ci: str = "profile", terms: dict[str, Any] | None = None,
              lr_tests: bool = True, progress=None, weights=None, strata=None, clusters=None, fpc=None,
-             lonely_psu: str = "fail") -> LogisticFit:
+             lonely_psu: str = "fail", used=None) -> LogisticFit:
     """Fit ``logit P(carrier | x) = x' beta + offset`` to randomized responses.
 
     ``responses``: codes into ``design.responses`` (0 = "no", 1 = "yes"). ``X``: the
@@ -271,6 +271,8 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     make the fit design-based: weighted pseudo-maximum likelihood with sandwich SEs, Wald
     intervals and tests on the design df (``survey_logistic``); profile intervals and
     likelihood-ratio tests are not valid then and are not made (``ci_method`` says so).
+    ``used`` (with a design): True for the rows to fit; the others (a missing answer or
+    covariate) are left out but keep their PSU in the design, as ``svyglm`` does.
 
     Raises :class:`~dpdesk.errors.EstimationError` for invalid input, collinear
     predictors, separation (coefficients running off to infinity), a singular
@@ -280,14 +282,23 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     conf = check_confidence(confidence)
     if ci not in CI_NAMES:
         raise EstimationError(f"ci = {ci!r} is not a known interval; choose 'profile' or 'wald'.")
+    survey = any(v is not None for v in (weights, strata, clusters, fpc))
+    keep = None
+    if survey and used is not None:
+        keep = np.flatnonzero(np.asarray(used, bool))
+        responses, X = np.asarray(responses)[keep], np.asarray(X, float)[keep]
+        group = None if group is None else np.asarray(group)[keep]
+        offset = None if offset is None else np.asarray(offset, float)[keep]
     data, names, r, g = prepare(design, responses, X, group, names, offset)
     sample = None
-    if any(v is not None for v in (weights, strata, clusters, fpc)):
+    if survey:
         from dpdesk.mechanisms.rr.survey_variance import sample_design
 
-        sample = sample_design(data.n, weights=weights, strata=strata, clusters=clusters, fpc=fpc,
+        n_all = data.n if keep is None else len(np.asarray(used))
+        sample = sample_design(n_all, weights=weights, strata=strata, clusters=clusters, fpc=fpc,
                                lonely_psu=lonely_psu)
-        data.weights = sample.weights / sample.weights.mean()
+        w = sample.weights if keep is None else sample.weights[keep]
+        data.weights = w / w.mean()
     lm.check_columns(data.X, names)
     p = data.X.shape[1]
     eta0 = eta_start(design, r, g)
@@ -313,7 +324,7 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     if bad:
         raise _separation_error(names, fit.beta, se, bad)
     if sample is not None:
-        return _survey_fit(design, data, fit, names, g, sample, conf, terms)
+        return _survey_fit(design, data, fit, names, g, sample, conf, terms, keep)
     z = _z(conf)
     coefs = []
     for j in range(p):
@@ -390,13 +401,13 @@ def _nuisance(design, data, fit, vcov, p, z, ci) -> Nuisance:
     return Nuisance(name, est, se, interval, null, zval, chi2, float(chdtrc(1, chi2)))
 
 
-def _survey_fit(design, data, fit, names, g, sample, conf, terms) -> LogisticFit:
+def _survey_fit(design, data, fit, names, g, sample, conf, terms, keep=None) -> LogisticFit:
     """The design-based fit: sandwich covariance, Wald intervals and tests on the design df."""
     from dpdesk.mechanisms.rr import survey_logistic as sl
 
     p = len(fit.beta)
     free = list(range(p)) + ([p] if fit.eta_free else [])
-    vcov = sl.sandwich(data, fit, sample, free)
+    vcov = sl.sandwich(data, fit, sample, free, keep)
     df = sample.df
     t = sl.t_quantile(df, conf)
     coefs = []

@@ -29,6 +29,7 @@ from dpdesk.errors import EstimationError
 
 from dpdesk.mechanisms.rr import intervals as iv
 from dpdesk.mechanisms.rr.design import Design
+from dpdesk.mechanisms.rr.subgroups import Difference, EqualityTest, SubgroupEstimates
 from dpdesk.mechanisms.rr.survey import SurveyEstimate, build, fit_domain, prepare
 from dpdesk.mechanisms.rr.survey_variance import _codes
 
@@ -68,6 +69,31 @@ class SurveyDomains(dict):
     differences: dict
     tests: tuple
     df: int
+    reference: Any = None
+
+    def as_subgroups(self, counts: dict) -> SubgroupEstimates:
+        """The same numbers as ``rr.estimate_by``'s result, for the tables written for it.
+
+        ``counts``: each level's unweighted response counts. The overall test is the
+        design-based Wald F test; for designs with categories the largest per-category F
+        with a Bonferroni-adjusted p-value ``min(1, K min_j p_j)``, the per-category tests
+        beside it.
+        """
+        ests = {k: e.as_estimate(counts[k]) for k, e in self.items()}
+        diffs = {key: Difference(d.a, d.b, d.difference, d.se, d.ci, d.t, d.p_value, d.confidence)
+                 for key, d in self.differences.items()}
+        method = f"design-based Wald F test on (k - 1, {self.df}) degrees of freedom"
+        per = [EqualityTest(t.f, t.df_num, t.p_value, method, math.nan, t.category) for t in self.tests]
+        if not per:
+            test = None
+        elif len(per) == 1 and per[0].category is None:
+            test = per[0]
+        else:
+            worst = max(per, key=lambda t: t.statistic if math.isfinite(t.statistic) else -1.0)
+            p = min(1.0, len(per) * min(t.p_value for t in per))
+            test = EqualityTest(worst.statistic, worst.df, p, "largest per-category " + method +
+                                ", Bonferroni-adjusted p-value", math.nan, None, tuple(per))
+        return SubgroupEstimates(ests, diffs, test, self.reference)
 
 
 def _difference(ea: SurveyEstimate, eb: SurveyEstimate, cov, a, b, df, conf, j=None) -> tuple:
@@ -100,17 +126,22 @@ def _wald(est: np.ndarray, cov: np.ndarray, df: int, category=None) -> DomainTes
 
 def survey_estimate_by(design: Design, responses, by, *, weights=None, strata=None, clusters=None, fpc=None,
                        groups=None, confidence: float = 0.95, ci: str = "default", lonely_psu: str = "fail",
-                       reference: Any = None) -> SurveyDomains:
+                       reference: Any = None, used=None) -> SurveyDomains:
     """Estimate in each domain (level of ``by``) on the whole design, and compare the domains.
 
-    Arguments as :func:`rr.survey_estimate`; ``by`` gives each respondent's domain.
+    Arguments as :func:`rr.survey_estimate`; ``by`` gives each respondent's domain (it may
+    be missing where ``used`` is False).
     Returns a dict ``level -> SurveyEstimate`` (levels sorted) with ``.covariance``,
     ``.differences`` (every pair, or each level against ``reference``) and ``.tests``
     (module docstring).
     """
-    z, g, sample, conf = prepare(design, responses, weights, strata, clusters, fpc, groups, lonely_psu,
-                                 confidence, ci)
-    codes, labels = _codes(by, len(z), "domain (by)")
+    z, g, sample, conf, used = prepare(design, responses, weights, strata, clusters, fpc, groups, lonely_psu,
+                                       confidence, ci, used)
+    by = np.asarray(by, dtype=object if np.asarray(by).dtype.kind in "OUS" else None)
+    if len(by) != len(z):
+        raise EstimationError(f"by has {len(by)} values but there are {len(z)} respondents.")
+    codes = np.full(len(z), -1, np.int64)
+    codes[used], labels = _codes(by[used], int(used.sum()), "domain (by)")
     try:
         order = sorted(range(len(labels)), key=lambda i: labels[i])
     except TypeError:
@@ -118,7 +149,7 @@ def survey_estimate_by(design: Design, responses, by, *, weights=None, strata=No
     out = SurveyDomains()
     influences = []
     for i in order:
-        wd = np.where(codes == i, sample.weights, 0.0)
+        wd = np.where(codes == i, sample.weights, 0.0)  # 0 outside the domain and for unused rows
         try:
             parts = fit_domain(design, z, g, wd, sample, None, conf, ci)
         except EstimationError as exc:
@@ -153,5 +184,5 @@ def survey_estimate_by(design: Design, responses, by, *, weights=None, strata=No
         tests = tuple(t for j in range(k) for t in [_wald(np.array([out[lab].unconstrained[j] for lab in levels]),
                                                           covs[j], df, str(cats[j]))] if t is not None)
         out.covariance = np.array(covs)
-    out.differences, out.tests, out.df = diffs, tests, df
+    out.differences, out.tests, out.df, out.reference = diffs, tests, df, reference
     return out

@@ -72,15 +72,18 @@ def effective(var: np.ndarray, vsrs: np.ndarray, n: int) -> tuple[np.ndarray, np
     return deff, n_eff
 
 
-def kg_factor(n: int, df: int, confidence: float) -> float:
-    """Korn & Graubard's (1998) degrees-of-freedom factor ``(t_{n-1} / t_df)^2`` on the effective n."""
+def kg_factor(n: int, df: float, confidence: float) -> float:
+    """Korn & Graubard's (1998) degrees-of-freedom factor ``(t_{n-1} / t_df)^2`` on the effective n.
+
+    ``df``: the effective (Satterthwaite) degrees of freedom of the variance estimate.
+    """
     if df < 1 or n < 2:
         return 1.0
     q = 0.5 + confidence / 2
     return float((stdtrit(n - 1, q) / stdtrit(df, q)) ** 2)
 
 
-def t_interval(est: float, se: float, df: int, confidence: float) -> tuple[float, float]:
+def t_interval(est: float, se: float, df: float, confidence: float) -> tuple[float, float]:
     """``est +- t_df se`` cut to [0, 1]."""
     t = float(stdtrit(max(df, 1), 0.5 + confidence / 2))
     if not math.isfinite(se):
@@ -127,9 +130,10 @@ def one_group_binary(d: Design, matrix, z, wd, sample, population, conf, ci):
     mean, cov, deff, n_eff, u = linear(r, wd, sample, population)
     raw, se = float(mean[0]), math.sqrt(max(cov[0, 0], 0.0))
     n = int((wd > 0).sum())
-    interval = binary_interval(matrix, raw, se, float(n_eff[0]), sample.df, n, conf, ci)
+    df = sample.effective_df(u)
+    interval = binary_interval(matrix, raw, se, float(n_eff[0]), df, n, conf, ci)
     return dict(prevalence=min(1.0, max(0.0, raw)), unconstrained=raw, se=se, ci=interval, deff=float(deff[0]),
-                n_effective=float(n_eff[0]), influence=u,
+                n_effective=float(n_eff[0]), influence=u, df_effective=df,
                 method="weighted moment estimate (Hajek mean of the transformed response)" if population is None
                 else "Horvitz-Thompson mean of the transformed response with the known population size")
 
@@ -152,13 +156,14 @@ def categorical(d: Design, z, wd, sample, population, conf, ci):
         shares = np.clip(P @ raw, 0, None)
         shares /= shares.sum()
     n = int((wd > 0).sum())
-    kg = kg_factor(n, sample.df, conf)
     cis = []
+    dfs = np.array([sample.effective_df(u[:, j]) for j in range(len(freq))])
     for j in range(len(freq)):
+        df = dfs[j]
         if ci == "t":
-            cis.append(t_interval(float(freq[j]), float(se[j]), sample.df, conf))
+            cis.append(t_interval(float(freq[j]), float(se[j]), df, conf))
             continue
-        size = float(n_eff[j]) * kg
+        size = float(n_eff[j]) * kg_factor(n, df, conf)
         sl = _binary_slice(P, j)
         if sl is not None:
             lam = float(shares[j])
@@ -167,7 +172,7 @@ def categorical(d: Design, z, wd, sample, population, conf, ci):
         else:
             cis.append(_categorical_profile_interval(P, size * shares, freq, j, conf))
     return dict(prevalence=freq, unconstrained=raw, se=se, ci=np.array(cis), deff=deff, n_effective=n_eff,
-                influence=u, frequencies=freq,
+                influence=u, frequencies=freq, df_effective=dfs,
                 method="weighted moment estimate (Hajek mean of the vector transform P^-1 e_z)")
 
 
@@ -179,6 +184,7 @@ def unary(d: Design, ticks, wd, sample, population, conf, ci):
                 se=np.array([p["se"] for p in parts]), ci=np.array([p["ci"] for p in parts]),
                 deff=np.array([p["deff"] for p in parts]), n_effective=np.array([p["n_effective"] for p in parts]),
                 influence=np.column_stack([p["influence"][:, 0] for p in parts]), frequencies=est,
+                df_effective=np.array([p["df_effective"] for p in parts]),
                 method="weighted moment estimate per option (each tick is a yes/no randomized response)")
 
 
@@ -211,13 +217,14 @@ def kuk_draws(d: Design, z, wd, sample, population, conf, ci):
     n = int((wd > 0).sum())
     deff, n_eff = effective(np.diag(cov), srs_variance(e, wd), n)
     se = math.sqrt(cov[0, 0]) if cov[0, 0] >= 0 else math.nan
+    df = sample.effective_df(u)
     if ci == "t":
-        interval = t_interval(pi, se, sample.df, conf)
+        interval = t_interval(pi, se, df, conf)
     else:
-        size = float(n_eff[0]) * kg_factor(n, sample.df, conf)
+        size = float(n_eff[0]) * kg_factor(n, df, conf)
         interval = one_parameter_interval(model, [counts / counts.sum() * size], pi, conf)
     return dict(prevalence=pi, unconstrained=model.moment([counts]), se=se, ci=interval, deff=float(deff[0]),
-                n_effective=float(n_eff[0]), influence=u,
+                n_effective=float(n_eff[0]), influence=u, df_effective=df,
                 method="weighted pseudo-maximum likelihood (sandwich standard errors)")
 
 
@@ -256,12 +263,13 @@ def two_group(d: Design, z, g, wd, sample, population, conf, ci):
         extra = {"beta": (eta, se_eta), "gamma": (max(0.0, 1 - pi - eta), math.sqrt(var_g) if var_g >= 0 else math.nan)}
     else:
         extra = {"pi_uq": (eta, se_eta)}
+    df = sample.effective_df(u[:, :1])
     if ci == "t":
-        interval = t_interval(pi, se, sample.df, conf)
+        interval = t_interval(pi, se, df, conf)
     else:
-        scale = float(n_eff[0]) * kg_factor(n, sample.df, conf) / float(wd.sum())
+        scale = float(n_eff[0]) * kg_factor(n, df, conf) / float(wd.sum())
         interval = two_group_interval(model, y * scale, m * scale, pi, eta, conf)
     return dict(prevalence=pi, unconstrained=raw, se=se, ci=interval, deff=float(deff[0]), n_effective=float(n_eff[0]),
-                influence=u[:, :1], extra=extra,
+                influence=u[:, :1], extra=extra, df_effective=df,
                 method="weighted pseudo-maximum likelihood (sandwich standard errors)" if interior else
                 "weighted pseudo-maximum likelihood on the boundary of the parameter space")

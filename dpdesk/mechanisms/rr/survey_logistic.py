@@ -47,11 +47,19 @@ def scores(data: lm.Data, beta: np.ndarray, eta: float) -> np.ndarray:
     return S
 
 
-def sandwich(data: lm.Data, fit: lm.Fit, sample: SampleDesign, free: list[int]) -> np.ndarray:
-    """``H^-1 V H^-1`` for the free parameters (module docstring), in the full (p [+ 1]) layout, NaN elsewhere."""
+def sandwich(data: lm.Data, fit: lm.Fit, sample: SampleDesign, free: list[int], keep=None) -> np.ndarray:
+    """``H^-1 V H^-1`` for the free parameters (module docstring), in the full (p [+ 1]) layout, NaN elsewhere.
+
+    ``keep``: the design's rows that were fitted (the others add zero scores to their PSUs).
+    """
     S = scores(data, fit.beta, fit.eta)[:, free]
     Hinv = np.linalg.inv(-fit.hess[np.ix_(free, free)])
-    V = sample.variance(data.w[:, None] * S)
+    U = data.w[:, None] * S
+    if keep is not None:
+        full = np.zeros((sample.n, U.shape[1]))
+        full[keep] = U
+        U = full
+    V = sample.variance(U)
     size = fit.hess.shape[0]
     cov = np.full((size, size), math.nan)
     cov[np.ix_(free, free)] = Hinv @ V @ Hinv.T

@@ -26,7 +26,9 @@ total is centred at zero, the mean of the influence contributions of a mean or a
 pseudo-maximum-likelihood estimate over the whole sample, as ``survey`` 4.1 does).
 
 The design degrees of freedom are the number of PSUs minus the number of strata
-(``survey::degf``).
+(``survey::degf``); intervals use Satterthwaite's effective degrees of freedom
+(:meth:`SampleDesign.effective_df`), which are fewer when a few strata carry most of the
+variance.
 """
 
 from __future__ import annotations
@@ -90,6 +92,30 @@ class SampleDesign:
 
     def variance(self, u) -> np.ndarray:
         """Linearization covariance of ``sum_i u_i`` (module docstring); k x k, or 1 x 1 for a vector."""
+        D = self._deviations(u)
+        V = D.T @ D
+        lonely = self.n_psu == 1
+        if self.lonely_psu == "average" and lonely.any():
+            V *= self.n_strata / (self.n_strata - int(lonely.sum()))
+        return V
+
+    def effective_df(self, u) -> float:
+        """Satterthwaite's (1946) degrees of freedom of the variance of ``sum u_i`` (one column).
+
+        ``(sum_h v_h)^2 / sum_h (v_h^2 / (n_h - 1))`` with ``v_h`` stratum h's part of the
+        variance: the design df (PSUs - strata) when every PSU contributes alike, fewer when a
+        few strata dominate (Valliant & Rust 2010, *J. Off. Stat.* 26, 585). Kept within
+        [1, df].
+        """
+        D = self._deviations(np.asarray(u, float).reshape(self.n, -1)[:, :1])[:, 0]
+        v = np.bincount(self.psu_stratum, weights=D * D, minlength=self.n_strata)
+        denom = float(np.sum(v * v / np.maximum(self.n_psu - 1, 1)))
+        if denom <= 0:
+            return float(max(self.df, 1))
+        return float(min(max(self.df, 1), max(1.0, v.sum() ** 2 / denom)))
+
+    def _deviations(self, u) -> np.ndarray:
+        """PSU totals minus their stratum mean, scaled so that ``D' D`` is the variance (before "average")."""
         U = self.totals(u)
         k = U.shape[1]
         H = self.n_strata
@@ -104,11 +130,7 @@ class SampleDesign:
         scale = np.where(lonely, 1.0, n_h / np.maximum(n_h - 1, 1)) * (1 - self.fraction)
         if self.lonely_psu in ("certainty", "average"):
             scale = np.where(lonely, 0.0, scale)
-        D = D * np.sqrt(scale[self.psu_stratum])[:, None]
-        V = D.T @ D
-        if self.lonely_psu == "average" and lonely.any():
-            V *= H / (H - int(lonely.sum()))
-        return V
+        return D * np.sqrt(scale[self.psu_stratum])[:, None]
 
     def describe(self) -> str:
         """A sentence for notes: weighting, strata and PSUs."""

@@ -21,16 +21,17 @@ from dpdesk.project.report.render import document_html
 
 def report_parts(project, *, by: str | None = None, ci: str = "default", confidence: float = 0.95,
                  style: NumberStyle = DEFAULT, direct: list[dict] | None = None, results=None,
-                 dataset: str | None = None, figures=None):
+                 dataset: str | None = None, figures=None, survey=None):
     """``(document, methods, figure specs)`` of the project; ``results`` are computed when not given.
 
     ``figures`` (:class:`FigureRows`) defaults to the rows of ``results``; the app passes
-    its own, which include the direct-question estimates.
+    its own, which include the direct-question estimates. ``survey``: the sample design
+    (``analysis.analyze``'s; default: the dataset's stored one).
     """
     if results is None:
         from dpdesk.project.analysis import analyze
 
-        results = analyze(project, by=by, ci=ci, confidence=confidence, dataset=dataset)
+        results = analyze(project, by=by, ci=ci, confidence=confidence, dataset=dataset, survey=survey)
     name = Path(str(getattr(project, "path", "project"))).stem
     doc = build_document(project, results, style=style, direct=direct, ci=ci, confidence=confidence,
                          dataset=dataset, title=f"Results of {name}")
