@@ -90,13 +90,17 @@ def survey_design(project, dataset: str | None = None) -> SurveyDesign | None:
     return None if row is None else SurveyDesign.from_dict(dict(zip(names, tuple(row))))
 
 
-def set_survey_design(project, design: SurveyDesign, dataset: str | None = None) -> SurveyDesign:
-    """Store ``design`` for the dataset after checking its columns and values (DataError naming rows)."""
+def set_survey_design(project, design: SurveyDesign, dataset: str | None = None, *, frame=None) -> SurveyDesign:
+    """Store ``design`` for the dataset after checking its columns and values (DataError naming rows).
+
+    ``frame``: the dataset's rows when already at hand (the Data view), else they are read.
+    """
     ds = dataset_named(project, dataset)
     if design.is_empty and design.population is None:
         clear_survey_design(project, ds.name)
         return design
-    check_design(project.dataset_frame(ds.name), design, _first_row(ds), ds.report)
+    check_design(project.dataset_frame(ds.name) if frame is None else frame, design, _first_row(ds), ds.report,
+                 arrays=False)
     now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     with project.transaction() as conn:
         conn.execute("INSERT OR REPLACE INTO survey_designs(dataset_id, weights, strata, clusters, fpc, population,"
@@ -117,8 +121,11 @@ def _first_row(ds) -> int:
     return int((ds.report or {}).get("first_data_row") or 2)
 
 
-def check_design(frame, design: SurveyDesign, first_row: int = 2, report=None) -> dict:
-    """The design's columns as arrays for the estimators, or a DataError naming the column and file rows."""
+def check_design(frame, design: SurveyDesign, first_row: int = 2, report=None, *, arrays: bool = True) -> dict:
+    """The design's columns as arrays for the estimators, or a DataError naming the column and file rows.
+
+    ``arrays=False`` only checks (blank values, weights and population sizes not positive).
+    """
     kind = report.get("kind") if isinstance(report, dict) else getattr(report, "kind", None)
     if kind == "counts":
         raise DataError("This dataset is a counts table: it has no respondents to weight. A survey design needs the "
@@ -143,7 +150,7 @@ def check_design(frame, design: SurveyDesign, first_row: int = 2, report=None) -
                 raise DataError(f"Column {column!r} (the {ROLES[role]}) must be a positive number; it is not in "
                                 f"{_rows(bad, frame, first_row)} (for example {values.iloc[int(bad.argmax())]!r}).")
             out[role] = num
-        else:
+        elif arrays:
             out[role] = np.asarray(values.astype(str).to_numpy(), dtype=object)
     return out
 

@@ -249,8 +249,14 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
              "Software": f"dpdesk {__version__}"}
     doc = Document(title, cover)
     est = estimates_table(results, items, style, confidence)
-    est.notes = (["<i>Note.</i> " + " ".join(_design_notes(results, items))] + [interval_note(ci, confidence),
-                 epsilon_note()] + [_e(t) for t in (_left_out_text(r) for r in results) if t])
+    interval = interval_note(ci, confidence)
+    if any(getattr(r, "survey", None) is not None for r in results):
+        interval += (" With the survey design they are computed on the effective sample size, with a correction "
+                     "for the degrees of freedom of the variance (Korn & Graubard, 1998)" if ci == "default" else
+                     " With the survey design they are t intervals on the degrees of freedom of the variance")
+        interval += "; standard errors by Taylor linearization (Binder, 1983; Lumley, 2004)."
+    est.notes = (["<i>Note.</i> " + " ".join(_design_notes(results, items))] + [interval, epsilon_note()]
+                 + [_e(t) for t in (_left_out_text(r) for r in results) if t])
     notes = [f"{_e(r.item)}: {_e(n)}" for r in results if r.estimate is not None for n in r.estimate.notes]
     est.notes += notes
     fp = data_note(project, results, dataset)
