@@ -202,3 +202,13 @@ def test_effective_df_is_satterthwaites():
     psu = np.where(strata == 1, np.arange(400) % 2, np.arange(400) // 10)
     lopsided = rr.survey_estimate(d, z, weights=w, strata=strata, clusters=psu)
     assert lopsided.df == 20 and lopsided.df_effective < 3
+
+
+def test_planning_with_a_design_effect_is_planning_with_n_over_deff():
+    coin = rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25)
+    assert rr.expected_halfwidth(coin, 1000, 0.2, deff=2) == pytest.approx(rr.expected_halfwidth(coin, 500, 0.2))
+    assert rr.power(coin, 1000, 0.2, null=0.1, deff=2) == pytest.approx(rr.power(coin, 500, 0.2, null=0.1))
+    base = rr.required_n(coin, 0.05, 0.2)
+    assert abs(rr.required_n(coin, 0.05, 0.2, deff=2) - 2 * base) <= 2
+    with pytest.raises(EstimationError, match="design effect"):
+        rr.required_n(coin, 0.05, 0.2, deff=0)
