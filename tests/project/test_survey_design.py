@@ -150,3 +150,20 @@ def test_cli_stores_a_design_and_every_command_uses_it(project, tmp_path, capsys
     assert code == 1 and "no column 'nope'" in err
     code, out, _ = run(capsys, "design-sample", path, "--clear")
     assert code == 0 and "no survey design" in out
+
+
+def test_a_replacing_import_keeps_the_design_when_its_columns_fit(tmp_path):
+    from dpdesk.project.reading.importing import import_file
+
+    frame = pd.read_csv(FIXTURES / "sample.csv")
+    first, second, third = tmp_path / "a.csv", tmp_path / "b.csv", tmp_path / "c.csv"
+    frame.to_csv(first, index=False)
+    frame.assign(z_warner=1 - frame["z_warner"]).to_csv(second, index=False)
+    frame.drop(columns=["psu"]).to_csv(third, index=False)
+    with Project.create(tmp_path / "p.dpdesk") as p:
+        import_file(p, first)
+        set_survey_design(p, FULL)
+        import_file(p, second, replace=True)  # a corrected export of the same respondents
+        assert survey_design(p) == FULL
+        import_file(p, third, replace=True)  # its PSU column is gone: the design cannot be kept
+        assert survey_design(p) is None
