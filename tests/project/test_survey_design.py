@@ -167,3 +167,14 @@ def test_a_replacing_import_keeps_the_design_when_its_columns_fit(tmp_path):
         assert survey_design(p) == FULL
         import_file(p, third, replace=True)  # its PSU column is gone: the design cannot be kept
         assert survey_design(p) is None
+
+
+def test_report_and_methods_name_the_design_based_methods(project):
+    from dpdesk.project.report.report import report_html
+
+    set_survey_design(project, FULL)
+    page = report_html(project, by="by")
+    assert "<i>F</i>(2, 32)" in page and "design-based Wald F test" in page
+    assert "Weighted; Taylor linearization with 4 strata and 36 PSUs" in page
+    assert "Binder, 1983; Lumley, 2004" in page and "Korn &amp; Graubard, 1998" in page
+    assert "On the variances of asymptotically normal estimators from complex surveys" in page

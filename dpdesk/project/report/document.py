@@ -173,7 +173,8 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
         cnotes = []
         if t is not None:
             cnotes.append(f"Test that every {_e(by)} has the same {'prevalence' if r.design.is_binary else 'distribution'}: "
-                          f"{_e(t.method).replace('G^2', 'G²')}, {test_text(t)}.")
+                          f"{_e(t.method).replace('G^2', 'G²')}, "
+                          f"{test_text(t, r.survey.df if getattr(r, 'survey', None) is not None else None)}.")
         if comp:
             tables.append(Table(f"comparisons:{r.item}", f"Differences between the groups of {by}: {label}",
                                 comp_cols, comp, cnotes))
@@ -184,9 +185,10 @@ def _f(x):
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
 
-def test_text(t) -> str:
-    """APA: ``<i>χ</i>²(3) = 12.34, <i>p</i> = .006``."""
-    return (f"<i>χ</i>²({t.df}) = {NumberStyle.number(t.statistic)}, "
+def test_text(t, df_design: int | None = None) -> str:
+    """APA: ``<i>χ</i>²(3) = 12.34, <i>p</i> = .006``; a design-based test (``df_design``): ``<i>F</i>(3, 32) = 4.11``."""
+    stat = f"<i>F</i>({t.df}, {df_design})" if df_design is not None else f"<i>χ</i>²({t.df})"
+    return (f"{stat} = {NumberStyle.number(t.statistic)}, "
             f"{NumberStyle.p_in_text(t.p_value).replace('p ', '<i>p</i> ', 1)}")
 
 
