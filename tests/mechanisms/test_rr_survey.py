@@ -212,3 +212,10 @@ def test_planning_with_a_design_effect_is_planning_with_n_over_deff():
     assert abs(rr.required_n(coin, 0.05, 0.2, deff=2) - 2 * base) <= 2
     with pytest.raises(EstimationError, match="design effect"):
         rr.required_n(coin, 0.05, 0.2, deff=0)
+
+
+def test_a_missing_domain_names_the_row_of_the_whole_sample():
+    d = rr.design("warner", p=0.7)
+    by = np.array(["a", "b", None, "a", None], dtype=object)
+    with pytest.raises(EstimationError, match="missing in row 5"):
+        rr.survey_estimate_by(d, [0, 1, 1, 0, 1], by, used=[True, True, False, True, True])

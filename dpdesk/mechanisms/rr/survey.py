@@ -52,13 +52,6 @@ SURVEY_CI = {
     "default": "boundary-calibrated likelihood ratio on the effective sample size (Korn & Graubard 1998)",
     "t": "t interval on the design degrees of freedom",
 }
-SURVEY_CITATIONS = (
-    "Binder (1983), Int. Stat. Rev. 51, 279-292",
-    "Lumley (2004), J. Stat. Softw. 9(8)",
-    "Korn & Graubard (1998), Survey Methodology 24, 193-201",
-)
-
-
 @dataclass(frozen=True)
 class CategoryEstimate:
     """One category of a design with categories: frequency in [0, 1], the moment estimate, SE, interval."""
@@ -225,7 +218,7 @@ def _check_groups(design: Design, groups, n: int, used: np.ndarray) -> np.ndarra
     return g.astype(np.int64)
 
 
-def _check_population(design: Design, population, W: float) -> float | None:
+def _check_population(design: Design, population) -> float | None:
     if population is None:
         return None
     try:
@@ -308,7 +301,7 @@ def survey_estimate(design: Design, responses, *, weights=None, strata=None, clu
     """
     z, g, sample, conf, used = prepare(design, responses, weights, strata, clusters, fpc, groups, lonely_psu,
                                        confidence, ci, used)
-    N = _check_population(design, population, float(sample.weights.sum()))
+    N = _check_population(design, population)
     wd = np.where(used, sample.weights, 0.0)
     parts = fit_domain(design, z, g, wd, sample, N, conf, ci)
     return build(design, parts, sample, wd, N, conf, ci)

@@ -31,7 +31,7 @@ from dpdesk.mechanisms.rr import intervals as iv
 from dpdesk.mechanisms.rr.design import Design
 from dpdesk.mechanisms.rr.subgroups import Difference, EqualityTest, SubgroupEstimates
 from dpdesk.mechanisms.rr.survey import SurveyEstimate, build, fit_domain, prepare
-from dpdesk.mechanisms.rr.survey_variance import _codes
+from dpdesk.mechanisms.rr.survey_variance import _codes, _missing, _rows
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,12 @@ class SurveyDomains(dict):
         return SubgroupEstimates(ests, diffs, test, self.reference)
 
 
-def _difference(ea: SurveyEstimate, eb: SurveyEstimate, cov, a, b, df, conf, j=None) -> tuple:
+def _point(e: SurveyEstimate) -> float:
+    """The estimate whose influence the covariance describes: the moment estimate, or the pseudo-ML one."""
+    return float(e.unconstrained if np.ndim(e.unconstrained) == 0 else e.prevalence)
+
+
+def _difference(ea: SurveyEstimate, eb: SurveyEstimate, cov, a, b, df, j=None) -> tuple:
     if j is None:
         pa, pb, ca, cb = float(ea.prevalence), float(eb.prevalence), ea.ci, eb.ci
     else:
@@ -140,6 +145,10 @@ def survey_estimate_by(design: Design, responses, by, *, weights=None, strata=No
     by = np.asarray(by, dtype=object if np.asarray(by).dtype.kind in "OUS" else None)
     if len(by) != len(z):
         raise EstimationError(f"by has {len(by)} values but there are {len(z)} respondents.")
+    blank = _missing(by) & used
+    if blank.any():
+        raise EstimationError(f"The domain (by) is missing in {_rows(blank)}; give every respondent whose answer "
+                              f"is used a domain, or leave them out with used.")
     codes = np.full(len(z), -1, np.int64)
     codes[used], labels = _codes(by[used], int(used.sum()), "domain (by)")
     try:
@@ -165,19 +174,16 @@ def survey_estimate_by(design: Design, responses, by, *, weights=None, strata=No
              else list(itertools.combinations(levels, 2)))
     index = {lab: i for i, lab in enumerate(levels)}
     df = sample.df
+    scalar = out[levels[0]].frequencies is None  # one prevalence (else one per category)
     diffs = {}
     for a, b in pairs:
-        per = [_difference(out[a], out[b], covs[j], index[a], index[b], df, conf, None if k == 1 and
-                           out[a].frequencies is None else j) for j in range(k)]
-        if k == 1 and out[a].frequencies is None:
-            d, se, ci_, t, p = per[0]
-        else:
-            d, se, ci_, t, p = (np.array([x[m] for x in per]) for m in range(5))
+        per = [_difference(out[a], out[b], covs[j], index[a], index[b], df, None if scalar else j)
+               for j in range(k)]
+        d, se, ci_, t, p = per[0] if scalar else (np.array([x[m] for x in per]) for m in range(5))
         diffs[(a, b)] = DomainDifference(a, b, d, se, ci_, t, p, df, conf)
-    if k == 1 and out[levels[0]].frequencies is None:
-        ests = np.array([float(out[lab].unconstrained if np.ndim(out[lab].unconstrained) == 0
-                               else out[lab].prevalence) for lab in levels])
-        tests = tuple(t for t in [_wald(ests, covs[0], df)] if t is not None)
+    if scalar:
+        point = np.array([_point(out[lab]) for lab in levels])
+        tests = tuple(t for t in [_wald(point, covs[0], df)] if t is not None)
         out.covariance = covs[0]
     else:
         cats = design.categories
