@@ -50,7 +50,8 @@ def variable_rows(table) -> list[tuple[str, str, str, str, str]]:
     for column in table.frame.columns:
         c = str(column)
         labels = r.value_labels.get(c) or {}
-        shown = "; ".join(f"{cell_text(k)} = {v}" for k, v in list(labels.items())[:12]) + ("; …" if len(labels) > 12 else "")
+        shown = "; ".join(f"{cell_text(k)} = {v}" if cell_text(k) != v else cell_text(k)
+                          for k, v in list(labels.items())[:12]) + ("; …" if len(labels) > 12 else "")
         missing = ", ".join(cell_text(m) for m in (r.missing_values.get(c) or []))
         out.append((c, type_words(table.frame[column].dtype), r.variable_labels.get(c, ""), shown, missing))
     return out
