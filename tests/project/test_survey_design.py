@@ -140,8 +140,11 @@ def test_cli_stores_a_design_and_every_command_uses_it(project, tmp_path, capsys
     warner = next(r for r in rows if r["item"] == "warner")
     assert warner["SE"] == pytest.approx(EXPECTED["binary"]["warner"]["full"]["se"][0][0], rel=1e-6)
     assert warner["note"].startswith("Weighted; Taylor linearization with 4 strata and 36 PSUs")
+    ref = EXPECTED["binary"]["warner"]["full"]
+    assert warner["design effect"] == pytest.approx(ref["deff"], rel=1e-6)
+    assert warner["effective n"] == pytest.approx(EXPECTED["n"] / ref["deff"], rel=1e-6)
     code, out, _ = run(capsys, "estimate", path, "--json", "--no-design")
-    assert "note" not in json.loads(out)["Estimates"][0]
+    assert not {"note", "design effect"} & set(json.loads(out)["Estimates"][0])
     code, out, _ = run(capsys, "estimate", path, "--weights", "w")  # a design for this run only
     assert code == 0 and "Weighted; as" not in out and "note: Weighted" in out
     code, out, _ = run(capsys, "regress", path, "forced", "--predictors", "x1", "x2", "--no-save")
