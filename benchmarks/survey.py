@@ -185,7 +185,8 @@ def main() -> None:
     lines += speed()
     if not args.speed:
         lines += ["", "## Coverage of 95% intervals on stratified cluster samples", "",
-                  (__doc__.split("Coverage of the default interval", 1)[1].split("Run:")[0]).strip().replace("\n", " "),
+                  "Coverage of the default interval" + __doc__.split("Coverage of the default interval", 1)[1]
+                  .split("Run:")[0].rstrip().replace("\n", " "),
                   "", f"{args.sims} samples per cell.", ""]
         lines += coverage(args.sims)
     lines += ["", f"Total time: {time.time() - started:.0f} s."]
