@@ -38,7 +38,6 @@ import math
 import numpy as np
 from scipy.special import stdtrit
 
-from dpdesk.mechanisms.rr import intervals as iv
 from dpdesk.mechanisms.rr.design import Design
 from dpdesk.mechanisms.rr.estimate import (
     _binary_slice,
