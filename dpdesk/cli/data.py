@@ -6,6 +6,7 @@ import json
 import math
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from dpdesk.cli.survey import add_design_options, design_from_args
@@ -16,6 +17,14 @@ def register(sub) -> None:
     p = sub.add_parser("new", help="create a new project file", description="Create a new, empty .dpdesk project.")
     p.add_argument("project", help="path of the new .dpdesk file")
     p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("recover", help="recover a project left with an unfinished change into a copy",
+                       description="A project sent or left with a rollback journal beside it (PROJECT-journal) is "
+                       "never changed on open. This copies the file and its journal to COPY, lets SQLite roll the "
+                       "copy back, and checks it; the original stays as it is.")
+    p.add_argument("project")
+    p.add_argument("copy", help="path of the new, recovered .dpdesk file")
+    p.set_defaults(func=cmd_recover)
 
     p = sub.add_parser("import", help="import a data file into a project",
                        description="Import CSV/TSV, Excel, SPSS, Stata, survey-platform exports or a counts table. "
@@ -46,14 +55,19 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_datasets)
 
-    p = sub.add_parser("item", help="add a randomized-response item to a project",
+    p = sub.add_parser("item", help="add a randomized-response item, or map an item in a dataset",
                        description="Add an RR item: its design and parameters, the column holding its answers and "
                        "the codes of each response. Example: dpdesk item P.dpdesk cheating --design forced "
                        "--param p_truth=0.5 --param p_yes=0.25 --param p_no=0.25 --column q7 "
-                       "--codes yes=Yes,Ja,1 --codes no=No,Nein,0")
+                       "--codes yes=Yes,Ja,1 --codes no=No,Nein,0. Without --design, map an existing item in "
+                       "a dataset, leaving its design alone: dpdesk item P.dpdesk cheating --dataset wave2 "
+                       "--column Q7_w2 --codes yes=1 --codes no=2")
     p.add_argument("project")
     p.add_argument("name", help="item name")
-    p.add_argument("--design", required=True, help="design name (warner, forced, crosswise, sld, ...)")
+    p.add_argument("--design", help="design name (warner, forced, crosswise, sld, ..., or dice_sum: forced response "
+                   "with dice added up); leave it out to map an "
+                   "existing item")
+    p.add_argument("--dataset", help="the dataset this mapping is for (default: the active one)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a design parameter (repeat); values are numbers or JSON lists")
     p.add_argument("--column", help="the data column with the item's answers")
@@ -64,7 +78,15 @@ def register(sub) -> None:
                    help="codes of one group (repeat: 1=... and 2=...)")
     p.add_argument("--option-column", action="append", default=[], metavar="OPTION=COLUMN",
                    help="unary (multi-select) items: the 0/1 tick column of one option (repeat for each option)")
+    p.add_argument("--missing-codes", nargs="+", metavar="CODE",
+                   help="codes counted as missing answers in this dataset (e.g. 98 99), instead of the file's "
+                   "own user-missing codes")
     p.add_argument("--question", default="", help="the question text")
+    p.add_argument("--force", action="store_true",
+                   help="add the item even though its design protects no one (every answer reveals the truth)")
+    p.add_argument("--question-b", default="", metavar="TEXT",
+                   help="two-question designs (crosswise, triangular, unrelated question): the harmless "
+                   "question B, as respondents read it")
     p.set_defaults(func=cmd_item)
 
     p = sub.add_parser("estimate", help="estimate every item of a project",
@@ -99,10 +121,13 @@ def register(sub) -> None:
 
 def _analysis_options(p) -> None:
     p.add_argument("project")
-    p.add_argument("--by", help="also estimate by subgroups of this column")
+    by = p.add_mutually_exclusive_group()
+    by.add_argument("--by", help="also estimate by subgroups of this column")
+    by.add_argument("--by-dataset", action="store_true",
+                    help="compare the datasets each item is mapped in (wave 1 against wave 2)")
     p.add_argument("--ci", default="default", choices=["default", "wald", "bootstrap"], help="interval method")
     p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
-    p.add_argument("--dataset", help="dataset name (default: the latest import)")
+    p.add_argument("--dataset", help="dataset name (default: the active one)")
     p.add_argument("--strict", action="store_true",
                    help="stop at answers that match no code, instead of leaving them out (missing answers: "
                    "blanks and user-missing codes, are always left out and reported)")
@@ -119,6 +144,17 @@ def cmd_new(args) -> int:
 
     Project.create(args.project).close()
     print(f"Created {args.project}")
+    return 0
+
+
+def cmd_recover(args) -> int:
+    from dpdesk.project import Project, ledger
+
+    copy = Project.recover_copy(args.project, args.copy)
+    with Project.open(copy) as project:
+        check = ledger.verify_ledger(project)
+    print(f"Recovered {args.project} into {copy}: the unfinished change was rolled back in the copy; the original "
+          f"and its journal are unchanged. {check.headline}")
     return 0
 
 
@@ -146,7 +182,7 @@ def cmd_import(args) -> int:
         now = active_dataset(project)
     r = table.report
     if args.json:
-        print(json.dumps(table.to_dict(), indent=2, default=str))
+        print(json.dumps({**table.to_dict(), "mapped automatically": table.auto_mapped}, indent=2, default=str))
         return 0
     print(f"Imported {table.source.name}: {r.n_rows} rows, {r.n_columns} columns ({r.format}"
           f"{', ' + r.platform if r.platform else ''}, encoding {r.encoding or 'n/a'}, "
@@ -155,6 +191,8 @@ def cmd_import(args) -> int:
         print(f"  left out column {ex['column']!r}: {ex['reason']}")
     for w in r.warnings:
         print(f"  note: {w}")
+    for line in table.auto_mapped:
+        print(f"  mapped automatically: {line}")
     if args.replace and before is not None:
         print(f"It replaces the data of {now.name!r}, which stays the active dataset. The project's privacy "
               "budget is unchanged: it covers these respondents whatever file they arrive in.")
@@ -175,16 +213,19 @@ def cmd_datasets(args) -> int:
             set_active_dataset(project, args.use)
         active = active_dataset(project)
         sets = project.datasets()
+        items = project.items()
     rows = [{"name": d.name, "rows": d.n_rows, "columns": len(d.columns), "file": d.source_name,
-             "imported": d.imported_at, "active": active is not None and d.id == active.id} for d in sets]
+             "imported": d.imported_at, "active": active is not None and d.id == active.id,
+             "items mapped": [it.name for it in items if d.name in it.mappings]} for d in sets]
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
     if not rows:
         print("No data yet. Import a file with: dpdesk import PROJECT FILE")
     for r in rows:
+        mapped = f"; {len(r['items mapped'])} of {len(items)} items mapped" if items else ""
         print(f"{'*' if r['active'] else ' '} {r['name']}: {r['rows']} rows, {r['columns']} columns"
-              f"{' from ' + r['file'] if r['file'] else ''}, imported {r['imported']}")
+              f"{' from ' + r['file'] if r['file'] else ''}, imported {r['imported']}{mapped}")
     if rows:
         print(f"* active: analyses, releases and extracts use {active.name!r}.")
     return 0
@@ -215,16 +256,111 @@ def _codes(values, what: str) -> dict | None:
             for k, v in pairs.items()}
 
 
+DICE_PARAMS = ("dice", "sides", "yes", "no", "truth")
+
+
+def _dice_sum(params: dict):
+    """``--design dice_sum --param dice=2 --param sides=6 --param yes=[2,3,4] --param no=[11,12]``."""
+    from dpdesk.mechanisms import rr
+
+    unknown = [k for k in params if k not in DICE_PARAMS]
+    if unknown:
+        raise DesignError(f"Dice added up take --param {', '.join(DICE_PARAMS)}, not {unknown[0]!r}; for example "
+                          f"--param dice=2 --param sides=6 --param yes=[2,3,4] --param no=[11,12].")
+    return rr.randomizers.dice_sum(**params)
+
+
+NO_PRIVACY = ("This design protects no one: every answer it allows reveals the respondent's true answer, "
+              "exactly as if the question were asked directly.")
+
+
 def cmd_item(args) -> int:
     from dpdesk.mechanisms import rr
     from dpdesk.project import Project
 
+    if args.design is None:
+        return _map_item(args)
+    from dpdesk.project.fielding.texts import TWO_QUESTIONS
+
     params = {k: _param_value(v) for k, v in _pairs(args.param, "--param").items()}
-    d = rr.design(args.design, **params)
+    stored = d = _dice_sum(params) if args.design == "dice_sum" else rr.design(args.design, **params)
+    if args.design == "dice_sum":  # forced response with dice added up: the dice are kept with the design
+        d = stored.build()
+    if d.protects_no_one and not args.force:
+        raise DesignError(NO_PRIVACY + " Change the parameters so that some outcomes force an answer, or add "
+                          "--force to add the item anyway.")
+    column, codes, group_codes = _mapping_args(args, d)
+    if args.question_b.strip() and d.name not in TWO_QUESTIONS:
+        raise DesignError(f"--question-b is for the two-question designs ({', '.join(TWO_QUESTIONS)}); "
+                          f"{d.name!r} asks one question.")
+    with Project.open(args.project) as project:
+        if codes and args.column and not args.option_column:
+            _check_codes_against_data(project, d, args.column, codes, args.dataset)
+        with project.transaction():
+            project.add_item(args.name, stored, column=column, codes=codes, group_column=args.group_column,
+                             group_codes=group_codes, question=args.question, dataset=args.dataset)
+            if args.question_b.strip():
+                from dpdesk.project.fielding.store import set_item_text
+
+                set_item_text(project, args.name, "question_b", args.question_b)
+        if args.missing_codes and column and codes and project.datasets():
+            project.update_item(args.name, dataset=args.dataset, missing_codes=_missing_codes(args))
+        item = project.item(args.name, args.dataset)
+    eps = d.epsilon
+    print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
+    if column is None:
+        print(f"No data column yet: field it with `dpdesk field {args.project} OUT --format FORMAT`, and the "
+              "answers you import map themselves.")
+    if column and item.dataset is not None and not item.mapped:
+        print(f"  note: the dataset {item.dataset!r} has no column {column!r}, so the item is not mapped there; "
+              f"an import with that column maps it by itself (or: dpdesk item PROJECT {args.name} --dataset DS "
+              "--column ... --codes ...).")
+    return 0
+
+
+def _map_item(args) -> int:
+    """``dpdesk item PROJECT NAME --dataset DS --column ... --codes ...``: map an existing item, design untouched."""
+    from dpdesk.project import Project
+    from dpdesk.project.active import dataset_named
+    from dpdesk.project.analysis import item_counts, stored_table
+
+    if args.param or args.question or args.question_b:
+        raise DesignError("--param, --question and --question-b belong to a new item (with --design). To change an item's "
+                          "design, edit it in the app's Design view.")
+    with Project.open(args.project) as project:
+        names = [it.name for it in project.items()]
+        if args.name not in names:
+            raise DesignError(f"The project has no item named {args.name!r} (it has: "
+                              f"{', '.join(map(repr, names)) or 'none'}). To add it, give --design.")
+        ds = dataset_named(project, args.dataset)
+        item = project.item(args.name, ds.name)
+        column, codes, group_codes = _mapping_args(args, item.design)
+        if not column or not codes:
+            raise DesignError(f"Give the column and the codes of {args.name!r} in {ds.name!r}: --column COLUMN "
+                              f"--codes RESPONSE=CODE,CODE (one --codes per response).")
+        mapping = {"column": column, "codes": codes, "group_column": args.group_column, "group_codes": group_codes,
+                   "missing_codes": _missing_codes(args)}
+        counted = item_counts(replace(item, **mapping), stored_table(project, ds.name))  # refuses a wrong column
+        project.set_mapping(args.name, ds.name, **mapping)
+    print(f"Mapped {args.name!r} in {ds.name!r} to the column {column!r}: {counted.n_used:,} answers used"
+          + (f"; {counted.left_out_text()}" if counted.left_out_text() else "") + ". Its design is unchanged.")
+    for problem in counted.problems:
+        print(f"  note: {problem}")
+    return 0
+
+
+def _missing_codes(args) -> list | None:
+    if not args.missing_codes:
+        return None
+    return [_param_value(c) if c.lstrip("-").isdigit() else c for c in args.missing_codes]
+
+
+def _mapping_args(args, d):
+    """The column, codes and group codes given with ``--column``/``--codes``/... for design ``d``."""
     codes = _codes(args.codes, "--codes")
     column = args.column
     if args.option_column:
-        from dpdesk.project.unary import unary_codes
+        from dpdesk.project.mapping.unary import unary_codes
 
         if d.model != "unary":
             raise DesignError(f"--option-column is for unary (multi-select) items; {d.name!r} is not one.")
@@ -236,7 +372,7 @@ def cmd_item(args) -> int:
         codes = unary_codes(columns)
         column = column or columns[d.categories[0]]
     elif codes is not None:
-        from dpdesk.project.answer_labels import rename_keys
+        from dpdesk.project.mapping.answer_labels import rename_keys
 
         codes = rename_keys(d, codes)  # --codes same=1 means the crosswise response "yes"
         missing = [r for r in d.responses if r not in codes]
@@ -249,24 +385,17 @@ def cmd_item(args) -> int:
     if d.groups == 2 and args.column and (not args.group_column or not group_codes):
         raise DesignError(f"The {d.name!r} design has two groups: give --group-column and --group-codes 1=... "
                           f"--group-codes 2=...")
-    with Project.open(args.project) as project:
-        if codes and args.column and not args.option_column:
-            _check_codes_against_data(project, d, args.column, codes)
-        project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
-                         group_codes=group_codes, question=args.question)
-    eps = d.epsilon
-    print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
-    return 0
+    return column, codes, group_codes
 
 
-def _check_codes_against_data(project, d, column: str, codes: dict) -> None:
-    """Refuse codes that contradict the latest dataset's value labels (nothing is stored)."""
+def _check_codes_against_data(project, d, column: str, codes: dict, dataset: str | None = None) -> None:
+    """Refuse codes that contradict the dataset's value labels (nothing is stored)."""
     from dpdesk.project.analysis import stored_table
-    from dpdesk.project.answer_labels import check
+    from dpdesk.project.mapping.answer_labels import check
 
     if not project.datasets():
         return
-    table = stored_table(project)
+    table = stored_table(project, dataset)
     if column in table.frame.columns:
         check(d, codes, table.report.value_labels.get(column, {}), column, f"{table.source.name}: ")
 
@@ -285,7 +414,7 @@ def _run_analysis(args):
             print(f"warning: {warning}", file=sys.stderr)
         results = analyze(project, dataset=args.dataset, by=args.by, ci=args.ci, confidence=args.confidence,
                           exclude=not args.strict, min_group_size=args.min_group_size,
-                          survey=design_from_args(args))
+                          by_dataset=getattr(args, "by_dataset", False), survey=design_from_args(args))
         _warn_subgroups(check_results(project, results, threshold=args.min_group_size))
         for warning in dict.fromkeys(w for r in results for w in r.warnings if w not in shown):
             print(f"warning: {warning}", file=sys.stderr)
@@ -340,6 +469,8 @@ def _fmt(x, pct=True) -> str:
 
 
 def print_table(rows: list[dict]) -> None:
+    from dpdesk.project.report.number_style import NumberStyle
+
     if not rows:
         return
     cols = [c for c in rows[0] if c not in ("design", "CI method", "confidence", "note", "test")]
@@ -348,9 +479,13 @@ def print_table(rows: list[dict]) -> None:
         line = []
         for c in cols:
             v = r.get(c)
-            if c in ("estimate", "CI low", "CI high"):
+            if c in ("estimate", "SE", "CI low", "CI high"):  # the SE in the unit of its estimate
                 line.append(_fmt(v))
-            elif c in ("SE", "local epsilon", "p-value", "statistic", "pooled estimate"):
+            elif c == "p-value":
+                line.append("-" if v is None else NumberStyle.p(v))  # APA: .923, < .001
+            elif c in ("local epsilon", "statistic"):
+                line.append("-" if v is None else NumberStyle.number(v))
+            elif c == "pooled estimate":
                 line.append(_fmt(v, pct=False))
             else:
                 line.append("-" if v is None else str(v))
@@ -374,7 +509,7 @@ def cmd_estimate(args) -> int:
         print()
         from dpdesk.project.analysis import subgroup_test_sentences
 
-        for line in subgroup_test_sentences(results, args.by):
+        for line in subgroup_test_sentences(results, next((r.by for r in results if r.by), None)):
             print(line)
         for r in results:
             print(r.sentence())

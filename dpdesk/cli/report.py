@@ -1,7 +1,8 @@
 """``dpdesk report`` and ``dpdesk methods``: the output document and the methods paragraph.
 
-``dpdesk report PROJECT out.html|out.pdf`` writes the report (cover, tables with notes,
-methods with references); the PDF is laid out by Qt offscreen. ``dpdesk methods PROJECT``
+``dpdesk report PROJECT out.pdf|out.docx|out.html|out.tex`` writes the report (the study's
+summary, tables with notes, figures, methods with references); the PDF is laid out by Qt
+offscreen, the .tex gets its figures beside it. ``dpdesk methods PROJECT``
 prints the methods paragraph and its references as plain text.
 """
 
@@ -15,7 +16,10 @@ from dpdesk.errors import DataError
 
 def _options(p) -> None:
     p.add_argument("project")
-    p.add_argument("--by", help="also estimate by subgroups of this column")
+    by = p.add_mutually_exclusive_group()
+    by.add_argument("--by", help="also estimate by subgroups of this column")
+    by.add_argument("--by-dataset", action="store_true",
+                    help="compare the datasets each item is mapped in (wave 1 against wave 2)")
     p.add_argument("--ci", default="default", choices=["default", "wald", "bootstrap"], help="interval method")
     p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
     p.add_argument("--dataset", help="dataset name (default: the active one)")
@@ -23,11 +27,12 @@ def _options(p) -> None:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("report", help="write the results as a report (HTML or PDF)",
-                       description="Write the results of every item, with a cover, notes and a methods paragraph, "
-                                   "to an .html or .pdf file.")
+    p = sub.add_parser("report", help="write the whole study as a report (PDF, Word, HTML or LaTeX)",
+                       description="Write the whole study (every item, its subgroups, the saved regressions and the "
+                                   "noisy releases, with notes, figures and a methods paragraph) to a .pdf, .docx, "
+                                   ".html or .tex file.")
     _options(p)
-    p.add_argument("out", help="the report file: out.html or out.pdf")
+    p.add_argument("out", help="the report file: out.pdf, out.docx, out.html or out.tex (figures beside it)")
     p.add_argument("--style", default="percent:1", metavar="UNIT:DECIMALS",
                    help="number style: percent:1 (default), percent:2, proportion:3, ...")
     p.set_defaults(func=cmd_report)
@@ -50,16 +55,15 @@ def _style(text: str):
 
 
 def cmd_report(args) -> int:
-    from dpdesk.printing import write_report
+    from dpdesk.printing import check_suffix, write_report
     from dpdesk.project.file.store import Project
 
     style = _style(args.style)
     out = Path(args.out)
-    if out.suffix.lower() not in (".html", ".htm", ".pdf"):
-        raise DataError(f"A report is written as .html or .pdf; {out.name!r} has neither suffix.")
+    check_suffix(out)
     with Project.open(args.project) as project:
         write_report(project, out, by=args.by, ci=args.ci, confidence=args.confidence, style=style,
-                     dataset=args.dataset, survey=design_from_args(args))
+                     dataset=args.dataset, by_dataset=args.by_dataset, survey=design_from_args(args))
     print(f"Wrote {out}")
     return 0
 
@@ -71,6 +75,6 @@ def cmd_methods(args) -> int:
 
     with Project.open(args.project) as project:
         results = analyze(project, by=args.by, ci=args.ci, confidence=args.confidence, dataset=args.dataset,
-                          survey=design_from_args(args))
+                          by_dataset=args.by_dataset, survey=design_from_args(args))
         print(methods(project, results, ci=args.ci, confidence=args.confidence, dataset=args.dataset).text(), end="")
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from dpdesk import __version__
@@ -18,7 +19,10 @@ from dpdesk.mechanisms import rr
 from dpdesk.project import review
 from dpdesk.project.active import dataset_named
 from dpdesk.project.export.model import ReproItem, ResultsBundle
-from dpdesk.project.mapping import MappingReport, counts_by, map_item
+from dpdesk.project.mapping import MappingReport, counts_by
+from dpdesk.project.mapping.item_counts import item_counts  # noqa: F401 - importable from here too
+from dpdesk.project.mapping.item_counts import responses as _responses
+from dpdesk.project.reading.codes import numeric_codes
 from dpdesk.project.reading.table import ImportReport, Source, Table
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
     COLUMNS,
@@ -29,7 +33,12 @@ from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay impor
 )
 from dpdesk.project.survey_analysis import subgroup_sizes, survey_item, survey_subgroups
 from dpdesk.project.survey_design import estimator_arguments, survey_design
-from dpdesk.project.unary import is_unary_codes, unary_counts, unary_counts_by
+from dpdesk.project.mapping.unary import is_unary_codes, unary_counts_by
+
+#: What an item without a mapping in the dataset analysed shows instead of an estimate.
+NOT_MAPPED = "not mapped in this dataset"
+#: What ``analyze(by_dataset=True)`` results give as their ``by``: the datasets are the subgroups.
+BY_DATASET = "dataset"
 
 #: "Subgroups by" warns above this many subgroups, or for subgroups with fewer respondents.
 MAX_SUBGROUPS = 20
@@ -49,6 +58,7 @@ class ItemResult:
     subgroups: Any = None  # rr.SubgroupResult
     subgroup_counts: dict = field(default_factory=dict)  # subgroup label -> counts (as rr.estimate takes)
     error: str | None = None
+    not_mapped: bool = False  # the item has no mapping in the dataset analysed (error says so)
     min_group_size: int | None = None  # groups with fewer answers used were left out
     left_out_groups: dict = field(default_factory=dict)  # subgroup label -> n, left out as too small
     warnings: list[str] = field(default_factory=list)  # e.g. too many or too small subgroups
@@ -59,7 +69,7 @@ class ItemResult:
         """One plain sentence: "We estimate that 23% (95% CI 17% to 29%) of respondents ..."."""
         e = self.estimate
         if e is None:
-            return f"{self.item}: no estimate ({self.error})."
+            return f"{self.item}: {self.error}." if self.not_mapped else f"{self.item}: no estimate ({self.error})."
         if not self.design.is_binary:
             parts = ", ".join(f"{c} {_pct(f)}" for c, f in zip(self.design.categories, e.frequencies))
             return f"We estimate the shares for {self.item!r} as {parts}."
@@ -86,35 +96,27 @@ def stored_table(project, dataset: str | None = None) -> Table:
     report = ImportReport(**{k: v for k, v in (ds.report or {}).items() if k in known})
     src = ds.source or {}
     source = Source(src.get("name", ds.name), src.get("path", ""), int(src.get("size") or 0), src.get("sha256", ""))
-    return Table(project.dataset_frame(ds.name), report, source)
-
-
-def item_counts(item, table: Table, *, exclude: bool = True) -> MappingReport:
-    """Count an item's responses in ``table`` by its stored column and codes."""
-    d = rr.Design.from_dict(item.design_record)
-    if d.model == "unary" and is_unary_codes(item.codes):
-        return unary_counts(table, item.codes, d.categories, exclude=exclude)
-    if not item.column or not item.codes:
-        raise DataError(f"Item {item.name!r} has no column or codes yet: map it to a column of the data first.")
-    return map_item(table, item.column, item.codes, responses=_responses(d, item.codes),
-                    group_column=item.group_column, group_codes=item.group_codes, exclude=exclude, design=d)
-
-
-def _responses(d: rr.Design, codes: dict) -> tuple:
-    wanted = tuple(d.responses)
-    return wanted if set(wanted) <= set(codes) else tuple(codes)
+    frame = project.dataset_frame(ds.name)
+    report.value_labels = {  # codes as the import gave them (the file keeps them as text)
+        c: numeric_codes(labels or {}, c in frame.columns and getattr(frame[c].dtype, "kind", "O") in "iuf")
+        for c, labels in (report.value_labels or {}).items()}
+    return Table(frame, report, source)
 
 
 def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: str = "default",
             confidence: float = 0.95, exclude: bool = True, items: list[str] | None = None,
-            min_group_size: int | None = None, survey=None) -> list[ItemResult]:
+            min_group_size: int | None = None, by_dataset: bool = False, survey=None) -> list[ItemResult]:
     """Estimate every item (or the named ones) of the project, optionally by subgroup ``by``.
+
+    ``by_dataset=True`` compares the datasets instead (wave 1 against wave 2): each item is
+    estimated in every dataset it is mapped in, and the datasets are its subgroups (their
+    differences and the test that all have the same prevalence, as for ``by``).
 
     Missing answers (blanks, user-missing codes) are always left out and reported
     (``ItemResult.mapping.left_out()``); answers matching no code are left out and reported
     with ``exclude=True``, and stop the item with a message listing the rows with
     ``exclude=False``. A stored mapping that contradicts the file's value labels stops the
-    item (see :mod:`dpdesk.project.answer_labels`). With ``min_group_size=N`` subgroups with
+    item (see :mod:`dpdesk.project.mapping.answer_labels`). With ``min_group_size=N`` subgroups with
     fewer than N answers used are left out of the subgroup estimates, differences and counts
     (``ItemResult.left_out_groups``; see :mod:`dpdesk.project.subgroup_disclosure`).
 
@@ -125,6 +127,13 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
     if min_group_size is not None and (isinstance(min_group_size, bool) or not isinstance(min_group_size, int)
                                        or min_group_size < 1):
         raise DataError(f"The smallest group size must be a whole number of at least 1 (got {min_group_size!r}).")
+    if by_dataset:
+        if sample_design(project, dataset, survey) is not None:
+            raise DataError("Comparing datasets is not yet design-based: the dataset has a survey design (weights, "
+                            "strata, clusters). Compare them without it (--no-design, or remove the design in the "
+                            "Data view), or estimate each dataset on its own.")
+        return _analyze_by_dataset(project, ci=ci, confidence=confidence, exclude=exclude, items=items)
+    dataset = dataset_named(project, dataset).name
     table = stored_table(project, dataset)
     design = sample_design(project, dataset, survey)
     args = None
@@ -132,10 +141,13 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
         args = estimator_arguments(table.frame, design, table.report.first_data_row, table.report)
     by_warnings = subgroup_warnings(table, by, left_out_below=min_group_size) if by is not None else []
     results = []
-    for item in project.items():
+    for item in project.items(dataset):
         if items is not None and item.name not in items:
             continue
         d = rr.Design.from_dict(item.design_record)
+        if not item.mapped:
+            results.append(ItemResult(item.name, item.question, d, None, None, error=NOT_MAPPED, not_mapped=True))
+            continue
         try:
             mapping = item_counts(item, table, exclude=exclude)
             mapping.raise_for_problems()
@@ -180,17 +192,7 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
     return results
 
 
-def _key(per: dict, label: str):
-    return next(k for k in per if k is not None and str(k) == label)
-
-
-def sample_design(project, dataset: str | None, survey=None):
-    """The design to use: ``survey`` if given (``False``: none), else the dataset's stored one."""
-    if survey is False:
-        return None
-    if survey is not None:
-        return None if survey.is_empty and survey.population is None else survey
-    return survey_design(project, dataset)
+            min_group_size: int | None = None, by_dataset: bool = False, survey=None) -> list[ItemResult]:
 
 
 def subgroup_counts(item, d: rr.Design, table: Table, by: str) -> dict:
@@ -198,7 +200,8 @@ def subgroup_counts(item, d: rr.Design, table: Table, by: str) -> dict:
     if d.model == "unary" and is_unary_codes(item.codes):
         return unary_counts_by(table, item.codes, by, d.categories)
     return counts_by(table, item.column, item.codes, by, responses=_responses(d, item.codes),
-                     group_column=item.group_column, group_codes=item.group_codes, exclude=True, design=d)
+                     group_column=item.group_column, group_codes=item.group_codes, exclude=True, design=d,
+                     missing_codes=getattr(item, "missing_codes", None))
 
 
 def subgroup_warnings(data, by: str, *, max_levels: int = MAX_SUBGROUPS, min_size: int = MIN_SUBGROUP_SIZE,
@@ -248,6 +251,8 @@ def _counts_of(d: rr.Design, mapping: MappingReport):
 def results_bundle(project, results: list[ItemResult], *, dataset: str | None = None, ci: str = "default",
                    confidence: float = 0.95) -> ResultsBundle:
     """Tables, metadata and the reproducibility information for an export."""
+    from dpdesk.project.design_text import design_in_words
+
     tables: dict[str, Any] = {"Estimates": estimate_rows(results)}
     by = next((r.by for r in results if r.by), None)
     if by:
@@ -257,12 +262,12 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
             tables[f"Tests by {by}"] = tests
     ds = dataset_named(project, dataset) if project.datasets() else None
     source = (ds.source or {}) if ds is not None else {}
-    items = project.items()
+    items = project.items(ds.name if ds is not None else None)
     columns = review.analysed_columns(items, results)
     metadata = {
         "app": f"dpdesk {__version__}",
         "exported": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "project": str(project.path),
+        "project": Path(str(project.path)).name,  # the file name, never the folder
         "dataset": ds.name if ds is not None else None,
         "input file": source.get("name"),
         "input SHA-256": source.get("sha256"),
@@ -271,7 +276,7 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     if ds is not None and columns:
         metadata.update(review.fingerprint_metadata(project.dataset_frame(ds.name), columns))
     metadata.update({
-        "design parameters": {r.item: dict(r.design.params) for r in results},
+        "design": {r.item: design_in_words(r.design) for r in results},  # exact fractions, in words
         "item mappings": review.mapping_metadata(items, results),
         "response labels": {r.item: dict(zip(r.design.responses, r.design.response_labels)) for r in results},
         "answers left out": {r.item: (r.mapping.left_out_text() or "none") for r in results if r.mapping is not None},
@@ -305,9 +310,10 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         it = by_name.get(r.item)
         mapping = None if it is None else {"column": it.column, "codes": it.codes, "group_column": it.group_column,
                                            "group_codes": it.group_codes}
-        repro.append(ReproItem(r.item, r.design.name, dict(r.design.params), counts, r.subgroup_counts, confidence,
-                               ci, mapping=mapping, by=r.by))
-    return ResultsBundle(tables=tables, metadata=metadata, repro=repro)
+        by_column = r.by if r.by != BY_DATASET else None  # the script recounts one dataset
+        repro.append(ReproItem(r.item, r.design.name, dict(r.design.params), counts,
+                               r.subgroup_counts if by_column else {}, confidence, ci, mapping=mapping, by=by_column))
+    return ResultsBundle(tables=tables, metadata=metadata, repro=repro, project_file=str(project.path))
 
 
 def rebuild_counts(project, item_name: str, mapping: dict, *, dataset: str | None = None, by: str | None = None):

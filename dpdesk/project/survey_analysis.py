@@ -15,7 +15,7 @@ import numpy as np
 
 from dpdesk.errors import DataError
 from dpdesk.mechanisms import rr
-from dpdesk.project.code_matching import _plain
+from dpdesk.project.mapping.code_matching import _plain
 from dpdesk.project.survey_design import SurveyDesign
 
 #: The interval of ``analyze(ci=...)`` used with a survey design.

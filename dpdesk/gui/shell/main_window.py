@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMessageBox,
     QHBoxLayout,
     QStackedWidget,
     QWidget,
@@ -27,6 +28,8 @@ from dpdesk.gui.shell.tasks import TASKS
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.shell.menus import build_menus
 from dpdesk.gui.shell.settings import Settings, data_folder
+from dpdesk.gui.widgets.screen_fit import fit_on_screen
+from dpdesk.gui.widgets.status_bar import StatusBar, fit_label
 from dpdesk.gui.views.placeholder import PlaceholderView
 from dpdesk.gui.shell.welcome import WelcomeView
 from dpdesk.gui.widgets.common import name
@@ -53,6 +56,11 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings: Settings | None = None) -> None:
         super().__init__()
+        from PySide6.QtWidgets import QApplication
+
+        from dpdesk.gui.shell import input_guard
+
+        input_guard.install(QApplication.instance())  # no value changed by a stray wheel; focus always visible
         self.settings = settings or Settings()
         self.project = None
         self.undo_stack = QUndoStack(self)
@@ -78,7 +86,9 @@ class MainWindow(QMainWindow):
                                "QListWidget#nav::item { padding: 8px 14px; border: none; }"
                                "QListWidget#nav::item:selected { background: palette(highlight); "
                                "color: palette(highlighted-text); }"
-                               "QListWidget#nav { outline: 0; }")
+                               "QListWidget#nav { outline: 0; }"
+                               "QListWidget#nav::item:selected:focus { border-left: 5px solid palette(text); "
+                               "padding-left: 9px; }")  # the keyboard focus is in the task list
         self.workspace = QWidget()
         row = QHBoxLayout(self.workspace)
         row.setContentsMargins(0, 0, 0, 0)
@@ -89,6 +99,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.welcome)
         self.pages.addWidget(self.workspace)
         self.setCentralWidget(self.pages)
+        self.setStatusBar(StatusBar(self))  # long messages are shortened with "…", whole in the tooltip
         self.project_label = QLabel()
         self.dataset_label = QLabel()
         self.dataset_label.setAccessibleName("Active dataset")
@@ -108,6 +119,7 @@ class MainWindow(QMainWindow):
         geometry = self.settings.geometry()
         if geometry is not None:
             self.restoreGeometry(geometry)
+        self._fit_on_show = geometry is not None
         self._refresh()
 
     # ------------------------------------------------------------------ views
@@ -141,6 +153,9 @@ class MainWindow(QMainWindow):
             self.views.addWidget(own.get(task) or PlaceholderView(task))
         self.views.setCurrentIndex(max(0, self.nav.currentRow()))
         self.statusBar().insertPermanentWidget(1, self.tabulate_view.meter)
+        # a new release or regression belongs in the methods text and the report: Results recomputes
+        self.tabulate_view.released.connect(self.results_view.study_changed)
+        self.regression_view.fitted.connect(self.results_view.study_changed)
 
     @property
     def views_built(self) -> bool:
@@ -156,8 +171,12 @@ class MainWindow(QMainWindow):
         if self.project is not None and not self.project.closed and self.project.path == path.absolute().resolve():
             self.statusBar().showMessage(f"{path.name} is already open.", 5000)
             return True
+        from dpdesk.project.file.database import HotJournalError
+
         try:
             project = Project.open(path)
+        except HotJournalError as exc:
+            return self._offer_recovery(exc)
         except DpdeskError as exc:
             show_error(exc, self)
             if not path.exists():
@@ -172,6 +191,31 @@ class MainWindow(QMainWindow):
             return False
         self._set_project(project)
         return True
+
+    def _offer_recovery(self, exc) -> bool:
+        """A file with an unfinished change beside it is never changed on open: offer a recovered copy."""
+        from dpdesk.project.file.store import Project
+
+        answer = QMessageBox.question(
+            self, "An unfinished change beside the project",
+            f"{exc.path.name} has an unfinished change beside it ({exc.path.name}-journal), left by a program that "
+            "stopped while writing, or sent with the file. Opening it would roll the file back with that "
+            "journal, changing a file that came from elsewhere, so dpdesk left both files untouched.\n\n"
+            "Recover into a copy? The file and its journal are copied to a new name, the copy is rolled back "
+            "and opened; the original stays as it is.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        suggested = exc.path.with_name(f"{exc.path.stem} (recovered).dpdesk")
+        target, _ = QFileDialog.getSaveFileName(self, "Recover into a copy", str(suggested), PROJECT_FILTER)
+        if not target:
+            return False
+        try:
+            copy = Project.recover_copy(exc.path, target)
+        except DpdeskError as error:
+            show_error(error, self)
+            return False
+        return self.open_project(copy)
 
     def create_project(self, path) -> bool:
         from dpdesk.project.file.store import Project
@@ -241,6 +285,14 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(self, "Open project", self.settings.last_folder("project"), PROJECT_FILTER)
         if path:
             self.open_project(path)
+
+    def save_now(self) -> None:
+        """File > Save (Ctrl+S): every change is already in the project file; say so."""
+        if self.project is None:
+            self.statusBar().showMessage("Nothing to save: create or open a project first.", 8000)
+            return
+        self.statusBar().showMessage(f"Saved: {self.project.path.name} is up to date. dpdesk saves every change "
+                                     f"automatically, as you make it.", 8000)
 
     def save_as_dialog(self) -> None:
         if self.project is None:
@@ -323,8 +375,8 @@ class MainWindow(QMainWindow):
         has = self.project is not None
         self.pages.setCurrentWidget(self.workspace if has else self.welcome)
         self.setWindowTitle(f"{self.project.path.stem} — dpdesk" if has else "dpdesk")
-        self.project_label.setText(self.project.path.name if has else "No project open")
         self.project_label.setToolTip(str(self.project.path) if has else "")
+        fit_label(self.project_label, self.project.path.name if has else "No project open")
         self.update_dataset_label()
         for key in ("save_as", "close"):
             self.actions_[key].setEnabled(has)
@@ -355,8 +407,8 @@ class MainWindow(QMainWindow):
         ds = active_dataset(self.project) if self.project is not None and not self.project.closed else None
         self.dataset_label.setVisible(ds is not None)
         if ds is not None:
-            self.dataset_label.setText(f"Data: {ds.name} ({ds.n_rows:,} rows)")
-            self.dataset_label.setToolTip("The active dataset: results, releases and extracts use it. "
+            fit_label(self.dataset_label, f"Data: {ds.name} ({ds.n_rows:,} rows)")
+            self.dataset_label.setToolTip(f"{ds.name}: the active dataset. Results, releases and extracts use it. "
                                           "Choose another in the Data view.")
 
     def use_dataset(self, dataset: str) -> None:
@@ -408,6 +460,14 @@ class MainWindow(QMainWindow):
             return None
         path = Path(urls[0].toLocalFile())
         return path if path.suffix.lower() in DATA_SUFFIXES | {".dpdesk"} else None
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        if self.__dict__.pop("_fit_on_show", False):
+            fit_on_screen(self)  # saved on a larger screen: brought back within this one (frame included)
+        from dpdesk.gui.shell import prewarm
+
+        QTimer.singleShot(100, prewarm.start)  # once the window is drawn: heavy imports in the background
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt API
         self.settings.set_geometry(self.saveGeometry())

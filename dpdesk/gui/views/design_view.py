@@ -20,12 +20,12 @@ from PySide6.QtWidgets import (
 )
 
 from dpdesk.errors import DpdeskError
-
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.shell import commands
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.wizard.catalog import BY_KEY
 from dpdesk.gui.widgets.common import design_words, name
+from dpdesk.project.report.number_style import NumberStyle
 
 
 def combined_epsilon(epsilons: list[float | None]) -> Fraction | float:
@@ -48,7 +48,7 @@ def combined_words(items: list[tuple[str, float | None]]) -> str:
     if finite:
         total = float(combined_epsilon([e for _n, e in finite]))
         ratio = math.exp(total)
-        ratio_text = f"{ratio:.1f}" if ratio < 100 else f"{ratio:,.0f}"
+        ratio_text = NumberStyle.ratio_in_text(ratio, 2 if ratio < 100 else 0).removesuffix(" times")
         if len(finite) == 1 and not open_items:
             parts.append(f"Local epsilon {total:.2f}: any answer is at most {ratio_text} times as likely from one "
                          "kind of respondent as from another.")
@@ -65,6 +65,16 @@ def combined_words(items: list[tuple[str, float | None]]) -> str:
     return " ".join(parts)
 
 
+def mapping_words(item) -> tuple[str, str]:
+    """The item's column in the active dataset ("not mapped in this dataset"), and where else it is mapped."""
+    elsewhere = "; ".join(f"{ds}: {m['column']}" for ds, m in item.mappings.items()) or "not mapped in any dataset"
+    if item.dataset is None:  # no data yet: the column it will be read from
+        return (item.column or "", f"Once the data are imported: {item.column}" if item.column else "")
+    if not item.mapped:
+        return "not mapped in this dataset", f"Map it in Data > Map items…. Mapped in: {elsewhere}"
+    return str(item.column), f"Mapped in: {elsewhere}"
+
+
 class DesignView(QWidget):
     wizard_opened = Signal(object)  # the DesignWizard, for tests and the main window
 
@@ -75,8 +85,11 @@ class DesignView(QWidget):
         title = ViewTitle("Design")  # with its "?" button: the guide's page on this view
         intro = QLabel("The sensitive questions of your survey and how respondents answer them.")
         intro.setWordWrap(True)
-        self.table = name(QTableWidget(0, 4), "Survey items", "The survey items of this project and their designs")
-        self.table.setHorizontalHeaderLabels(["Item", "Question", "What respondents do", "Privacy (local epsilon)"])
+        self.table = name(QTableWidget(0, 5), "Survey items", "The survey items of this project and their designs")
+        self.table.setHorizontalHeaderLabels(["Item", "Question", "What respondents do", "Privacy (local epsilon)",
+                                              "Answer column"])
+        self.table.horizontalHeaderItem(4).setToolTip("The column holding the item's answers in the active dataset "
+                                                      "(each dataset keeps its own)")
         self.table.verticalHeader().setVisible(False)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -87,15 +100,26 @@ class DesignView(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(4, QHeaderView.ResizeMode.ResizeToContents)
         self.new_button = name(QPushButton("New survey item…"), "New survey item",
                                "Design a new sensitive question step by step")
         self.edit_button = name(QPushButton("Edit…"), "Edit item", "Change the selected item's question or design")
         self.remove_button = name(QPushButton("Remove"), "Remove item", "Remove the selected item (you can undo this)")
+        self.map_button = name(QPushButton("Map…"), "Map item",
+                               "Choose the column and codes of the selected item in the active dataset")
+        self.languages_button = name(QPushButton(self.tr("Languages…")), self.tr("Respondent text in other languages"),
+                                     self.tr("The selected item's question, instructions and card in the "
+                                             "respondents' languages, and their review"))
+        self.field_button = name(QPushButton(self.tr("Field it…")), "Field it",
+                                 "Export the items for Qualtrics, LimeSurvey, REDCap or ODK/Kobo")
         buttons = QHBoxLayout()
         buttons.addWidget(self.new_button)
         buttons.addWidget(self.edit_button)
         buttons.addWidget(self.remove_button)
+        buttons.addWidget(self.map_button)
+        buttons.addWidget(self.languages_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.field_button)
         self.combined = QLabel()
         self.combined.setObjectName("combinedEpsilon")
         self.combined.setWordWrap(True)
@@ -112,15 +136,28 @@ class DesignView(QWidget):
         self.new_button.clicked.connect(self.new_item)
         self.edit_button.clicked.connect(self.edit_selected)
         self.remove_button.clicked.connect(self.remove_selected)
+        self.map_button.clicked.connect(self.map_selected)
+        self.languages_button.clicked.connect(self.languages_selected)
+        self.field_button.clicked.connect(self.field_it)
+        self.field_dialog = None
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.table.itemDoubleClicked.connect(self.edit_selected)
         self.wizard = None
         self.setTabOrder(self.new_button, self.edit_button)
         self.setTabOrder(self.edit_button, self.remove_button)
-        self.setTabOrder(self.remove_button, self.table)
+        self.setTabOrder(self.remove_button, self.map_button)
+        self.setTabOrder(self.map_button, self.languages_button)
+        self.setTabOrder(self.languages_button, self.field_button)
+        self.setTabOrder(self.field_button, self.table)
         self.refresh()
 
     # ------------------------------------------------------------------ display
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        project = self.window_.project
+        if project is not None and not project.closed:  # the active dataset may have changed meanwhile
+            self.refresh()
+
     def refresh(self) -> None:
         project = self.window_.project
         items = project.items() if project is not None and not project.closed else []
@@ -135,14 +172,30 @@ class DesignView(QWidget):
             eps = record.get("epsilon")
             epsilons.append((item.name, eps))
             privacy = ("infinite: not every answer is protected" if eps is None
-                       else f"{eps:.2f}: answers at most {math.exp(eps):.1f}x as likely")
-            for col, text in enumerate((item.name, item.question, what, privacy)):
+                       else f"{eps:.2f}: answers at most {NumberStyle.ratio_in_text(math.exp(eps))} as likely")
+            answers, where = mapping_words(item)
+            languages = self._languages_words(item.name)
+            for col, text in enumerate((item.name, item.question, what, privacy, answers)):
                 cell = QTableWidgetItem(text)
-                cell.setToolTip(text if col != 2 else (record.get("description") or text))
+                cell.setToolTip({1: f"{text}\n\n{languages}" if languages else text,
+                                 2: record.get("description") or text, 4: where}.get(col, text))
                 self.table.setItem(row, col, cell)
         self.table.resizeRowsToContents()
         self.combined.setText("<b>Combined privacy.</b> " + combined_words(epsilons))
         self._update_buttons()
+
+    def _languages_words(self, item_name: str) -> str:
+        """"Also in: Deutsch (reviewed), Français (check with a native speaker before fielding)"."""
+        from dpdesk.mechanisms.rr.wording_languages import LANGUAGES
+        from dpdesk.project import languages
+
+        project = self.window_.project
+        others = list(languages.item_languages(project, item_name).items())[1:]  # after the source language
+        if not others:
+            return ""
+        return self.tr("Also in: {0}").format(", ".join(
+            f"{LANGUAGES[lang]} ({self.tr('reviewed') if done else languages.CHECK_NOTE})"
+            for lang, (done, _by) in others))
 
     def _update_buttons(self) -> None:
         has_project = self.window_.project is not None
@@ -150,6 +203,16 @@ class DesignView(QWidget):
         self.new_button.setEnabled(has_project)
         self.edit_button.setEnabled(has_project and selected)
         self.remove_button.setEnabled(has_project and selected)
+        self.map_button.setEnabled(has_project and selected and bool(self.window_.project.datasets()))
+        self.languages_button.setEnabled(has_project and selected)
+        self.field_button.setEnabled(has_project and self.table.rowCount() > 0)
+
+    def field_it(self) -> None:
+        """The Field it dialog: export the items for a survey platform."""
+        from dpdesk.gui.dialogs.field_it import FieldDialog
+
+        self.field_dialog = FieldDialog(self.window_.project, self)
+        self.field_dialog.open()
 
     def selected_name(self) -> str | None:
         rows = {i.row() for i in self.table.selectedItems()}
@@ -167,6 +230,22 @@ class DesignView(QWidget):
         from dpdesk.gui.wizard.wizard import DesignWizard
 
         return self._open(DesignWizard(settings=self.window_.settings, parent=self))
+
+    def map_selected(self, *_args) -> None:
+        """The mapping dialog of the selected item, for the active dataset (the Data view's)."""
+        item_name = self.selected_name()
+        if item_name is not None:
+            self.window_.data_view.map_item(item_name)
+
+    def languages_selected(self, *_args):
+        """The selected item's respondent text in each language (the dialog, not blocking)."""
+        item_name = self.selected_name()
+        if item_name is None:
+            return None
+        from dpdesk.gui.dialogs.languages import open_languages
+
+        self.languages_dialog = open_languages(self.window_.project, item_name, self.window_.settings, self)
+        return self.languages_dialog
 
     def edit_selected(self, *_args):
         item_name = self.selected_name()

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.document_view import DocumentView
 from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars, set_plot_style
+from dpdesk.gui.widgets.not_mapped import NotMappedBar
 from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
 from dpdesk.gui.widgets.common import name
 from dpdesk.project.report.number_style import NumberStyle
@@ -40,6 +41,8 @@ CONFIDENCE = [(0.95, "95%"), (0.90, "90%"), (0.99, "99%")]
 #: Answers to a direct question (matched ignoring case); anything else is "not counted" (shown).
 DIRECT_CODES = {"no": ["no", 0, "false", "nein", "non", "n"], "yes": ["yes", 1, "true", "ja", "oui", "y"]}
 NONE = "(none)"
+#: The "Subgroups by" choice that compares the datasets (never a column name: it starts with NUL).
+DATASETS = "\x00datasets"
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,12 @@ class Options:
     min_group: int | None = None  # leave out subgroups with fewer answers
     confirmed: bool = False  # the researcher agreed to subgroups despite the warnings
     style: str = "percent:1"  # the number style (NumberStyle.to_text)
+    by_dataset: bool = False  # compare the datasets each item is mapped in (wave 1 against wave 2)
+
+    @property
+    def by_label(self) -> str | None:
+        """What the subgroups are, in words: the column, or "dataset"."""
+        return "dataset" if self.by_dataset else self.by
 
 
 @dataclass
@@ -73,6 +82,7 @@ class ResultSet:
     subgroup_warning: object = None  # subgroup_disclosure.SubgroupWarning: exact n of a released column
     document: object = None  # report.model.Document in the options' number style
     methods: object = None  # report.methods.Methods: the methods paragraph and its references
+    dataset: str | None = None  # the dataset analysed (the active one)
 
 
 def _pct(x) -> str:
@@ -110,10 +120,11 @@ def _analyze(job, project, options: Options) -> ResultSet:
         for i, item in enumerate(names):
             job.progress(0.05 + 0.9 * i / max(1, len(names)), f"Bootstrapping {item}…")
             results += analysis.analyze(project, by=options.by, ci="bootstrap", confidence=options.confidence,
-                                        items=[item], min_group_size=options.min_group)
+                                        items=[item], min_group_size=options.min_group,
+                                        by_dataset=options.by_dataset)
     else:
         results = analysis.analyze(project, by=options.by, ci=options.ci, confidence=options.confidence,
-                                   min_group_size=options.min_group)
+                                   min_group_size=options.min_group, by_dataset=options.by_dataset)
     job.check()
     from dpdesk.project.subgroup_disclosure import check_results
 
@@ -154,7 +165,7 @@ def _analyze(job, project, options: Options) -> ResultSet:
                        "difference (RR - direct)": dc.difference, "SE": dc.se, "CI low": dc.ci[0],
                        "CI high": dc.ci[1], "p-value (RR > direct)": dc.p_value})
     bars, sub_plot, sub_bars = figures.bars, figures.subgroups, figures.subgroup_bars
-    tests = analysis.subgroup_test_sentences(results, options.by)
+    tests = analysis.subgroup_test_sentences(results, options.by_label)
     warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
     sentences = [r.sentence() for r in results]
     for r in results:
@@ -172,7 +183,11 @@ def _analyze(job, project, options: Options) -> ResultSet:
     job.progress(1.0, "Done")
     return ResultSet(options, results, analysis.estimate_rows(results), analysis.subgroup_rows(results), sentences,
                      forest, direct, bars, sub_plot, tests, sub_bars, warnings, subgroup_warning=warning,
-                     document=document, methods=methods_text)
+                     document=document, methods=methods_text, dataset=analysis.dataset_named(project, None).name)
+
+
+COPIED = {"shown": "Table copied as shown.", "full": "Table copied with full precision.",
+          "latex": "Table copied as LaTeX (booktabs).", "cell": "Cell copied."}
 
 
 class ResultsView(QWidget):
@@ -223,6 +238,8 @@ class ResultsView(QWidget):
         self.state.setWordWrap(True)
         self.subgroup_warning = SubgroupWarningBar()  # exact subgroup n of a released or protected column
         self.subgroup_warning.leave_out_changed.connect(self.recompute)
+        self.not_mapped = NotMappedBar()  # items without a mapping in the active dataset, each with Map…
+        self.not_mapped.map_requested.connect(window.data_view.map_item)
         form = QFormLayout()
         form.addRow("Confidence interval:", self.ci)
         form.addRow("Confidence level:", self.confidence)
@@ -254,6 +271,7 @@ class ResultsView(QWidget):
         layout.addLayout(options)
         layout.addWidget(self.state)
         layout.addWidget(self.subgroup_warning)
+        layout.addWidget(self.not_mapped)
         layout.addWidget(scroll, 1)
         for combo in (self.ci, self.confidence, self.by):
             combo.currentIndexChanged.connect(self.recompute)
@@ -283,9 +301,11 @@ class ResultsView(QWidget):
         direct = tuple((self.direct.item(r, 0).text(), self.direct.cellWidget(r, 1).currentData())
                        for r in range(self.direct.rowCount()) if self.direct.cellWidget(r, 1).currentData())
         by = self.by.currentData()
+        by_dataset = by == DATASETS
+        by = None if by_dataset else by
         return Options(self.ci.currentData(), self.confidence.currentData(), by, direct,
                        self.subgroup_warning.min_group_size(), confirmed=by is not None and by == self._confirmed_by,
-                       style=self.number_style().to_text())
+                       style=self.number_style().to_text(), by_dataset=by_dataset)
 
     def number_style(self):
         """The number style chosen in the Preferences (default: percent with 1 decimal)."""
@@ -313,6 +333,9 @@ class ResultsView(QWidget):
         keep = self.by.currentData()
         self.by.clear()
         self.by.addItem(NONE, None)
+        items = project.items() if project is not None else []
+        if sum(len(it.mappings) >= 2 for it in items):  # an item mapped in two datasets: compare them
+            self.by.addItem("dataset (compare the datasets)", DATASETS)
         for c in columns:
             if dtypes.get(c, "") in ("object", "category", "str", "string", "bool") or "int" in dtypes.get(c, ""):
                 self.by.addItem(c, c)
@@ -323,6 +346,7 @@ class ResultsView(QWidget):
         if project is None or not sets:
             self.current = None
             self.subgroup_warning.set_warning(None)
+            self.not_mapped.set_items([], None)
             self._show_state("Import the survey answers in Data first; the results appear here.")
             self.content.setEnabled(False)
             return
@@ -333,6 +357,14 @@ class ResultsView(QWidget):
         self._show_state("The results are computed when you open this view.")
         if self.isVisible():  # else when first shown: no work for a view nobody looks at
             QTimer.singleShot(0, self.ensure_current)
+
+    def study_changed(self, what=None) -> None:
+        """A release was recorded or a regression saved (``what``: the entries or the report; None or [] when
+        nothing was): recompute, so that the methods text and the report have it."""
+        if what and self.current is not None:
+            self._needs_run = True
+            if self.isVisible():
+                QTimer.singleShot(0, self.ensure_current)
 
     def ensure_current(self) -> None:
         """Compute the results if the data or items changed since the last run."""
@@ -407,6 +439,7 @@ class ResultsView(QWidget):
             return
         self.current, self.stale = rs, False
         self.subgroup_warning.set_warning(rs.subgroup_warning)
+        self.not_mapped.set_items([r.item for r in rs.results if getattr(r, "not_mapped", False)], rs.dataset)
         self.document_view.set_document(rs.document)
         for b in (self.methods_button, self.report_button, self.export_button):
             b.setEnabled(True)
@@ -419,16 +452,16 @@ class ResultsView(QWidget):
             self.forest.plot(draw_forest, rs.forest, confidence=conf)
         self.forest.setVisible(bool(rs.forest))
         if rs.subgroup_plot:
-            self.subgroup_plot.title = f"Subgroups by {rs.options.by}"
+            self.subgroup_plot.title = f"Subgroups by {rs.options.by_label}"
             table = [{"item": r["item"].split(": ", 1)[0], "subgroup": r["item"].split(": ", 1)[-1],
                       **{k: r[k] for k in ("n", "estimate", "CI low", "CI high")}} for r in rs.subgroup_plot]
             self.subgroup_plot.plot(draw_forest, rs.subgroup_plot, table_rows=table, confidence=conf)
         self.subgroup_plot.setVisible(bool(rs.subgroup_plot))
-        self._show_bars(rs.bars, conf, rs.subgroup_bars, rs.options.by)
+        self._show_bars(rs.bars, conf, rs.subgroup_bars, rs.options.by_label)
         self.content.setEnabled(True)
         method = dict(CI_METHODS)[rs.options.ci]
         self._show_state(f"Up to date: {method} intervals at {100 * conf:.0f}%"
-                         + (f", by {rs.options.by}" if rs.options.by else "") + ".")
+                         + (f", by {rs.options.by_label}" if rs.options.by_label else "") + ".")
         self.updated.emit(rs)
 
     def _show_bars(self, bars: dict, confidence: float, by_subgroup: dict | None = None, by: str | None = None) -> None:
@@ -466,10 +499,10 @@ class ResultsView(QWidget):
         else:  # pragma: no cover - the window always has an export view
             QFileDialog.getSaveFileName(self, "Export results")
 
-    def _on_copied(self, key: str, full: bool) -> None:
+    def _on_copied(self, key: str, what: str) -> None:
         status = getattr(self.window_, "statusBar", None)
         if callable(status):
-            status().showMessage("Table copied " + ("with full precision." if full else "as shown."), 4000)
+            status().showMessage(COPIED.get(what, "Copied."), 4000)
 
     def scroll_to(self, title: str) -> None:
         """Scroll the document so that the heading ``title`` is at the top."""

@@ -70,7 +70,13 @@ class Axis(QWidget):
 
 
 class ReleaseForm(QWidget):
-    """Emits ``changed`` on every edit; ``request()`` gives the request dict."""
+    """Emits ``changed`` on every edit; ``request()`` gives the request dict.
+
+    ``touched`` says whether the researcher has edited the form since the columns were last
+    set (a form nobody filled previews nothing on the budget meter). The bounds belong to the
+    numeric column: choosing another column shows the bounds typed for it before, else the
+    range its file declares (the smallest and largest labelled code), else nothing.
+    """
 
     changed = Signal()
 
@@ -83,6 +89,11 @@ class ReleaseForm(QWidget):
         self.axis1, self.axis2 = Axis("First"), Axis("Second")
         self.column = QComboBox()  # the numeric column of a sum, mean or median
         self.column.setAccessibleName("Numeric column")
+        self.touched = False
+        self._setting = False  # inside set_columns: changes are not the researcher's
+        self._bounds: dict[str, tuple[str, str]] = {}  # bounds typed per column (this session)
+        self._declared: dict[str, tuple[str, str]] = {}
+        self._bounds_of = ""  # the column the bound boxes belong to
         self.lower, self.upper = QLineEdit(), QLineEdit()
         self.lower.setPlaceholderText("lowest")
         self.upper.setPlaceholderText("highest")
@@ -152,6 +163,7 @@ class ReleaseForm(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(what)
         layout.addWidget(size)
+        self.column.currentIndexChanged.connect(self._bounds_follow_column)  # before the edit signal below
         for signal in (self.statistic.currentIndexChanged, self.axis1.changed, self.axis2.changed,
                        self.column.currentIndexChanged, self.lower.textChanged, self.upper.textChanged,
                        self.by.currentIndexChanged, self.by_keys.textChanged, self.epsilon.valueChanged,
@@ -161,19 +173,27 @@ class ReleaseForm(QWidget):
         self._update_rows()
 
     # ------------------------------------------------------------------ state
-    def set_columns(self, columns: list[str], defaults: dict | None = None) -> None:
+    def set_columns(self, columns: list[str], defaults: dict | None = None, numeric: list[str] | None = None,
+                    declared: dict | None = None) -> None:
         """The dataset's columns; ``defaults`` ({"category": name, "numeric": name}) is what each
-        choice starts at (never a time stamp or an identifier: ``ledger.column_choice``)."""
+        choice starts at (never a time stamp or an identifier: ``ledger.column_choice``).
+        ``numeric`` lists the columns a sum, mean or median can use (default: all); without
+        any, those statistics are not offered. ``declared`` maps a column to public bounds
+        (lower, upper) its file declares. The form counts as untouched afterwards."""
         defaults = defaults or {}
-        for combo, kind in ((self.axis1.column, "category"), (self.axis2.column, "category2"),
-                            (self.column, "numeric")):
+        numeric = list(columns) if numeric is None else [c for c in columns if c in numeric]
+        self._setting = True
+        self._declared = {c: (str(lo), str(hi)) for c, (lo, hi) in (declared or {}).items()}
+        self._bounds = {}
+        for combo, kind, names in ((self.axis1.column, "category", columns), (self.axis2.column, "category2", columns),
+                                   (self.column, "numeric", numeric)):
             current = combo.currentText()
             combo.blockSignals(True)
             combo.clear()
-            combo.addItems(columns)
-            if current in columns:
+            combo.addItems(names)
+            if current in names:
                 combo.setCurrentText(current)
-            elif defaults.get(kind) in columns:
+            elif defaults.get(kind) in names:
                 combo.setCurrentText(defaults[kind])
             combo.blockSignals(False)
         current = self.by.currentText()
@@ -182,13 +202,40 @@ class ReleaseForm(QWidget):
         self.by.addItems([NO_GROUPS, *columns])
         self.by.setCurrentText(current if current in columns else NO_GROUPS)
         self.by.blockSignals(False)
+        items = self.statistic.model()
+        for i, (_label, key) in enumerate(STATISTICS):
+            if key in ("sum", "mean", "median"):
+                items.item(i).setEnabled(bool(numeric))
+                items.item(i).setToolTip("" if numeric else "This dataset has no numeric column.")
+        if not numeric and self.stat in ("sum", "mean", "median"):
+            self.statistic.setCurrentIndex(0)
+        self._bounds_of = ""
+        self._bounds_follow_column()
         self._on_edit()
+        self._setting = False
+        self.touched = False
+
+    def _bounds_follow_column(self, *_args) -> None:
+        """Keep the bounds typed for the column left, show those of the column chosen."""
+        column = self.column.currentText()
+        if column == self._bounds_of:
+            return
+        if self._bounds_of:
+            self._bounds[self._bounds_of] = (self.lower.text(), self.upper.text())
+        lo, hi = self._bounds.get(column) or self._declared.get(column) or ("", "")
+        for box, text in ((self.lower, lo), (self.upper, hi)):
+            box.blockSignals(True)
+            box.setText(text)
+            box.blockSignals(False)
+        self._bounds_of = column
 
     def set_gaussian_allowed(self, allowed: bool) -> None:
         item = self.mechanism.model().item(1)
         item.setEnabled(allowed)
         if not allowed and self.mechanism.currentIndex() == 1:
+            setting, self._setting = self._setting, True  # not the researcher's edit
             self.mechanism.setCurrentIndex(0)
+            self._setting = setting
 
     @property
     def stat(self) -> str:
@@ -199,6 +246,8 @@ class ReleaseForm(QWidget):
         return self.by_cost.isChecked()
 
     def _on_edit(self, *_args) -> None:
+        if not self._setting:
+            self.touched = True
         self._update_rows()
         self.changed.emit()
 

@@ -241,7 +241,36 @@ END""")
 
 
 def _v4_item_mappings(conn: sqlite3.Connection) -> None:
-    """v4 part: an item's mapping per dataset (column, codes, groups, missing codes)."""
+    """v4 part: an item's mapping per dataset (column, codes, groups, missing codes).
+
+    From v4 on ``item_mappings`` is the truth: one row per item and dataset it is mapped in.
+    The items table keeps its mapping columns as the item's latest mapping, used while the
+    project has no data and offered to each new import. The migration loses nothing: a v3
+    item's mapping becomes its mapping in every dataset that has its column (and its group
+    column), which is where it worked in v3, whichever dataset was active.
+    """
+    conn.execute(f"""CREATE TABLE item_mappings (
+    item_id       INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    dataset_id    INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+    column_name   TEXT NOT NULL,                 -- the column holding the recorded responses
+    codes         TEXT NOT NULL,                 -- JSON: code mapping (see dpdesk.project.items)
+    group_column  TEXT,                          -- the column holding the group (two-group designs)
+    group_codes   TEXT,                          -- JSON: which group codes mean which group
+    missing_codes TEXT,                          -- JSON list: codes counted as missing (None: the file's)
+    modified_at   TEXT NOT NULL DEFAULT {_NOW},
+    PRIMARY KEY (item_id, dataset_id)
+)""")
+    conn.execute("CREATE INDEX item_mappings_dataset ON item_mappings(dataset_id)")
+    has = ("EXISTS (SELECT 1 FROM dataset_columns c WHERE c.dataset_id = d.id AND c.position >= 0"
+           " AND c.name = {})")
+    conn.execute(
+        "INSERT INTO item_mappings(item_id, dataset_id, column_name, codes, group_column, group_codes, modified_at)"
+        " SELECT i.id, d.id, i.column_name, i.codes, i.group_column, i.group_codes, i.modified_at"
+        " FROM items AS i CROSS JOIN datasets AS d"
+        " WHERE i.column_name IS NOT NULL AND i.codes IS NOT NULL"
+        f" AND {has.format('i.column_name')}"
+        f" AND (i.group_column IS NULL OR {has.format('i.group_column')})"
+    )
 
 
 def _v4_column_labels(conn: sqlite3.Connection) -> None:
@@ -268,11 +297,63 @@ def _v4_survey_designs(conn: sqlite3.Connection) -> None:
 
 
 def _v4_respondent_texts(conn: sqlite3.Connection) -> None:
-    """v4 part: the respondent's text per language, and the instruments fielded."""
+    """v4 part: the respondent's text per language, and the instruments fielded.
+
+    ``item_texts`` holds an item's respondent text that is not in ``items`` (question B of the
+    two-question designs, ...), one row per item, language and part; v3 files kept question B
+    only inside the edited instructions (a line "B: ..."), copied here as English.
+    ``instruments`` records each instrument exported for a survey platform: its format, the
+    languages and items, and a copy of the exported text, so a later reader knows what
+    respondents saw.
+    ``item_languages``: the languages an item is fielded in besides the one it was written in, and
+    whether the research team has reviewed its text in each (TRAPD). ``item_texts`` parts are
+    question, question_b, instructions, card and options; a part without a row is generated
+    from dpdesk's templates in that language.
+    """
+    conn.execute("""CREATE TABLE item_texts (
+    item_id  INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    language TEXT NOT NULL CHECK (length(language) > 0),
+    part     TEXT NOT NULL CHECK (length(part) > 0),    -- e.g. question_b
+    text     TEXT NOT NULL,
+    PRIMARY KEY (item_id, language, part)
+)""")
+    conn.execute("""CREATE TABLE instruments (
+    id         INTEGER PRIMARY KEY,
+    format     TEXT NOT NULL,                           -- qsf, qualtrics-txt, limesurvey, redcap, xlsform
+    mode       TEXT NOT NULL DEFAULT 'online',          -- online or interview
+    languages  TEXT NOT NULL,                           -- JSON list of language codes
+    items      TEXT NOT NULL,                           -- JSON: per item, its design and the fields exported
+    content    TEXT NOT NULL,                           -- the exported text (JSON of file name -> text)
+    created_at TEXT NOT NULL DEFAULT {now}
+)""".format(now=_NOW))
+    for item_id, instructions in conn.execute("SELECT id, instructions FROM items").fetchall():
+        b = next((line[2:].strip() for line in (instructions or "").splitlines()
+                  if line.startswith("B:") and line[2:].strip()), "")
+        if b:
+            conn.execute("INSERT INTO item_texts(item_id, language, part, text) VALUES (?, 'en', 'question_b', ?)",
+                         (item_id, b))
+    conn.execute(f"""CREATE TABLE item_languages (
+    item_id     INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    language    TEXT NOT NULL CHECK (length(language) > 0),
+    reviewed    INTEGER NOT NULL DEFAULT 0 CHECK (reviewed IN (0, 1)),  -- checked by a native speaker
+    reviewed_by TEXT NOT NULL DEFAULT '',                                -- who reviewed it, in words
+    modified_at TEXT NOT NULL DEFAULT {_NOW},
+    PRIMARY KEY (item_id, language)
+)""")
 
 
 def _v4_ledger(conn: sqlite3.Connection) -> None:
-    """v4 part: what the ledger and copies of a project need."""
+    """v4 part: what the ledger and copies of a project need.
+
+    v4 is the first version whose every writer seals its ledger. A ledger upgraded without a
+    seal (made by a dpdesk before seals) is marked with the releases it had, so a v4 file
+    without a seal says truthfully whether it was made so or had its seal removed.
+    """
+    if conn.execute("SELECT 1 FROM app WHERE key = 'ledger_seal'").fetchone() is None:
+        last = conn.execute("SELECT seq, hash FROM releases ORDER BY seq DESC LIMIT 1").fetchone()
+        if last is not None:
+            conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES ('ledger_unsealed_at_upgrade', ?)",
+                         (f"{last[0]}:{last[1]}",))
 
 
 def _v3_to_v4(conn: sqlite3.Connection) -> None:

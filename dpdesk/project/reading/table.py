@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from dpdesk.errors import DataError, DpdeskError
+from dpdesk.project.reading.option_words import choose
 
 __all__ = ["Cancelled", "ImportReport", "Source", "Table", "list_sheets", "read_table"]
 
@@ -81,6 +82,7 @@ class ImportReport:
     group_columns: list[str] = field(default_factory=list)
     dropped_rows: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    import_ids: dict[str, str] = field(default_factory=dict)  # Qualtrics: column -> ImportId (QID3)
 
     @property
     def decimal_mark(self) -> str | None:
@@ -109,6 +111,8 @@ class Table:
     source: Source
     #: set when the table is stored: released data it shares respondents with (words, for the user)
     seen_before: list = field(default_factory=list)
+    #: set when the table is stored: the items that mapped themselves, and how (words, for the user)
+    auto_mapped: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {"report": self.report.to_dict(), "source": self.source.to_dict()}
@@ -201,8 +205,8 @@ def _read(path: str, overrides: dict) -> Table:
                         f"Use only: {', '.join(sorted(_KNOWN))}.")
     name = os.path.basename(path)
     if overrides.get("kind") not in (None, "responses", "counts"):
-        raise DataError(f"{name}: kind={overrides['kind']!r} is not known; pass kind='responses' "
-                        f"(one row per respondent) or kind='counts' (a counts table).")
+        raise DataError(f"{name}: {overrides['kind']!r} is not a kind of file dpdesk reads. Say whether it has "
+                        f"one row per respondent or is a counts table: {choose('kind', 'counts')}.")
     if not os.path.exists(path):
         raise DataError(f"{name}: no such file ({path}). Check the path and try again.")
     if os.path.isdir(path):

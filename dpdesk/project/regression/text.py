@@ -25,18 +25,26 @@ def p_text(p: float) -> str:
 
 
 def p_cell(p: float) -> str:
-    """A p-value for a table cell: ``<.001``, ``.043``."""
-    return p_text(p)[2:].replace("= ", "").replace("< ", "<") if p is not None and math.isfinite(p) else "n/a"
+    """A p-value for a table cell: ``< .001``, ``.043`` (APA, as the report's tables)."""
+    return p_text(p)[2:].replace("= ", "") if p is not None and math.isfinite(p) else "n/a"
 
 
 def num(x: float, digits: int = 2) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "n/a"
     if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    if abs(x) >= 1e4:
-        return f"{x:.3g}"
-    return f"{x:.{digits}f}"
+        return "∞" if x > 0 else "-∞"
+    return f"{x:,.{digits}f}"
+
+
+def limit(x: float, digits: int = 2) -> str:
+    """A confidence limit of an odds ratio: ``> 1,000`` beyond 1,000 (it signals separation), never ``1.47e+04``.
+
+    The same rule as ``report.number_style.NumberStyle.limit`` (the report's tables).
+    """
+    if x is not None and not (isinstance(x, float) and math.isnan(x)) and x > 1000:
+        return "> 1,000"
+    return num(x, digits)
 
 
 def pct(x: float) -> str:
@@ -44,7 +52,7 @@ def pct(x: float) -> str:
 
 
 def _interval(lo: float, hi: float, digits: int = 2) -> str:
-    return f"{num(lo, digits)} to {num(hi, digits)}"
+    return f"{limit(lo, digits)} to {limit(hi, digits)}"
 
 
 def _outcome(res: RegressionResult) -> str:
@@ -68,11 +76,11 @@ def coefficient_lines(res: RegressionResult) -> list[list[str]]:
     conf = round(100 * res.fit.confidence)
     survey = design_based(res)
     rows = [["Term", "b", "SE", "t" if survey else "z", "p", "OR", f"{conf}% CI (OR)"]
-            + ([] if survey else ["LR chi2", "p (LR)"])]
+            + ([] if survey else ["LR χ²", "p (LR)"])]
     for c in res.fit.coefficients:
         lo, hi = c.odds_ratio_ci
         rows.append([c.name, num(c.estimate), num(c.se), num(c.z), p_cell(c.p), num(c.odds_ratio),
-                     f"[{num(lo)}, {num(hi)}]"] + ([] if survey else [num(c.lr_chi2), p_cell(c.lr_p)]))
+                     f"[{limit(lo)}, {limit(hi)}]"] + ([] if survey else [num(c.lr_chi2), p_cell(c.lr_p)]))
     return rows
 
 
@@ -101,7 +109,7 @@ def sentences(res: RegressionResult) -> list[str]:
     if mt is not None:
         verb = "explain" if mt.p < 0.05 else "do not significantly explain"
         test = (_f_test(mt, fit.df) if design_based(res) else
-                f"likelihood-ratio chi2({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}")
+                f"likelihood-ratio χ²({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}")
         out.append(f"Together the predictors {verb} the answers better than the prevalence alone ({test}).")
     nu = fit.nuisance
     if nu is not None:
@@ -132,7 +140,7 @@ def fit_line(res: RegressionResult) -> str:
                 f"(weights scaled to mean 1) = {f.loglik:.3f}; converged after {f.iterations} Newton steps.")
     return (f"n = {f.n:,}{f' ({f.n_direct:,} asked directly)' if f.n_direct else ''}, log-likelihood = "
             f"{f.loglik:.3f}, deviance = {f.deviance:.2f}, AIC = {f.aic:.2f}, BIC = {f.bic:.2f}; "
-            f"converged after {f.iterations} Newton steps.")
+            f"converged after {f.iterations} iterations.")
 
 
 def report_text(res: RegressionResult) -> str:
@@ -160,19 +168,19 @@ def report_text(res: RegressionResult) -> str:
         lines.append(f"b: log-odds; OR = exp(b); SE: {f.se_method}; intervals, t and p: {f.ci_method}.")
     else:
         lines.append(f"b: log-odds; OR = exp(b); {f.ci_method} intervals; z and p: Wald; LR: likelihood-ratio "
-                     f"test of dropping the term (RRlog's deltaG2).")
+                     f"test of dropping the term (as RRreg's RRlog).")
     if f.terms:
         lines.append("")
         lines.append("Terms with several columns (" + ("design-based Wald F tests):" if survey else
                                                         "likelihood-ratio tests):"))
         for t in f.terms:
-            lines.append(f"  {t.name}: " + (_f_test(t, f.df) if survey else f"chi2({t.df}) = {num(t.chi2)}, "
+            lines.append(f"  {t.name}: " + (_f_test(t, f.df) if survey else f"χ²({t.df}) = {num(t.chi2)}, "
                                                                             f"{p_text(t.p)}"))
     nu = f.nuisance
     if nu is not None:
         lines.append("")
         se = "on the boundary" if nu.on_boundary else f"SE {num(nu.se, 3)}"
-        test = "" if nu.null is None else f"; test of {nu.name} = {nu.null:g}: LR chi2(1) = {num(nu.lr_chi2)}, " \
+        test = "" if nu.null is None else f"; test of {nu.name} = {nu.null:g}: LR χ²(1) = {num(nu.lr_chi2)}, " \
                                           f"{p_text(nu.lr_p)}"
         if survey and nu.null is not None:
             test = f"; test of {nu.name} = {nu.null:g}: Wald t = {num(nu.z)} on {f.df} df"
@@ -182,7 +190,7 @@ def report_text(res: RegressionResult) -> str:
     if f.model_test is not None:
         mt = f.model_test
         lines.append("Model against the intercept only: " + (_f_test(mt, f.df) if survey else
-                                                              f"LR chi2({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}"))
+                                                              f"LR χ²({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}"))
     lines.append(fit_line(res))
     m, lo, hi = f.average_prevalence
     lines.append(f"Average predicted prevalence: {pct(m)} ({round(100 * f.confidence)}% CI {pct(lo)} to {pct(hi)}).")

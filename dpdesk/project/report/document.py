@@ -12,11 +12,12 @@ from __future__ import annotations
 import datetime as _dt
 import html
 import math
+from pathlib import Path
 from typing import Any
 
 from dpdesk import __version__
 from dpdesk.project import review
-from dpdesk.project.report.design_words import design_words
+from dpdesk.project.report.design_words import design_words, item_randomizer
 from dpdesk.project.report.model import Cell, Column, Document, Row, Section, Table
 from dpdesk.project.report.number_style import DEFAULT, NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite
@@ -67,7 +68,7 @@ def sentence(r, style: NumberStyle = DEFAULT) -> str:
     """The item's plain-language sentence in ``style`` (one per item, with its CI, naming the question)."""
     e = r.estimate
     if e is None:
-        return f"{r.item}: no estimate ({r.error})."
+        return r.sentence()
     conf = _conf(e.confidence)
     if not r.design.is_binary:
         parts = ", ".join(f"'{c}' {style.share_in_text(f)} ({conf} CI {style.interval_in_text(lo, hi)})"
@@ -95,8 +96,9 @@ def estimates_table(results, items: dict, style: NumberStyle, confidence: float)
         e = r.estimate
         label = _item_label(r, items)
         if e is None:
-            rows.append(Row([Cell(label), Cell("—"), Cell("—"), Cell("—"), Cell(f"no estimate: {r.error}"),
-                             _eps(r.design.epsilon)]))
+            # a short cell (a long message made every other column one character wide); the why is in a note
+            why = r.error if getattr(r, "not_mapped", False) else "no estimate (see the note)"
+            rows.append(Row([Cell(label), Cell("—"), Cell("—"), Cell("—"), Cell(why), _eps(r.design.epsilon)]))
             continue
         n = Cell(NumberStyle.count(e.n), int(e.n))
         if r.design.is_binary:
@@ -117,7 +119,7 @@ def _design_notes(results, items: dict) -> list[str]:
     out = []
     for r in results:
         it = items.get(r.item)
-        words = design_words(r.design, getattr(it, "instructions", None))
+        words = design_words(r.design, getattr(it, "instructions", None), item_randomizer(it))
         out.append(f"<i>{_e(r.item)}</i>: {_e(words)}.")
     return out
 
@@ -232,7 +234,7 @@ def data_metadata(project, results, dataset: str | None = None) -> dict[str, Any
     from dpdesk.project.active import dataset_named
 
     ds = dataset_named(project, dataset)
-    items = project.items()
+    items = project.items(ds.name)
     columns = review.analysed_columns(items, results)
     fp = review.fingerprint_metadata(project.dataset_frame(ds.name), columns) if columns else {}
     return {"dataset": ds.name, "file": (ds.source or {}).get("name") or ds.name,
@@ -243,9 +245,10 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
                    ci: str = "default", confidence: float = 0.95, dataset: str | None = None,
                    title: str = "Results") -> Document:
     """The output document of ``results`` (from ``analysis.analyze``) in ``style``."""
-    items = {it.name: it for it in project.items()} if project is not None else {}
+    items = {it.name: it for it in project.items(dataset)} if project is not None else {}
     meta = data_metadata(project, results, dataset)
-    cover = {"Project": str(getattr(project, "path", "")), "Data": meta.get("file", "none"),
+    project_file = Path(str(getattr(project, "path", "") or "")).name  # the file name, never the user's folders
+    cover = {"Project": project_file, "Data": meta.get("file", "none"),
              "Data fingerprint (SHA-256)": meta.get("fingerprint") or "n/a",
              "Date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
              "Software": f"dpdesk {__version__}"}
@@ -260,18 +263,18 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
     est.notes = (["<i>Note.</i> " + " ".join(_design_notes(results, items))] + [interval, epsilon_note()]
                  + [_e(t) for t in (_left_out_text(r) for r in results) if t])
     notes = [f"{_e(r.item)}: {_e(n)}" for r in results if r.estimate is not None for n in r.estimate.notes]
+    notes += [f"{_e(r.item)}: no estimate ({_e(r.error)})." for r in results
+              if r.estimate is None and not getattr(r, "not_mapped", False)]
     est.notes += notes
     fp = data_note(project, results, dataset)
     if fp:
         est.notes.append(fp)
-    images = ["forest"] + [f"bars:{r.item}" for r in results if r.estimate is not None and not r.design.is_binary]
-    doc.sections.append(Section("estimates", "Estimates", [_e(sentence(r, style)) for r in results], [est],
-                                images=images))
+    doc.sections.append(Section("estimates", "Estimates", [_e(sentence(r, style)) for r in results], [est]))
     by = next((r.by for r in results if r.by), None)
     if by:
         warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
         doc.sections.append(Section("subgroups", f"Subgroups by {by}", [f"<i>Note.</i> {_e(w)}" for w in warnings],
-                                    subgroup_tables(results, items, style, confidence, by), images=["subgroups"]))
+                                    subgroup_tables(results, items, style, confidence, by)))
     d = direct_table(direct or [], style, confidence)
     if d is not None:
         doc.sections.append(Section("direct", "Comparison with direct questions", [], [d]))

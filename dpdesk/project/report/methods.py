@@ -12,10 +12,12 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
-from dpdesk.project.report.design_words import design_key, design_words
+from dpdesk.project.report.design_words import design_key, design_words, item_randomizer
+from dpdesk.project.report.number_style import NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite, reference_list
 
 MECHANISMS = {"laplace": ("the discrete Laplace (geometric) mechanism", "dwork2006"),
@@ -76,7 +78,7 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
     for r in results:
         it = items.get(r.item)
         question = f"“{r.question}”" if r.question else f"'{r.item}'"
-        words = design_words(r.design, getattr(it, "instructions", None))
+        words = design_words(r.design, getattr(it, "instructions", None), item_randomizer(it))
         key = design_key(r.design)
         if key:
             keys.append(key)
@@ -112,6 +114,12 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
         paragraphs.append(f"Estimates were also computed separately for each group of {by}; differences between "
                           f"groups have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) and the equality of "
                           "all groups was tested with a likelihood-ratio test.")
+    if project is not None:
+        from dpdesk.project.languages.methods import languages_sentence
+
+        languages = languages_sentence(project, c)
+        if languages:
+            paragraphs.append(languages)
     if project is not None:
         from dpdesk.project.report.regression import regression_paragraphs
 
@@ -149,6 +157,7 @@ def _release_paragraphs(project, c) -> list[str]:
         from dpdesk.project.ledger import ledger
 
         entries = ledger(project)
+        from dpdesk.project.ledger.release_cells import release_cells
     except Exception:  # noqa: BLE001 - no ledger (an old project, no releases): nothing to describe
         return []
     if not entries:
@@ -156,12 +165,15 @@ def _release_paragraphs(project, c) -> list[str]:
     out = []
     gaussian = False
     for e in entries:
-        mech, key = MECHANISMS.get(e.mechanism, (f"the {e.mechanism} mechanism", None))
-        gaussian |= e.mechanism == "gaussian"
+        kind = str(e.mechanism).removeprefix("discrete_")  # the ledger says "discrete_laplace"
+        mech, key = MECHANISMS.get(kind, (f"the {kind.replace('_', ' ')} mechanism", None))
+        gaussian |= kind == "gaussian"
         delta = e.cost.get("delta")
         eps = float(e.epsilon)
-        cost = f"ε = {eps:.3g}" + (f", δ = {float(delta):.1e}" if e.mechanism == "gaussian" and delta else "")
-        out.append(f"A {e.description} was released with {mech} ({c(key) if key else 'dpdesk'}) at {cost}.")
+        cost = f"ε = {eps:.3g}" + (f", δ = {NumberStyle.tiny(Fraction(str(delta)))}" if kind == "gaussian" and delta
+                                  else "")
+        cited = f" ({c(key)})" if key else ""
+        out.append(f"A {e.description} was released with {mech}{cited} at {cost}: {release_cells(e).noise}.")
     if gaussian:
         comp = ("The privacy loss of all releases was composed with a privacy-loss-distribution accountant "
                 f"(dp_accounting; {c('koskela2020')}) over the ledger's events.")

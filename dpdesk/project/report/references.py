@@ -57,6 +57,9 @@ REFERENCES: dict[str, tuple[str, str]] = {
     "clopper1934": ("Clopper & Pearson, 1934",
                     "Clopper, C. J., & Pearson, E. S. (1934). The use of confidence or fiducial limits illustrated "
                     "in the case of the binomial. <i>Biometrika, 26</i>(4), 404–413."),
+    "harkness2003": ("Harkness, 2003",
+                     "Harkness, J. A. (2003). Questionnaire translation. In J. A. Harkness, F. J. R. van de Vijver, "
+                     "& P. Ph. Mohler (Eds.), <i>Cross-cultural survey methods</i> (pp. 35–56). Wiley."),
     "efron1993": ("Efron & Tibshirani, 1993",
                   "Efron, B., & Tibshirani, R. J. (1993). <i>An introduction to the bootstrap</i>. Chapman & Hall."),
     "newcombe1998": ("Newcombe, 1998",
