@@ -192,7 +192,49 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
     return results
 
 
-            min_group_size: int | None = None, by_dataset: bool = False, survey=None) -> list[ItemResult]:
+def _key(per: dict, label: str):
+    return next(k for k in per if k is not None and str(k) == label)
+
+
+def sample_design(project, dataset: str | None, survey=None):
+    """The design to use: ``survey`` if given (``False``: none), else the dataset's stored one."""
+    if survey is False:
+        return None
+    if survey is not None:
+        return None if survey.is_empty and survey.population is None else survey
+    return survey_design(project, dataset)
+
+
+def _analyze_by_dataset(project, *, ci: str, confidence: float, exclude: bool, items) -> list[ItemResult]:
+    """Estimates in the active dataset, and each item's datasets compared as its subgroups.
+
+    The counts of each dataset an item is mapped in are a group, as for ``by``
+    (``rr.estimate_by``: each dataset's estimate, the differences and the test of equality).
+    """
+    results = analyze(project, ci=ci, confidence=confidence, exclude=exclude, items=items, survey=False)
+    names = [ds.name for ds in project.datasets()]
+    by_name = {it.name: it for it in project.items()}
+    tables: dict[str, Table] = {}
+    for res in results:
+        res.by = BY_DATASET
+        item = by_name[res.item]
+        mapped = [name for name in names if name in item.mappings]
+        if res.estimate is None:
+            continue
+        if len(mapped) < 2:
+            res.warnings.append(f"{item.name} is mapped in one dataset only; map it in another to compare datasets.")
+            continue
+        try:
+            for name in mapped:
+                if name not in tables:
+                    tables[name] = stored_table(project, name)
+                counted = item_counts(item.in_dataset(name), tables[name], exclude=exclude)
+                counted.raise_for_problems()
+                res.subgroup_counts[name] = _counts_of(res.design, counted)
+            res.subgroups = rr.estimate_by(res.design, res.subgroup_counts, confidence=confidence, ci=ci)
+        except DpdeskError as exc:
+            res.error = f"subgroups by dataset: {exc}"
+    return results
 
 
 def subgroup_counts(item, d: rr.Design, table: Table, by: str) -> dict:
