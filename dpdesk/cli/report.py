@@ -11,7 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from dpdesk.cli.data import study_options
+from dpdesk.cli.survey import add_design_options, design_from_args
 from dpdesk.errors import DataError
+
+
+def _options(p) -> None:
+    study_options(p)
+    add_design_options(p)
 
 
 def register(sub) -> None:
@@ -19,7 +25,7 @@ def register(sub) -> None:
                        description="Write the whole study (every item, its subgroups, the saved regressions and the "
                                    "noisy releases, with notes, figures and a methods paragraph) to a .pdf, .docx, "
                                    ".html or .tex file.")
-    study_options(p)
+    _options(p)
     p.add_argument("out", help="the report file: out.pdf, out.docx, out.html or out.tex (figures beside it)")
     p.add_argument("--style", default="percent:1", metavar="UNIT:DECIMALS",
                    help="number style: percent:1 (default), percent:2, proportion:3, ...")
@@ -27,7 +33,7 @@ def register(sub) -> None:
     m = sub.add_parser("methods", help="print a methods paragraph with references",
                        description="Print a methods paragraph (designs, privacy, respondents, estimator, intervals, "
                                    "releases) and its APA references, to edit and paste into a paper.")
-    study_options(m)
+    _options(m)
     m.set_defaults(func=cmd_methods)
 
 
@@ -51,7 +57,7 @@ def cmd_report(args) -> int:
     check_suffix(out)
     with Project.open(args.project) as project:
         write_report(project, out, by=args.by, ci=args.ci, confidence=args.confidence, style=style,
-                     dataset=args.dataset, by_dataset=args.by_dataset)
+                     dataset=args.dataset, by_dataset=args.by_dataset, survey=design_from_args(args))
     print(f"Wrote {out}")
     return 0
 
@@ -63,6 +69,6 @@ def cmd_methods(args) -> int:
 
     with Project.open(args.project) as project:
         results = analyze(project, by=args.by, ci=args.ci, confidence=args.confidence, dataset=args.dataset,
-                          by_dataset=args.by_dataset)
+                          by_dataset=args.by_dataset, survey=design_from_args(args))
         print(methods(project, results, ci=args.ci, confidence=args.confidence, dataset=args.dataset).text(), end="")
     return 0
