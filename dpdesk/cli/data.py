@@ -63,7 +63,8 @@ def register(sub) -> None:
                        "--column Q7_w2 --codes yes=1 --codes no=2")
     p.add_argument("project")
     p.add_argument("name", help="item name")
-    p.add_argument("--design", help="design name (warner, forced, crosswise, sld, ...); leave it out to map an "
+    p.add_argument("--design", help="design name (warner, forced, crosswise, sld, ..., or dice_sum: forced response "
+                   "with dice added up); leave it out to map an "
                    "existing item")
     p.add_argument("--dataset", help="the dataset this mapping is for (default: the active one)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
@@ -80,6 +81,8 @@ def register(sub) -> None:
                    help="codes counted as missing answers in this dataset (e.g. 98 99), instead of the file's "
                    "own user-missing codes")
     p.add_argument("--question", default="", help="the question text")
+    p.add_argument("--force", action="store_true",
+                   help="add the item even though its design protects no one (every answer reveals the truth)")
     p.add_argument("--question-b", default="", metavar="TEXT",
                    help="two-question designs (crosswise, triangular, unrelated question): the harmless "
                    "question B, as respondents read it")
@@ -251,6 +254,24 @@ def _codes(values, what: str) -> dict | None:
             for k, v in pairs.items()}
 
 
+DICE_PARAMS = ("dice", "sides", "yes", "no", "truth")
+
+
+def _dice_sum(params: dict):
+    """``--design dice_sum --param dice=2 --param sides=6 --param yes=[2,3,4] --param no=[11,12]``."""
+    from dpdesk.mechanisms import rr
+
+    unknown = [k for k in params if k not in DICE_PARAMS]
+    if unknown:
+        raise DesignError(f"Dice added up take --param {', '.join(DICE_PARAMS)}, not {unknown[0]!r}; for example "
+                          f"--param dice=2 --param sides=6 --param yes=[2,3,4] --param no=[11,12].")
+    return rr.randomizers.dice_sum(**params)
+
+
+NO_PRIVACY = ("This design protects no one: every answer it allows reveals the respondent's true answer, "
+              "exactly as if the question were asked directly.")
+
+
 def cmd_item(args) -> int:
     from dpdesk.mechanisms import rr
     from dpdesk.project import Project
@@ -260,7 +281,12 @@ def cmd_item(args) -> int:
     from dpdesk.project.fielding.texts import TWO_QUESTIONS
 
     params = {k: _param_value(v) for k, v in _pairs(args.param, "--param").items()}
-    d = rr.design(args.design, **params)
+    stored = d = _dice_sum(params) if args.design == "dice_sum" else rr.design(args.design, **params)
+    if args.design == "dice_sum":  # forced response with dice added up: the dice are kept with the design
+        d = stored.build()
+    if d.protects_no_one and not args.force:
+        raise DesignError(NO_PRIVACY + " Change the parameters so that some outcomes force an answer, or add "
+                          "--force to add the item anyway.")
     column, codes, group_codes = _mapping_args(args, d)
     if args.question_b.strip() and d.name not in TWO_QUESTIONS:
         raise DesignError(f"--question-b is for the two-question designs ({', '.join(TWO_QUESTIONS)}); "
@@ -269,7 +295,7 @@ def cmd_item(args) -> int:
         if codes and args.column and not args.option_column:
             _check_codes_against_data(project, d, args.column, codes, args.dataset)
         with project.transaction():
-            project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
+            project.add_item(args.name, stored, column=column, codes=codes, group_column=args.group_column,
                              group_codes=group_codes, question=args.question, dataset=args.dataset)
             if args.question_b.strip():
                 from dpdesk.project.fielding.store import set_item_text

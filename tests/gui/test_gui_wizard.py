@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from PySide6.QtWidgets import QLabel, QWizard
 
-from tests.helpers.gui import shot
+from tests.helpers.gui import shot, type_number
 
 
 @pytest.fixture
@@ -147,7 +147,7 @@ def test_multi_category_krr(project_window, qtbot):
     wizard.next()
     rp = wizard.randomizer_page
     assert rp.current_device() == "exact"
-    rp.editors["epsilon"].spin.setValue(1.5)
+    type_number(qtbot, rp.editors["epsilon"].spin, "1.5")
     _to_meaning(qtbot, wizard)
     mp = wizard.meaning_page
     assert mp.shares.text() == "33.3, 33.3, 33.3"
@@ -201,7 +201,7 @@ def test_undo_redo_of_design_edits(project_window, qtbot):
     wizard.next()
     rp = wizard.randomizer_page
     assert rp.current_device() == "exact"
-    rp.editors["p"].spin.setValue(0.1)
+    type_number(qtbot, rp.editors["p"].spin, "0.1")
     _to_meaning(qtbot, wizard)
     wizard.next()
     _finish(qtbot, wizard)

@@ -23,6 +23,7 @@ class Draft:
     device_text: str = ""  # what the respondent does with the randomizer (for the card)
     question_b: str = ""  # two-question designs: the harmless question B, as respondents read it
     question_b_edited: bool = False
+    randomizer: dict | None = None  # the physical randomizer where the design alone does not say it (dice added up)
     notes: str = ""  # the researcher's notes on the randomizer (exact shares, caveats): never on the card
     card_title: str = ""  # the card's title (default: the question; never the short name)
     instructions: str = ""  # the (possibly edited) respondent instructions

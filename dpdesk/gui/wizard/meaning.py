@@ -36,9 +36,16 @@ def unprotected_answers(design) -> list[str]:
     return out
 
 
+NO_PRIVACY = ("This design protects no one. Every answer it allows can only come from one kind of respondent, "
+              "so each answer reveals the respondent's true answer, exactly as if you asked directly "
+              "(local epsilon is infinite for every answer). Give some randomizer outcomes a forced answer.")
+
+
 def epsilon_words(design) -> str:
     """The local epsilon explained: how much more likely an answer is from one kind of respondent."""
     eps = design.epsilon
+    if design.protects_no_one:
+        return NO_PRIVACY
     if math.isinf(eps):
         answers = unprotected_answers(design) if design.model != "unary" else []
         which = " or ".join(f"'{a}'" for a in answers) or "some"

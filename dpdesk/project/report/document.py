@@ -17,7 +17,7 @@ from typing import Any
 
 from dpdesk import __version__
 from dpdesk.project import review
-from dpdesk.project.report.design_words import design_words
+from dpdesk.project.report.design_words import design_words, item_randomizer
 from dpdesk.project.report.model import Cell, Column, Document, Row, Section, Table
 from dpdesk.project.report.number_style import DEFAULT, NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite
@@ -119,7 +119,7 @@ def _design_notes(results, items: dict) -> list[str]:
     out = []
     for r in results:
         it = items.get(r.item)
-        words = design_words(r.design, getattr(it, "instructions", None))
+        words = design_words(r.design, getattr(it, "instructions", None), item_randomizer(it))
         out.append(f"<i>{_e(r.item)}</i>: {_e(words)}.")
     return out
 

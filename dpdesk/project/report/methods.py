@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from dpdesk.project.report.design_words import design_key, design_words
+from dpdesk.project.report.design_words import design_key, design_words, item_randomizer
 from dpdesk.project.report.number_style import NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite, reference_list
 
@@ -76,7 +76,7 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
     for r in results:
         it = items.get(r.item)
         question = f"“{r.question}”" if r.question else f"'{r.item}'"
-        words = design_words(r.design, getattr(it, "instructions", None))
+        words = design_words(r.design, getattr(it, "instructions", None), item_randomizer(it))
         key = design_key(r.design)
         if key:
             keys.append(key)
