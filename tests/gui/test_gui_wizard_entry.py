@@ -188,3 +188,25 @@ def test_enter_in_a_number_box_confirms_it_and_stays_on_the_page(wizard, qtbot):
     _choose_device(qtbot, rp, "Exact")
     type_number(qtbot, rp.editors["p_truth"].spin, "0.5")  # finished with Enter
     assert wizard.currentPage() is rp and rp.editors["p_truth"].value() == Fraction(1, 2)
+
+
+@pytest.mark.parametrize("device,kind,german", [
+    ("Coins", "coins", "Werfen Sie unbeobachtet nacheinander 2 Münzen"),
+    ("A die", "die", "Würfeln Sie unbeobachtet mit einem fairen 6-seitigen Würfel"),
+])
+def test_the_randomizer_is_kept_and_named_on_the_card_in_another_language(window, wizard, qtbot, device, kind,
+                                                                           german):
+    from dpdesk.project import languages as L
+
+    rp = wizard.randomizer_page
+    _choose_device(qtbot, rp, device)
+    assert rp.isComplete(), rp.problem.text()
+    with qtbot.waitSignal(wizard.meaning_page.runner.done, timeout=60_000):
+        wizard.next()
+    wizard.next()
+    with qtbot.waitSignal(wizard.finished, timeout=10_000):
+        wizard.button(QWizard.WizardButton.FinishButton).click()
+    record = window.project.item("cheated_exam").design_record["randomizer"]
+    assert record["kind"] == kind
+    card = L.respondent_text_in(window.project, "cheated_exam", "de").card
+    assert "Ihr Zufallsgenerator: " + german in card
