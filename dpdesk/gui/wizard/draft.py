@@ -34,6 +34,7 @@ class Draft:
     halfwidth: float = 0.05
     null: float = 0.0
     editing: str | None = None  # the item's name when an existing item is edited
+    field_mode: str | None = None  # after saving, field it: "online", "interview" or "paper" (the Field it dialog)
 
     @property
     def choice(self):
