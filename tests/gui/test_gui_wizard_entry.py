@@ -212,6 +212,17 @@ def test_the_randomizer_is_kept_and_named_on_the_card_in_another_language(window
     assert record["kind"] == kind
     card = L.respondent_text_in(window.project, "cheated_exam", "de").card
     assert "Ihr Zufallsgenerator: " + german in card
+    window.design_view.select("cheated_exam")
+    again = window.design_view.edit_selected()  # reopens with its randomizer, and saves it again unchanged
+    again.next()
+    again.next()
+    assert again.randomizer_page.current_device() == kind
+    with qtbot.waitSignal(again.meaning_page.runner.done, timeout=60_000):
+        again.next()
+    again.next()
+    with qtbot.waitSignal(again.finished, timeout=10_000):
+        again.button(QWizard.WizardButton.FinishButton).click()
+    assert window.project.item("cheated_exam").design_record["randomizer"] == record
 
 
 def test_the_last_step_fields_the_new_item(window, wizard, qtbot, tmp_path):

@@ -125,7 +125,24 @@ class RandomizerPage(QWizardPage):
                 spin.blockSignals(False)
             self.dice_yes.setText(", ".join(map(str, dice["yes"])))
             self.dice_no.setText(", ".join(map(str, dice["no"])))
+        elif wanted in (COINS, DIE, CARDS) and dice.get("kind") in ("coins", "die", "cards"):
+            self._restore(dice)  # an item made with coins, a die or cards opens with them
         self._on_device()
+
+    def _restore(self, record: dict) -> None:
+        """Put the kept coins (their preset), die (its sides) or deck (its size) back on the page."""
+        if record["kind"] == "coins":
+            index = next(i for i, (_l, n, t, y, o) in enumerate(COIN_PRESETS)
+                         if (n, list(t), list(y), list(o)) == (record["tosses"], record["truth"], record["yes"],
+                                                                record["no"]))
+            widget, value = self.coin_preset, index
+        elif record["kind"] == "die":
+            widget, value = self.sides, int(record["sides"])
+        else:
+            widget, value = self.deck, sum(int(record[k]) for k in ("truth", "yes", "no"))
+        widget.blockSignals(True)
+        (widget.setCurrentIndex if widget is self.coin_preset else widget.setValue)(value)
+        widget.blockSignals(False)
 
     def current_device(self) -> str:
         return self.device.currentData() or EXACT
