@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     from dpdesk.cli import field
 
     field.register(sub)
+    from dpdesk.cli import survey
+
+    survey.register(sub)
     return parser
 
 

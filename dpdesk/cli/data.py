@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from dpdesk.cli.survey import add_design_options, design_from_args
 from dpdesk.errors import DataError, DesignError
 
 
@@ -132,6 +133,7 @@ def _analysis_options(p) -> None:
                    "blanks and user-missing codes, are always left out and reported)")
     p.add_argument("--min-group-size", type=int, metavar="N",
                    help="leave out subgroups with fewer than N answers (their estimates and exact counts)")
+    add_design_options(p)
 
 
 # ----------------------------------------------------------------------------- commands
@@ -412,15 +414,18 @@ def _run_analysis(args):
             print(f"warning: {warning}", file=sys.stderr)
         results = analyze(project, dataset=args.dataset, by=args.by, ci=args.ci, confidence=args.confidence,
                           exclude=not args.strict, min_group_size=args.min_group_size,
-                          by_dataset=getattr(args, "by_dataset", False))
+                          by_dataset=getattr(args, "by_dataset", False), survey=design_from_args(args))
         _warn_subgroups(check_results(project, results, threshold=args.min_group_size))
         for warning in dict.fromkeys(w for r in results for w in r.warnings if w not in shown):
             print(f"warning: {warning}", file=sys.stderr)
         bundle = results_bundle(project, results, dataset=args.dataset, ci=args.ci, confidence=args.confidence)
         for r in results:
             if r.estimate is not None:
-                project.save_analysis(r.item, {"by": args.by, "ci": args.ci, "confidence": args.confidence},
-                                      r.estimate.to_dict())
+                options = {"by": args.by, "ci": args.ci, "confidence": args.confidence}
+                if r.sample_design is not None:
+                    options["survey_design"] = r.sample_design.to_dict()
+                project.save_analysis(r.item, options,
+                                      r.survey.to_dict() if r.survey is not None else r.estimate.to_dict())
     return results, bundle
 
 

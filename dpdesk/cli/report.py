@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dpdesk.cli.survey import add_design_options, design_from_args
 from dpdesk.errors import DataError
 
 
@@ -22,6 +23,7 @@ def _options(p) -> None:
     p.add_argument("--ci", default="default", choices=["default", "wald", "bootstrap"], help="interval method")
     p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
     p.add_argument("--dataset", help="dataset name (default: the active one)")
+    add_design_options(p)
 
 
 def register(sub) -> None:
@@ -61,7 +63,7 @@ def cmd_report(args) -> int:
     check_suffix(out)
     with Project.open(args.project) as project:
         write_report(project, out, by=args.by, ci=args.ci, confidence=args.confidence, style=style,
-                     dataset=args.dataset, by_dataset=args.by_dataset)
+                     dataset=args.dataset, by_dataset=args.by_dataset, survey=design_from_args(args))
     print(f"Wrote {out}")
     return 0
 
@@ -73,6 +75,6 @@ def cmd_methods(args) -> int:
 
     with Project.open(args.project) as project:
         results = analyze(project, by=args.by, ci=args.ci, confidence=args.confidence, dataset=args.dataset,
-                          by_dataset=args.by_dataset)
+                          by_dataset=args.by_dataset, survey=design_from_args(args))
         print(methods(project, results, ci=args.ci, confidence=args.confidence, dataset=args.dataset).text(), end="")
     return 0

@@ -84,6 +84,14 @@ def halfwidth_words(hw: Any, n: int) -> str:
             f"(the estimate plus or minus {100 * h:.1f} percentage points).")
 
 
+def deff_words(deff: float, n: int) -> str:
+    """What an expected design effect means for the planned sample ("" for a simple random sample)."""
+    if abs(deff - 1) < 1e-9:
+        return ""
+    return (f"With a design effect of {deff:.2g} (weights, strata, clusters), {n:,} respondents are worth about "
+            f"{n / deff:,.0f} in a simple random sample; the figures here allow for it.")
+
+
 def required_n_words(n: int, target: float) -> str:
     return f"To reach ±{pct(target)} you need about {n:,} respondents."
 

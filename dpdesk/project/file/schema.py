@@ -278,7 +278,22 @@ def _v4_column_labels(conn: sqlite3.Connection) -> None:
 
 
 def _v4_survey_designs(conn: sqlite3.Connection) -> None:
-    """v4 part: a dataset's survey design (weights, strata, clusters, population sizes)."""
+    """v4 part: a dataset's survey design (weights, strata, clusters, population sizes).
+
+    One row per dataset that has a design (``dpdesk.project.survey_design``): the names of
+    its weight, stratum, cluster (PSU) and population-size (fpc) columns, a known population
+    size for Horvitz-Thompson means, and what to do with strata of one PSU.
+    """
+    conn.execute("""CREATE TABLE survey_designs (
+    dataset_id INTEGER PRIMARY KEY REFERENCES datasets(id) ON DELETE CASCADE,
+    weights    TEXT,                           -- column names in the dataset (NULL: none)
+    strata     TEXT,
+    clusters   TEXT,
+    fpc        TEXT,
+    population REAL CHECK (population IS NULL OR population > 0),
+    lonely_psu TEXT NOT NULL DEFAULT 'fail' CHECK (lonely_psu IN ('fail', 'certainty', 'average', 'adjust')),
+    updated_at TEXT NOT NULL
+)""")
 
 
 def _v4_respondent_texts(conn: sqlite3.Connection) -> None:

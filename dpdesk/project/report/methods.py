@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import numpy as np
+
 from dpdesk.project.report.design_words import design_key, design_words, item_randomizer
 from dpdesk.project.report.number_style import NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite, reference_list
@@ -95,13 +97,20 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
         if r.estimate is None:
             parts.append(f"No estimate could be computed ({r.error}).")
         paragraphs.append(" ".join(parts))
-    if any(r.estimate is not None for r in results):
+    survey = next((r for r in results if getattr(r, "survey", None) is not None), None)
+    if survey is not None:
+        paragraphs.append(_survey_paragraph(results, survey, confidence, c))
+    elif any(r.estimate is not None for r in results):
         paragraphs.append(f"Prevalences (and the shares of categories) were estimated by maximum likelihood from the "
                           f"counts of each recorded answer and each design's response matrix, as in RRreg "
                           f"({c('heck2018')}), with {100 * confidence:g}% {CI_WORDS.get(ci, ci)} "
                           f"({c(*CI_KEYS.get(ci, ()))}).")
     by = next((r.by for r in results if r.by), None)
-    if by:
+    if by and survey is not None:
+        paragraphs.append(f"Estimates were also computed for each group of {by} as domains of the whole sample "
+                          "design (never a subset of it); differences between groups use their design-based "
+                          "covariance, and the equality of all groups was tested with a design-based Wald F test.")
+    elif by:
         paragraphs.append(f"Estimates were also computed separately for each group of {by}; differences between "
                           f"groups have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) and the equality of "
                           "all groups was tested with a likelihood-ratio test.")
@@ -117,6 +126,30 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
         paragraphs += regression_paragraphs(project, c)
     paragraphs += _release_paragraphs(project, c)
     return Methods(paragraphs, list(dict.fromkeys(keys)))
+
+
+def _survey_paragraph(results, first, confidence: float, c) -> str:
+    """How the sample design entered the estimates (weights, strata, PSUs, design effects)."""
+    s = first.survey
+    what = first.sample_design.describe() if first.sample_design is not None else "its weights"
+    deffs = [float(d) for r in results if getattr(r, "survey", None) is not None
+             for d in np.atleast_1d(np.asarray(r.survey.deff, float)) if np.isfinite(d)]
+    sample = s.sample
+    layout = (f"{sample.n_strata} strata and {sample.n_psus} primary sampling units"
+              if sample.stratified or sample.clustered else "respondents as the sampling units")
+    text = (f"The estimates take the survey design into account ({what}; {layout}). Prevalences were estimated as "
+            f"weighted means of each respondent's answer transformed by the design's response matrix (two-group "
+            f"designs: by weighted pseudo-maximum likelihood), with standard errors by Taylor linearization, PSUs "
+            f"taken with replacement within strata ({c('binder1983', 'lumley2004')}), and {100 * confidence:g}% "
+            f"intervals computed on the effective sample size with a correction for the degrees of freedom of the "
+            f"variance estimate ({c('korn1998', 'satterthwaite1946')}).")
+    if s.population is not None:
+        text += (f" Means are Horvitz-Thompson estimates with the known population size of "
+                 f"{s.population:,.0f}, as in RRTCS ({c('cobo2021')}).")
+    if deffs:
+        text += (f" Design effects were {min(deffs):.2g}" + (f" to {max(deffs):.2g}" if max(deffs) > min(deffs)
+                                                               else "") + ".")
+    return text
 
 
 def _release_paragraphs(project, c) -> list[str]:
