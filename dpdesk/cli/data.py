@@ -119,7 +119,8 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_demo)
 
 
-def _analysis_options(p) -> None:
+def study_options(p) -> None:
+    """The project and what to estimate: subgroups, intervals, dataset (estimate, export, report, methods)."""
     p.add_argument("project")
     by = p.add_mutually_exclusive_group()
     by.add_argument("--by", help="also estimate by subgroups of this column")
@@ -128,6 +129,10 @@ def _analysis_options(p) -> None:
     p.add_argument("--ci", default="default", choices=["default", "wald", "bootstrap"], help="interval method")
     p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
     p.add_argument("--dataset", help="dataset name (default: the active one)")
+
+
+def _analysis_options(p) -> None:
+    study_options(p)
     p.add_argument("--strict", action="store_true",
                    help="stop at answers that match no code, instead of leaving them out (missing answers: "
                    "blanks and user-missing codes, are always left out and reported)")

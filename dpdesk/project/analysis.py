@@ -25,6 +25,7 @@ from dpdesk.project.mapping.item_counts import responses as _responses
 from dpdesk.project.reading.codes import numeric_codes
 from dpdesk.project.reading.table import ImportReport, Source, Table
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
+    BY_DATASET,
     COLUMNS,
     estimate_rows,
     subgroup_rows,
@@ -37,8 +38,6 @@ from dpdesk.project.mapping.unary import is_unary_codes, unary_counts_by
 
 #: What an item without a mapping in the dataset analysed shows instead of an estimate.
 NOT_MAPPED = "not mapped in this dataset"
-#: What ``analyze(by_dataset=True)`` results give as their ``by``: the datasets are the subgroups.
-BY_DATASET = "dataset"
 
 #: "Subgroups by" warns above this many subgroups, or for subgroups with fewer respondents.
 MAX_SUBGROUPS = 20
@@ -95,7 +94,8 @@ def stored_table(project, dataset: str | None = None) -> Table:
     known = set(ImportReport.__dataclass_fields__)
     report = ImportReport(**{k: v for k, v in (ds.report or {}).items() if k in known})
     src = ds.source or {}
-    source = Source(src.get("name", ds.name), src.get("path", ""), int(src.get("size") or 0), src.get("sha256", ""))
+    source = Source(src.get("name") or ds.name, src.get("path") or "", int(src.get("size") or 0),
+                    src.get("sha256") or "")  # a dataset added without a file has none of these
     frame = project.dataset_frame(ds.name)
     report.value_labels = {  # codes as the import gave them (the file keeps them as text)
         c: numeric_codes(labels or {}, c in frame.columns and getattr(frame[c].dtype, "kind", "O") in "iuf")

@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+#: What ``analysis.analyze(by_dataset=True)`` results give as their ``by``: the datasets are the subgroups.
+BY_DATASET = "dataset"
+
 COLUMNS = ("item", "design", "n", "excluded", "estimate", "SE", "CI low", "CI high", "CI method", "confidence",
            "local epsilon", "design effect", "effective n", "note")
 #: Columns only present when some row fills them: "note" (SLD t not identified, the survey design), and the
@@ -74,6 +77,11 @@ def estimate_rows(results: list) -> list[dict]:
             for row in rows:
                 del row[column]
     return rows
+
+
+def by_heading(by: str) -> str:
+    """The heading of the subgroups' column: the column's name, or "Dataset" when the datasets are compared."""
+    return "Dataset" if by == BY_DATASET else by
 
 
 def subgroup_rows(results: list) -> list[dict]:

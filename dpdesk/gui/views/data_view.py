@@ -57,6 +57,15 @@ def variable_rows(table) -> list[tuple[str, str, str, str, str]]:
     return out
 
 
+def _origin(dataset: str, source) -> str:
+    """Where the rows came from: the file and the start of its SHA-256, or that no file was recorded."""
+    if source.sha256:
+        return f"from {source.name} (SHA-256 {source.sha256[:12]}…)"
+    if source.name and source.name != dataset:
+        return f"from {source.name}"
+    return "added without a source file"
+
+
 class DataView(QWidget):
     dataset_shown = Signal(str)  # the dataset now in the table
     dialog_opened = Signal(object)  # the ImportDialog (tests drive it)
@@ -191,10 +200,9 @@ class DataView(QWidget):
         self.shown_dataset = dataset
         r = table.report
         self.model.set_frame(table.frame, value_labels=r.value_labels, first_row=r.first_data_row)
-        src = table.source
         left = f"; left out: {', '.join(r.excluded)}" if r.excluded else ""
-        self.info.setText(f"<b>{dataset}</b>: {len(table.frame):,} rows, {len(table.frame.columns)} columns, from "
-                          f"{src.name} (SHA-256 {src.sha256[:12]}…){left}")
+        self.info.setText(f"<b>{dataset}</b>: {len(table.frame):,} rows, {len(table.frame.columns)} columns, "
+                          f"{_origin(dataset, table.source)}{left}")
         rows = variable_rows(table)
         self.variables.setRowCount(len(rows))
         for i, row in enumerate(rows):

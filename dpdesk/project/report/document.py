@@ -21,6 +21,7 @@ from dpdesk.project.report.design_words import design_words, item_randomizer
 from dpdesk.project.report.model import Cell, Column, Document, Row, Section, Table
 from dpdesk.project.report.number_style import DEFAULT, NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite
+from dpdesk.project.result_tables import by_heading
 
 SHORT = 48  # characters of the question shown in the Item column
 
@@ -135,7 +136,7 @@ def epsilon_note() -> str:
 
 
 def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float, by: str) -> list[Table]:
-    grid_cols = [Column(f"{by}", numeric=False), Column("n", italic=True),
+    grid_cols = [Column(by_heading(by), numeric=False), Column("n", italic=True),
                  Column("Estimate", suffix=style.unit_label), Column(f"{_conf(confidence)} CI")]
     comp_cols = [Column("Comparison", numeric=False), Column("Difference", suffix=style.unit_label),
                  Column(f"{_conf(confidence)} CI"), Column("p", italic=True)]

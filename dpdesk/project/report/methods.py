@@ -19,6 +19,7 @@ import numpy as np
 from dpdesk.project.report.design_words import design_key, design_words, item_randomizer
 from dpdesk.project.report.number_style import NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite, reference_list
+from dpdesk.project.result_tables import BY_DATASET
 
 MECHANISMS = {"laplace": ("the discrete Laplace (geometric) mechanism", "dwork2006"),
               "gaussian": ("the discrete Gaussian mechanism", "canonne2020"),
@@ -106,14 +107,16 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
                           f"({c('heck2018')}), with {100 * confidence:g}% {CI_WORDS.get(ci, ci)} "
                           f"({c(*CI_KEYS.get(ci, ()))}).")
     by = next((r.by for r in results if r.by), None)
+    groups = "datasets" if by == BY_DATASET else "groups"
     if by and survey is not None:
-        paragraphs.append(f"Estimates were also computed for each group of {by} as domains of the whole sample "
-                          "design (never a subset of it); differences between groups use their design-based "
-                          "covariance, and the equality of all groups was tested with a design-based Wald F test.")
+        paragraphs.append(f"Estimates were also computed for {_each_group(results, by)} as domains of the whole "
+                          f"sample design (never a subset of it); differences between {groups} use their "
+                          f"design-based covariance, and the equality of all {groups} was tested with a design-based "
+                          "Wald F test.")
     elif by:
-        paragraphs.append(f"Estimates were also computed separately for each group of {by}; differences between "
-                          f"groups have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) and the equality of "
-                          "all groups was tested with a likelihood-ratio test.")
+        paragraphs.append(f"Estimates were also computed separately for {_each_group(results, by)}; differences "
+                          f"between {groups} have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) and the "
+                          f"equality of all {groups} was tested with a likelihood-ratio test.")
     if project is not None:
         from dpdesk.project.languages.methods import languages_sentence
 
@@ -126,6 +129,15 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
         paragraphs += regression_paragraphs(project, c)
     paragraphs += _release_paragraphs(project, c)
     return Methods(paragraphs, list(dict.fromkeys(keys)))
+
+
+def _each_group(results, by: str) -> str:
+    """The subgroups in words: "each group of gender", or "each dataset (wave 1, wave 2)" when the datasets
+    are compared."""
+    if by != BY_DATASET:
+        return f"each group of {by}"
+    names = dict.fromkeys(str(g) for r in results if r.subgroups is not None for g in r.subgroups.estimates)
+    return "each dataset" + (f" ({', '.join(names)})" if names else "")
 
 
 def _survey_paragraph(results, first, confidence: float, c) -> str:
