@@ -143,7 +143,8 @@ class FieldDialog(QDialog):
         if mode == "paper":
             found.append(self.tr("On paper, print the respondent card: Edit the item, and on the wizard's "
                                  "last step choose Save printable card (PDF)."))
-        found += problems(self.project, self.items, mode="interview" if mode == "interview" else "online")
+        found += problems(self.project, self.items, mode="interview" if mode == "interview" else "online",
+                          languages=self.chosen_languages())
         show_problem(self.problem, "\n\n".join(found))
         self.export_button.setEnabled(bool(items) and not found and bool(self.chosen_languages()))
 

@@ -139,7 +139,7 @@ class RandomizerPage(QWizardPage):
         elif record["kind"] == "die":
             widget, value = self.sides, int(record["sides"])
         else:
-            widget, value = self.deck, sum(int(record[k]) for k in ("truth", "yes", "no"))
+            widget, value = self.deck, sum(int(record.get(k) or 0) for k in ("truth", "yes", "no", "a", "b"))
         widget.blockSignals(True)
         (widget.setCurrentIndex if widget is self.coin_preset else widget.setValue)(value)
         widget.blockSignals(False)
@@ -254,6 +254,7 @@ class RandomizerPage(QWizardPage):
                     self._nearest = rr.randomizers.nearest_forced_multi_die(
                         Fraction(truth, self.sides.value()), len(self.draft.categories), self.sides.value())
                 raise
+            self.draft.randomizer = p.randomizer  # kept with the item: the card in other languages names it
             return {"p_truth": p.exact["p_truth"]}, p.respondent, "", p.description
         innocuous = INNOCUOUS.get(key)
         b_editor = self.editors.get(innocuous)
@@ -275,6 +276,8 @@ class RandomizerPage(QWizardPage):
                 if exact or (device == EXACT and not innocuous) else ""
             if words:
                 self.draft.randomizer = {"kind": "exact"}
+        if key == "unrelated" and device in (DIE, CARDS) and isinstance(self.editors.get("p_sensitive"), CountEditor):
+            self.draft.randomizer = _which_question(self.editors["p_sensitive"])
         if isinstance(b_editor, MonthsEditor):  # question B asks for a birthday: written in every language
             self.draft.randomizer = {**(self.draft.randomizer or {"kind": "birthday"}),
                                      "birthday_months": b_editor.months()}
@@ -356,6 +359,16 @@ class RandomizerPage(QWizardPage):
 
     def validatePage(self) -> bool:
         return self.isComplete()
+
+
+def _which_question(editor: CountEditor) -> dict:
+    """The die or deck that chooses the question of the unrelated-question design: the first
+    faces (or the marked cards) mean question A, the sensitive one; the rest question B."""
+    k = editor.spin.value()
+    if editor.unit == "faces":
+        return {"kind": "die", "sides": editor.total, "a": list(range(1, k + 1)),
+                "b": list(range(k + 1, editor.total + 1))}
+    return {"kind": "cards", "a": k, "b": editor.total - k}
 
 
 #: The most faces a die may have (a d100 exists; more is a random-number app: use exact probabilities).

@@ -406,7 +406,9 @@ def forced_multi_die(truth_faces: int, categories: Iterable[Any], sides: int = 6
     exact = {"p_truth": Fraction(truth_faces, sides), "p_forced": [Fraction(each, sides)] * k, "categories": cats}
     text = (f"Roll a fair {sides}-sided die. Probabilities: true answer {_fmt(Fraction(truth_faces, sides))}, "
             f"each category {_fmt(Fraction(each, sides))}.")
-    return DesignParams("forced_multi", exact, text, respondent)
+    out = DesignParams("forced_multi", exact, text, respondent)
+    out.randomizer = {"kind": "die", "sides": sides, "truth": truth, "forced": list(faces.values()), "categories": cats}
+    return out
 
 
 # ----------------------------------------------------------------------------- cards

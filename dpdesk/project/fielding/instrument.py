@@ -65,12 +65,18 @@ def plan(project, languages=("en",), items=None, provider: TextProvider = respon
     return plans
 
 
-def problems(project, items=None, mode: str = "online") -> list[str]:
-    """Why items (all, or those named) cannot be fielded yet, in words (empty when they can)."""
+def problems(project, items=None, mode: str = "online", languages=("en",)) -> list[str]:
+    """Why items (all, or those named) cannot be fielded yet in ``languages``, in words (empty when they can)."""
     out = []
     for item in project.items():
         if items is None or item.name in items:
-            out += _problems(item, {"en": respondent_text(project, item.name, "en", mode=mode)})
+            texts = {}
+            for lang in languages or ("en",):
+                try:
+                    texts[lang] = respondent_text(project, item.name, lang, mode=mode)
+                except DesignError as exc:  # e.g. instructions that would not say how to draw the randomizer
+                    out.append(str(exc))
+            out += _problems(item, texts)
     return out
 
 

@@ -73,6 +73,9 @@ T = {
     # the randomizers
     "or": " oder ",
     "to": "{a} bis {b}",
+    "does_a": "beantworten Sie Frage A", "does_b": "beantworten Sie Frage B",
+    "card_a": "Frage A", "card_b": "Frage B",
+    "does_category": "antworten Sie mit „{c}“",
     "does_truth": "beantworten Sie die Frage wahrheitsgemäß",
     "does_yes": "antworten Sie mit „Ja“",
     "does_no": "antworten Sie mit „Nein“",

@@ -18,6 +18,9 @@ T = {
     # the randomizers
     "or": " or ",
     "to": "{a} to {b}",
+    "does_a": "answer question A", "does_b": "answer question B",
+    "card_a": "question A", "card_b": "question B",
+    "does_category": "answer '{c}'",
     "does_truth": "answer the question truthfully",
     "does_yes": "answer 'yes'",
     "does_no": "answer 'no'",

@@ -72,6 +72,9 @@ T = {
     # the randomizers
     "or": " o ",
     "to": "un número del {a} al {b}",
+    "does_a": "responda a la pregunta A", "does_b": "responda a la pregunta B",
+    "card_a": "Pregunta A", "card_b": "Pregunta B",
+    "does_category": "responda «{c}»",
     "does_truth": "responda a la pregunta con sinceridad",
     "does_yes": "responda «Sí»",
     "does_no": "responda «No»",

@@ -75,6 +75,9 @@ T = {
     # the randomizers
     "or": " ou ",
     "to": "{a} à {b}",
+    "does_a": "répondez à la question A", "does_b": "répondez à la question B",
+    "card_a": "Question A", "card_b": "Question B",
+    "does_category": "répondez « {c} »",
     "does_truth": "répondez sincèrement à la question",
     "does_yes": "répondez « Oui »",
     "does_no": "répondez « Non »",

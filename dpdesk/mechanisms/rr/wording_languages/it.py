@@ -81,6 +81,9 @@ T = {
     # the randomizers
     "or": " o ",
     "to": "un numero da {a} a {b}",
+    "does_a": "risponda alla domanda A", "does_b": "risponda alla domanda B",
+    "card_a": "Domanda A", "card_b": "Domanda B",
+    "does_category": "risponda «{c}»",
     "does_truth": "risponda sinceramente alla domanda",
     "does_yes": "risponda «Sì»",
     "does_no": "risponda «No»",

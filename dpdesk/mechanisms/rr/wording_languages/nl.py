@@ -70,6 +70,9 @@ T = {
     # the randomizers
     "or": " of ",
     "to": "{a} tot en met {b}",
+    "does_a": "beantwoordt u vraag A", "does_b": "beantwoordt u vraag B",
+    "card_a": "Vraag A", "card_b": "Vraag B",
+    "does_category": "antwoordt u ‘{c}’",
     "does_truth": "beantwoordt u de vraag naar waarheid",
     "does_yes": "antwoordt u ‘Ja’",
     "does_no": "antwoordt u ‘Nee’",

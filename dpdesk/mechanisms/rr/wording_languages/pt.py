@@ -71,6 +71,9 @@ T = {
     # the randomizers
     "or": " ou ",
     "to": "um número de {a} a {b}",
+    "does_a": "responda à pergunta A", "does_b": "responda à pergunta B",
+    "card_a": "Pergunta A", "card_b": "Pergunta B",
+    "does_category": "responda «{c}»",
     "does_truth": "responda à pergunta com sinceridade",
     "does_yes": "responda «Sim»",
     "does_no": "responda «Não»",
