@@ -34,8 +34,8 @@ def how_to_draw(item, language: str, categories=None) -> str:
     if not sentence:
         raise DesignError(
             f"The {ENGLISH_NAMES.get(language, language)} instructions for {item.name!r} do not say how to draw "
-            f"the randomizer: write them in Languages…, or choose the randomizer in the design wizard "
-            f"(Design view, Edit…).")
+            f"the randomizer: write them in Languages… (or `dpdesk text PROJECT {item.name} --language {language} "
+            f"--instructions ...`), or choose the randomizer in the design wizard (Design view, Edit…).")
     return sentence
 
 
