@@ -16,7 +16,33 @@ CASES = [
     (R.die(4, 1, 1), "die", "es", "Si sale 5, responda «Sí»."),
     (R.cards(40, 10, 10), "cards", "it", "60"),
     (R.dice_sum(2, 6, yes=[2, 3, 4], no=[11, 12]), "dice_sum", "de", "Ist die Summe 2, 3 oder 4, antworten Sie mit „Ja“."),
+    (R.forced_multi_die(4, ["bus", "car"], 6), "die", "nl", "Gooit u 6, dan antwoordt u ‘car’."),
 ]
+
+
+@pytest.mark.parametrize("language", list(W.LANGUAGES))
+def test_the_die_or_cards_choosing_the_unrelated_question_in_every_language(tmp_path, language):
+    design = rr.design("unrelated", p_sensitive=4 / 6, q=0.25).to_dict()
+    with Project.create(tmp_path / "p.dpdesk") as project:
+        for name, kept in (("die", {"kind": "die", "sides": 6, "a": [1, 2, 3, 4], "b": [5, 6]}),
+                           ("cards", {"kind": "cards", "a": 8, "b": 4})):
+            project.add_item(name, {**design, "randomizer": kept}, question="Have you ever cheated?")
+            sentence = W.randomizer_sentence(kept, language)
+            assert sentence and "{" not in sentence and sentence in L.respondent_text_in(project, name, language).card
+            for part in ("does_a", "does_b"):
+                assert W.phrase(part, language) in sentence
+    assert "If it shows 1, 2, 3 or 4, answer question A. If it shows 5 or 6, answer question B." in \
+        W.randomizer_sentence({"kind": "die", "sides": 6, "a": [1, 2, 3, 4], "b": [5, 6]})
+
+
+def test_forced_response_by_categories_names_the_translated_categories(tmp_path):
+    with Project.create(tmp_path / "p.dpdesk") as project:
+        project.add_item("how", R.forced_multi_die(4, ["bus", "car"], 6), question="How do you travel?")
+        L.set_text(project, "how", "de", options=["Bus", "Auto"])
+        card = L.respondent_text_in(project, "how", "de").card
+        fielded = L.platform_text(project, "how", "de")["instructions"]
+    for text in (card, fielded):
+        assert "Zeigt er 5, antworten Sie mit „Bus“. Zeigt er 6, antworten Sie mit „Auto“." in text
 
 
 @pytest.mark.parametrize("params,kind,language,words", CASES)

@@ -207,8 +207,8 @@ def respondent_text_in(project, item_name: str, language: str) -> ItemText:
     elif stored.get("card"):
         card = stored["card"]
     else:
-        card = words.card_text(question, d, words.randomizer_sentence(record, language), question_b, language,
-                               categories)
+        card = words.card_text(question, d, words.randomizer_sentence(record, language, categories), question_b,
+                               language, categories)
         if stored.get("instructions"):
             card = card.replace(words.instructions(d, language, categories), stored["instructions"])
     responses = tuple(d.categories) if d.model == "unary" else tuple(d.responses[i] for i in words.card_order(d))
