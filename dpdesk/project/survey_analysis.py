@@ -31,15 +31,14 @@ def survey_ci(ci: str) -> str:
 
 
 def _rows(d: rr.Design, mapping) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    rows = getattr(mapping, "rows", None)
-    if rows is None:
-        raise DataError(f"Items with several tick boxes ({d.name}) are not yet estimated with a survey design; "
-                        f"remove the design (Data view or dpdesk design-sample --clear) to estimate them unweighted.")
+    rows = mapping.rows
     group = rows["group"] + 1 if rows["group"] is not None else None
     return np.asarray(rows["used"], bool), np.asarray(rows["response"]), group
 
 
 def _counts(d: rr.Design, z, g, mask):
+    if d.model == "unary":  # [not ticked, ticked] per option
+        return [[int(np.sum(mask & (z[:, j] == 0))), int(np.sum(mask & (z[:, j] == 1)))] for j in range(z.shape[1])]
     k = len(d.responses)
     if d.groups == 1:
         return np.bincount(z[mask], minlength=k)
@@ -65,9 +64,20 @@ def survey_subgroups(d: rr.Design, mapping, args: dict, frame, by: str, *, confi
     if not used.any():
         raise DataError(f"No subgroup of {by!r} has an answer to estimate from.")
     domains = rr.survey_estimate_by(d, z, labels, used=used, groups=g, confidence=confidence, ci=survey_ci(ci),
-                                    **args)
+                                    levels=_levels(frame[by], set(labels[used])), **args)
     counts = {lab: _counts(d, z, g, used & (labels == lab)) for lab in domains}
     return domains.as_subgroups(counts), counts, domains
+
+
+def _levels(values, used: set) -> list[str]:
+    """The subgroups in the unweighted path's order (``counts_by``: sorted values, 9 before 10)."""
+    present = values.dropna().unique().tolist()
+    try:
+        present = sorted(present)
+    except TypeError:
+        present = sorted(present, key=str)
+    out = [str(_plain(v)) for v in present]
+    return list(dict.fromkeys(lab for lab in out if lab in used))
 
 
 def by_labels(frame, by: str) -> np.ndarray:

@@ -181,3 +181,32 @@ def test_report_and_methods_name_the_design_based_methods(project):
     assert "Weighted; Taylor linearization with 4 strata and 36 PSUs" in page
     assert "Binder, 1983; Lumley, 2004" in page and "Korn &amp; Graubard, 1998" in page
     assert "On the variances of asymptotically normal estimators from complex surveys" in page
+
+
+def test_multi_select_items_are_design_based(project):
+    from dpdesk.mechanisms import rr
+    from dpdesk.project.mapping.unary import unary_codes
+
+    d = rr.design("unary", categories=["p", "q"], epsilon=2)
+    project.add_item("ticks", d, column="z_warner", codes=unary_codes({"p": "z_warner", "q": "z_forced"}))
+    (res,) = analyze(project, items=["ticks"], by="by", survey=FULL)
+    assert res.error is None and res.survey is not None
+    frame = pd.read_csv(FIXTURES / "sample.csv")
+    direct = rr.survey_estimate(d, frame[["z_warner", "z_forced"]].to_numpy(), weights=frame["w"],
+                                strata=frame["stratum"], clusters=frame["psu"])
+    assert res.survey.frequencies["q"].se == direct.frequencies["q"].se
+    assert [list(c) for c in res.estimate.counts] == [
+        [int((frame[c] == 0).sum()), int((frame[c] == 1).sum())] for c in ("z_warner", "z_forced")]
+    assert list(res.subgroups.estimates) == ["a", "b", "c"]
+
+
+def test_subgroups_are_in_the_unweighted_order(project):
+    frame = pd.read_csv(FIXTURES / "sample.csv")
+    frame["size"] = np.where(frame["by"] == "a", 9, np.where(frame["by"] == "b", 10, 100))
+    project.add_dataset("sizes", frame)
+    _item(project, "w2", "warner", {"p": 0.7}, "z_warner")  # mapped in "sizes"
+    (plain,) = analyze(project, dataset="sizes", items=["w2"], by="size", survey=False)
+    (res,) = analyze(project, dataset="sizes", items=["w2"], by="size", survey=FULL)
+    assert res.error is None and plain.error is None, (res.error, plain.error)
+    assert list(res.subgroups.estimates) == list(plain.subgroups.estimates) == ["9", "10", "100"]
+    assert list(res.subgroups.differences) == list(plain.subgroups.differences)

@@ -121,10 +121,10 @@ class SurveyEstimate:
         """The same numbers as an :class:`rr.Estimate`, for the tables, reports and exports written for it.
 
         ``counts``: the respondents' unweighted response counts (per group for two-group
-        designs), kept as the sample's counts; ``notes`` carries :meth:`describe`.
+        designs, ``[not ticked, ticked]`` per option for unary designs), kept as the sample's counts; ``notes`` carries :meth:`describe`.
         """
         freqs = None if self.frequencies is None else np.array([c.frequency for c in self.frequencies.values()])
-        rows = counts if self.design.groups > 1 else [counts]
+        rows = counts if self.design.groups > 1 or self.design.model == "unary" else [counts]
         return Estimate(design=self.design, counts=tuple(np.asarray(c, np.int64) for c in rows),
                         prevalence=self.prevalence, se=self.se, ci=self.ci if freqs is None else np.asarray(self.ci),
                         method=self.method, ci_method=self.ci_method, confidence=self.confidence, n=self.n,
