@@ -7,6 +7,10 @@ their PSU in the design (``used``), as ``svymean(..., na.rm = TRUE)``; subgroups
 of the whole design (``rr.survey_estimate_by``). The results come back in the shapes the
 tables, reports and exports take (``SurveyEstimate.as_estimate``,
 ``SurveyDomains.as_subgroups``), with the sampling sentence in their notes.
+
+``survey_repro`` records what the reproducibility script needs to refit an item's weighted
+estimates from the stored rows and design (``analysis.refit_survey``) and the figures it
+must find (``figures``).
 """
 
 from __future__ import annotations
@@ -92,3 +96,27 @@ def subgroup_sizes(mapping, frame, by: str) -> dict:
     labels = by_labels(frame, by)[np.asarray(mapping.rows["used"], bool)]
     keys, sizes = np.unique(labels[labels != None].astype(str), return_counts=True)  # noqa: E711
     return dict(zip(keys.tolist(), sizes.tolist()))
+
+
+def figures(estimate) -> list[list]:
+    """``[category, estimate, SE, CI low, CI high]`` rows of an ``rr.Estimate`` ("" for a yes/no item)."""
+    if estimate.frequencies is None:
+        return [["", float(estimate.prevalence), float(estimate.se), float(estimate.ci[0]), float(estimate.ci[1])]]
+    cats = estimate.design.categories
+    return [[str(c), float(estimate.frequencies[j]), float(estimate.se[j]), float(estimate.ci[j][0]),
+             float(estimate.ci[j][1])] for j, c in enumerate(cats)]
+
+
+def result_figures(result) -> list[list]:
+    """``[subgroup, category, estimate, SE, CI low, CI high]`` for an item's result, "(all)" and each subgroup."""
+    rows = [["(all)", *row] for row in figures(result.estimate)]
+    if result.subgroups is not None and result.by:
+        rows += [[str(label), *row] for label, e in result.subgroups.estimates.items() for row in figures(e)]
+    return rows
+
+
+def survey_repro(result, dataset: str, *, confidence: float, ci: str) -> dict:
+    """What the script refits (``analysis.refit_survey``) and the exported figures it must find."""
+    return {"item": result.item, "dataset": dataset, "survey_design": result.sample_design.to_dict(),
+            "by": result.by if result.subgroups is not None else None, "min_group_size": result.min_group_size,
+            "confidence": float(confidence), "ci": ci, "figures": result_figures(result)}

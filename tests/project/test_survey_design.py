@@ -87,8 +87,8 @@ def test_estimates_with_the_stored_design_equal_r_survey(project):
     assert plain.survey is None and plain.estimate.se < res.estimate.se
     bundle = results_bundle(project, [res])
     assert bundle.metadata["survey design"] == "weight 'w', strata 'stratum', PSUs 'psu'"
-    assert bundle.repro == []  # the script does not refit weighted estimates (it says so in the metadata)
-    assert "not recomputed" in bundle.metadata["reproducibility script"]
+    assert bundle.repro == [] and [s["item"] for s in bundle.surveys] == ["warner"]  # refitted from the rows
+    assert "refitted" in bundle.metadata["reproducibility script"]
     assert bundle.tables["Estimates"][0]["note"].startswith("Weighted;")
 
 
@@ -210,3 +210,32 @@ def test_subgroups_are_in_the_unweighted_order(project):
     assert res.error is None and plain.error is None, (res.error, plain.error)
     assert list(res.subgroups.estimates) == list(plain.subgroups.estimates) == ["9", "10", "100"]
     assert list(res.subgroups.differences) == list(plain.subgroups.differences)
+
+
+def test_script_refits_the_weighted_estimates_and_finds_a_changed_figure(project, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from dpdesk.project.export.results import export_results
+
+    set_survey_design(project, FULL)
+    results = analyze(project, by="by")
+    written = export_results(results_bundle(project, results), tmp_path / "weighted.xlsx")
+    project.close()
+    script = written[-1]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 weighted item(s) refitted" in run.stdout and "agree with the exported estimates" in run.stdout
+    # a changed figure (the workbook's SE of warner in subgroup b, as the script carries it) is found
+    se = results[0].subgroups.estimates["b"].se
+    text = script.read_text()
+    assert repr(se) in text
+    script.write_text(text.replace(repr(se), repr(se * 1.01), 1))
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    assert run.returncode == 1 and "MISMATCH: warner b : SE is" in run.stdout, run.stdout + run.stderr
+    # without the project file it says it cannot refit, and fails nothing
+    run = subprocess.run([sys.executable, str(script), str(tmp_path / "gone.dpdesk")], capture_output=True,
+                         text=True, timeout=120, env=env)
+    assert run.returncode == 0 and "cannot be refitted" in run.stdout
