@@ -18,6 +18,7 @@ from dpdesk.errors import DataError, DpdeskError
 from dpdesk.mechanisms import rr
 from dpdesk.project import review
 from dpdesk.project.active import dataset_named
+from dpdesk.project.direct_question import DIRECT_CODES, direct_comparison  # noqa: F401 - the Results view's
 from dpdesk.project.export.model import ReproItem, ResultsBundle
 from dpdesk.project.mapping import MappingReport, counts_by
 from dpdesk.project.mapping.item_counts import item_counts  # noqa: F401 - importable from here too

@@ -239,3 +239,28 @@ def test_script_refits_the_weighted_estimates_and_finds_a_changed_figure(project
     run = subprocess.run([sys.executable, str(script), str(tmp_path / "gone.dpdesk")], capture_output=True,
                          text=True, timeout=120, env=env)
     assert run.returncode == 0 and "cannot be refitted" in run.stdout
+
+
+def test_rr_against_a_direct_question_uses_the_design(tmp_path):
+    from dpdesk.project.analysis import direct_comparison, stored_table
+
+    ref = json.loads((FIXTURES / "direct_expected.json").read_text())["split"]
+    frame = pd.concat([pd.read_csv(FIXTURES / "sample.csv"), pd.read_csv(FIXTURES / "direct.csv")], axis=1)
+    frame["z_rr"] = np.where(frame["arm"] == "rr", frame["z_warner"], np.nan)  # a split ballot
+    frame["asked"] = np.where(frame["arm"] == "dq", np.where(frame["d"] == 1, "Yes", "No"), None)
+    with Project.create(tmp_path / "split.dpdesk") as project:
+        project.add_dataset("split", frame, source={"name": "split.csv"}, report={"first_data_row": 2})
+        _item(project, "warner", "warner", {"p": 0.7}, "z_rr")
+        set_survey_design(project, FULL)
+        (res,) = analyze(project)
+        row, point = direct_comparison(stored_table(project), res, "asked", confidence=0.95)
+        assert row["design-based"] and row["n direct"] == int((frame["arm"] == "dq").sum())
+        assert row["difference (RR - direct)"] == pytest.approx(ref["difference"], rel=1e-9)
+        assert row["SE"] == pytest.approx(ref["difference_se"][0][0], rel=1e-6)
+        assert point["estimate"] == pytest.approx(ref["estimate"][0], rel=1e-9)
+        (plain,) = analyze(project, survey=False)  # unweighted: rr.compare_direct, as before
+        row, _ = direct_comparison(stored_table(project), plain, "asked", confidence=0.95)
+        assert "design-based" not in row and row["direct estimate"] == pytest.approx((frame["asked"] == "Yes").sum()
+                                                                                   / row["n direct"])
+        bad, point = direct_comparison(stored_table(project), res, "nope", confidence=0.95)
+        assert point is None and "nope" in bad["problem"]
