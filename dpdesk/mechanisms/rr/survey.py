@@ -16,6 +16,7 @@ estimators and their sources are in ``survey_fit``, the variance in ``survey_var
   population correction when ``fpc`` is given (``svymean``'s SE).
 * ``.deff`` (``survey``'s ``deff = TRUE``), ``.n_effective = n / deff``, ``.df`` (PSUs -
   strata), ``.df_effective`` (Satterthwaite's degrees of freedom of the variance estimate,
+  with the strata's shares of the variance from the weights (``SampleDesign.effective_df``),
   at most ``.df``: fewer when a few strata carry most of the variance).
 * ``.ci``: by default today's boundary-calibrated likelihood-ratio interval computed on
   the effective sample size, which Korn & Graubard (1998, *Survey Methodology* 24, 193)

@@ -78,9 +78,9 @@ def survey_compare_direct(estimate: SurveyEstimate, direct, *, used=None) -> Dir
     V = sample.variance(np.column_stack([u, v]))
     conf = estimate.confidence
     if estimate.ci_method == SURVEY_CI["t"]:
-        p_ci = fit.t_interval(p, math.sqrt(max(V[1, 1], 0.0)), sample.effective_df(v), conf)
+        p_ci = fit.t_interval(p, math.sqrt(max(V[1, 1], 0.0)), sample.effective_df(wd), conf)
     else:
-        size = float(n_eff[0]) * fit.kg_factor(n, sample.effective_df(v), conf)
+        size = float(n_eff[0]) * fit.kg_factor(n, sample.effective_df(wd), conf)
         p_ci = iv.wilson(p * size, size, conf)
     rr_value = float(estimate.prevalence)
     diff = rr_value - p
