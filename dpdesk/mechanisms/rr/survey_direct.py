@@ -18,7 +18,7 @@ sample (each respondent answered one). Respondents sharing a PSU make the two co
 even when no one answered both.
 
 The direct share's interval is Wilson's (1927) on its effective sample size ``n / deff``
-with Korn & Graubard's (1998) degrees-of-freedom factor (the t interval on the design df
+with Korn & Graubard's (1998) degrees-of-freedom factor (the t interval on those degrees of freedom
 when the RR estimate has one); with unit weights and no strata or clusters it is the
 Wilson interval of ``rr.compare_direct``. The difference's interval is MOVER from the two
 intervals with their correlation (Zou & Donner 2008, *Stat. Med.* 27, 1693); the p-value
