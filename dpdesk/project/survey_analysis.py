@@ -99,12 +99,19 @@ def subgroup_sizes(mapping, frame, by: str) -> dict:
 
 
 def figures(estimate) -> list[list]:
-    """``[category, estimate, SE, CI low, CI high]`` rows of an ``rr.Estimate`` ("" for a yes/no item)."""
+    """``[category, estimate, SE, CI low, CI high]`` rows of an ``rr.Estimate`` ("" for yes/no; None: no number)."""
+
+    def number(x):
+        x = float(x)
+        return x if np.isfinite(x) else None
+
     if estimate.frequencies is None:
-        return [["", float(estimate.prevalence), float(estimate.se), float(estimate.ci[0]), float(estimate.ci[1])]]
-    cats = estimate.design.categories
-    return [[str(c), float(estimate.frequencies[j]), float(estimate.se[j]), float(estimate.ci[j][0]),
-             float(estimate.ci[j][1])] for j, c in enumerate(cats)]
+        values = [[estimate.prevalence, estimate.se, *estimate.ci]]
+        cats = [""]
+    else:
+        values = [[estimate.frequencies[j], estimate.se[j], *estimate.ci[j]] for j in range(len(estimate.frequencies))]
+        cats = [str(c) for c in estimate.design.categories]
+    return [[c, *(number(v) for v in row)] for c, row in zip(cats, values)]
 
 
 def result_figures(result) -> list[list]:

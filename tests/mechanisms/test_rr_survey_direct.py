@@ -1,4 +1,4 @@
-"""rr.survey_compare_direct against R survey (tests/fixtures/survey/make_direct.R), and its reduction to compare_direct."""
+"""rr.survey_compare_direct against R survey (tests/fixtures/survey/make_direct.R); its reduction to compare_direct."""
 
 import json
 import math

@@ -100,10 +100,10 @@ class SampleDesign:
         return V
 
     def effective_df(self, wd) -> float:
-        """Satterthwaite's (1946) degrees of freedom of the variance, from the design: ``(sum_h v_h)^2 / sum_h (v_h^2 / (n_h - 1))``.
+        """Satterthwaite's (1946) degrees of freedom of the variance, from the design.
 
-        ``v_h = (1 - f_h) sum_{i in h} wd_i^2`` is stratum h's share of the variance when every
-        respondent's linearized value has the same variance: the randomizer's noise, the same
+        ``(sum_h v_h)^2 / sum_h (v_h^2 / (n_h - 1))``, where ``v_h = (1 - f_h) sum_{i in h} wd_i^2``,
+        stratum h's share of the variance when every respondent's linearized value has the same variance: the randomizer's noise, the same
         in every stratum, dominates a randomized answer's variance, so the shares follow the
         weights ``wd`` (the domain's; 0 outside it). They are taken from the design, not from
         the sample's own stratum variances, whose sampling error moves with the variance

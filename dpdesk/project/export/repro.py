@@ -69,7 +69,7 @@ _SURVEY_CHECK = '''def check_surveys(project_file):
                 continue
             for row, exported in zip(got, spec["figures"]):
                 print(f"  {clean(row[0])[:16]:<16} {clean(row[1])[:12]:<12} " +
-                      " ".join(f"{v:>10.6f}" for v in row[2:]))
+                      " ".join(f"{v:>10.6f}" if v is not None else f"{'n/a':>10}" for v in row[2:]))
                 for what, g, e in zip(("estimate", "SE", "CI low", "CI high"), row[2:], exported[2:]):
                     if not _close(g, e):
                         problems.append(f"{clean(spec['item'])} {clean(row[0])} {clean(row[1])}: {what} is {g}, "
