@@ -102,16 +102,17 @@ class SampleDesign:
     def effective_df(self, wd) -> float:
         """Satterthwaite's (1946) degrees of freedom of the variance, from the design.
 
-        ``(sum_h v_h)^2 / sum_h (v_h^2 / (n_h - 1))``, where ``v_h = (1 - f_h) sum_{i in h} wd_i^2``,
-        stratum h's share of the variance when every respondent's linearized value has the same variance: the randomizer's noise, the same
-        in every stratum, dominates a randomized answer's variance, so the shares follow the
-        weights ``wd`` (the domain's; 0 outside it). They are taken from the design, not from
-        the sample's own stratum variances, whose sampling error moves with the variance
-        estimate and made intervals too short with few PSUs (a stratum of 2 PSUs carrying half
-        the variance: 92.8% coverage with sample-based shares, 96.3% with these;
-        benchmarks/survey.py). The design df (PSUs - strata) when PSUs carry equal weight, fewer
-        when a few strata carry most of it (Valliant & Rust 2010, *J. Off. Stat.* 26, 585).
-        Kept within [1, df]; single-PSU strata treated as "certainty" or "average" add nothing.
+        ``(sum_h v_h)^2 / sum_h (v_h^2 / (n_h - 1))`` with ``v_h = (1 - f_h) sum_{i in h} wd_i^2``:
+        stratum h's share of the variance when every respondent's linearized value has the
+        same variance. The randomizer's noise, the same in every stratum, dominates a
+        randomized answer's variance, so the shares follow the weights ``wd`` (the domain's;
+        0 outside it). They are taken from the design, not from the sample's own stratum
+        variances, whose sampling error moves with the variance estimate and made intervals
+        too short with few PSUs (a stratum of 2 PSUs carrying half the variance: 92.8%
+        coverage with sample-based shares, 96.3% with these; benchmarks/survey.py). The
+        design df (PSUs - strata) when PSUs carry equal weight, fewer when a few strata carry
+        most of it (Valliant & Rust 2010, *J. Off. Stat.* 26, 585). Kept within [1, df];
+        single-PSU strata treated as "certainty" or "average" add nothing.
         """
         w = np.asarray(wd, float).ravel()
         per_psu = np.bincount(self.psu, weights=w * w, minlength=self.n_psus)
