@@ -2,7 +2,9 @@
 
 It builds the main window, makes the example project (the bundled student survey with its
 three items) in a temporary folder and opens it, estimates every item, renders a plot
-(matplotlib, Agg) and writes a PDF instruction card. The installer and CI run it.
+(matplotlib, Agg), writes a PDF instruction card and a Word report, draws noise through OpenDP,
+and releases one noisy count into the ledger and writes its receipt as a QR code. The installer
+and CI run it.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ def _exercise(app, window, tmp: Path) -> int:
     _check(b"/FontFile" in data, "the instruction card embeds no font (are fonts installed?)")
     _check_word_report(window.project, tmp / "report.docx")
     _check_noise()
+    _check_receipt(window.project, tmp / "receipt.png")
     window.close()
     _check(window.project is None, "the project did not close with the window")
     return 0
@@ -102,6 +105,19 @@ def _check_noise() -> None:
 
     noisy = laplace_counts([10, 20, 30], 1.0)
     _check(len(noisy) == 3 and all(float(v).is_integer() for v in noisy), "OpenDP did not return integer noise")
+
+
+def _check_receipt(project, path: Path) -> None:
+    """Release one noisy count into the ledger and write its receipt as a QR code (a frozen build
+    must carry segno), then check the project against the receipt's text."""
+    from dpdesk.project import ledger
+
+    ledger.set_budget(project, 1)
+    ledger.release(project, {"statistic": "count", "epsilon": 0.1})
+    made = ledger.receipt(project).save(path)
+    _check(path.read_bytes().startswith(b"\x89PNG"), "the ledger receipt's QR code is not a PNG image")
+    check = ledger.verify_receipt(project, path.with_suffix(".txt").read_text(encoding="utf-8"))
+    _check(check.ok, f"the ledger receipt {made.name} does not match its project: {check.message}")
 
 
 def _plot(results, path: Path) -> None:
