@@ -25,18 +25,19 @@ from dpdesk.project.mapping.item_counts import responses as _responses
 from dpdesk.project.reading.codes import numeric_codes
 from dpdesk.project.reading.table import ImportReport, Source, Table
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
+    BY_DATASET,
     COLUMNS,
     estimate_rows,
     subgroup_rows,
     subgroup_test_rows,
     subgroup_test_sentences,
 )
+from dpdesk.project.survey_analysis import subgroup_sizes, survey_item, survey_subgroups
+from dpdesk.project.survey_design import estimator_arguments, survey_design
 from dpdesk.project.mapping.unary import is_unary_codes, unary_counts_by
 
 #: What an item without a mapping in the dataset analysed shows instead of an estimate.
 NOT_MAPPED = "not mapped in this dataset"
-#: What ``analyze(by_dataset=True)`` results give as their ``by``: the datasets are the subgroups.
-BY_DATASET = "dataset"
 
 #: "Subgroups by" warns above this many subgroups, or for subgroups with fewer respondents.
 MAX_SUBGROUPS = 20
@@ -60,6 +61,8 @@ class ItemResult:
     min_group_size: int | None = None  # groups with fewer answers used were left out
     left_out_groups: dict = field(default_factory=dict)  # subgroup label -> n, left out as too small
     warnings: list[str] = field(default_factory=list)  # e.g. too many or too small subgroups
+    survey: Any = None  # rr.SurveyEstimate, when the dataset has a survey design
+    sample_design: Any = None  # the SurveyDesign used (column names), or None
 
     def sentence(self) -> str:
         """One plain sentence: "We estimate that 23% (95% CI 17% to 29%) of respondents ..."."""
@@ -91,7 +94,8 @@ def stored_table(project, dataset: str | None = None) -> Table:
     known = set(ImportReport.__dataclass_fields__)
     report = ImportReport(**{k: v for k, v in (ds.report or {}).items() if k in known})
     src = ds.source or {}
-    source = Source(src.get("name", ds.name), src.get("path", ""), int(src.get("size") or 0), src.get("sha256", ""))
+    source = Source(src.get("name") or ds.name, src.get("path") or "", int(src.get("size") or 0),
+                    src.get("sha256") or "")  # a dataset added without a file has none of these
     frame = project.dataset_frame(ds.name)
     report.value_labels = {  # codes as the import gave them (the file keeps them as text)
         c: numeric_codes(labels or {}, c in frame.columns and getattr(frame[c].dtype, "kind", "O") in "iuf")
@@ -101,7 +105,7 @@ def stored_table(project, dataset: str | None = None) -> Table:
 
 def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: str = "default",
             confidence: float = 0.95, exclude: bool = True, items: list[str] | None = None,
-            min_group_size: int | None = None, by_dataset: bool = False) -> list[ItemResult]:
+            min_group_size: int | None = None, by_dataset: bool = False, survey=None) -> list[ItemResult]:
     """Estimate every item (or the named ones) of the project, optionally by subgroup ``by``.
 
     ``by_dataset=True`` compares the datasets instead (wave 1 against wave 2): each item is
@@ -115,14 +119,26 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
     item (see :mod:`dpdesk.project.mapping.answer_labels`). With ``min_group_size=N`` subgroups with
     fewer than N answers used are left out of the subgroup estimates, differences and counts
     (``ItemResult.left_out_groups``; see :mod:`dpdesk.project.subgroup_disclosure`).
+
+    ``survey``: the sample design (:class:`~dpdesk.project.survey_design.SurveyDesign`);
+    by default the dataset's stored one, ``False`` for none. With a design every estimate
+    is design-based (:mod:`dpdesk.project.survey_analysis`; ``ItemResult.survey``).
     """
     if min_group_size is not None and (isinstance(min_group_size, bool) or not isinstance(min_group_size, int)
                                        or min_group_size < 1):
         raise DataError(f"The smallest group size must be a whole number of at least 1 (got {min_group_size!r}).")
     if by_dataset:
+        if sample_design(project, dataset, survey) is not None:
+            raise DataError("Comparing datasets is not yet design-based: the dataset has a survey design (weights, "
+                            "strata, clusters). Compare them without it (--no-design, or remove the design in the "
+                            "Data view), or estimate each dataset on its own.")
         return _analyze_by_dataset(project, ci=ci, confidence=confidence, exclude=exclude, items=items)
     dataset = dataset_named(project, dataset).name
     table = stored_table(project, dataset)
+    design = sample_design(project, dataset, survey)
+    args = None
+    if design is not None:
+        args = estimator_arguments(table.frame, design, table.report.first_data_row, table.report)
     by_warnings = subgroup_warnings(table, by, left_out_below=min_group_size) if by is not None else []
     results = []
     for item in project.items(dataset):
@@ -135,34 +151,58 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
         try:
             mapping = item_counts(item, table, exclude=exclude)
             mapping.raise_for_problems()
-            est = rr.estimate(d, _counts_of(d, mapping), confidence=confidence, ci=ci)
+            if design is None:
+                est, survey_est = rr.estimate(d, _counts_of(d, mapping), confidence=confidence, ci=ci), None
+            else:
+                est, survey_est = survey_item(d, mapping, args, design, confidence=confidence, ci=ci)
         except DpdeskError as exc:
             results.append(ItemResult(item.name, item.question, d, None, None, error=str(exc)))
             continue
-        res = ItemResult(item.name, item.question, d, mapping, est, by=by)
+        res = ItemResult(item.name, item.question, d, mapping, est, by=by, survey=survey_est, sample_design=design)
         if by is not None:
             res.warnings.extend(by_warnings)
-            per = subgroup_counts(item, d, table, by)
-            used = {str(k): m for k, m in per.items() if k is not None and m.n_used > 0}
-            small = [f"{k} ({m.n_used})" for k, m in used.items() if m.n_used < MIN_SUBGROUP_SIZE]
+            if design is None:
+                per = subgroup_counts(item, d, table, by)
+                sizes = {str(k): m.n_used for k, m in per.items() if k is not None and m.n_used > 0}
+            else:
+                sizes = subgroup_sizes(mapping, table.frame, by)
+            small = [f"{k} ({n})" for k, n in sizes.items() if n < MIN_SUBGROUP_SIZE]
             if min_group_size is not None:
                 res.min_group_size = min_group_size
-                res.left_out_groups = {k: m.n_used for k, m in used.items() if m.n_used < min_group_size}
-                used = {k: m for k, m in used.items() if k not in res.left_out_groups}
+                res.left_out_groups = {k: n for k, n in sizes.items() if n < min_group_size}
+                sizes = {k: n for k, n in sizes.items() if k not in res.left_out_groups}
                 small = [x for x in small if x.rsplit(" (", 1)[0] not in res.left_out_groups]
-            res.subgroup_counts = {k: _counts_of(d, m) for k, m in used.items()}
             if small:
                 res.warnings.append(f"{item.name}: {len(small)} subgroup(s) of {by!r} have fewer than "
                                     f"{MIN_SUBGROUP_SIZE} respondents with an answer: {', '.join(small[:10])}"
                                     f"{' ...' if len(small) > 10 else ''}. Their estimates are very uncertain.")
             try:
-                if not used and res.left_out_groups:
+                if not sizes and res.left_out_groups:
                     raise DataError(f"every group has fewer than {min_group_size} answers; none is shown")
-                res.subgroups = rr.estimate_by(d, res.subgroup_counts, confidence=confidence, ci=ci)
+                if design is None:
+                    res.subgroup_counts = {k: _counts_of(d, per[_key(per, k)]) for k in sizes}
+                    res.subgroups = rr.estimate_by(d, res.subgroup_counts, confidence=confidence, ci=ci)
+                else:
+                    res.subgroups, res.subgroup_counts, _ = survey_subgroups(
+                        d, mapping, args, table.frame, by, confidence=confidence, ci=ci,
+                        left_out=set(res.left_out_groups))
             except DpdeskError as exc:
                 res.error = f"subgroups by {by!r}: {exc}"
         results.append(res)
     return results
+
+
+def _key(per: dict, label: str):
+    return next(k for k in per if k is not None and str(k) == label)
+
+
+def sample_design(project, dataset: str | None, survey=None):
+    """The design to use: ``survey`` if given (``False``: none), else the dataset's stored one."""
+    if survey is False:
+        return None
+    if survey is not None:
+        return None if survey.is_empty and survey.population is None else survey
+    return survey_design(project, dataset)
 
 
 def _analyze_by_dataset(project, *, ci: str, confidence: float, exclude: bool, items) -> list[ItemResult]:
@@ -171,7 +211,7 @@ def _analyze_by_dataset(project, *, ci: str, confidence: float, exclude: bool, i
     The counts of each dataset an item is mapped in are a group, as for ``by``
     (``rr.estimate_by``: each dataset's estimate, the differences and the test of equality).
     """
-    results = analyze(project, ci=ci, confidence=confidence, exclude=exclude, items=items)
+    results = analyze(project, ci=ci, confidence=confidence, exclude=exclude, items=items, survey=False)
     names = [ds.name for ds in project.datasets()]
     by_name = {it.name: it for it in project.items()}
     tables: dict[str, Table] = {}
@@ -286,6 +326,12 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         "confidence": confidence,
         "subgroups by": by,
     })
+    survey = next((r for r in results if r.survey is not None), None)
+    if survey is not None:
+        metadata["survey design"] = survey.sample_design.describe()
+        metadata["sampling"] = survey.survey.describe()
+        metadata["reproducibility script"] = ("design-based (weighted) estimates are not recomputed by the script; "
+                                              "it recomputes only the unweighted items")
     left_out = {g for r in results for g in r.left_out_groups}
     sizes = {r.min_group_size for r in results if r.min_group_size is not None}
     if by and sizes:
@@ -298,7 +344,7 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     by_name = {it.name: it for it in items}
     repro = []
     for r in results:
-        if r.estimate is None:
+        if r.estimate is None or r.survey is not None:
             continue
         counts = [c.tolist() for c in r.estimate.counts]  # per group (two-group) or per category (unary)
         if len(counts) == 1:
