@@ -20,7 +20,7 @@ EXCLUDES = [
     "matplotlib.backends.backend_wxagg", "matplotlib.backends.backend_webagg", "matplotlib.backends.backend_nbagg",
     "matplotlib.tests", "numpy.tests", "pandas.tests", "scipy.conftest",
     # lxml's hook collects every sub-module; python-docx uses lxml.etree only (and pandas' read_html,
-    # which dpdesk never calls, lxml.html): 4.7 MB.
+    # which dpdesk never calls, lxml.html): 4 MB.
     "lxml.html", "lxml.objectify", "lxml.isoschematron", "lxml.sax", "lxml.builder", "lxml.cssselect",
     "lxml.doctestcompare", "lxml.usedoctest",
     # Pillow's AVIF codec (libavif, 5 MB): matplotlib never reads or writes AVIF; Pillow's AVIF
