@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from dpdesk.errors import DesignError
 from dpdesk.mechanisms import rr
 from dpdesk.mechanisms.rr import randomizers as R
 from dpdesk.mechanisms.rr import wording_languages as W
@@ -77,3 +78,16 @@ def test_a_birthday_question_b_is_written_in_every_language(tmp_path):
 def test_a_damaged_or_unknown_record_gives_no_sentence():
     assert W.randomizer_sentence({"kind": "coins", "tosses": "two"}, "de") == ""
     assert W.randomizer_sentence({"kind": "spinner"}, "de") == "" and W.randomizer_sentence(None) == ""
+
+
+def test_paper_cards_say_how_to_draw_or_are_refused(tmp_path):
+    with Project.create(tmp_path / "p.dpdesk") as project:
+        project.add_item("kept", R.coins(2), question="Have you ever cheated?")
+        project.add_item("bare", rr.design("warner", p=0.7), question="Have you ever lied?")
+        cards = L.paper_cards(project, ["en", "de"], ["kept"])
+        assert W.randomizer_sentence(R.coins(2).randomizer, "de") in cards["de"][0][1]
+        with pytest.raises(DesignError, match="German instructions for 'bare' do not say how to draw"):
+            L.paper_cards(project, ["de"])
+        L.set_source_language(project, "de")  # the researcher's own card, written in German
+        project.update_item("bare", instructions="Hast du gelogen?\n\nWürfeln Sie ...")
+        assert L.paper_cards(project, ["de"], ["bare"])["de"][0][1].startswith("Hast du gelogen?")

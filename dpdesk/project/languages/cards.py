@@ -24,7 +24,8 @@ def paper_cards(project, languages, items=None) -> dict[str, list[tuple[str, str
         cards = []
         for item in chosen:
             t = respondent_text_in(project, item.name, language)
-            written = language == "en" or {"card", "instructions"} & t.edited  # English: as the online text
+            own_card = t.source and bool((item.instructions or "").strip())  # the researcher's card (the wizard's)
+            written = language == "en" or own_card or bool({"card", "instructions"} & t.edited)  # English: as online
             if item.design.name not in NO_RANDOMIZER and not written:
                 how_to_draw(item, language)  # refused in words when the card could not say it
             cards.append((t.title, t.card))
