@@ -80,6 +80,9 @@ def stored_table(project, dataset: str | None = None) -> Table:
     ds = dataset_named(project, dataset)
     known = set(ImportReport.__dataclass_fields__)
     report = ImportReport(**{k: v for k, v in (ds.report or {}).items() if k in known})
+    stored = project.column_labels(ds.name)  # the project's labels (typed codes) over the report's
+    report.variable_labels = {c: v["label"] for c, v in stored.items() if v["label"]}
+    report.value_labels = {c: v["value_labels"] for c, v in stored.items() if v["value_labels"]}
     src = ds.source or {}
     source = Source(src.get("name", ds.name), src.get("path", ""), int(src.get("size") or 0), src.get("sha256", ""))
     return Table(project.dataset_frame(ds.name), report, source)
