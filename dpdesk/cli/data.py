@@ -64,7 +64,22 @@ def register(sub) -> None:
     p.add_argument("--option-column", action="append", default=[], metavar="OPTION=COLUMN",
                    help="unary (multi-select) items: the 0/1 tick column of one option (repeat for each option)")
     p.add_argument("--question", default="", help="the question text")
+    p.add_argument("--label", help="a short label for tables and plots (default: the question)")
     p.set_defaults(func=cmd_item)
+
+    p = sub.add_parser("label", help="label a column (or an item) with words readers recognise",
+                       description="Give a data column a label (its question) and value labels, or an item a "
+                       "short label. Output (tables, plots, reports, workbooks) shows labels; the column's name "
+                       "stays its identifier. Example: dpdesk label P.dpdesk Q3 \"Gender\" --value 1=Female "
+                       "--value 2=Male. Without TEXT it shows the labels.")
+    p.add_argument("project")
+    p.add_argument("column", help="the column's name (or the item's name, with --item)")
+    p.add_argument("text", nargs="?", help="the label (\"\" removes the researcher's label)")
+    p.add_argument("--value", action="append", default=[], metavar="CODE=TEXT",
+                   help="a value label (repeat for each code); replaces the column's value labels")
+    p.add_argument("--item", action="store_true", help="COLUMN names an item: set its short label")
+    p.add_argument("--dataset", help="dataset name (default: the active one)")
+    p.set_defaults(func=cmd_label)
 
     p = sub.add_parser("estimate", help="estimate every item of a project",
                        description="Estimate the prevalence of every RR item from the latest imported data.")
@@ -107,6 +122,9 @@ def _analysis_options(p) -> None:
                    "blanks and user-missing codes, are always left out and reported)")
     p.add_argument("--min-group-size", type=int, metavar="N",
                    help="leave out subgroups with fewer than N answers (their estimates and exact counts)")
+    p.add_argument("--adjust", default="holm", choices=["holm", "bonferroni", "none"],
+                   help="adjust the p-values of the pairwise subgroup differences for many comparisons "
+                   "(default: holm; the unadjusted p-values are kept beside them)")
 
 
 # ----------------------------------------------------------------------------- commands
@@ -252,9 +270,56 @@ def cmd_item(args) -> int:
             _check_codes_against_data(project, d, args.column, codes)
         project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
                          group_codes=group_codes, question=args.question)
+        if args.label:
+            project.set_item_label(args.name, args.label)
     eps = d.epsilon
     print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
     return 0
+
+
+def cmd_label(args) -> int:
+    from dpdesk.project import Project
+    from dpdesk.project.active import dataset_named
+    from dpdesk.project.analysis import stored_table
+    from dpdesk.project.labels import labels_of
+
+    with Project.open(args.project) as project:
+        if args.item:
+            if args.text is not None:
+                project.set_item_label(args.column, args.text)
+            item = project.item(args.column)
+            print(f"{item.name}: {project.item_labels().get(item.name) or '(no short label; output uses its question)'}")
+            return 0
+        ds = dataset_named(project, args.dataset)
+        table = stored_table(project, ds.name)
+        if args.column not in table.frame.columns:
+            raise DataError(f"The dataset {ds.name!r} has no column {args.column!r}; its columns are "
+                            f"{', '.join(map(str, list(table.frame.columns)[:20]))}.")
+        values = None
+        if args.value:
+            values = {_value_code(table.frame[args.column], k): v for k, v in _pairs(args.value, "--value").items()}
+        if args.text is not None or values is not None:
+            project.set_column_label(ds.name, args.column, **({} if args.text is None else {"label": args.text}),
+                                     **({} if values is None else {"value_labels": values}))
+            table = stored_table(project, ds.name)
+        labels = labels_of(table)
+    print(labels.choice(args.column))
+    for code, text in (labels.values.get(args.column) or {}).items():
+        print(f"  {code} = {text}")
+    return 0
+
+
+def _value_code(series, text: str):
+    """A --value code in the type the column holds (2 for a column of whole numbers, "2" for text)."""
+    import pandas as pd
+
+    if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
+        return text
+    try:
+        number = float(text)
+    except ValueError:
+        raise DataError(f"--value {text}=...: the column holds numbers, so the code must be a number.") from None
+    return int(number) if number.is_integer() and pd.api.types.is_integer_dtype(series) else number
 
 
 def _check_codes_against_data(project, d, column: str, codes: dict) -> None:
@@ -282,7 +347,7 @@ def _run_analysis(args):
         for warning in shown:  # before computing: too many subgroups, or subgroups too small
             print(f"warning: {warning}", file=sys.stderr)
         results = analyze(project, dataset=args.dataset, by=args.by, ci=args.ci, confidence=args.confidence,
-                          exclude=not args.strict, min_group_size=args.min_group_size)
+                          exclude=not args.strict, min_group_size=args.min_group_size, adjust=args.adjust)
         _warn_subgroups(check_results(project, results, threshold=args.min_group_size))
         for warning in dict.fromkeys(w for r in results for w in r.warnings if w not in shown):
             print(f"warning: {warning}", file=sys.stderr)
@@ -344,7 +409,7 @@ def print_table(rows: list[dict]) -> None:
             v = r.get(c)
             if c in ("estimate", "CI low", "CI high"):
                 line.append(_fmt(v))
-            elif c in ("SE", "local epsilon", "p-value", "statistic", "pooled estimate"):
+            elif c in ("SE", "local epsilon", "p-value", "statistic", "pooled estimate") or c.startswith("p-value"):
                 line.append(_fmt(v, pct=False))
             else:
                 line.append("-" if v is None else str(v))
@@ -366,10 +431,11 @@ def cmd_estimate(args) -> int:
             print(f"\n{name}")
             print_table(rows)
         print()
-        from dpdesk.project.analysis import subgroup_test_sentences
+        from dpdesk.project.result_tables import missing_note, subgroup_adjust_note, subgroup_test_sentences
 
-        for line in subgroup_test_sentences(results, args.by):
-            print(line)
+        for line in (missing_note(results), subgroup_adjust_note(results), *subgroup_test_sentences(results, args.by)):
+            if line:
+                print(line)
         for r in results:
             print(r.sentence())
             for note in (r.estimate.notes if r.estimate is not None else ()):

@@ -14,10 +14,11 @@ from typing import Any
 
 from dpdesk import __version__
 from dpdesk.errors import DataError, DpdeskError
-from dpdesk.mechanisms import rr
+from dpdesk.mechanisms import multiple_testing, rr
 from dpdesk.project import review
 from dpdesk.project.active import dataset_named
 from dpdesk.project.export.model import ReproItem, ResultsBundle
+from dpdesk.project.labels import item_label, labels_of
 from dpdesk.project.mapping import MappingReport, counts_by, map_item
 from dpdesk.project.reading.table import ImportReport, Source, Table
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
@@ -25,6 +26,7 @@ from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay impor
     estimate_rows,
     subgroup_rows,
     subgroup_test_rows,
+    subgroup_adjust_note,
     subgroup_test_sentences,
 )
 from dpdesk.project.unary import is_unary_codes, unary_counts, unary_counts_by
@@ -50,17 +52,26 @@ class ItemResult:
     min_group_size: int | None = None  # groups with fewer answers used were left out
     left_out_groups: dict = field(default_factory=dict)  # subgroup label -> n, left out as too small
     warnings: list[str] = field(default_factory=list)  # e.g. too many or too small subgroups
+    label: str = ""  # what output calls the item: its short label, else its question, else its name
+    by_label: str | None = None  # the label of the "Subgroups by" column
+    missing_n: int | None = None  # answers used of respondents with no subgroup value: the "(missing)" row
+    adjust: str = multiple_testing.DEFAULT  # the adjustment of the pairwise p-values for many comparisons
+
+    def __post_init__(self):
+        self.label = self.label or (self.question or "").strip() or self.item
+        if self.by is not None and self.by_label is None:
+            self.by_label = self.by
 
     def sentence(self) -> str:
         """One plain sentence: "We estimate that 23% (95% CI 17% to 29%) of respondents ..."."""
         e = self.estimate
         if e is None:
-            return f"{self.item}: no estimate ({self.error})."
+            return f"{self.label}: no estimate ({self.error})."
         if not self.design.is_binary:
             parts = ", ".join(f"{c} {_pct(f)}" for c, f in zip(self.design.categories, e.frequencies))
-            return f"We estimate the shares for {self.item!r} as {parts}."
+            return f"We estimate the shares for {self.label!r} as {parts}."
         lo, hi = e.ci
-        about = f"would truthfully answer 'yes' to: {self.question}" if self.question else f"have '{self.item}'"
+        about = f"would truthfully answer 'yes' to: {self.question}" if self.question else f"have '{self.label}'"
         return f"We estimate that {_pct(e.prevalence)} ({_pct(e.confidence)} CI {_pct(lo)} to {_pct(hi)}) {about}"
 
     def left_out_sentence(self) -> str:
@@ -68,7 +79,7 @@ class ItemResult:
         m = self.mapping
         if m is None or self.estimate is None or not m.n_excluded:
             return ""
-        return f"{self.item}: {self.estimate.n:,} answers used; {m.left_out_text()}."
+        return f"{self.label}: {self.estimate.n:,} answers used; {m.left_out_text()}."
 
 
 def _pct(x: float) -> str:
@@ -106,7 +117,7 @@ def _responses(d: rr.Design, codes: dict) -> tuple:
 
 def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: str = "default",
             confidence: float = 0.95, exclude: bool = True, items: list[str] | None = None,
-            min_group_size: int | None = None) -> list[ItemResult]:
+            min_group_size: int | None = None, adjust: str = multiple_testing.DEFAULT) -> list[ItemResult]:
     """Estimate every item (or the named ones) of the project, optionally by subgroup ``by``.
 
     Missing answers (blanks, user-missing codes) are always left out and reported
@@ -116,29 +127,40 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
     item (see :mod:`dpdesk.project.answer_labels`). With ``min_group_size=N`` subgroups with
     fewer than N answers used are left out of the subgroup estimates, differences and counts
     (``ItemResult.left_out_groups``; see :mod:`dpdesk.project.subgroup_disclosure`).
+
+    Subgroups are named by their value labels; respondents with no value in ``by`` (a blank
+    or a user-missing code) form no subgroup of their own but are counted
+    (``ItemResult.missing_n``, the "(missing)" row). ``adjust`` (``"holm"``, ``"bonferroni"``
+    or ``"none"``) is how the pairwise p-values of one item are adjusted in the tables.
     """
+    adjust = _adjust_method(adjust)
     if min_group_size is not None and (isinstance(min_group_size, bool) or not isinstance(min_group_size, int)
                                        or min_group_size < 1):
         raise DataError(f"The smallest group size must be a whole number of at least 1 (got {min_group_size!r}).")
     table = stored_table(project, dataset)
     by_warnings = subgroup_warnings(table, by, left_out_below=min_group_size) if by is not None else []
+    labels = labels_of(table)
+    short = project.item_labels()
+    by_label = labels.column(by) if by is not None else None
     results = []
     for item in project.items():
         if items is not None and item.name not in items:
             continue
         d = rr.Design.from_dict(item.design_record)
+        name = item_label(item, short)
         try:
             mapping = item_counts(item, table, exclude=exclude)
             mapping.raise_for_problems()
             est = rr.estimate(d, _counts_of(d, mapping), confidence=confidence, ci=ci)
         except DpdeskError as exc:
-            results.append(ItemResult(item.name, item.question, d, None, None, error=str(exc)))
+            results.append(ItemResult(item.name, item.question, d, None, None, error=str(exc), label=name))
             continue
-        res = ItemResult(item.name, item.question, d, mapping, est, by=by)
+        res = ItemResult(item.name, item.question, d, mapping, est, by=by, label=name, by_label=by_label,
+                         adjust=adjust)
         if by is not None:
             res.warnings.extend(by_warnings)
-            per = subgroup_counts(item, d, table, by)
-            used = {str(k): m for k, m in per.items() if k is not None and m.n_used > 0}
+            per, res.missing_n = named_subgroups(subgroup_counts(item, d, table, by), table, by)
+            used = {k: m for k, m in per.items() if m.n_used > 0}
             small = [f"{k} ({m.n_used})" for k, m in used.items() if m.n_used < MIN_SUBGROUP_SIZE]
             if min_group_size is not None:
                 res.min_group_size = min_group_size
@@ -147,7 +169,7 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
                 small = [x for x in small if x.rsplit(" (", 1)[0] not in res.left_out_groups]
             res.subgroup_counts = {k: _counts_of(d, m) for k, m in used.items()}
             if small:
-                res.warnings.append(f"{item.name}: {len(small)} subgroup(s) of {by!r} have fewer than "
+                res.warnings.append(f"{name}: {len(small)} subgroup(s) of {by_label} have fewer than "
                                     f"{MIN_SUBGROUP_SIZE} respondents with an answer: {', '.join(small[:10])}"
                                     f"{' ...' if len(small) > 10 else ''}. Their estimates are very uncertain.")
             try:
@@ -155,9 +177,29 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
                     raise DataError(f"every group has fewer than {min_group_size} answers; none is shown")
                 res.subgroups = rr.estimate_by(d, res.subgroup_counts, confidence=confidence, ci=ci)
             except DpdeskError as exc:
-                res.error = f"subgroups by {by!r}: {exc}"
+                res.error = f"subgroups by {by_label}: {exc}"
         results.append(res)
     return results
+
+
+def _adjust_method(method: str) -> str:
+    try:
+        return multiple_testing.check_method(method)
+    except ValueError as exc:
+        raise DataError(str(exc)) from None
+
+
+def named_subgroups(per: dict, table: Table, by: str) -> tuple[dict, int | None]:
+    """``({value label: counts}, answers used with no subgroup value)`` from :func:`subgroup_counts`.
+
+    A blank and the column's user-missing codes (refused, don't know) are no subgroup: their
+    answers used are summed into the "(missing)" count (None when there are none).
+    """
+    missing_codes = set((getattr(table.report, "missing_values", None) or {}).get(by, []))
+    names = labels_of(table).values_of(by, [k for k in per if k is not None and k not in missing_codes])
+    missing = [m for k, m in per.items() if k is None or k in missing_codes]
+    n_missing = sum(m.n_used for m in missing) if missing else None
+    return {names[k]: m for k, m in per.items() if k in names}, n_missing
 
 
 def subgroup_counts(item, d: rr.Design, table: Table, by: str) -> dict:
@@ -191,15 +233,19 @@ def subgroup_warnings(data, by: str, *, max_levels: int = MAX_SUBGROUPS, min_siz
         sizes = frame.groupby(by, dropna=True, observed=True)[weight].sum()
     else:
         sizes = frame[by].value_counts(dropna=True)
+    label = labels_of(data).column(by)
+    missing = set((getattr(report, "missing_values", None) or {}).get(by, []))
+    sizes = sizes[[k not in missing for k in sizes.index]] if missing else sizes
     out = []
     if len(sizes) > max_levels:
-        out.append(f"The column {by!r} has {len(sizes):,} different values, so there would be {len(sizes):,} "
+        out.append(f"The column {labels_of(data).choice(by)} has {len(sizes):,} different values, so there would be {len(sizes):,} "
                    f"subgroups (more than {max_levels}). Is it an identifier or a continuous variable? "
                    f"Choose a column with a few categories, or group its values first.")
     small = sizes[(sizes < min_size) & (sizes >= (left_out_below or 0))]
     if len(small):
-        shown = ", ".join(f"{k} ({int(v)})" for k, v in list(small.items())[:8])
-        out.append(f"{len(small):,} subgroup(s) of {by!r} have fewer than {min_size} respondents: {shown}"
+        names = labels_of(data).values_of(by, list(small.index))
+        shown = ", ".join(f"{names[k]} ({int(v)})" for k, v in list(small.items())[:8])
+        out.append(f"{len(small):,} subgroup(s) of {label} have fewer than {min_size} respondents: {shown}"
                    f"{' ...' if len(small) > 8 else ''}. Estimates for so few respondents are too uncertain "
                    f"to report.")
     return out
@@ -217,11 +263,12 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     """Tables, metadata and the reproducibility information for an export."""
     tables: dict[str, Any] = {"Estimates": estimate_rows(results)}
     by = next((r.by for r in results if r.by), None)
+    by_label = next((r.by_label for r in results if r.by), None)
     if by:
-        tables[f"By {by}"] = subgroup_rows(results)
+        tables[f"By {by_label}"] = subgroup_rows(results)
         tests = subgroup_test_rows(results)
         if tests:
-            tables[f"Tests by {by}"] = tests
+            tables[f"Tests by {by_label}"] = tests
     ds = dataset_named(project, dataset) if project.datasets() else None
     source = (ds.source or {}) if ds is not None else {}
     items = project.items()
@@ -244,8 +291,11 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         "answers left out": {r.item: (r.mapping.left_out_text() or "none") for r in results if r.mapping is not None},
         **review.interval_metadata(ci),
         "confidence": confidence,
-        "subgroups by": by,
+        "subgroups by": by and (by_label if by_label == by else f"{by_label} (column {by})"),
     })
+    if by:
+        metadata["subgroups: no value"] = {r.label: r.missing_n or 0 for r in results if r.subgroups is not None}
+        metadata["pairwise p-values adjusted"] = subgroup_adjust_note(results) or "no"
     left_out = {g for r in results for g in r.left_out_groups}
     sizes = {r.min_group_size for r in results if r.min_group_size is not None}
     if by and sizes:
@@ -285,8 +335,8 @@ def rebuild_counts(project, item_name: str, mapping: dict, *, dataset: str | Non
     counts = _counts_of(d, item_counts(stand_in, table))
     subgroups = {}
     if by:
-        per = subgroup_counts(stand_in, d, table, by)
-        subgroups = {str(k): _counts_of(d, m) for k, m in per.items() if k is not None and m.n_used > 0}
+        per, _ = named_subgroups(subgroup_counts(stand_in, d, table, by), table, by)
+        subgroups = {k: _counts_of(d, m) for k, m in per.items() if m.n_used > 0}
     return counts, subgroups
 
 
