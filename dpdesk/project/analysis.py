@@ -18,7 +18,7 @@ from dpdesk.mechanisms import multiple_testing, rr
 from dpdesk.project import review
 from dpdesk.project.active import dataset_named
 from dpdesk.project.export.model import ReproItem, ResultsBundle
-from dpdesk.project.labels import item_label, labels_of
+from dpdesk.project.labels import Labels, item_label, labels_of
 from dpdesk.project.mapping import MappingReport, counts_by, map_item
 from dpdesk.project.reading.table import ImportReport, Source, Table
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
@@ -91,9 +91,8 @@ def stored_table(project, dataset: str | None = None) -> Table:
     ds = dataset_named(project, dataset)
     known = set(ImportReport.__dataclass_fields__)
     report = ImportReport(**{k: v for k, v in (ds.report or {}).items() if k in known})
-    stored = project.column_labels(ds.name)  # the project's labels (typed codes) over the report's
-    report.variable_labels = {c: v["label"] for c, v in stored.items() if v["label"]}
-    report.value_labels = {c: v["value_labels"] for c, v in stored.items() if v["value_labels"]}
+    labels = Labels.from_stored(project.column_labels(ds.name))  # the project's labels (typed codes)
+    report.variable_labels, report.value_labels = labels.columns, labels.values
     src = ds.source or {}
     source = Source(src.get("name", ds.name), src.get("path", ""), int(src.get("size") or 0), src.get("sha256", ""))
     return Table(project.dataset_frame(ds.name), report, source)

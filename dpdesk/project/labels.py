@@ -24,6 +24,12 @@ class Labels:
     columns: dict = field(default_factory=dict)
     values: dict = field(default_factory=dict)
 
+    @classmethod
+    def from_stored(cls, stored: dict) -> "Labels":
+        """From ``Project.column_labels(dataset)``."""
+        return cls({c: v["label"] for c, v in stored.items() if v["label"]},
+                   {c: v["value_labels"] for c, v in stored.items() if v["value_labels"]})
+
     def column(self, name: Any) -> str:
         """The column's label, or its name when it has none."""
         return str(self.columns.get(name) or name)
@@ -71,6 +77,18 @@ def item_label(item: Any, short_labels: dict | None = None) -> str:
     name = getattr(item, "name", item)
     short = (short_labels or {}).get(name)
     return short or (getattr(item, "question", "") or "").strip() or str(name)
+
+
+#: Characters of a question shown where space is short (plot titles, table rows).
+SHORT = 48
+
+
+def short_text(text: Any, limit: int = SHORT) -> str:
+    """The first words of ``text`` (up to ``limit`` characters, ending in "…")."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "\u2026"
 
 
 def _plain(value: Any) -> Any:

@@ -40,6 +40,8 @@ CONFIDENCE = [(0.95, "95%"), (0.90, "90%"), (0.99, "99%")]
 #: Answers to a direct question (matched ignoring case); anything else is "not counted" (shown).
 DIRECT_CODES = {"no": ["no", 0, "false", "nein", "non", "n"], "yes": ["yes", 1, "true", "ja", "oui", "y"]}
 NONE = "(none)"
+#: How the pairwise p-values of one item's subgroups are adjusted for many comparisons.
+ADJUSTMENTS = [("holm", "Holm (recommended)"), ("bonferroni", "Bonferroni"), ("none", "none (unadjusted)")]
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,7 @@ class Options:
     min_group: int | None = None  # leave out subgroups with fewer answers
     confirmed: bool = False  # the researcher agreed to subgroups despite the warnings
     style: str = "percent:1"  # the number style (NumberStyle.to_text)
+    adjust: str = "holm"  # the adjustment of pairwise p-values for many comparisons
 
 
 @dataclass
@@ -73,6 +76,8 @@ class ResultSet:
     subgroup_warning: object = None  # subgroup_disclosure.SubgroupWarning: exact n of a released column
     document: object = None  # report.model.Document in the options' number style
     methods: object = None  # report.methods.Methods: the methods paragraph and its references
+    names: dict[str, str] = field(default_factory=dict)  # item -> what plots call it
+    by_label: str | None = None  # the label of the "Subgroups by" column
 
 
 def _pct(x) -> str:
@@ -110,10 +115,10 @@ def _analyze(job, project, options: Options) -> ResultSet:
         for i, item in enumerate(names):
             job.progress(0.05 + 0.9 * i / max(1, len(names)), f"Bootstrapping {item}…")
             results += analysis.analyze(project, by=options.by, ci="bootstrap", confidence=options.confidence,
-                                        items=[item], min_group_size=options.min_group)
+                                        items=[item], min_group_size=options.min_group, adjust=options.adjust)
     else:
         results = analysis.analyze(project, by=options.by, ci=options.ci, confidence=options.confidence,
-                                   min_group_size=options.min_group)
+                                   min_group_size=options.min_group, adjust=options.adjust)
     job.check()
     from dpdesk.project.subgroup_disclosure import check_results
 
@@ -126,9 +131,10 @@ def _analyze(job, project, options: Options) -> ResultSet:
     table = analysis.stored_table(project) if direct_columns else None
     rr_rows = {row["item"]: row for row in figures.forest}
     for r in results:
-        if r.item not in rr_rows:
+        shown = figures.names.get(r.item, r.item)
+        if shown not in rr_rows:
             continue
-        forest.append(rr_rows[r.item])
+        forest.append(rr_rows[shown])
         column = direct_columns.get(r.item)
         if not column:
             continue
@@ -138,11 +144,11 @@ def _analyze(job, project, options: Options) -> ResultSet:
             m = map_item(table, column, DIRECT_CODES, exclude=True)
             dc = rr.compare_direct(e, m.counts[1], m.n_used, confidence=options.confidence)
         except DpdeskError as exc:
-            direct.append({"item": r.item, "direct column": column, "problem": str(exc)})
+            direct.append({"item": shown, "direct column": column, "problem": str(exc)})
             continue
-        forest.append({"item": r.item, "kind": "direct question", "n": m.n_used, "estimate": dc.direct,
+        forest.append({"item": shown, "kind": "direct question", "n": m.n_used, "estimate": dc.direct,
                        "CI low": dc.direct_ci[0], "CI high": dc.direct_ci[1]})
-        direct.append({"item": r.item, "direct column": column, "n direct": m.n_used,
+        direct.append({"item": shown, "direct column": column, "n direct": m.n_used,
                        "not counted": m.n_unmatched + m.n_missing,
                        "RR estimate": dc.rr, "direct estimate": dc.direct,
                        "difference (RR - direct)": dc.difference, "SE": dc.se, "CI low": dc.ci[0],
@@ -153,7 +159,7 @@ def _analyze(job, project, options: Options) -> ResultSet:
     sentences = [r.sentence() for r in results]
     for r in results:
         for remark in (r.estimate.notes if r.estimate is not None else ()):
-            sentences.append(f"{r.item}: {remark}")
+            sentences.append(f"{r.label}: {remark}")
         if r.left_out_sentence():
             sentences.append(r.left_out_sentence())
     from dpdesk.project.report.document import build_document
@@ -166,7 +172,7 @@ def _analyze(job, project, options: Options) -> ResultSet:
     job.progress(1.0, "Done")
     return ResultSet(options, results, analysis.estimate_rows(results), analysis.subgroup_rows(results), sentences,
                      forest, direct, bars, sub_plot, tests, sub_bars, warnings, subgroup_warning=warning,
-                     document=document, methods=methods_text)
+                     document=document, methods=methods_text, names=figures.names, by_label=figures.by)
 
 
 class ResultsView(QWidget):
@@ -205,6 +211,8 @@ class ResultsView(QWidget):
         self.ci = self._combo("Interval method", "How the confidence interval is computed", CI_METHODS)
         self.confidence = self._combo("Confidence level", "The confidence level of every interval", CONFIDENCE)
         self.by = self._combo("Subgroups", "Estimate separately for each value of this column", [(None, NONE)])
+        self.adjust = self._combo("Pairwise p-values", "How the p-values of the differences between subgroups "
+                                  "are adjusted for making many comparisons", ADJUSTMENTS)
         self.direct = name(QTableWidget(0, 2), "Direct questions",
                            "For each item, the column (if any) where the same question was asked directly")
         self.direct.setHorizontalHeaderLabels(["Item", "Asked directly in column"])
@@ -221,6 +229,7 @@ class ResultsView(QWidget):
         form.addRow("Confidence interval:", self.ci)
         form.addRow("Confidence level:", self.confidence)
         form.addRow("Subgroups by:", self.by)
+        form.addRow("Pairwise p-values:", self.adjust)
         options = QHBoxLayout()
         options.addLayout(form)
         options.addWidget(self.direct, 1)
@@ -249,7 +258,7 @@ class ResultsView(QWidget):
         layout.addWidget(self.state)
         layout.addWidget(self.subgroup_warning)
         layout.addWidget(scroll, 1)
-        for combo in (self.ci, self.confidence, self.by):
+        for combo in (self.ci, self.confidence, self.by, self.adjust):
             combo.currentIndexChanged.connect(self.recompute)
         window.undo_stack.indexChanged.connect(self._on_items_changed)  # items edited in Design
         # connected before the views created later, so this reads the project before their jobs start
@@ -279,7 +288,7 @@ class ResultsView(QWidget):
         by = self.by.currentData()
         return Options(self.ci.currentData(), self.confidence.currentData(), by, direct,
                        self.subgroup_warning.min_group_size(), confirmed=by is not None and by == self._confirmed_by,
-                       style=self.number_style().to_text())
+                       style=self.number_style().to_text(), adjust=self.adjust.currentData())
 
     def number_style(self):
         """The number style chosen in the Preferences (default: percent with 1 decimal)."""
@@ -302,14 +311,15 @@ class ResultsView(QWidget):
         sets = project.datasets() if project is not None else []
         active = active_dataset(project) if sets else None
         columns = active.columns if active is not None else []
-        dtypes = active.dtypes if active is not None else {}
         self.by.blockSignals(True)
         keep = self.by.currentData()
         self.by.clear()
         self.by.addItem(NONE, None)
-        for c in columns:
-            if dtypes.get(c, "") in ("object", "category", "str", "string", "bool") or "int" in dtypes.get(c, ""):
-                self.by.addItem(c, c)
+        if active is not None:
+            from dpdesk.project.subgroup_choice import project_subgroup_columns
+
+            for column, text in project_subgroup_columns(project, active.name):  # "Q3 — What is your gender?"
+                self.by.addItem(text, column)
         self.by.setCurrentIndex(max(0, self.by.findData(keep)))
         self.by.blockSignals(False)
         self._fill_direct(project, columns)
@@ -413,32 +423,34 @@ class ResultsView(QWidget):
             self.forest.plot(draw_forest, rs.forest, confidence=conf)
         self.forest.setVisible(bool(rs.forest))
         if rs.subgroup_plot:
-            self.subgroup_plot.title = f"Subgroups by {rs.options.by}"
-            table = [{"item": r["item"].split(": ", 1)[0], "subgroup": r["item"].split(": ", 1)[-1],
+            self.subgroup_plot.title = f"Subgroups by {rs.by_label}"
+            table = [{"item": r["of"], "subgroup": r["subgroup"],
                       **{k: r[k] for k in ("n", "estimate", "CI low", "CI high")}} for r in rs.subgroup_plot]
             self.subgroup_plot.plot(draw_forest, rs.subgroup_plot, table_rows=table, confidence=conf)
         self.subgroup_plot.setVisible(bool(rs.subgroup_plot))
-        self._show_bars(rs.bars, conf, rs.subgroup_bars, rs.options.by)
+        self._show_bars(rs.bars, conf, rs.subgroup_bars, rs.by_label, rs.names)
         self.content.setEnabled(True)
         method = dict(CI_METHODS)[rs.options.ci]
         self._show_state(f"Up to date: {method} intervals at {100 * conf:.0f}%"
-                         + (f", by {rs.options.by}" if rs.options.by else "") + ".")
+                         + (f", by {rs.by_label}" if rs.options.by else "") + ".")
         self.updated.emit(rs)
 
-    def _show_bars(self, bars: dict, confidence: float, by_subgroup: dict | None = None, by: str | None = None) -> None:
+    def _show_bars(self, bars: dict, confidence: float, by_subgroup: dict | None = None, by: str | None = None,
+                   names: dict | None = None) -> None:
         for item in list(self.bars):
             if item not in bars:
                 self.bars.pop(item).deleteLater()
         for item, rows in bars.items():
+            label = (names or {}).get(item, item)
             panel = self.bars.get(item)
             if panel is None:
-                panel = self.bars[item] = PlotPanel(f"{item} categories", f"the share of each category of {item}")
+                panel = self.bars[item] = PlotPanel(f"{label} categories", f"the share of each category of {label}")
                 panel.style = self.number_style()
                 self.bars_box.addWidget(panel)
             if by_subgroup and item in by_subgroup:  # one colour per subgroup
-                panel.plot(draw_grouped_bars, by_subgroup[item], title=f"{item} by {by}", confidence=confidence)
+                panel.plot(draw_grouped_bars, by_subgroup[item], title=f"{label} by {by}", confidence=confidence)
             else:
-                panel.plot(draw_bars, rows, title=item, confidence=confidence)
+                panel.plot(draw_bars, rows, title=label, confidence=confidence)
 
     def _on_failed(self, exc) -> None:
         from dpdesk.errors import DpdeskError

@@ -98,11 +98,16 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
                           f"counts of each recorded answer and each design's response matrix, as in RRreg "
                           f"({c('heck2018')}), with {100 * confidence:g}% {CI_WORDS.get(ci, ci)} "
                           f"({c(*CI_KEYS.get(ci, ()))}).")
-    by = next((r.by for r in results if r.by), None)
+    by = next((r.by_label or r.by for r in results if r.by), None)
     if by:
+        adjust = next((r.adjust for r in results if r.by and getattr(r, "adjust", "none") != "none"), None)
+        adjusted = {"holm": f" p-values of the pairwise differences were adjusted for the number of comparisons "
+                            f"with Holm's step-down method ({c('holm1979')}).",
+                    "bonferroni": " p-values of the pairwise differences were adjusted for the number of "
+                                  "comparisons with the Bonferroni method."}.get(adjust, "")
         paragraphs.append(f"Estimates were also computed separately for each group of {by}; differences between "
                           f"groups have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) and the equality of "
-                          "all groups was tested with a likelihood-ratio test.")
+                          f"all groups was tested with a likelihood-ratio test.{adjusted}")
     if project is not None:
         from dpdesk.project.report.regression import regression_paragraphs
 

@@ -37,7 +37,7 @@ def report_parts(project, *, by: str | None = None, ci: str = "default", confide
     doc.sections += regression_sections(project)  # the saved regressions, after the estimates
     doc.number_tables()
     rows = figures if figures is not None else figure_rows(results)
-    by = next((r.by for r in results if r.by), None)
+    by = next((r.by_label or r.by for r in results if r.by), None)
     return (doc, methods(project, results, ci=ci, confidence=confidence, dataset=dataset),
             figure_specs(rows, by=by, confidence=confidence))
 

@@ -1,0 +1,69 @@
+"""The columns a chooser offers for subgroups and groups, each shown as "Q3 — What is your gender?".
+
+A sensible grouping variable has a few categories a reader recognises. Left out: time
+stamps (StartDate, RecordedDate, a date or time column), the randomized answers and
+randomization groups of the project's items (an RR answer is no one's true group), direct
+identifiers (e-mail, name, response ID: :mod:`dpdesk.project.reading.identifiers`) and free
+text (the importer keeps text as categories unless nearly every value differs). Decided from
+the column's name, label, type and the items, without reading the rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dpdesk.project.labels import Labels
+from dpdesk.project.reading.identifiers import by_name, is_time_stamp_name
+
+#: Column types that hold text with nearly every value different (see ``reading.shape``).
+FREE_TEXT = ("object", "str", "string")
+
+
+def item_columns(items) -> set[str]:
+    """The columns the items read: their randomized answers, groups and unary option columns."""
+    out: set[str] = set()
+    for item in items:
+        for column in (getattr(item, "column", None), getattr(item, "group_column", None)):
+            if column:
+                out.add(str(column))
+        codes = getattr(item, "codes", None)
+        if isinstance(codes, dict) and isinstance(codes.get("columns"), dict):
+            out.update(str(c) for c in codes["columns"].values())
+    return out
+
+
+def left_out_because(column: str, dtype: str, label: str | None, answers: set[str],
+                     value_labels: bool = False) -> str | None:
+    """Why ``column`` makes no sensible subgroup (in words), or None when it does."""
+    kind = (dtype or "").lower()
+    if column in answers:
+        return "it holds an item's randomized answers or groups"
+    if "datetime" in kind or "timedelta" in kind or is_time_stamp_name(column) or (
+            label and is_time_stamp_name(label)):
+        return "it is a time stamp"
+    if by_name(column, label):
+        return "it identifies respondents"
+    if kind in FREE_TEXT:
+        return "it is free text with nearly every answer different"
+    if kind.startswith("float") and not value_labels:
+        return "it holds measurements, not categories"
+    return None
+
+
+def subgroup_columns(dataset: Any, labels: Labels, items=()) -> list[tuple[str, str]]:
+    """``[(column, "Q3 — What is your gender?"), ...]``: the sensible grouping columns of ``dataset``.
+
+    ``dataset`` is a :class:`~dpdesk.project.items.Dataset` (its ``columns`` and ``dtypes``).
+    """
+    answers = item_columns(items)
+    return [(c, labels.choice(c)) for c in dataset.columns
+            if left_out_because(c, dataset.dtypes.get(c, ""), labels.columns.get(c), answers,
+                                bool(labels.values.get(c))) is None]
+
+
+def project_subgroup_columns(project, dataset: str | None = None) -> list[tuple[str, str]]:
+    """:func:`subgroup_columns` of a project's dataset (default: the active one)."""
+    from dpdesk.project.active import dataset_named
+
+    ds = dataset_named(project, dataset)
+    return subgroup_columns(ds, Labels.from_stored(project.column_labels(ds.name)), project.items())
