@@ -200,6 +200,6 @@ def subgroup_test_sentences(results: list, by: str | None) -> list[str]:
                 else "distribution over the categories")
         stat = "n/a" if not math.isfinite(t.statistic) else f"{t.statistic:.2f}"
         p = "n/a" if not math.isfinite(t.p_value) else f"{t.p_value:.3g}"
-        out.append(f"{_name(r)}: test that the {what} is the same in every group of "
-                   f"{getattr(r, 'by_label', None) or by}: {t.method}, statistic {stat} on {t.df} df, p = {p}.")
+        out.append(f"{_name(r)}: test that every group of {getattr(r, 'by_label', None) or by} has the same "
+                   f"{what}: {t.method}, statistic {stat} on {t.df} df, p = {p}.")
     return out

@@ -55,11 +55,16 @@ def variable_rows(table) -> list[tuple[str, str, str, str, str]]:
     return out
 
 
+#: The column of the variable list that holds each column's label (editable).
+LABEL_COLUMN = 2
+
+
 class DataView(QWidget):
     dataset_shown = Signal(str)  # the dataset now in the table
     dialog_opened = Signal(object)  # the ImportDialog (tests drive it)
     imported = Signal(str)  # a dataset was just imported (results are out of date)
     active_changed = Signal(str)  # another dataset is now the active one (every view follows it)
+    labels_changed = Signal(str)  # a column of this dataset was relabelled (output follows)
 
     def __init__(self, window, parent=None) -> None:
         super().__init__(parent)
@@ -95,9 +100,16 @@ class DataView(QWidget):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.variables = name(QTableWidget(0, 5), "Variables",
                               "Each column with its type, question text, value labels and missing codes")
-        self.variables.setHorizontalHeaderLabels(["Variable", "Type", "Question text", "Value labels", "Missing codes"])
+        self.variables.setHorizontalHeaderLabels(["Variable", "Type", "Label (question text)", "Value labels",
+                                                  "Missing codes"])
+        self.variables.horizontalHeaderItem(LABEL_COLUMN).setToolTip(
+            "What tables, plots and reports call the column. Double-click or press F2 to rename it.")
         self.variables.verticalHeader().setVisible(False)
-        self.variables.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.variables.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                       | QAbstractItemView.EditTrigger.EditKeyPressed
+                                       | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.variables.itemChanged.connect(self._on_variable_edited)
+        self._dataset_shown: str | None = None
         header = self.variables.horizontalHeader()
         for c in (0, 1, 4):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
@@ -126,6 +138,7 @@ class DataView(QWidget):
         self.split = split
         # connected before the views created later, so this reads the project before their jobs start
         window.project_changed.connect(self.refresh)
+        window.undo_stack.indexChanged.connect(self._sync_labels)  # a label change undone or redone
 
     @property
     def project(self):
@@ -186,14 +199,55 @@ class DataView(QWidget):
         self.info.setText(f"<b>{dataset}</b>: {len(table.frame):,} rows, {len(table.frame.columns)} columns, from "
                           f"{src.name} (SHA-256 {src.sha256[:12]}…){left}")
         rows = variable_rows(table)
+        self._dataset_shown = None  # filling the list is no edit
         self.variables.setRowCount(len(rows))
         for i, row in enumerate(rows):
             for j, text in enumerate(row):
-                self.variables.setItem(i, j, QTableWidgetItem(text))
+                cell = QTableWidgetItem(text)
+                if j != LABEL_COLUMN:
+                    cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                self.variables.setItem(i, j, cell)
+        self._dataset_shown = dataset
         self.empty.hide()
         self.split.show()
         self.map_button.setEnabled(bool(self.project is not None and self.project.items()))
         self.dataset_shown.emit(dataset)
+
+    def _sync_labels(self, _index: int = 0) -> None:
+        """Show the labels the project holds now (after Undo or Redo)."""
+        dataset = self._dataset_shown
+        if dataset is None or self.project is None or self.project.closed or self.table is None:
+            return
+        stored = {c: v["label"] for c, v in self.project.column_labels(dataset).items() if v["label"]}
+        if stored == {c: v for c, v in self.table.report.variable_labels.items() if v}:
+            return
+        self.table.report.variable_labels = dict(stored)
+        self._dataset_shown = None
+        for row in range(self.variables.rowCount()):
+            self.variables.item(row, LABEL_COLUMN).setText(stored.get(self.variables.item(row, 0).text(), ""))
+        self._dataset_shown = dataset
+        self.labels_changed.emit(dataset)
+
+    def _on_variable_edited(self, cell) -> None:
+        """The researcher renamed a column (its label): store it as one undoable step."""
+        if self._dataset_shown is None or cell.column() != LABEL_COLUMN or self.project is None:
+            return
+        from dpdesk.gui.shell import commands
+
+        column = self.variables.item(cell.row(), 0).text()
+        label = " ".join(cell.text().split())
+        if label == (self.table.report.variable_labels.get(column) or ""):
+            return
+        try:
+            commands.push(self.window_.undo_stack, commands.SetColumnLabel(self.project, self._dataset_shown,
+                                                                           column, label))
+        except DpdeskError as exc:
+            show_error(exc, self)
+            return
+        self.table.report.variable_labels[column] = label
+        self.window_.statusBar().showMessage(f"Column {column} is now labelled {label!r}." if label else
+                                             f"Column {column} has no label now.", 8000)
+        self.labels_changed.emit(self._dataset_shown)
 
     # ------------------------------------------------------------------ mapping
     def mapping_dialog(self):

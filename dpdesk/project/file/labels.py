@@ -115,8 +115,14 @@ class ProjectLabels:
         with self._mutex:
             return read_labels(self.connection, self._dataset_row(dataset)["id"])
 
-    def set_column_label(self, dataset: str, column: str, label: Any = _UNSET, value_labels: Any = _UNSET) -> None:
-        """Set a column's label and/or value labels as the researcher's (``""``/``{}`` removes them)."""
+    def set_column_label(self, dataset: str, column: str, label: Any = _UNSET, value_labels: Any = _UNSET, *,
+                         source: str = "researcher") -> None:
+        """Set a column's label and/or value labels (``""``/``{}`` removes them), as the researcher's.
+
+        ``source="file"`` puts back what the file said (undo of a researcher's change).
+        """
+        if source not in ("file", "researcher"):
+            raise ProjectError(f"A label comes from the 'file' or the 'researcher', not {source!r}.")
         with self.transaction() as conn:
             dataset_id = self._dataset_row(dataset)["id"]
             found = _positions(conn, dataset_id).get(column)
@@ -127,12 +133,11 @@ class ProjectLabels:
                          (dataset_id, position))
             if label is not _UNSET:
                 text = " ".join(str(label or "").split())
-                conn.execute("UPDATE column_labels SET label = ?, source = 'researcher' WHERE dataset_id = ? AND"
-                             " position = ?", (text or None, dataset_id, position))
+                conn.execute("UPDATE column_labels SET label = ?, source = ? WHERE dataset_id = ? AND position = ?",
+                             (text or None, source, dataset_id, position))
             if value_labels is not _UNSET:
-                conn.execute("UPDATE column_labels SET value_labels = ?, value_source = 'researcher' WHERE"
-                             " dataset_id = ? AND position = ?",
-                             (encode_value_labels(value_labels), dataset_id, position))
+                conn.execute("UPDATE column_labels SET value_labels = ?, value_source = ? WHERE dataset_id = ? AND"
+                             " position = ?", (encode_value_labels(value_labels), source, dataset_id, position))
 
     def item_labels(self) -> dict[str, str]:
         """``{item name: short label}`` for the items that have one."""

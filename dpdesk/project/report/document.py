@@ -185,8 +185,8 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
         t = r.subgroups.test
         cnotes = []
         if t is not None:
-            cnotes.append(f"Test that the {'prevalence' if r.design.is_binary else 'distribution'} is the same in every "
-                          f"group of {_e(by)}: "
+            cnotes.append(f"Test that every group of {_e(by)} has the same "
+                          f"{'prevalence' if r.design.is_binary else 'distribution'}: "
                           f"{_e(t.method).replace('G^2', 'G²')}, {test_text(t)}.")
         note = subgroup_adjust_note([r]).split(";")[0]
         if note and adjusted:
