@@ -61,15 +61,15 @@ def fit_job(job, project, spec):
 
     from dpdesk.project.reading.importing import own_connection
     from dpdesk.project.regression import regress
-    from dpdesk.project.regression.report import report_of
+    from dpdesk.project.regression.report import labelled_report
 
     job.progress(0.05, "Fitting the model…")
     with own_connection(project) as own:
         result = regress(own, spec.item, spec.predictors, reference=spec.reference, interactions=spec.interactions,
                          center=spec.center, categorical=spec.categorical, confidence=spec.confidence,
                          dataset=spec.dataset, progress=job.progress)
-    job.progress(0.95, "Predictions…")
-    return report_of(result, spec), result
+        job.progress(0.95, "Predictions…")
+        return labelled_report(own, result, spec), result
 
 
 def curve_job(job, report, result, predictor: str):
