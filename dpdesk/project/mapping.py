@@ -254,7 +254,7 @@ def counts_by(data, column: str, codes: dict, by: str, *, responses=None, group_
 
 def _subset(data, mask):
     frame, report = _frame_and_report(data)
-    part = frame.loc[mask.to_numpy()]
+    part = frame.loc[mask.to_numpy(dtype=bool, na_value=False)]  # a blank in a nullable column: not in the group
     if report is None:
         return part
     return type(data)(frame=part, report=report, source=data.source)

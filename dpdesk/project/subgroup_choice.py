@@ -1,7 +1,8 @@
 """The columns a chooser offers for subgroups and groups, each shown as "Q3 — What is your gender?".
 
 A sensible grouping variable has a few categories a reader recognises. Left out: time
-stamps (StartDate, RecordedDate, a date or time column), the randomized answers and
+stamps (StartDate, RecordedDate, a date or time column), survey platforms' bookkeeping
+(Progress, Finished, Duration), the randomized answers and
 randomization groups of the project's items (an RR answer is no one's true group), direct
 identifiers (e-mail, name, response ID: :mod:`dpdesk.project.reading.identifiers`) and free
 text (the importer keeps text as categories unless nearly every value differs). Decided from
@@ -17,6 +18,11 @@ from dpdesk.project.reading.identifiers import by_name, is_time_stamp_name
 
 #: Column types that hold text with nearly every value different (see ``reading.shape``).
 FREE_TEXT = ("object", "str", "string")
+#: Bookkeeping columns of survey platforms (Qualtrics, LimeSurvey, SurveyMonkey, REDCap), as
+#: lower-case letters and digits: how the survey ran, not who answered.
+BOOKKEEPING = {"status", "progress", "durationinseconds", "duration", "finished", "distributionchannel",
+               "userlanguage", "lastpage", "startlanguage", "seed", "refurl", "collectorid",
+               "redcapeventname", "redcaprepeatinstrument", "redcaprepeatinstance", "interviewtime"}
 
 
 def item_columns(items) -> set[str]:
@@ -43,6 +49,9 @@ def left_out_because(column: str, dtype: str, label: str | None, answers: set[st
         return "it is a time stamp"
     if by_name(column, label):
         return "it identifies respondents"
+    key = "".join(ch for ch in column.lower() if ch.isalnum())
+    if key in BOOKKEEPING or key.endswith("complete"):
+        return "it records how the survey ran"
     if kind in FREE_TEXT:
         return "it is free text with nearly every answer different"
     if kind.startswith("float") and not value_labels:
