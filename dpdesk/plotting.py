@@ -26,6 +26,13 @@ def _percent_axis(axis) -> None:
         axis.set_major_formatter(lambda x, _pos: f"{100 * x:.0f}%")
 
 
+def _wrapped(text: str, width: int = 28) -> str:
+    """``text`` broken into lines of at most ``width`` characters (labels are questions)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(str(text), width)) or str(text)
+
+
 def draw_forest(figure, rows: list[dict], *, confidence: float = 0.95) -> None:
     """One line per item: the RR estimate with its CI, and the direct estimate just below it.
 
@@ -47,11 +54,11 @@ def draw_forest(figure, rows: list[dict], *, confidence: float = 0.95) -> None:
                     fmt="s" if direct else "o", ms=6, capsize=3, lw=1.6,
                     color=DIRECT_COLOUR if direct else RR_COLOUR, mfc="white" if direct else None)
     ax.set_yticks(range(len(items)))
-    ax.set_yticklabels(items)
+    ax.set_yticklabels([_wrapped(i) for i in items])  # a question as label: on lines, not across the plot
     ax.invert_yaxis()
     ax.set_xlim(0, max(0.05, min(1.0, max((r["CI high"] or 0) for r in rows) * 1.15 if rows else 1.0)))
     _percent_axis(ax.xaxis)
-    ax.set_xlabel(f"estimated prevalence with {100 * confidence:.0f}% confidence interval")
+    ax.set_xlabel(_wrapped(f"estimated prevalence with {100 * confidence:.0f}% confidence interval", 32))
     ax.grid(axis="x", color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
     from matplotlib.lines import Line2D

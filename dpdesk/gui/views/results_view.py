@@ -283,7 +283,8 @@ class ResultsView(QWidget):
 
     # ------------------------------------------------------------------ options
     def options(self) -> Options:
-        direct = tuple((self.direct.item(r, 0).text(), self.direct.cellWidget(r, 1).currentData())
+        direct = tuple((self.direct.item(r, 0).data(Qt.ItemDataRole.UserRole),
+                        self.direct.cellWidget(r, 1).currentData())
                        for r in range(self.direct.rowCount()) if self.direct.cellWidget(r, 1).currentData())
         by = self.by.currentData()
         return Options(self.ci.currentData(), self.confidence.currentData(), by, direct,
@@ -355,8 +356,14 @@ class ResultsView(QWidget):
         self.direct.setRowCount(len(items))
         from PySide6.QtWidgets import QTableWidgetItem
 
+        from dpdesk.project.labels import item_label, short_text
+
+        short = project.item_labels() if items else {}
         for r, it in enumerate(items):
-            self.direct.setItem(r, 0, QTableWidgetItem(it.name))
+            cell = QTableWidgetItem(short_text(item_label(it, short)))
+            cell.setData(Qt.ItemDataRole.UserRole, it.name)
+            cell.setToolTip(f"{item_label(it, short)} (item {it.name})")
+            self.direct.setItem(r, 0, cell)
             combo = name(QComboBox(), f"Direct column of {it.name}", "The column where this question was asked directly")
             combo.addItem(NONE, None)
             for c in columns:
