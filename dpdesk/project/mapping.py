@@ -247,7 +247,7 @@ def counts_by(data, column: str, codes: dict, by: str, *, responses=None, group_
         sub = map_item(_subset(data, blank), column, codes, group_column=group_column,
                        group_codes=group_codes, responses=responses, exclude=exclude, **options)
         sub.warnings.append(f"{int(blank.sum())} row(s) have no value in '{by}' and are counted "
-                            f"under the subgroup None.")
+                            f"in the group (missing).")
         result[None] = sub
     return result
 
