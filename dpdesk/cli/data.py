@@ -288,7 +288,8 @@ def cmd_label(args) -> int:
             if args.text is not None:
                 project.set_item_label(args.column, args.text)
             item = project.item(args.column)
-            print(f"{item.name}: {project.item_labels().get(item.name) or '(no short label; output uses its question)'}")
+            short = project.item_labels().get(item.name)
+            print(f"{item.name}: {short or '(no short label; output uses its question)'}")
             return 0
         ds = dataset_named(project, args.dataset)
         table = stored_table(project, ds.name)

@@ -25,8 +25,8 @@ from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay impor
     COLUMNS,
     estimate_rows,
     subgroup_rows,
-    subgroup_test_rows,
     subgroup_adjust_note,
+    subgroup_test_rows,
     subgroup_test_sentences,
 )
 from dpdesk.project.unary import is_unary_codes, unary_counts, unary_counts_by
@@ -232,17 +232,19 @@ def subgroup_warnings(data, by: str, *, max_levels: int = MAX_SUBGROUPS, min_siz
         sizes = frame.groupby(by, dropna=True, observed=True)[weight].sum()
     else:
         sizes = frame[by].value_counts(dropna=True)
-    label = labels_of(data).column(by)
+    labels = labels_of(data)
+    label = labels.column(by)
     missing = set((getattr(report, "missing_values", None) or {}).get(by, []))
     sizes = sizes[[k not in missing for k in sizes.index]] if missing else sizes
     out = []
     if len(sizes) > max_levels:
-        out.append(f"The column {labels_of(data).choice(by)} has {len(sizes):,} different values, so there would be {len(sizes):,} "
+        out.append(f"The column {labels.choice(by)} has {len(sizes):,} different values, so there would be "
+                   f"{len(sizes):,} "
                    f"subgroups (more than {max_levels}). Is it an identifier or a continuous variable? "
                    f"Choose a column with a few categories, or group its values first.")
     small = sizes[(sizes < min_size) & (sizes >= (left_out_below or 0))]
     if len(small):
-        names = labels_of(data).values_of(by, list(small.index))
+        names = labels.values_of(by, list(small.index))
         shown = ", ".join(f"{names[k]} ({int(v)})" for k, v in list(small.items())[:8])
         out.append(f"{len(small):,} subgroup(s) of {label} have fewer than {min_size} respondents: {shown}"
                    f"{' ...' if len(small) > 8 else ''}. Estimates for so few respondents are too uncertain "

@@ -175,8 +175,9 @@ def release_cells(entry) -> ReleaseCells:
     grouped = ([str(c) for c in request.get("columns") or []] if stat in ("histogram", "crosstab") else []) + (
         [str(request["by"])] if request.get("by") else [])
     if grouped:
-        notes.append(f"Rows with a blank (or a value that is not a declared key) in {', '.join(grouped)} are in no cell; how many there are is not released, since an exact "
-                     "count would not be private. Declare a key for them to release their count with noise.")
+        notes.append(f"Rows with a blank (or a value that is not a declared key) in {', '.join(grouped)} are "
+                     "in no cell; how many there are is not released, since an exact count would not be "
+                     "private. Declare a key for them to release their count with noise.")
     return ReleaseCells(stat, axis_names(entry, len(keys)), cells, confidence, _noise_text(events),
                         _cost_text(entry), coverage, post, notes)
 

@@ -135,7 +135,8 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
         if c.name != INTERCEPT:
             forest.append({"term": _term_label(result, c.name, labels), "OR": c.odds_ratio, "CI low": lo,
                            "CI high": hi})
-    tests = [{"test": f"{labels.column(t.name)} (all its columns)", "df": t.df, "chi2": t.chi2, "p": t.p} for t in f.terms]
+    tests = [{"test": f"{labels.column(t.name)} (all its columns)", "df": t.df, "chi2": t.chi2, "p": t.p}
+             for t in f.terms]
     tests += [{"test": f"{_term_label(result, c.name, labels)} (dropped)", "df": 1, "chi2": c.lr_chi2,
                "p": c.lr_p}
               for c in f.coefficients if c.name != INTERCEPT]
