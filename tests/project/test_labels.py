@@ -195,3 +195,18 @@ def test_v3_report_labels_migrate_with_typed_codes(tmp_path):
     assert stored[numeric]["value_labels"] == {1: "one", 2: "two"}
     assert all(type(k) is int for k in stored[numeric]["value_labels"])
     assert stored[text]["value_labels"] == {"a": "Alpha"}
+
+
+def test_regression_terms_use_labels_and_keep_their_code(tmp_path):
+    from dpdesk.project.regression.report import RegressionSpec, fit_report
+
+    path = _study(tmp_path)
+    with Project.open(path) as p:
+        p.set_item_label("cheat", "Exam cheating")
+        report = fit_report(p, RegressionSpec("cheat", ["faculty"]))
+    terms = [r["term"] for r in report.coefficients]
+    assert any(t.startswith("Faculty: ") and "(vs " in t for t in terms), terms
+    row = next(r for r in report.coefficients if r["term"].startswith("Faculty: "))
+    assert row["term code"].startswith("faculty[") and report.coefficient(row["term code"]) is row
+    assert report.title.startswith("Logistic regression of Exam cheating")
+    assert any("with Faculty " in s for s in report.sentences)

@@ -172,7 +172,7 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
             f"tests; SEs from the {f.se_method}.")
     title = f"Logistic regression of {item or result.item} ({result.design.summary or result.design.name})"
     report = RegressionReport(spec, title, header, cells, rows, tests, statistics, forest,
-                              prevalence_curve(result, plot), sentences(result), report_text(result), note,
+                              prevalence_curve(result, plot), sentences(result, labels), report_text(result), note,
                               result.to_dict())
     return RegressionReport.from_dict(report.to_dict())  # the same values as a saved one reads back
 
