@@ -238,13 +238,15 @@ def saved_reports(project) -> list[RegressionReport]:
 
 
 def predictor_choices(table, exclude=()) -> list[dict]:
-    """Each column that can be a predictor: ``{"column", "kind", "levels"}`` (levels of categories).
+    """Each column that can be a predictor: ``{"column", "kind", "levels", "label"}`` (levels of categories;
+    the label as a chooser shows it, "Q3 — What is your gender?").
 
     ``kind`` as ``design_matrix`` detects it (numeric columns as they are, others as
     categories); ``levels`` the distinct values of a categorical column (at most 50) as the
     reference choices, in the order the model uses. Columns in ``exclude`` (the item's own
     answers) and columns with a single value are left out.
     """
+    from dpdesk.project.labels import labels_of
     from dpdesk.project.regression.fit import _column, _display, _labels, _level_order
 
     frame, report = table.frame, table.report
@@ -266,5 +268,6 @@ def predictor_choices(table, exclude=()) -> list[dict]:
             levels = sorted(set(shown.values()), key=_level_order)
         elif not numeric:
             continue  # free text or identifiers: too many levels to be a predictor
-        out.append({"column": str(col), "kind": "numeric" if numeric else "categorical", "levels": levels})
+        out.append({"column": str(col), "kind": "numeric" if numeric else "categorical", "levels": levels,
+                    "label": labels_of(table).choice(col)})
     return out
