@@ -63,6 +63,41 @@ class Labels:
                 for code, text in shown.items()}
 
 
+def parse_value_labels(text: str, series: Any = None, column: str = "the column") -> dict:
+    """``"1 = Female; 2 = Male"`` as ``{1: "Female", 2: "Male"}``, each code in the type ``series`` holds.
+
+    An empty text is no value labels. A part without "=" or without a code or label is a
+    DataError that says which part and how to write it.
+    """
+    from dpdesk.errors import DataError
+
+    out: dict = {}
+    for part in (p.strip() for p in str(text or "").split(";")):
+        if not part or part in ("…", "..."):
+            continue
+        code, sep, label = (x.strip() for x in part.partition("="))
+        if not sep or not code or not label:
+            raise DataError(f"Value labels of {column}: {part!r} is not 'code = label'. Write them as "
+                            f"'1 = Female; 2 = Male'.")
+        out[_typed(code, series, column)] = label
+    return out
+
+
+def _typed(code: str, series: Any, column: str) -> Any:
+    """A code typed by the researcher, in the type the column holds (2 for whole numbers, "2" for text)."""
+    from dpdesk.errors import DataError
+
+    kind = str(getattr(series, "dtype", "object")).lower()
+    if kind.startswith(("int", "uint", "float")):
+        try:
+            number = float(code)
+        except ValueError:
+            raise DataError(f"Value labels of {column}: the column holds numbers, so the code {code!r} must "
+                            f"be a number.") from None
+        return int(number) if kind.startswith(("int", "uint")) and number.is_integer() else number
+    return code
+
+
 def labels_of(table: Any) -> Labels:
     """The labels a :class:`~dpdesk.project.reading.table.Table`'s report carries (none for a frame)."""
     report = getattr(table, "report", None)

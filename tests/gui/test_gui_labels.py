@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from dpdesk.gui.views.data_view import LABEL_COLUMN
+from dpdesk.gui.views.data_view import LABEL_COLUMN, VALUES_COLUMN
 from dpdesk.project import Project
 from dpdesk.project.labels import MISSING
 from tests.helpers.gui import shot
@@ -31,6 +31,18 @@ def _choose(qtbot, combo, text: str, rv) -> None:
     assert combo.currentText().startswith(text)
 
 
+def _edit(qtbot, table, row: int, column: int, text: str) -> None:
+    """Click the cell, press F2, replace its text by typing, press Enter."""
+    rect = table.visualItemRect(table.item(row, column))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.keyClick(table, Qt.Key.Key_F2)
+    editor = table.viewport().focusWidget()
+    assert editor is not None and editor is not table
+    qtbot.keyClick(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(editor, text)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+
+
 def test_rename_a_column_in_the_data_view_persists(window, qtbot, tmp_path):
     path = _study(tmp_path)
     dv = window.data_view
@@ -40,20 +52,16 @@ def test_rename_a_column_in_the_data_view_persists(window, qtbot, tmp_path):
     table = dv.variables
     row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == "faculty")
     assert table.item(row, LABEL_COLUMN).text() == "Faculty"
-    rect = table.visualItemRect(table.item(row, LABEL_COLUMN))
-    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    qtbot.keyClick(table, Qt.Key.Key_F2)
-    editor = table.viewport().focusWidget()
-    assert editor is not None and editor is not table
-    qtbot.keyClick(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-    qtbot.keyClicks(editor, "Faculty of study")
-    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    _edit(qtbot, table, row, LABEL_COLUMN, "Faculty of study")
     qtbot.waitUntil(lambda: window.project.column_labels("wave 1")["faculty"]["label"] == "Faculty of study")
     assert window.project.column_labels("wave 1")["faculty"]["source"] == "researcher"
     window.undo_stack.undo()  # Edit > Undo takes the label back
     qtbot.waitUntil(lambda: table.item(row, LABEL_COLUMN).text() == "Faculty")
     window.undo_stack.redo()
     qtbot.waitUntil(lambda: table.item(row, LABEL_COLUMN).text() == "Faculty of study")
+    _edit(qtbot, table, row, VALUES_COLUMN, "A = Arts; B = Business; C = Chemistry")
+    qtbot.waitUntil(lambda: window.project.column_labels("wave 1")["faculty"]["value_labels"]
+                    == {"A": "Arts", "B": "Business", "C": "Chemistry"})
     window.close_project()
     with Project.open(path) as p:
         assert p.column_labels("wave 1")["faculty"]["label"] == "Faculty of study"
@@ -61,6 +69,8 @@ def test_rename_a_column_in_the_data_view_persists(window, qtbot, tmp_path):
     texts = [rv.by.itemText(i) for i in range(rv.by.count())]
     assert "faculty \u2014 Faculty of study" in texts and "gender \u2014 Gender" in texts
     assert not any(t.startswith(("StartDate", "resp_answer")) for t in texts)  # time stamp, RR answers
+    _choose(qtbot, rv.by, "faculty", rv)
+    assert {"Arts", "Business", "Chemistry"} <= {r["subgroup"] for r in rv.current.subgroups}
 
 
 def test_adjustment_option_missing_row_and_screenshots(window, qtbot, tmp_path):

@@ -210,3 +210,18 @@ def test_regression_terms_use_labels_and_keep_their_code(tmp_path):
     assert row["term code"].startswith("faculty[") and report.coefficient(row["term code"]) is row
     assert report.title.startswith("Logistic regression of Exam cheating")
     assert any("with Faculty " in s for s in report.sentences)
+
+
+def test_typed_value_labels_are_parsed_in_the_columns_type():
+    import pandas as pd
+
+    from dpdesk.errors import DataError
+    from dpdesk.project.labels import parse_value_labels
+
+    assert parse_value_labels("1 = Female; 2 = Male", pd.Series([1, 2])) == {1: "Female", 2: "Male"}
+    assert [type(k) for k in parse_value_labels("1 = a; 2.5 = b", pd.Series([1.0, 2.5]))] == [float, float]
+    assert parse_value_labels("A = Arts", pd.Series(["A"])) == {"A": "Arts"} and parse_value_labels("") == {}
+    with pytest.raises(DataError, match="'1 = Female; 2 = Male'"):
+        parse_value_labels("1 Female", pd.Series([1]), "gender")
+    with pytest.raises(DataError, match="must be a number"):
+        parse_value_labels("x = Female", pd.Series([1]), "gender")

@@ -133,6 +133,23 @@ class SetColumnLabel(ItemCommand):
         self.project.set_column_label(self.dataset, self.column, self.before, source=self.before_source)
 
 
+class SetValueLabels(ItemCommand):
+    """Name a column's codes (``{1: "Female", 2: "Male"}``); undo puts the old names back."""
+
+    def __init__(self, project, dataset: str, column: str, values: dict) -> None:
+        super().__init__(f"Value labels of {column}", project)
+        self.dataset, self.column, self.values = dataset, column, dict(values)
+        old = project.column_labels(dataset).get(column) or {}
+        self.before, self.before_source = old.get("value_labels", {}), old.get("value_source", "file")
+
+    def apply(self) -> None:
+        self.project.set_column_label(self.dataset, self.column, value_labels=self.values)
+
+    def revert(self) -> None:
+        self.project.set_column_label(self.dataset, self.column, value_labels=self.before,
+                                      source=self.before_source)
+
+
 class SetItemLabel(ItemCommand):
     """Give an item a short label for tables and plots ("" goes back to its question)."""
 

@@ -49,14 +49,18 @@ def variable_rows(table) -> list[tuple[str, str, str, str, str]]:
     for column in table.frame.columns:
         c = str(column)
         labels = r.value_labels.get(c) or {}
-        shown = "; ".join(f"{cell_text(k)} = {v}" for k, v in list(labels.items())[:12]) + ("; …" if len(labels) > 12 else "")
+        shown = "; ".join(f"{cell_text(k)} = {v}" for k, v in list(labels.items())[:SHOWN_VALUES]) + (
+            "; …" if len(labels) > SHOWN_VALUES else "")
         missing = ", ".join(cell_text(m) for m in (r.missing_values.get(c) or []))
         out.append((c, type_words(table.frame[column].dtype), r.variable_labels.get(c, ""), shown, missing))
     return out
 
 
-#: The column of the variable list that holds each column's label (editable).
+#: The columns of the variable list that hold each column's label and value labels (editable).
 LABEL_COLUMN = 2
+VALUES_COLUMN = 3
+#: Value labels shown in full (and editable) up to this many; more are shortened with "…".
+SHOWN_VALUES = 12
 
 
 class DataView(QWidget):
@@ -204,7 +208,8 @@ class DataView(QWidget):
         for i, row in enumerate(rows):
             for j, text in enumerate(row):
                 cell = QTableWidgetItem(text)
-                if j != LABEL_COLUMN:
+                editable = j == LABEL_COLUMN or j == VALUES_COLUMN and not text.endswith("…")
+                if not editable:
                     cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 self.variables.setItem(i, j, cell)
         self._dataset_shown = dataset
@@ -218,19 +223,25 @@ class DataView(QWidget):
         dataset = self._dataset_shown
         if dataset is None or self.project is None or self.project.closed or self.table is None:
             return
-        stored = {c: v["label"] for c, v in self.project.column_labels(dataset).items() if v["label"]}
-        if stored == {c: v for c, v in self.table.report.variable_labels.items() if v}:
+        from dpdesk.project.labels import Labels
+
+        stored = Labels.from_stored(self.project.column_labels(dataset))
+        report = self.table.report
+        if (stored.columns, stored.values) == ({c: v for c, v in report.variable_labels.items() if v},
+                                               {c: v for c, v in report.value_labels.items() if v}):
             return
-        self.table.report.variable_labels = dict(stored)
-        self._dataset_shown = None
-        for row in range(self.variables.rowCount()):
-            self.variables.item(row, LABEL_COLUMN).setText(stored.get(self.variables.item(row, 0).text(), ""))
-        self._dataset_shown = dataset
+        report.variable_labels, report.value_labels = dict(stored.columns), dict(stored.values)
+        self.show_table(dataset, self.table)
         self.labels_changed.emit(dataset)
 
     def _on_variable_edited(self, cell) -> None:
-        """The researcher renamed a column (its label): store it as one undoable step."""
-        if self._dataset_shown is None or cell.column() != LABEL_COLUMN or self.project is None:
+        """The researcher renamed a column (its label) or its values: store it as one undoable step."""
+        if self._dataset_shown is None or self.project is None:
+            return
+        if cell.column() == VALUES_COLUMN:
+            self._on_values_edited(cell)
+            return
+        if cell.column() != LABEL_COLUMN:
             return
         from dpdesk.gui.shell import commands
 
@@ -247,6 +258,30 @@ class DataView(QWidget):
         self.table.report.variable_labels[column] = label
         self.window_.statusBar().showMessage(f"Column {column} is now labelled {label!r}." if label else
                                              f"Column {column} has no label now.", 8000)
+        self.labels_changed.emit(self._dataset_shown)
+
+    def _on_values_edited(self, cell) -> None:
+        from dpdesk.gui.shell import commands
+        from dpdesk.project.labels import parse_value_labels
+
+        column = self.variables.item(cell.row(), 0).text()
+        before = self.table.report.value_labels.get(column) or {}
+        try:
+            values = parse_value_labels(cell.text(), self.table.frame[column], column)
+            if values == before:
+                return
+            commands.push(self.window_.undo_stack, commands.SetValueLabels(self.project, self._dataset_shown,
+                                                                           column, values))
+        except DpdeskError as exc:
+            show_error(exc, self)
+            self._dataset_shown, shown = None, self._dataset_shown
+            cell.setText("; ".join(f"{cell_text(k)} = {v}" for k, v in before.items()))
+            self._dataset_shown = shown
+            return
+        self.table.report.value_labels[column] = values
+        self.model.set_frame(self.table.frame, value_labels=self.table.report.value_labels,
+                             first_row=self.table.report.first_data_row)
+        self.window_.statusBar().showMessage(f"Column {column} has {len(values)} value label(s) now.", 8000)
         self.labels_changed.emit(self._dataset_shown)
 
     # ------------------------------------------------------------------ mapping
