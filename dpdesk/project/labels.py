@@ -63,23 +63,28 @@ class Labels:
                 for code, text in shown.items()}
 
 
-def parse_value_labels(text: str, series: Any = None, column: str = "the column") -> dict:
+def parse_value_labels(text: str, series: Any = None, column: str = "the column", known: dict | None = None) -> dict:
     """``"1 = Female; 2 = Male"`` as ``{1: "Female", 2: "Male"}``, each code in the type ``series`` holds.
 
+    ``known`` maps codes as shown to the codes already labelled, which keep their exact form
+    (Stata's ``.a``, SPSS's 1.0); a known code alone is labelled with its own text, as shown.
     An empty text is no value labels. A part without "=" or without a code or label is a
     DataError that says which part and how to write it.
     """
     from dpdesk.errors import DataError
 
+    known = known or {}
     out: dict = {}
     for part in (p.strip() for p in str(text or "").split(";")):
         if not part or part in ("…", "..."):
             continue
         code, sep, label = (x.strip() for x in part.partition("="))
-        if not sep or not code or not label:
+        if not sep and code in known:
+            code, label = code, code
+        elif not sep or not code or not label:
             raise DataError(f"Value labels of {column}: {part!r} is not 'code = label'. Write them as "
                             f"'1 = Female; 2 = Male'.")
-        out[_typed(code, series, column)] = label
+        out[known[code] if code in known else _typed(code, series, column)] = label
     return out
 
 

@@ -246,7 +246,7 @@ def _rezip(source: bytes, rename=lambda name: name, edit=lambda name, data: data
     return out.getvalue()
 
 
-def _book(path: pathlib.Path, rows: list[list], far_cell: bool = False) -> bytes:
+def _book(path: pathlib.Path, rows: list[list], far_cell: bool = False, stray: tuple | None = None) -> bytes:
     import datetime
     import xlsxwriter
 
@@ -259,6 +259,8 @@ def _book(path: pathlib.Path, rows: list[list], far_cell: bool = False) -> bytes
             sheet.write(r, c, value)
     if far_cell:
         sheet.write_string(1_048_575, 16_383, "x")  # XFD1048576, Excel's last cell
+    if stray:
+        sheet.write_string(*stray, "x")
     book.close()
     return _rezip(buffer.getvalue())
 
@@ -316,11 +318,51 @@ def shapes() -> None:
                          HERE / "survey.por")
 
 
+def real_files() -> None:
+    """Small versions of real files that failed before issue 21 ("Files that real users have")."""
+    import datetime as dt
+
+    import pandas as pd
+    import pyreadstat
+
+    # pyreadstat's own sample.dta: a %td date, a %tc date-time (before 1900 too), labelled codes
+    pyreadstat.write_dta(pd.DataFrame({
+        "mychar": list("abcde"), "mynum": [1.1, 1.2, -1000.3, -1.4, 1000.3],
+        "mydate": [dt.date(2018, 5, 6), dt.date(1880, 5, 6), dt.date(1960, 1, 1), dt.date(1583, 1, 1), None],
+        "dtime": [dt.datetime(2018, 5, 6, 10, 10, 10), dt.datetime(1880, 5, 6, 10, 10, 10),
+                  dt.datetime(1960, 1, 1), dt.datetime(1583, 1, 1), None],
+        "mylabl": [1.0, 2.0, 1.0, 2.0, 1.0], "myord": [1.0, 2.0, 3.0, 1.0, 1.0]}),
+        HERE / "stata_dates.dta", variable_value_labels={"mylabl": {1: "Male", 2: "Female"},
+                                                         "myord": {1: "low", 2: "medium", 3: "high"}})
+    # SPSS: a number with a date format, far beyond the year 9999 (seconds since 1582: 1e16)
+    pyreadstat.write_sav(pd.DataFrame({"q1": [1.0, 0.0, 1.0, 1.0],
+                                       "interview": [13_000_000_000.0, 13_000_086_400.0, 1e16, None],
+                                       "born": [12_000_000_000.0, 12_100_000_000.0, None, 12_200_000_000.0]}),
+                         HERE / "far_date.sav", variable_format={"interview": "DATE11", "born": "DATE11"})
+    # SAS transport (XPORT version 5, what the FDA and CDC's NHANES publish)
+    pyreadstat.write_xport(pd.DataFrame({"SEQN": [1.0, 2.0, 3.0, 4.0], "RR1": [1.0, 0.0, 1.0, 0.0],
+                                         "VISIT": [dt.date(2020, 1, 2), dt.date(2020, 2, 3), None,
+                                                   dt.date(2021, 3, 4)]}),
+                           HERE / "survey.xpt", file_format_version=5, table_name="SURVEY",
+                           column_labels=["Respondent sequence number", "Answer by the spinner", "Visit date"])
+    # a title line above the header (data.gov CSVs), and the same in a workbook
+    rows = [["id", "q1", "q2"], [1, 0, 1], [2, 1, 2], [3, 1, 3], [4, 0, 1]]
+    _write(HERE / "title_line.csv", "Survey of shoplifting 2024 (responses)\n"
+           + "".join(",".join(map(str, r)) + "\n" for r in rows))
+    (HERE / "title_line.xlsx").write_bytes(_book(HERE, [["Survey of shoplifting 2024 (responses)"]] + rows))
+    # five data rows and one stray cell at XFD3000 (13-40 s and 3 GB before)
+    (HERE / "stray_cell.xlsx").write_bytes(_book(HERE, [["id", "q1", "q2"]] + [[k, k % 2, 1 + k % 3] for k in range(1, 6)],
+                                                 stray=(2999, 16_383)))
+
+
 if __name__ == "__main__":
     import sys
 
     if sys.argv[1:] == ["shapes"]:  # only the issue-13 shapes (the others stay byte for byte)
         shapes()
+        sys.exit()
+    if sys.argv[1:] == ["real"]:  # only the issue-21 files
+        real_files()
         sys.exit()
     qualtrics()
     qualtrics_legacy()
@@ -332,3 +374,4 @@ if __name__ == "__main__":
     stats_files()
     bad_files()
     shapes()
+    real_files()

@@ -36,8 +36,8 @@ from dpdesk.gui.widgets.table_model import FrameModel
 from dpdesk.gui.widgets.common import name, note
 from dpdesk.gui.shell.worker import JobRunner
 
-DATA_FILTER = ("Survey data (*.csv *.tsv *.txt *.xlsx *.sav *.zsav *.por *.dta);;CSV or text (*.csv *.tsv *.txt);;"
-               "Excel (*.xlsx);;SPSS (*.sav *.zsav *.por);;Stata (*.dta);;All files (*)")
+DATA_FILTER = ("Survey data (*.csv *.tsv *.txt *.xlsx *.sav *.zsav *.por *.dta *.xpt);;CSV or text (*.csv *.tsv *.txt);;"
+               "Excel (*.xlsx);;SPSS (*.sav *.zsav *.por);;Stata (*.dta);;SAS transport (*.xpt);;All files (*)")
 PREVIEW_ROWS = 200
 CHOICES = {
     "encoding": [("utf-8", "UTF-8"), ("cp1252", "Windows-1252"), ("latin-1", "Latin-1 (ISO 8859-1)"),

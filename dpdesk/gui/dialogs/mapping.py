@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.discard import AskBeforeDiscard
 from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.table_model import cell_text
 from dpdesk.gui.shell.worker import JobRunner
 
 NOT_COUNTED = "(not counted)"
@@ -135,11 +136,12 @@ class CodeTable(QTableWidget):
         for value, label, count in values:
             if value is None:
                 continue
-            for col, text in enumerate((str(value), label, f"{count:,}")):
+            for col, text in enumerate((cell_text(value), label, f"{count:,}")):
                 cell = QTableWidgetItem(text)
                 cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 self.setItem(row, col, cell)
-            combo = name(QComboBox(), f"{self.what} of {value}", f"Which {self.what.lower()} the value {value} means")
+            combo = name(QComboBox(), f"{self.what} of {cell_text(value)}",
+                         f"Which {self.what.lower()} the value {cell_text(value)} means")
             is_missing = label.endswith("(missing code)")
             combo.addItem(MISSING if is_missing else NOT_COUNTED, None)
             for key, text in choices:

@@ -49,7 +49,8 @@ def variable_rows(table) -> list[tuple[str, str, str, str, str]]:
     for column in table.frame.columns:
         c = str(column)
         labels = r.value_labels.get(c) or {}
-        shown = "; ".join(f"{cell_text(k)} = {v}" for k, v in list(labels.items())[:SHOWN_VALUES]) + (
+        shown = "; ".join(f"{cell_text(k)} = {v}" if cell_text(k) != v else cell_text(k)
+                          for k, v in list(labels.items())[:SHOWN_VALUES]) + (
             "; …" if len(labels) > SHOWN_VALUES else "")
         missing = ", ".join(cell_text(m) for m in (r.missing_values.get(c) or []))
         out.append((c, type_words(table.frame[column].dtype), r.variable_labels.get(c, ""), shown, missing))
@@ -267,7 +268,8 @@ class DataView(QWidget):
         column = self.variables.item(cell.row(), 0).text()
         before = self.table.report.value_labels.get(column) or {}
         try:
-            values = parse_value_labels(cell.text(), self.table.frame[column], column)
+            values = parse_value_labels(cell.text(), self.table.frame[column], column,
+                                        known={cell_text(k): k for k in before})
             if values == before:
                 return
             commands.push(self.window_.undo_stack, commands.SetValueLabels(self.project, self._dataset_shown,

@@ -3,7 +3,8 @@
 Nothing is converted when the frame is set: the rows a view asks for are turned into
 Python values a block of 256 at a time (and cached), so a million rows cost what the
 visible few dozen cost. Value labels show beside their codes
-("1 = Yes"); blanks show as an empty cell with "blank (missing)" as the tooltip.
+("1 = Yes", ".a = Refused" for Stata's missing values); blanks show as an empty cell with
+"blank (missing)" as the tooltip.
 """
 
 from __future__ import annotations
@@ -17,12 +18,17 @@ BLOCK = 256  # rows turned into Python values at a time
 
 
 def cell_text(value: Any) -> str:
-    """How a code looks in the table: integers without ".0", blanks empty."""
+    """How a code looks in the table: integers without ".0", blanks empty, Stata's missing values
+    as ``.a`` ... ``.z``."""
     if value is None:
         return ""
     if isinstance(value, float):
         if math.isnan(value):
             return ""
+        if value > 8.9e307:
+            from dpdesk.project.reading.stata import tag_of
+
+            return tag_of(value) or repr(value)
         return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     text = str(value)
     return "" if text in ("nan", "NaT", "<NA>", "None") and not isinstance(value, str) else text
@@ -91,6 +97,7 @@ class FrameModel(QAbstractTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
             text = cell_text(self.raw(index.row(), index.column()))
             label = self._labels[index.column()].get(text) if text else None
+            label = None if label == text else label  # ".b" labelled ".b": said once
             if role == Qt.ItemDataRole.DisplayRole:
                 return f"{text} = {label}" if label else text
             if not text:

@@ -328,6 +328,10 @@ def decode(values: list, dtype: str, meta: str | None, ordered: bool, name: str)
         if dtype.startswith("object:"):
             parse = getattr(_dt, dtype[7:]).fromisoformat
             return pd.Series([marker if v is None else parse(v) for v in values], dtype=object, name=name)
+        if dtype == "str" and isinstance(pd.api.types.pandas_dtype("str"), np.dtype):
+            # pandas 3's text columns are named "str"; before pandas 3 that name means numpy's
+            # fixed text, which would turn a missing value into the text "None": keep objects
+            return pd.Series(values, dtype=object, name=name)
         return pd.Series(values, dtype=object, name=name).astype(dtype)
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as exc:
         raise ProjectError(

@@ -57,7 +57,8 @@ def read_text(path: str, report, overrides: dict, progress):
     hint = _SEP_HINT.match(sample)  # Excel's "sep=;" first line names the delimiter
     if hint:
         sample = sample[hint.end():]
-    sample = sample.replace("\r\n", "\n").replace("\r", "\n")  # classic Mac (CR-only) lines too
+    lines = sample
+    sample = _unix(sample)  # classic Mac (CR-only) lines too
     delimiter = overrides.get("delimiter")
     delimiter = _SPELLED.get(str(delimiter).lower(), delimiter) if delimiter else None
     delimiter = delimiter or (hint.group(1) if hint else None) or sniff_delimiter(sample, complete, path)
@@ -66,6 +67,14 @@ def read_text(path: str, report, overrides: dict, progress):
                         f"as ',' ';' '\\t' or '|'.")
     report.delimiter = delimiter
     rows = _first_records(sample, complete, delimiter, name)
+    title = 0 if hint or overrides.get("header_rows") is not None else _title_lines(rows, lines)
+    if title:
+        report.warnings.append(f"Skipped {len(_LINE_BREAK.findall(title))} line(s) above the header that look "
+                               f"like a title ({_short(rows[0])}). Pass header_rows=1 (or more) to read "
+                               f"the top line as the header instead.")
+        rows = _first_records(_unix(lines[len(title):]), complete, delimiter, name)
+        skipped += len(_LINE_BREAK.findall(title))
+        offset = None if offset is None else offset + _byte_length(title, encoding)
     width = max(len(r) for r in rows)
     if width > MAX_COLUMNS:
         raise DataError(f"{name}: the first rows have {width:,} columns; dpdesk reads at most {MAX_COLUMNS:,} "
@@ -82,8 +91,47 @@ def read_text(path: str, report, overrides: dict, progress):
     lay = platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))
     text_columns = _text_columns(rows[lay.header_rows:], decimal)
     above = lay.header_rows + (1 if hint else 0)  # the "sep=" line is one more row above the data
-    frame = _parse(path, encoding, delimiter, decimal, above, name, progress, text_columns, (skipped, offset))
+    named = len(rows[lay.header_rows - 1]) if lay.header_rows else None  # fields of the (last) header row
+    frame = _parse(path, encoding, delimiter, decimal, above, name, progress, text_columns, (skipped, offset), named)
+    frame = _booleans(frame)
     return name_columns(frame, lay, report, name, skipped=skipped + (1 if hint else 0)), sha256
+
+
+def _title_lines(rows: list[list[str]], lines: str) -> str:
+    """The text of the title lines above the header (:func:`shape.title_rows`), or ``""``."""
+    from dpdesk.project.reading.shape import title_rows
+
+    k = title_rows(rows[:25])
+    if not k or any("\n" in cell or "\r" in cell for row in rows[:k] for cell in row):
+        return ""
+    match = re.match(rf"(?:(?:\r\n|\r|\n)*[^\r\n]*(?:\r\n|\r|\n)){{{k}}}(?:\r\n|\r|\n)*", lines)
+    return match.group(0) if match else ""
+
+
+def _unix(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _short(row: list[str], limit: int = 60) -> str:
+    text = " ".join(c.strip() for c in row if c.strip())
+    return repr(text if len(text) <= limit else text[:limit - 3] + "...")
+
+
+def _booleans(frame):
+    """Text columns of only True/False (any case) as booleans, as pandas 3's parser gives them
+    (pandas 2 keeps the words as text)."""
+    import pandas as pd
+
+    truth = {"true": True, "false": False}
+    for column in frame.columns:
+        series = frame[column]
+        if not isinstance(series.dtype, pd.CategoricalDtype) or not len(series.cat.categories):
+            continue
+        words = [c.lower() if isinstance(c, str) else None for c in series.cat.categories]
+        if all(w in truth for w in words):
+            frame[column] = series.astype(object).map(lambda v: truth.get(v.lower()) if isinstance(v, str) else v
+                                                      ).astype("category")
+    return frame
 
 
 def _byte_length(text: str, encoding: str) -> int | None:
@@ -224,11 +272,16 @@ def _text_columns(rows: list[list[str]], decimal: str) -> dict:
     return {j: "category" for j in sorted(text)}
 
 
-def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtypes=None, blank=(0, 0)):
+def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtypes=None, blank=(0, 0),
+           named=None, padded=False):
     """The data rows below ``header_rows``; ``blank`` is (lines, bytes) of blank lines above them.
 
     The blank lines are skipped by their byte length (pandas' ``skiprows`` miscounts empty
-    lines in files with CR-only line ends), unless the encoding is UTF-16/32.
+    lines in files with CR-only line ends), unless the encoding is UTF-16/32. ``named``: the
+    header's number of fields. pandas expects every row to have as many fields as the first
+    data row; when a later row has more but no more than the header (the first rows left
+    their last answers out), the file is parsed again with the header's width, shorter rows
+    ending in blanks (``padded``).
     """
     import pandas as pd
 
@@ -236,7 +289,7 @@ def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtyp
 
     options = dict(sep=delimiter, decimal=decimal, keep_default_na=False, na_values=[""],
                    skip_blank_lines=False, engine="c", quotechar='"', doublequote=True,
-                   dtype=dtypes or None)
+                   dtype=dtypes or None, names=list(range(named)) if padded else None)
     watched = getattr(progress, "callback", None) is not None
     if chunks.eligible(path, encoding):  # large UTF-8: pieces on threads, less memory
         with warnings.catch_warnings():
@@ -246,8 +299,9 @@ def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtyp
             return frame
     size = os.path.getsize(path)
     lines, offset = blank
+    skip, above = header_rows, lines  # above: lines before the stream pandas reads (not in its line numbers)
     if offset is None:
-        header_rows, offset = lines + header_rows, 0
+        skip, offset, above = lines + header_rows, 0, 0
     with open(path, "rb") as raw:
         raw.seek(offset)
         if not watched and not offset:
@@ -262,25 +316,30 @@ def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtyp
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                return pd.read_csv(stream, header=None, skiprows=header_rows, encoding=encoding,
-                                   **options)
+                return pd.read_csv(stream, header=None, skiprows=skip, encoding=encoding, **options)
         except pd.errors.EmptyDataError:
             raise DataError(f"{name}: there are no data rows below the {header_rows} header "
                             f"row(s). Export the responses again (check filters), or pass "
                             f"header_rows=... if the header is shorter.") from None
         except pd.errors.ParserError as exc:
-            raise _parser_error(exc, name, delimiter) from None
+            fields = _FIELDS.search(str(exc))
+            if padded or not fields or not named or int(fields.group(3)) > named:
+                raise _parser_error(exc, name, delimiter, named, above) from None
         except UnicodeDecodeError as exc:
             raise DataError(f"{name}: bytes that are not {encoding} ({exc.reason}). Save the file "
                             f"as 'CSV UTF-8' or pass encoding='...'.") from None
+    return _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtypes, blank, named, True)
 
 
-def _parser_error(exc, name: str, delimiter: str) -> DataError:
+def _parser_error(exc, name: str, delimiter: str, named: int | None = None, above: int = 0) -> DataError:
+    """``named``: the header's number of fields; ``above``: lines before what pandas numbered."""
     text = str(exc)
     fields = _FIELDS.search(text)
     if fields:
         want, line, saw = fields.groups()
-        return DataError(f"{name}: row {line} has {saw} fields but the rows above have {want} "
+        line = int(line) + above
+        compared = f"the header has {named} names" if named and int(saw) > named else f"the rows above have {want}"
+        return DataError(f"{name}: row {line} has {saw} fields but {compared} "
                          f"(delimiter: {_NAMES.get(delimiter, repr(delimiter))}). A value there "
                          f"probably contains the delimiter without quotes, or a quote is "
                          f"unbalanced. Fix row {line}, or pass delimiter='...' if it is wrong.")

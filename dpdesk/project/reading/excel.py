@@ -8,8 +8,10 @@ some other zip), and it must not expand to an absurd size (a "zip bomb").
 
 A sheet is read by the cells that exist in its XML, never by its declared ``<dimension>``
 (often stale, which made openpyxl's read-only mode drop rows) and never cell by cell over
-empty space: a sheet whose values span more than :data:`MAX_CELLS` cells (rows x columns,
-for example one stray value at XFD1048576) is refused with the place of the farthest value.
+empty space. A stray entry far from the table (a lone value with nothing else in its row or
+column, beyond a blank row or column, such as an "x" typed at XFD3000) is left out with a
+warning naming the cell and its value; a sheet whose remaining values still span more than
+:data:`MAX_CELLS` cells (rows x columns) is refused with the place of the farthest value.
 Malformed XML in any part is a :class:`DataError` naming the part.
 """
 
@@ -24,6 +26,7 @@ MAX_EXPANDED = 2 << 30  # 2 GiB of XML is far beyond any survey export
 MAX_RATIO = 200
 MAX_CELLS = 50_000_000  # rows x columns spanned by a sheet's values (1M rows x 50 columns)
 MAX_ROWS = 1_048_576  # Excel's limit
+MAX_STRAYS = 10  # lone far cells left out (with a warning each); more are read as data
 _WORKBOOK_TYPES = ("spreadsheetml.sheet.main+xml", "spreadsheetml.template.main+xml",
                    "ms-excel.sheet.macroEnabled.main+xml", "ms-excel.template.macroEnabled.main+xml")
 
@@ -35,9 +38,13 @@ def check_archive(path: str) -> None:
         with zipfile.ZipFile(path) as archive:
             members = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
-        raise DataError(f"{name}: the workbook is damaged or incomplete ({exc}); it cannot be "
-                        f"opened as a zip archive. Open it in Excel and save it again, or export "
-                        f"the data as CSV.") from None
+        cut = "not a zip file" in str(exc)  # no table of contents found at the end at all
+        what = ("it is missing, so the file was probably cut short while copying or downloading" if cut else
+                "it is damaged (bytes were lost, added or changed while copying, downloading or saving)")
+        raise DataError(f"{name}: the workbook is damaged or incomplete ({exc}): an .xlsx file is a zip "
+                        f"archive whose table of contents is at its end, and {what}. Copy it again from "
+                        f"the original, or open it in Excel and save it again, or export the data "
+                        f"as CSV.") from None
     names = {m.filename for m in members}
     if "xl/workbook.xml" not in names and not _declared_workbook(path, names):
         what = ("a Word document" if "word/document.xml" in names else
@@ -52,6 +59,48 @@ def check_archive(path: str) -> None:
         raise DataError(f"{name}: the workbook would expand from {packed:,} to {expanded:,} bytes "
                         f"(a 'zip bomb' or a corrupted file), so it is not opened. Export the data "
                         f"again as CSV or .xlsx from the original program.")
+
+
+def damaged_zip(path: str, exc: BaseException) -> DataError | None:
+    """A DataError in words for a workbook whose zip is damaged inside, or None if ``exc`` is not that.
+
+    The archive opened (its table of contents at the end was found), but reading a part
+    failed: a checksum (CRC-32) that does not match, compressed bytes that do not
+    decompress, or a table of contents pointing where no part starts. Each part is read
+    once more to name the first damaged one.
+    """
+    import zlib
+
+    if not isinstance(exc, (zipfile.BadZipFile, zlib.error, EOFError, KeyError, OSError)):
+        return None
+    name = os.path.basename(path)
+    member, problem = None, exc
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                try:
+                    with archive.open(info) as handle:
+                        while handle.read(1 << 20):
+                            pass
+                except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as found:
+                    member, problem = info.filename, found
+                    break
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
+        pass
+    text = str(problem)
+    part = f"its part {member}" if member else "one of its parts"
+    if isinstance(problem, KeyError) or (member is None and isinstance(exc, KeyError)):
+        what = f"a part the workbook needs is missing from the archive ({' '.join(str(exc).split())[:80]})"
+    elif "CRC" in text:
+        what = f"the bytes of {part} no longer match their checksum (CRC-32): they were changed"
+    elif isinstance(problem, zlib.error):
+        what = f"the compressed bytes of {part} are corrupted and cannot be unpacked"
+    else:
+        what = (f"its table of contents (the zip directory at the end of the file) does not match where "
+                f"the parts are{f' (from {member} on)' if member else ''}: bytes were lost, added or changed")
+    return DataError(f"{name}: the .xlsx file is damaged: it is a zip archive, and {what}. It was probably "
+                     f"damaged while copying, downloading or saving. Copy it again from the original, or open "
+                     f"it in Excel (which offers to repair it) and save it again, or export the data as CSV.")
 
 
 def _declared_workbook(path: str, names: set) -> bool:
@@ -171,7 +220,7 @@ def read_workbook(path: str, report, overrides: dict, progress):
                                f"'{sheet}'. Pass sheet='...' to read another.")
     progress(0.1)
     with _xml_errors(path):
-        raw = _sheet_rows(path, sheet, progress)
+        raw = _sheet_rows(path, sheet, progress, report)
     progress(0.8)
     if raw.shape[0] == 0 or raw.shape[1] == 0:
         raise DataError(f"{name}: sheet '{sheet}' is empty. Choose the sheet with the data "
@@ -180,6 +229,16 @@ def read_workbook(path: str, report, overrides: dict, progress):
     if lead:
         raw = raw.iloc[lead:]
         report.warnings.append(f"Skipped {lead} blank row(s) above the header.")
+    if overrides.get("header_rows") is None:
+        from dpdesk.project.reading.shape import title_rows
+
+        title = title_rows([[_text(v) for v in raw.iloc[i].tolist()] for i in range(min(25, len(raw)))])
+        if title:
+            words = " ".join(_text(v) for v in raw.iloc[0].tolist() if _text(v).strip())
+            report.warnings.append(f"Skipped {title} row(s) above the header that look like a title "
+                                   f"({words[:60]!r}). Pass header_rows=1 (or more) to read the top row as "
+                                   f"the header instead.")
+            raw, lead = raw.iloc[title:], lead + title
     rows = [[_text(v) for v in raw.iloc[i].tolist()] for i in range(min(4, len(raw)))]
     lay = platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))
     frame = raw.iloc[lay.header_rows:].reset_index(drop=True).infer_objects()
@@ -194,12 +253,14 @@ def _blank_rows_above(raw) -> int:
     return int(rows.argmax()) if rows.any() else 0
 
 
-def _sheet_rows(path: str, sheet: str, progress):
+def _sheet_rows(path: str, sheet: str, progress, report=None):
     """The sheet's cells (cached values of formulas) as a frame, from the cells that exist.
 
     openpyxl's XML reader gives the rows and cells present in the sheet's XML; the frame
-    spans row 1 and column A to the last row and column holding a value, so a stale
-    ``<dimension>`` neither drops rows nor adds empty ones. Progress is reported by rows.
+    spans row 1 and column A to the last row and column holding a value (once stray far
+    cells are left out: :func:`_leave_out_strays`), so a stale ``<dimension>`` neither drops
+    rows nor adds empty ones, and the work and memory follow the values, not the sheet's
+    size. Progress is reported by rows.
     """
     import openpyxl
     import pandas as pd
@@ -210,7 +271,7 @@ def _sheet_rows(path: str, sheet: str, progress):
         worksheet = workbook[sheet]
         total = max(1, int(worksheet.max_row or 0))  # the declared size: only for progress
         cells: dict[int, dict[int, object]] = {}
-        count = height = width = 0
+        count = 0
         for number, row in _existing_rows(worksheet, workbook):
             if number > MAX_ROWS:
                 raise DataError(f"{name}: sheet '{sheet}' has rows beyond Excel's last row "
@@ -219,19 +280,61 @@ def _sheet_rows(path: str, sheet: str, progress):
             if values:
                 cells[number] = values
                 count += len(values)
-                height, width = number, max(width, max(values))
-                if height * width > MAX_CELLS:
-                    _too_large(name, sheet, height, width, values)
+                if count > MAX_CELLS:
+                    _too_large(name, sheet, number, max(max(v) for v in cells.values()), values)
             if number % 2000 == 0:
                 progress(0.1 + 0.7 * min(1.0, number / total))
     finally:
         workbook.close()
+    for warning in _leave_out_strays(cells):
+        if report is not None:
+            report.warnings.append(warning)
+    height = max(cells, default=0)
+    width = max((max(v) for v in cells.values()), default=0)
+    if height * width > MAX_CELLS:
+        _too_large(name, sheet, height, width, cells[height])
     grid = [[None] * width for _ in range(height)]
     for number, values in cells.items():
         line = grid[number - 1]
         for column, value in values.items():
             line[column - 1] = value
     return pd.DataFrame(grid).fillna(float("nan"))
+
+
+def _leave_out_strays(cells: dict) -> list[str]:
+    """Remove lone far cells from ``cells`` (in place); a warning for each.
+
+    A cell is a stray when it is the last row's or the last column's only value, nothing
+    else is in its row or its column, and at least one blank row or column lies between it
+    and the other values. At most :data:`MAX_STRAYS` are left out.
+    """
+    from collections import Counter
+
+    from openpyxl.utils import get_column_letter
+
+    per_column = Counter(c for values in cells.values() for c in values)
+    warnings = []
+    while len(warnings) < MAX_STRAYS and len(cells) > 1:
+        last_row, last_column = max(cells), max(per_column)
+        ends = [(last_row, c) for c in cells[last_row]] + [(r, last_column) for r, v in cells.items() if last_column in v]
+        lone = [(r, c) for r, c in ends if len(cells[r]) == 1 and per_column[c] == 1]
+        if not lone:
+            break
+        number, column = lone[0]
+        value = cells[number][column]
+        others_rows = max((r for r in cells if r != number), default=0)
+        others_columns = max((c for c in per_column if c != column), default=0)
+        if number <= others_rows + 1 and column <= others_columns + 1:
+            break  # next to the table: an answer without a name, read as data
+        del cells[number]
+        del per_column[column]
+        shown = repr(value) if isinstance(value, str) else str(value)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        warnings.append(f"Cell {get_column_letter(column)}{number} holds {shown}, alone and far from the table "
+                        f"(A1:{get_column_letter(others_columns)}{others_rows}); it was left out as a stray "
+                        f"entry. If it is data, move it into the table and import again; otherwise delete it "
+                        f"(Ctrl+End in Excel jumps to the last used cell).")
+    return warnings
 
 
 def _existing_rows(worksheet, workbook):

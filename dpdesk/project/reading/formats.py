@@ -5,7 +5,8 @@ Stata 117+ files with ``<stata_dta>``, older ones (113-115) with the format byte
 then a byte-order byte 1 or 2; Excel .xlsx is a zip (``PK\\x03\\x04``) holding
 ``xl/workbook.xml``; legacy Excel .xls is an OLE2 compound file (``D0 CF 11 E0``); an SPSS
 portable file (.por) is text in 80-character lines whose 200-byte splash and 256-byte
-character table are followed by the tag ``SPSSPORT``.
+character table are followed by the tag ``SPSSPORT``; a SAS transport file (.xpt, XPORT
+version 5 or 8) starts with the text ``HEADER RECORD*******LIBRARY HEADER RECORD`` (``LIBV8``).
 Anything else is treated as delimited text and checked as such.
 """
 
@@ -15,10 +16,10 @@ import os
 
 from dpdesk.errors import DataError
 
-FORMATS = ("csv", "xlsx", "sav", "dta", "por")
+FORMATS = ("csv", "xlsx", "sav", "dta", "por", "xpt")
 _EXTENSIONS = {".csv": "csv", ".tsv": "csv", ".txt": "csv", ".tab": "csv", ".dat": "csv",
                ".xlsx": "xlsx", ".xlsm": "xlsx", ".sav": "sav", ".zsav": "sav", ".dta": "dta",
-               ".por": "por"}
+               ".por": "por", ".xpt": "xpt"}
 _FOREIGN = {
     b"%PDF": "a PDF document",
     b"\x89PNG": "a PNG image",
@@ -38,7 +39,7 @@ _TEXTUAL = (b"%PDF", b"SQLite format 3", b"{\\rtf", b"PAR1")
 
 
 def detect_format(path: str, forced: str | None = None) -> str:
-    """Return ``"csv"``, ``"xlsx"``, ``"sav"``, ``"dta"`` or ``"por"``, or raise :class:`DataError`."""
+    """Return ``"csv"``, ``"xlsx"``, ``"sav"``, ``"dta"``, ``"por"`` or ``"xpt"``, or raise :class:`DataError`."""
     name = os.path.basename(path)
     if forced is not None:
         if forced not in FORMATS:
@@ -53,6 +54,8 @@ def detect_format(path: str, forced: str | None = None) -> str:
         return "dta"
     if _portable(path):
         return "por"
+    if head.startswith(b"HEADER RECORD*******LIB"):
+        return "xpt"
     if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
         return "xlsx"  # read_excel checks that the zip really is a workbook
     if head.startswith(b"\xd0\xcf\x11\xe0"):

@@ -127,7 +127,8 @@ def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str,
         label = str(labels.get(_same(value), ""))
         if _same(value) in missing:
             label = f"{label} (missing code)".strip()
-        out.append((int(value) if isinstance(value, float) and value.is_integer() else value, label, int(count)))
+        whole = isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53  # not Stata's .a-.z
+        out.append((int(value) if whole else value, label, int(count)))
     return out
 
 

@@ -48,6 +48,36 @@ def finish(frame, report, overrides: dict, name: str, progress):
     return frame
 
 
+def title_rows(rows: list[list[str]]) -> int:
+    """How many rows at the top are a title above the header (0 if none), from the first rows' text.
+
+    A title is a row with one filled cell (a line like "Survey of ... 2024", as data.gov CSVs
+    and some workbooks have), maybe more such rows or blank ones, then a header: at least two
+    names, none of them a number, with data rows below that fill at least two cells. At most
+    five rows are taken as a title.
+    """
+    def filled(row):
+        return [c for c in row if str(c).strip()]
+
+    def number(text) -> bool:
+        try:
+            float(str(text).replace(",", "."))
+        except ValueError:
+            return False
+        return True
+
+    k = 0
+    while k < min(5, len(rows) - 2) and len(filled(rows[k])) <= 1:
+        k += 1
+    if k == 0 or not filled(rows[0]):
+        return 0
+    header = filled(rows[k])
+    below = rows[k + 1:k + 21]
+    if len(header) < 2 or any(number(c) for c in header) or not any(len(filled(r)) >= 2 for r in below):
+        return 0
+    return k
+
+
 def _refuse_duplicates(frame, report, name: str) -> None:
     counts = Counter(str(c) for c in frame.columns)
     dupes = [c for c, n in counts.items() if n > 1]
@@ -171,6 +201,8 @@ def _whole_numbers(series, np, pd):
 
 
 def _maybe_category(series, n: int):
+    import datetime
+
     import numpy as np
     import pandas as pd
 
@@ -178,6 +210,9 @@ def _maybe_category(series, n: int):
         present = series.dropna()
         if len(present) and all(isinstance(v, (bool, np.bool_)) for v in present.tolist()):
             return series.astype("category")  # TRUE/FALSE cells with blanks: booleans, as from CSV
+        if len(present) and len({type(v) for v in present.tolist()}) == 1 and isinstance(
+                present.iloc[0], (datetime.date, datetime.time)):
+            return series  # dates, times or date-times (Stata, SPSS, SAS): kept as they are, stored exactly
         # mixed numbers and text, as CSV text
         series = series.map(lambda v: v if v is None or isinstance(v, str) or v != v else str(v))
     head = series.iloc[: min(n, 5000)]

@@ -19,15 +19,38 @@ import string
 
 #: letter -> the double Stata stores for ``.letter``
 TAG_CODES = {letter: math.ldexp(1 + (k + 1) / 4096, 1023) for k, letter in enumerate(string.ascii_lowercase)}
+_TAGS = {code: f".{letter}" for letter, code in TAG_CODES.items()}
+LARGEST_VALUE = 8.988465674311579e307  # Stata's largest valid double (below every missing value)
 _NUMERIC = {"int8", "int16", "int32", "float", "double"}
 
 
 def tag_of(code) -> str | None:
     """``".a"`` for the code of ``.a`` (None for any other value)."""
-    for letter, value in TAG_CODES.items():
-        if code == value:
-            return f".{letter}"
-    return None
+    if type(code) is not float:
+        try:
+            code = float(code)
+        except (TypeError, ValueError, OverflowError):
+            return None
+    return _TAGS.get(code) if code > LARGEST_VALUE else None
+
+
+def tags_as_missing(series):
+    """``series`` with every ``.a``-``.z`` code as a blank, and ``{".a": count, ...}`` of what was blanked."""
+    from collections import Counter
+
+    import numpy as np
+    import pandas as pd
+
+    if not pd.api.types.is_float_dtype(series.dtype):
+        return series, {}
+    values = series.to_numpy(dtype=float, na_value=float("nan"))
+    far = np.flatnonzero(values > LARGEST_VALUE)
+    tagged = [(i, _TAGS[values[i]]) for i in far.tolist() if values[i] in _TAGS]
+    if not tagged:
+        return series, {}
+    blank = np.zeros(len(values), dtype=bool)
+    blank[[i for i, _tag in tagged]] = True
+    return series.mask(blank), dict(sorted(Counter(tag for _i, tag in tagged).items()))
 
 
 def keep_tagged_missing(frame, meta, report):
@@ -45,6 +68,9 @@ def keep_tagged_missing(frame, meta, report):
         if series.dtype == object:
             values = series.to_numpy()
             is_tag = np.array([isinstance(v, str) for v in values], dtype=bool)
+            if not all(t or v is None or isinstance(v, (int, float)) for v, t in zip(values, is_tag)):
+                frame[column] = _dates_without_tags(series, is_tag, report)  # %td/%tc dates: objects
+                continue
             letters |= {v for v in values[is_tag]}
             unknown = sorted(v for v in letters if v not in TAG_CODES)
             if unknown:  # not a tag pyreadstat is known to give: leave the column as it is
@@ -62,3 +88,13 @@ def keep_tagged_missing(frame, meta, report):
             renamed.setdefault(TAG_CODES[letter], f".{letter}")
         report.value_labels[column] = renamed
     return frame
+
+
+def _dates_without_tags(series, is_tag, report):
+    """A date column (``%td``, ``%tc``: date objects) with its ``.a``-``.z`` as blanks, said in a warning."""
+    if not is_tag.any():
+        return series
+    tags = sorted({f".{v}" for v in series[is_tag]})
+    report.warnings.append(f"Column '{series.name}' holds dates; its {int(is_tag.sum())} Stata missing "
+                           f"value(s) {', '.join(tags)} are read as blanks (a date column cannot keep them apart).")
+    return series.where(~is_tag, None)

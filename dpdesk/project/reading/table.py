@@ -1,10 +1,11 @@
 """Read a survey data file into a :class:`Table`: a data frame and an import report.
 
 ``read_table(path, **overrides)`` looks at the bytes (not only the extension) and reads
-CSV/TSV text, Excel ``.xlsx``, SPSS ``.sav``/``.por`` or Stata ``.dta``. It recognises exports of
-Qualtrics, SurveyMonkey, LimeSurvey and REDCap by their header signature, turns question
-text into variable labels, drops direct identifiers (e-mail, IP address, names, response
-IDs, location, phone) unless asked to keep them, and says in the report what it did.
+CSV/TSV text, Excel ``.xlsx``, SPSS ``.sav``/``.por``, Stata ``.dta`` or SAS transport
+``.xpt``. It recognises exports of Qualtrics, SurveyMonkey, LimeSurvey and REDCap by their
+header signature, turns question text into variable labels, drops direct identifiers (e-mail,
+IP address, names, response IDs, location, phone) unless asked to keep them, and says in the
+report what it did.
 
 Every problem with the input raises :class:`dpdesk.errors.DataError` whose message names
 the file, the place (row, column, value) and a fix; no other exception type escapes for
@@ -167,13 +168,13 @@ def list_sheets(path) -> list[str]:
 
 
 def read_table(path, **overrides) -> Table:
-    """Read a CSV/TSV, .xlsx, .sav, .por or .dta file into a :class:`Table`.
+    """Read a CSV/TSV, .xlsx, .sav, .por, .dta or .xpt file into a :class:`Table`.
 
     Overrides (all optional): ``encoding``, ``delimiter``, ``decimal``, ``header_rows``,
     ``sheet`` (name or 0-based index), ``platform`` (``"qualtrics"``, ``"surveymonkey"``,
     ``"limesurvey"``, ``"redcap"``, ``"none"``), ``kind`` (``"responses"`` or
     ``"counts"``), ``keep_identifiers`` (``True`` or a list of column names),
-    ``format`` (``"csv"``, ``"xlsx"``, ``"sav"``, ``"dta"``, ``"por"``) and ``progress``
+    ``format`` (``"csv"``, ``"xlsx"``, ``"sav"``, ``"dta"``, ``"por"``, ``"xpt"``) and ``progress``
     (``callback(fraction)``; returning ``False`` or raising cancels).
     """
     try:
@@ -290,6 +291,12 @@ def _guarded(path: str, work: Callable[[], Any]):
     except Exception as exc:  # noqa: BLE001 - the contract: only DataError for input files
         if getattr(exc, "_dpdesk_from_callback", False):
             raise
+        if fmt_is_xlsx(path):
+            from dpdesk.project.reading import excel
+
+            damaged = excel.damaged_zip(path, exc)
+            if damaged is not None:
+                raise damaged from exc
         raise DataError(f"{name}: could not be read ({type(exc).__name__}: {_short(exc)}). "
                         f"Check that it is a CSV, .xlsx, .sav or .dta file, or re-export it "
                         f"as UTF-8 CSV.") from exc

@@ -5,7 +5,8 @@ remedy -- generalise a quasi-identifier, suppress cells or records, drop a colum
 pseudonymise an identifier -- makes a new frame, reruns :func:`sharing.check` and
 records the information lost (``dpdesk.mechanisms.disclosure.loss``) beside the risk;
 :meth:`Extract.undo` goes back one step. Direct identifiers are left out of the
-extract unless pseudonymised.
+extract unless pseudonymised. Stata's extended missing values (``.a``-``.z``) are missing
+from the start: blanks in the extract and in the checks, counted in the report.
 
 Generalisation rules (``COLUMN=RULE`` on the command line):
 
@@ -30,6 +31,7 @@ import pandas as pd
 
 from dpdesk.errors import DataError
 from dpdesk.mechanisms import disclosure as dc
+from dpdesk.project.reading.stata import tag_of, tags_as_missing
 from dpdesk.project.sharing import pseudonymize as pz
 from dpdesk.project.sharing.checks import (
     DisclosureCheck,
@@ -67,6 +69,18 @@ class _State:
     loss: dc.InformationLoss | None = None
 
 
+def _tags_as_blanks(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    """The frame with Stata's ``.a``-``.z`` codes as blanks, and ``{column: {".a": count}}`` of them."""
+    found = {}
+    for column in frame.columns:
+        series, counts = tags_as_missing(frame[column])
+        if counts:
+            frame = frame.copy() if not found else frame
+            frame[column] = series
+            found[column] = counts
+    return frame, found
+
+
 def _number(text: str, rule: str) -> float:
     try:
         return float(text)
@@ -78,6 +92,7 @@ class Extract:
     """A copy of ``frame`` to make safe; ``identifiers`` are left out unless pseudonymised."""
 
     def __init__(self, frame: pd.DataFrame, options: ShareOptions, *, identifiers=(), labels: dict | None = None):
+        frame, self.tagged_missing = _tags_as_blanks(frame)
         _check_columns(frame, options.quasi, "quasi-identifier")
         _check_columns(frame, options.sensitive, "sensitive")
         identifiers = [c for c in identifiers if c in frame.columns]
@@ -93,7 +108,10 @@ class Extract:
         self.original = frame
         self.options = options
         self.identifiers = list(identifiers)
-        self.value_labels = dict((labels or {}).get("value_labels") or {})
+        value_labels = dict((labels or {}).get("value_labels") or {})
+        self.value_labels = {c: {k: v for k, v in m.items() if tag_of(k) is None} for c, m in value_labels.items()}
+        self.tagged_labels = {c: {tag_of(k): str(v) for k, v in value_labels.get(c, {}).items() if tag_of(k)}
+                              for c in self.tagged_missing}
         self.variable_labels = dict((labels or {}).get("variable_labels") or {})
         n = len(frame)
         state = _State(frame.copy(), np.ones(n, dtype=bool), {}, list(options.quasi), list(options.sensitive),
