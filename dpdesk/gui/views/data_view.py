@@ -42,26 +42,31 @@ def load_job(job, project, dataset: str):
         return dataset, stored_table(own, dataset)
 
 
+#: The columns of the variable list that hold each column's label and value labels (editable).
+LABEL_COLUMN = 2
+VALUES_COLUMN = 3
+#: Value labels shown in full (and editable) up to this many; more are shortened with "…".
+SHOWN_VALUES = 12
+
+
+def values_text(labels: dict) -> str:
+    """``"1 = Female; 2 = Male"`` (a code labelled with its own text shows once: ``.a``)."""
+    return "; ".join(f"{cell_text(k)} = {v}" if cell_text(k) != v else cell_text(k)
+                     for k, v in list(labels.items())[:SHOWN_VALUES]) + ("; …" if len(labels) > SHOWN_VALUES else "")
+
+
 def variable_rows(table) -> list[tuple[str, str, str, str, str]]:
     """(column, type, question text, value labels, missing codes) for the variable list."""
     r = table.report
     out = []
     for column in table.frame.columns:
         c = str(column)
-        labels = r.value_labels.get(c) or {}
-        shown = "; ".join(f"{cell_text(k)} = {v}" if cell_text(k) != v else cell_text(k)
-                          for k, v in list(labels.items())[:SHOWN_VALUES]) + (
-            "; …" if len(labels) > SHOWN_VALUES else "")
+        shown = values_text(r.value_labels.get(c) or {})
         missing = ", ".join(cell_text(m) for m in (r.missing_values.get(c) or []))
         out.append((c, type_words(table.frame[column].dtype), r.variable_labels.get(c, ""), shown, missing))
     return out
 
 
-#: The columns of the variable list that hold each column's label and value labels (editable).
-LABEL_COLUMN = 2
-VALUES_COLUMN = 3
-#: Value labels shown in full (and editable) up to this many; more are shortened with "…".
-SHOWN_VALUES = 12
 
 
 class DataView(QWidget):
@@ -110,9 +115,8 @@ class DataView(QWidget):
         self.variables.horizontalHeaderItem(LABEL_COLUMN).setToolTip(
             "What tables, plots and reports call the column. Double-click or press F2 to rename it.")
         self.variables.verticalHeader().setVisible(False)
-        self.variables.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                                       | QAbstractItemView.EditTrigger.EditKeyPressed
-                                       | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.variables.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked  # or F2: never a stray key
+                                       | QAbstractItemView.EditTrigger.EditKeyPressed)
         self.variables.itemChanged.connect(self._on_variable_edited)
         self._dataset_shown: str | None = None
         header = self.variables.horizontalHeader()
@@ -277,7 +281,7 @@ class DataView(QWidget):
         except DpdeskError as exc:
             show_error(exc, self)
             self._dataset_shown, shown = None, self._dataset_shown
-            cell.setText("; ".join(f"{cell_text(k)} = {v}" for k, v in before.items()))
+            cell.setText(values_text(before))
             self._dataset_shown = shown
             return
         self.table.report.value_labels[column] = values
