@@ -225,3 +225,19 @@ def test_typed_value_labels_are_parsed_in_the_columns_type():
         parse_value_labels("1 Female", pd.Series([1]), "gender")
     with pytest.raises(DataError, match="must be a number"):
         parse_value_labels("x = Female", pd.Series([1]), "gender")
+
+
+def test_a_user_missing_code_of_the_subgroup_column_is_missing_too(tmp_path):
+    import pandas as pd
+
+    frame = pd.DataFrame({"answer": ["Yes", "No"] * 60, "region": [1, 2, 9] * 40})
+    path = tmp_path / "m.dpdesk"
+    with Project.create(path) as p:
+        p.add_dataset("d", frame, report={"missing_values": {"region": [9]},
+                                          "value_labels": {"region": {1: "North", 2: "South", 9: "Refused"}}})
+        p.add_item("q", rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25), column="answer",
+                   codes={"yes": ["Yes"], "no": ["No"]})
+        (r,) = analyze(p, by="region")
+    assert set(r.subgroups.estimates) == {"North", "South"} and r.missing_n == 40  # 9 = refused: no subgroup
+    rows = subgroup_rows([r])
+    assert [row["n"] for row in rows if row["subgroup"] == MISSING] == [40]
