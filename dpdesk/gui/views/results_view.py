@@ -323,7 +323,7 @@ class ResultsView(QWidget):
                 self.by.addItem(text, column)
         self.by.setCurrentIndex(max(0, self.by.findData(keep)))
         self.by.blockSignals(False)
-        self._fill_direct(project, columns)
+        self._fill_direct(project, columns, active.name if active is not None else None)
         self._has_data = bool(sets)
         if project is None or not sets:
             self.current = None
@@ -348,8 +348,11 @@ class ResultsView(QWidget):
         super().showEvent(event)
         QTimer.singleShot(0, self.ensure_current)
 
-    def _fill_direct(self, project, columns: list[str]) -> None:
+    def _fill_direct(self, project, columns: list[str], dataset: str | None = None) -> None:
         from dpdesk.project.example import ITEMS
+        from dpdesk.project.labels import Labels
+
+        labels = Labels.from_stored(project.column_labels(dataset)) if dataset else Labels()
 
         preset = {it["name"]: it.get("direct_column") for it in ITEMS}
         items = [it for it in project.items() if it.design.is_binary] if project is not None else []
@@ -368,7 +371,7 @@ class ResultsView(QWidget):
             combo.addItem(NONE, None)
             for c in columns:
                 if c != it.column:
-                    combo.addItem(c, c)
+                    combo.addItem(labels.choice(c), c)  # "Q7 — Did you ever cheat? (asked directly)"
             combo.setCurrentIndex(max(0, combo.findData(preset.get(it.name))))
             combo.currentIndexChanged.connect(self.recompute)
             self.direct.setCellWidget(r, 1, combo)
