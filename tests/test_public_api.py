@@ -14,6 +14,7 @@ IMPORT = re.compile(r"^\s*(?:>>> )?(from dpdesk[\w.]* import [\w, ]+|import dpde
 STABLE = {
     "dpdesk.project": ["Project", "read_table", "Table", "ImportReport", "map_item", "ItemMapping",
                        "MappingReport", "export_results", "import_file"],
+    "dpdesk.project.mapping": ["map_item", "map_counts", "counts_by", "ItemMapping", "MappingReport"],
     "dpdesk.project.ledger": ["release", "set_budget", "lower_budget", "budget_status", "ledger",
                               "verify_ledger", "preview", "plan", "BudgetExceeded", "LedgerTamperedError"],
     "dpdesk.project.reading": ["read_table", "Table", "ImportReport", "import_file"],

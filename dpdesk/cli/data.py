@@ -6,6 +6,7 @@ import json
 import math
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from dpdesk.errors import DataError, DesignError
@@ -45,14 +46,18 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_datasets)
 
-    p = sub.add_parser("item", help="add a randomized-response item to a project",
+    p = sub.add_parser("item", help="add a randomized-response item, or map an item in a dataset",
                        description="Add an RR item: its design and parameters, the column holding its answers and "
                        "the codes of each response. Example: dpdesk item P.dpdesk cheating --design forced "
                        "--param p_truth=0.5 --param p_yes=0.25 --param p_no=0.25 --column q7 "
-                       "--codes yes=Yes,Ja,1 --codes no=No,Nein,0")
+                       "--codes yes=Yes,Ja,1 --codes no=No,Nein,0. Without --design, map an existing item in "
+                       "a dataset, leaving its design alone: dpdesk item P.dpdesk cheating --dataset wave2 "
+                       "--column Q7_w2 --codes yes=1 --codes no=2")
     p.add_argument("project")
     p.add_argument("name", help="item name")
-    p.add_argument("--design", required=True, help="design name (warner, forced, crosswise, sld, ...)")
+    p.add_argument("--design", help="design name (warner, forced, crosswise, sld, ...); leave it out to map an "
+                   "existing item")
+    p.add_argument("--dataset", help="the dataset this mapping is for (default: the active one)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a design parameter (repeat); values are numbers or JSON lists")
     p.add_argument("--column", help="the data column with the item's answers")
@@ -63,6 +68,9 @@ def register(sub) -> None:
                    help="codes of one group (repeat: 1=... and 2=...)")
     p.add_argument("--option-column", action="append", default=[], metavar="OPTION=COLUMN",
                    help="unary (multi-select) items: the 0/1 tick column of one option (repeat for each option)")
+    p.add_argument("--missing-codes", nargs="+", metavar="CODE",
+                   help="codes counted as missing answers in this dataset (e.g. 98 99), instead of the file's "
+                   "own user-missing codes")
     p.add_argument("--question", default="", help="the question text")
     p.add_argument("--label", help="a short label for tables and plots (default: the question)")
     p.set_defaults(func=cmd_item)
@@ -113,10 +121,13 @@ def register(sub) -> None:
 
 def _analysis_options(p) -> None:
     p.add_argument("project")
-    p.add_argument("--by", help="also estimate by subgroups of this column")
+    by = p.add_mutually_exclusive_group()
+    by.add_argument("--by", help="also estimate by subgroups of this column")
+    by.add_argument("--by-dataset", action="store_true",
+                    help="compare the datasets each item is mapped in (wave 1 against wave 2)")
     p.add_argument("--ci", default="default", choices=["default", "wald", "bootstrap"], help="interval method")
     p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
-    p.add_argument("--dataset", help="dataset name (default: the latest import)")
+    p.add_argument("--dataset", help="dataset name (default: the active one)")
     p.add_argument("--strict", action="store_true",
                    help="stop at answers that match no code, instead of leaving them out (missing answers: "
                    "blanks and user-missing codes, are always left out and reported)")
@@ -162,7 +173,7 @@ def cmd_import(args) -> int:
         now = active_dataset(project)
     r = table.report
     if args.json:
-        print(json.dumps(table.to_dict(), indent=2, default=str))
+        print(json.dumps({**table.to_dict(), "mapped automatically": table.auto_mapped}, indent=2, default=str))
         return 0
     print(f"Imported {table.source.name}: {r.n_rows} rows, {r.n_columns} columns ({r.format}"
           f"{', ' + r.platform if r.platform else ''}, encoding {r.encoding or 'n/a'}, "
@@ -171,6 +182,8 @@ def cmd_import(args) -> int:
         print(f"  left out column {ex['column']!r}: {ex['reason']}")
     for w in r.warnings:
         print(f"  note: {w}")
+    for line in table.auto_mapped:
+        print(f"  mapped automatically: {line}")
     if args.replace and before is not None:
         print(f"It replaces the data of {now.name!r}, which stays the active dataset. The project's privacy "
               "budget is unchanged: it covers these respondents whatever file they arrive in.")
@@ -191,16 +204,19 @@ def cmd_datasets(args) -> int:
             set_active_dataset(project, args.use)
         active = active_dataset(project)
         sets = project.datasets()
+        items = project.items()
     rows = [{"name": d.name, "rows": d.n_rows, "columns": len(d.columns), "file": d.source_name,
-             "imported": d.imported_at, "active": active is not None and d.id == active.id} for d in sets]
+             "imported": d.imported_at, "active": active is not None and d.id == active.id,
+             "items mapped": [it.name for it in items if d.name in it.mappings]} for d in sets]
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
     if not rows:
         print("No data yet. Import a file with: dpdesk import PROJECT FILE")
     for r in rows:
+        mapped = f"; {len(r['items mapped'])} of {len(items)} items mapped" if items else ""
         print(f"{'*' if r['active'] else ' '} {r['name']}: {r['rows']} rows, {r['columns']} columns"
-              f"{' from ' + r['file'] if r['file'] else ''}, imported {r['imported']}")
+              f"{' from ' + r['file'] if r['file'] else ''}, imported {r['imported']}{mapped}")
     if rows:
         print(f"* active: analyses, releases and extracts use {active.name!r}.")
     return 0
@@ -235,12 +251,79 @@ def cmd_item(args) -> int:
     from dpdesk.mechanisms import rr
     from dpdesk.project import Project
 
+    if args.design is None and args.label is not None and not (args.column or args.codes or args.option_column):
+        with Project.open(args.project) as project:  # only the short label of an existing item
+            project.set_item_label(args.name, args.label)
+        print(f"Output calls {args.name!r} {args.label!r} now." if args.label else
+              f"Output calls {args.name!r} by its question now.")
+        return 0
+    if args.design is None:
+        return _map_item(args)
     params = {k: _param_value(v) for k, v in _pairs(args.param, "--param").items()}
     d = rr.design(args.design, **params)
+    column, codes, group_codes = _mapping_args(args, d)
+    with Project.open(args.project) as project:
+        if codes and args.column and not args.option_column:
+            _check_codes_against_data(project, d, args.column, codes, args.dataset)
+        project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
+                         group_codes=group_codes, question=args.question, dataset=args.dataset)
+        if args.missing_codes and column and codes and project.datasets():
+            project.update_item(args.name, dataset=args.dataset, missing_codes=_missing_codes(args))
+        if args.label:
+            project.set_item_label(args.name, args.label)
+        item = project.item(args.name, args.dataset)
+    eps = d.epsilon
+    print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
+    if column and item.dataset is not None and not item.mapped:
+        print(f"  note: the dataset {item.dataset!r} has no column {column!r}, so the item is not mapped there; "
+              f"an import with that column maps it by itself (or: dpdesk item PROJECT {args.name} --dataset DS "
+              "--column ... --codes ...).")
+    return 0
+
+
+def _map_item(args) -> int:
+    """``dpdesk item PROJECT NAME --dataset DS --column ... --codes ...``: map an existing item, design untouched."""
+    from dpdesk.project import Project
+    from dpdesk.project.active import dataset_named
+    from dpdesk.project.analysis import item_counts, stored_table
+
+    if args.param or args.question:
+        raise DesignError("--param and --question belong to a new item (with --design). To change an item's "
+                          "design, edit it in the app's Design view.")
+    with Project.open(args.project) as project:
+        names = [it.name for it in project.items()]
+        if args.name not in names:
+            raise DesignError(f"The project has no item named {args.name!r} (it has: "
+                              f"{', '.join(map(repr, names)) or 'none'}). To add it, give --design.")
+        ds = dataset_named(project, args.dataset)
+        item = project.item(args.name, ds.name)
+        column, codes, group_codes = _mapping_args(args, item.design)
+        if not column or not codes:
+            raise DesignError(f"Give the column and the codes of {args.name!r} in {ds.name!r}: --column COLUMN "
+                              f"--codes RESPONSE=CODE,CODE (one --codes per response).")
+        mapping = {"column": column, "codes": codes, "group_column": args.group_column, "group_codes": group_codes,
+                   "missing_codes": _missing_codes(args)}
+        counted = item_counts(replace(item, **mapping), stored_table(project, ds.name))  # refuses a wrong column
+        project.set_mapping(args.name, ds.name, **mapping)
+    print(f"Mapped {args.name!r} in {ds.name!r} to the column {column!r}: {counted.n_used:,} answers used"
+          + (f"; {counted.left_out_text()}" if counted.left_out_text() else "") + ". Its design is unchanged.")
+    for problem in counted.problems:
+        print(f"  note: {problem}")
+    return 0
+
+
+def _missing_codes(args) -> list | None:
+    if not args.missing_codes:
+        return None
+    return [_param_value(c) if c.lstrip("-").isdigit() else c for c in args.missing_codes]
+
+
+def _mapping_args(args, d):
+    """The column, codes and group codes given with ``--column``/``--codes``/... for design ``d``."""
     codes = _codes(args.codes, "--codes")
     column = args.column
     if args.option_column:
-        from dpdesk.project.unary import unary_codes
+        from dpdesk.project.mapping.unary import unary_codes
 
         if d.model != "unary":
             raise DesignError(f"--option-column is for unary (multi-select) items; {d.name!r} is not one.")
@@ -252,7 +335,7 @@ def cmd_item(args) -> int:
         codes = unary_codes(columns)
         column = column or columns[d.categories[0]]
     elif codes is not None:
-        from dpdesk.project.answer_labels import rename_keys
+        from dpdesk.project.mapping.answer_labels import rename_keys
 
         codes = rename_keys(d, codes)  # --codes same=1 means the crosswise response "yes"
         missing = [r for r in d.responses if r not in codes]
@@ -265,16 +348,7 @@ def cmd_item(args) -> int:
     if d.groups == 2 and args.column and (not args.group_column or not group_codes):
         raise DesignError(f"The {d.name!r} design has two groups: give --group-column and --group-codes 1=... "
                           f"--group-codes 2=...")
-    with Project.open(args.project) as project:
-        if codes and args.column and not args.option_column:
-            _check_codes_against_data(project, d, args.column, codes)
-        project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
-                         group_codes=group_codes, question=args.question)
-        if args.label:
-            project.set_item_label(args.name, args.label)
-    eps = d.epsilon
-    print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
-    return 0
+    return column, codes, group_codes
 
 
 def cmd_label(args) -> int:
@@ -323,14 +397,14 @@ def _value_code(series, text: str):
     return int(number) if number.is_integer() and pd.api.types.is_integer_dtype(series) else number
 
 
-def _check_codes_against_data(project, d, column: str, codes: dict) -> None:
-    """Refuse codes that contradict the latest dataset's value labels (nothing is stored)."""
+def _check_codes_against_data(project, d, column: str, codes: dict, dataset: str | None = None) -> None:
+    """Refuse codes that contradict the dataset's value labels (nothing is stored)."""
     from dpdesk.project.analysis import stored_table
-    from dpdesk.project.answer_labels import check
+    from dpdesk.project.mapping.answer_labels import check
 
     if not project.datasets():
         return
-    table = stored_table(project)
+    table = stored_table(project, dataset)
     if column in table.frame.columns:
         check(d, codes, table.report.value_labels.get(column, {}), column, f"{table.source.name}: ")
 
@@ -348,7 +422,8 @@ def _run_analysis(args):
         for warning in shown:  # before computing: too many subgroups, or subgroups too small
             print(f"warning: {warning}", file=sys.stderr)
         results = analyze(project, dataset=args.dataset, by=args.by, ci=args.ci, confidence=args.confidence,
-                          exclude=not args.strict, min_group_size=args.min_group_size, adjust=args.adjust)
+                          exclude=not args.strict, min_group_size=args.min_group_size,
+                          by_dataset=getattr(args, "by_dataset", False), adjust=args.adjust)
         _warn_subgroups(check_results(project, results, threshold=args.min_group_size))
         for warning in dict.fromkeys(w for r in results for w in r.warnings if w not in shown):
             print(f"warning: {warning}", file=sys.stderr)
@@ -434,7 +509,8 @@ def cmd_estimate(args) -> int:
         print()
         from dpdesk.project.result_tables import missing_note, subgroup_adjust_note, subgroup_test_sentences
 
-        for line in (missing_note(results), subgroup_adjust_note(results), *subgroup_test_sentences(results, args.by)):
+        by = next((r.by for r in results if r.by), None)
+        for line in (missing_note(results), subgroup_adjust_note(results), *subgroup_test_sentences(results, by)):
             if line:
                 print(line)
         for r in results:

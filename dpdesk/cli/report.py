@@ -14,7 +14,10 @@ from dpdesk.errors import DataError
 
 def _options(p) -> None:
     p.add_argument("project")
-    p.add_argument("--by", help="also estimate by subgroups of this column")
+    by = p.add_mutually_exclusive_group()
+    by.add_argument("--by", help="also estimate by subgroups of this column")
+    by.add_argument("--by-dataset", action="store_true",
+                    help="compare the datasets each item is mapped in (wave 1 against wave 2)")
     p.add_argument("--ci", default="default", choices=["default", "wald", "bootstrap"], help="interval method")
     p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
     p.add_argument("--dataset", help="dataset name (default: the active one)")
@@ -57,7 +60,7 @@ def cmd_report(args) -> int:
         raise DataError(f"A report is written as .html or .pdf; {out.name!r} has neither suffix.")
     with Project.open(args.project) as project:
         write_report(project, out, by=args.by, ci=args.ci, confidence=args.confidence, style=style,
-                     dataset=args.dataset)
+                     dataset=args.dataset, by_dataset=args.by_dataset)
     print(f"Wrote {out}")
     return 0
 
@@ -68,6 +71,7 @@ def cmd_methods(args) -> int:
     from dpdesk.project.report.methods import methods
 
     with Project.open(args.project) as project:
-        results = analyze(project, by=args.by, ci=args.ci, confidence=args.confidence, dataset=args.dataset)
+        results = analyze(project, by=args.by, ci=args.ci, confidence=args.confidence, dataset=args.dataset,
+                          by_dataset=args.by_dataset)
         print(methods(project, results, ci=args.ci, confidence=args.confidence, dataset=args.dataset).text(), end="")
     return 0

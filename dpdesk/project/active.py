@@ -11,18 +11,13 @@ from __future__ import annotations
 
 from dpdesk.errors import DataError
 
-KEY = "active_dataset"
+KEY = "active_dataset"  # the app table row; read by Project.active_dataset_id
 
 
 def active_dataset(project):
     """The active :class:`~dpdesk.project.items.Dataset`, or None when the project has no data."""
-    sets = project.datasets()
-    if not sets:
-        return None
-    with project.transaction() as conn:
-        row = conn.execute("SELECT value FROM app WHERE key = ?", (KEY,)).fetchone()
-    chosen = str(row[0]) if row is not None else ""
-    return next((d for d in sets if str(d.id) == chosen), sets[-1])
+    chosen = project.active_dataset_id()
+    return next((d for d in project.datasets() if d.id == chosen), None)
 
 
 def set_active_dataset(project, name: str):

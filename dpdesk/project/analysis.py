@@ -19,7 +19,9 @@ from dpdesk.project import review
 from dpdesk.project.active import dataset_named
 from dpdesk.project.export.model import ReproItem, ResultsBundle
 from dpdesk.project.labels import Labels, item_label, labels_of
-from dpdesk.project.mapping import MappingReport, counts_by, map_item
+from dpdesk.project.mapping import MappingReport, counts_by
+from dpdesk.project.mapping.item_counts import item_counts  # noqa: F401 - importable from here too
+from dpdesk.project.mapping.item_counts import responses as _responses
 from dpdesk.project.reading.table import ImportReport, Source, Table
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
     COLUMNS,
@@ -29,7 +31,12 @@ from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay impor
     subgroup_test_rows,
     subgroup_test_sentences,
 )
-from dpdesk.project.unary import is_unary_codes, unary_counts, unary_counts_by
+from dpdesk.project.mapping.unary import is_unary_codes, unary_counts_by
+
+#: What an item without a mapping in the dataset analysed shows instead of an estimate.
+NOT_MAPPED = "not mapped in this dataset"
+#: What ``analyze(by_dataset=True)`` results give as their ``by``: the datasets are the subgroups.
+BY_DATASET = "dataset"
 
 #: "Subgroups by" warns above this many subgroups, or for subgroups with fewer respondents.
 MAX_SUBGROUPS = 20
@@ -49,6 +56,7 @@ class ItemResult:
     subgroups: Any = None  # rr.SubgroupResult
     subgroup_counts: dict = field(default_factory=dict)  # subgroup label -> counts (as rr.estimate takes)
     error: str | None = None
+    not_mapped: bool = False  # the item has no mapping in the dataset analysed (error says so)
     min_group_size: int | None = None  # groups with fewer answers used were left out
     left_out_groups: dict = field(default_factory=dict)  # subgroup label -> n, left out as too small
     warnings: list[str] = field(default_factory=list)  # e.g. too many or too small subgroups
@@ -66,7 +74,7 @@ class ItemResult:
         """One plain sentence: "We estimate that 23% (95% CI 17% to 29%) of respondents ..."."""
         e = self.estimate
         if e is None:
-            return f"{self.label}: no estimate ({self.error})."
+            return f"{self.label}: {self.error}." if self.not_mapped else f"{self.label}: no estimate ({self.error})."
         if not self.design.is_binary:
             parts = ", ".join(f"{c} {_pct(f)}" for c, f in zip(self.design.categories, e.frequencies))
             return f"We estimate the shares for {self.label!r} as {parts}."
@@ -98,32 +106,21 @@ def stored_table(project, dataset: str | None = None) -> Table:
     return Table(project.dataset_frame(ds.name), report, source)
 
 
-def item_counts(item, table: Table, *, exclude: bool = True) -> MappingReport:
-    """Count an item's responses in ``table`` by its stored column and codes."""
-    d = rr.Design.from_dict(item.design_record)
-    if d.model == "unary" and is_unary_codes(item.codes):
-        return unary_counts(table, item.codes, d.categories, exclude=exclude)
-    if not item.column or not item.codes:
-        raise DataError(f"Item {item.name!r} has no column or codes yet: map it to a column of the data first.")
-    return map_item(table, item.column, item.codes, responses=_responses(d, item.codes),
-                    group_column=item.group_column, group_codes=item.group_codes, exclude=exclude, design=d)
-
-
-def _responses(d: rr.Design, codes: dict) -> tuple:
-    wanted = tuple(d.responses)
-    return wanted if set(wanted) <= set(codes) else tuple(codes)
-
-
 def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: str = "default",
             confidence: float = 0.95, exclude: bool = True, items: list[str] | None = None,
-            min_group_size: int | None = None, adjust: str = multiple_testing.DEFAULT) -> list[ItemResult]:
+            min_group_size: int | None = None, by_dataset: bool = False,
+            adjust: str = multiple_testing.DEFAULT) -> list[ItemResult]:
     """Estimate every item (or the named ones) of the project, optionally by subgroup ``by``.
+
+    ``by_dataset=True`` compares the datasets instead (wave 1 against wave 2): each item is
+    estimated in every dataset it is mapped in, and the datasets are its subgroups (their
+    differences and the test that all have the same prevalence, as for ``by``).
 
     Missing answers (blanks, user-missing codes) are always left out and reported
     (``ItemResult.mapping.left_out()``); answers matching no code are left out and reported
     with ``exclude=True``, and stop the item with a message listing the rows with
     ``exclude=False``. A stored mapping that contradicts the file's value labels stops the
-    item (see :mod:`dpdesk.project.answer_labels`). With ``min_group_size=N`` subgroups with
+    item (see :mod:`dpdesk.project.mapping.answer_labels`). With ``min_group_size=N`` subgroups with
     fewer than N answers used are left out of the subgroup estimates, differences and counts
     (``ItemResult.left_out_groups``; see :mod:`dpdesk.project.subgroup_disclosure`).
 
@@ -136,17 +133,25 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
     if min_group_size is not None and (isinstance(min_group_size, bool) or not isinstance(min_group_size, int)
                                        or min_group_size < 1):
         raise DataError(f"The smallest group size must be a whole number of at least 1 (got {min_group_size!r}).")
+    if by_dataset:
+        return _analyze_by_dataset(project, ci=ci, confidence=confidence, exclude=exclude, items=items,
+                                   adjust=adjust)
+    dataset = dataset_named(project, dataset).name
     table = stored_table(project, dataset)
     by_warnings = subgroup_warnings(table, by, left_out_below=min_group_size) if by is not None else []
     labels = labels_of(table)
     short = project.item_labels()
     by_label = labels.column(by) if by is not None else None
     results = []
-    for item in project.items():
+    for item in project.items(dataset):
         if items is not None and item.name not in items:
             continue
         d = rr.Design.from_dict(item.design_record)
         name = item_label(item, short)
+        if not item.mapped:
+            results.append(ItemResult(item.name, item.question, d, None, None, error=NOT_MAPPED, not_mapped=True,
+                                      label=name))
+            continue
         try:
             mapping = item_counts(item, table, exclude=exclude)
             mapping.raise_for_problems()
@@ -201,12 +206,47 @@ def named_subgroups(per: dict, table: Table, by: str) -> tuple[dict, int | None]
     return {names[k]: m for k, m in per.items() if k in names}, n_missing
 
 
+def _analyze_by_dataset(project, *, ci: str, confidence: float, exclude: bool, items,
+                        adjust: str = multiple_testing.DEFAULT) -> list[ItemResult]:
+    """Estimates in the active dataset, and each item's datasets compared as its subgroups.
+
+    The counts of each dataset an item is mapped in are a group, as for ``by``
+    (``rr.estimate_by``: each dataset's estimate, the differences and the test of equality).
+    """
+    results = analyze(project, ci=ci, confidence=confidence, exclude=exclude, items=items)
+    names = [ds.name for ds in project.datasets()]
+    by_name = {it.name: it for it in project.items()}
+    tables: dict[str, Table] = {}
+    for res in results:
+        res.by = res.by_label = BY_DATASET
+        res.adjust = adjust
+        item = by_name[res.item]
+        mapped = [name for name in names if name in item.mappings]
+        if res.estimate is None:
+            continue
+        if len(mapped) < 2:
+            res.warnings.append(f"{item.name} is mapped in one dataset only; map it in another to compare datasets.")
+            continue
+        try:
+            for name in mapped:
+                if name not in tables:
+                    tables[name] = stored_table(project, name)
+                counted = item_counts(item.in_dataset(name), tables[name], exclude=exclude)
+                counted.raise_for_problems()
+                res.subgroup_counts[name] = _counts_of(res.design, counted)
+            res.subgroups = rr.estimate_by(res.design, res.subgroup_counts, confidence=confidence, ci=ci)
+        except DpdeskError as exc:
+            res.error = f"subgroups by dataset: {exc}"
+    return results
+
+
 def subgroup_counts(item, d: rr.Design, table: Table, by: str) -> dict:
     """``{subgroup value: MappingReport}`` for one item (blank subgroup under ``None``)."""
     if d.model == "unary" and is_unary_codes(item.codes):
         return unary_counts_by(table, item.codes, by, d.categories)
     return counts_by(table, item.column, item.codes, by, responses=_responses(d, item.codes),
-                     group_column=item.group_column, group_codes=item.group_codes, exclude=True, design=d)
+                     group_column=item.group_column, group_codes=item.group_codes, exclude=True, design=d,
+                     missing_codes=getattr(item, "missing_codes", None))
 
 
 def subgroup_warnings(data, by: str, *, max_levels: int = MAX_SUBGROUPS, min_size: int = MIN_SUBGROUP_SIZE,
@@ -272,7 +312,7 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
             tables[f"Tests by {by_label}"] = tests
     ds = dataset_named(project, dataset) if project.datasets() else None
     source = (ds.source or {}) if ds is not None else {}
-    items = project.items()
+    items = project.items(ds.name if ds is not None else None)
     columns = review.analysed_columns(items, results)
     metadata = {
         "app": f"dpdesk {__version__}",
@@ -317,8 +357,9 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         it = by_name.get(r.item)
         mapping = None if it is None else {"column": it.column, "codes": it.codes, "group_column": it.group_column,
                                            "group_codes": it.group_codes}
-        repro.append(ReproItem(r.item, r.design.name, dict(r.design.params), counts, r.subgroup_counts, confidence,
-                               ci, mapping=mapping, by=r.by))
+        by_column = r.by if r.by != BY_DATASET else None  # the script recounts one dataset
+        repro.append(ReproItem(r.item, r.design.name, dict(r.design.params), counts,
+                               r.subgroup_counts if by_column else {}, confidence, ci, mapping=mapping, by=by_column))
     return ResultsBundle(tables=tables, metadata=metadata, repro=repro)
 
 

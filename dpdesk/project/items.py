@@ -118,6 +118,16 @@ def check_name(name: Any, what: str) -> str:
     return name
 
 
+#: What an item's mapping in a dataset holds (the ``item_mappings`` table's columns).
+MAPPING_FIELDS = ("column", "codes", "group_column", "group_codes", "missing_codes")
+
+
+def mapping_from_row(row: Any) -> dict[str, Any]:
+    """An ``item_mappings`` row as ``{column, codes, group_column, group_codes, missing_codes}``."""
+    return {"column": row["column_name"], "codes": decode_codes(row["codes"]), "group_column": row["group_column"],
+            "group_codes": decode_codes(row["group_codes"]), "missing_codes": loads(row["missing_codes"])}
+
+
 class _Record:
     """Attribute access, and dict-style access for callers that prefer it."""
 
@@ -146,6 +156,21 @@ class Item(_Record):
     created_at: str
     modified_at: str
     instructions: str = ""
+    missing_codes: Any = None
+    #: the dataset whose mapping ``column``, ``codes``, ... are (None: the project has no data)
+    dataset: str | None = None
+    #: the item's mapping in each dataset it is mapped in: ``{dataset name: {column, codes, ...}}``
+    mappings: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
+
+    @property
+    def mapped(self) -> bool:
+        """True when the item has a column and codes (in :attr:`dataset`)."""
+        return bool(self.column and self.codes)
+
+    def in_dataset(self, dataset: str | None) -> "Item":
+        """This item as mapped in ``dataset`` (column and codes None where it is not mapped)."""
+        m = self.mappings.get(dataset) or dict.fromkeys(MAPPING_FIELDS)
+        return dataclasses.replace(self, dataset=dataset, **{k: m.get(k) for k in MAPPING_FIELDS})
 
     @property
     def design_name(self) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from dpdesk.mechanisms.rr.estimate import CI_CITATIONS, CI_NAMES
 from dpdesk.project.fingerprint import data_fingerprint
-from dpdesk.project.unary import is_unary_codes
+from dpdesk.project.mapping.unary import is_unary_codes
 
 
 def _codes_text(values) -> str:

@@ -26,15 +26,18 @@ BOOKKEEPING = {"status", "progress", "durationinseconds", "duration", "finished"
 
 
 def item_columns(items) -> set[str]:
-    """The columns the items read: their randomized answers, groups and unary option columns."""
+    """The columns the items read, in any dataset: randomized answers, groups, unary option columns."""
     out: set[str] = set()
     for item in items:
-        for column in (getattr(item, "column", None), getattr(item, "group_column", None)):
-            if column:
-                out.add(str(column))
-        codes = getattr(item, "codes", None)
-        if isinstance(codes, dict) and isinstance(codes.get("columns"), dict):
-            out.update(str(c) for c in codes["columns"].values())
+        mappings = [item, *(getattr(item, "mappings", None) or {}).values()]
+        for m in mappings:
+            get = m.get if isinstance(m, dict) else lambda key, m=m: getattr(m, key, None)
+            for column in (get("column"), get("group_column")):
+                if column:
+                    out.add(str(column))
+            codes = get("codes")
+            if isinstance(codes, dict) and isinstance(codes.get("columns"), dict):
+                out.update(str(c) for c in codes["columns"].values())
     return out
 
 
@@ -75,4 +78,4 @@ def project_subgroup_columns(project, dataset: str | None = None) -> list[tuple[
     from dpdesk.project.active import dataset_named
 
     ds = dataset_named(project, dataset)
-    return subgroup_columns(ds, Labels.from_stored(project.column_labels(ds.name)), project.items())
+    return subgroup_columns(ds, Labels.from_stored(project.column_labels(ds.name)), project.items(ds.name))

@@ -69,7 +69,7 @@ def survey_frame(name: str, n: int = 240, seed: int = 7):
 
 def item_mapping(name: str) -> dict:
     """``Project.add_item`` keywords mapping the item to :func:`survey_frame`'s columns."""
-    from dpdesk.project.unary import unary_codes
+    from dpdesk.project.mapping.unary import unary_codes
 
     d = example_design(name)
     if d.model == "unary":
@@ -89,7 +89,7 @@ def combined_survey(names, n: int = 240, seed: int = 7):
     """
     import pandas as pd
 
-    from dpdesk.project.unary import unary_codes
+    from dpdesk.project.mapping.unary import unary_codes
 
     frames, mappings = [], {}
     gender = None

@@ -6,7 +6,7 @@ import pytest
 from dpdesk.errors import DataError
 from dpdesk.mechanisms import rr
 from dpdesk.project import map_item
-from dpdesk.project.answer_labels import conflicts, suggest
+from dpdesk.project.mapping.answer_labels import conflicts, suggest
 
 CROSSWISE = rr.design("crosswise", p=0.25)
 

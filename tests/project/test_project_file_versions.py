@@ -88,7 +88,8 @@ def test_migration_backs_up_then_upgrades_in_one_transaction(tmp_path, monkeypat
     monkeypatch.setattr(schema, "MIGRATIONS", [add_notes, lambda conn: None])
     with Project.open(path) as p:
         assert p.connection.execute("PRAGMA user_version").fetchone()[0] == 3
-        assert [(i.name,) for i in p.items()] == kept
+        # (the pretend version 3 has none of the real migrations' tables: read the rows themselves)
+        assert [tuple(r) for r in p.connection.execute("SELECT name FROM items ORDER BY id")] == kept
         assert p.backup_path == tmp_path / "old.dpdesk.v1.2.bak"
     assert backup.read_bytes() == first_backup  # an earlier backup is never overwritten
 

@@ -20,7 +20,7 @@ from dpdesk.project.export.model import metadata_rows
 from dpdesk.project.export.results import export_results
 from dpdesk.project.fingerprint import canonical_value, data_fingerprint
 from dpdesk.project.reading.importing import import_file
-from dpdesk.project.unary import unary_codes, unary_counts
+from dpdesk.project.mapping.unary import unary_codes, unary_counts
 from tests.helpers.cli import run
 
 FORCED = rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25)

@@ -54,14 +54,22 @@ LABELS = {"encoding": "Encoding", "delimiter": "Delimiter", "decimal": "Decimal 
           "sheet": "Sheet"}
 
 
-def read_job(job, path: str, overrides: dict):
-    """Worker: ``read_table`` with progress; Cancel stops it between pieces."""
+def read_job(job, path: str, overrides: dict, project=None):
+    """Worker: ``read_table`` with progress (Cancel stops it between pieces), and the items whose
+    known mapping fits the table: ``(table, {item: AutoMapping})``."""
+    from dpdesk.project.mapping.matching import auto_mappings
+    from dpdesk.project.reading.importing import own_connection
     from dpdesk.project.reading.table import read_table
 
     def progress(fraction: float) -> None:
         job.progress(fraction, f"Reading {Path(path).name}… {100 * fraction:.0f}%")
 
-    return read_table(path, progress=progress, **overrides)
+    table = read_table(path, progress=progress, **overrides)
+    if project is None:
+        return table, {}
+    job.progress(1.0, "Matching the items' mappings…")
+    with own_connection(project) as own:
+        return table, auto_mappings(own, table)
 
 
 def store_job(job, project, table, name: str, options: dict, mappings: dict, placing: str = "use"):
@@ -97,6 +105,7 @@ class ImportDialog(QDialog):
         self.path: str | None = None
         self.table = None
         self.mappings: dict[str, dict] = {}
+        self.found: dict = {}  # item -> AutoMapping: mapped by itself when the file was read
         self.mapping_dialog = None
         self.items_: list = []
         self.jobs = JobRunner(self)
@@ -157,6 +166,7 @@ class ImportDialog(QDialog):
                                "Choose the column and codes of each survey item and check them")
         self.map_button.clicked.connect(self.open_mapping)
         self.mapping_label = note(object_name="mappingSummary")
+        self.mapping_label.setTextFormat(Qt.TextFormat.RichText)  # column names are escaped, never markup
         self.import_button = name(QPushButton("Import"), "Import", "Store the data (and mappings) in the project")
         self.import_button.setDefault(True)
         self.import_button.clicked.connect(self.start_import)
@@ -237,7 +247,7 @@ class ImportDialog(QDialog):
         self.preview.setEnabled(False)
         self.report.setText("Reading…")
         self._phase = "read"
-        self.jobs.start(read_job, self.path, self.overrides())
+        self.jobs.start(read_job, self.path, self.overrides(), self.project)
         self._update_buttons()
 
     # ------------------------------------------------------------------ storing
@@ -284,10 +294,12 @@ class ImportDialog(QDialog):
     def _on_done(self, result) -> None:
         if self._phase == "read":
             self._phase = ""
-            self.show_table(result)
+            self.show_table(*result)
         elif self._phase == "store":
             self._phase = ""
             self.status.setText(f"Imported as {result!r}.")
+            found = [a.sentence() for i, a in self.found.items() if self.mappings.get(i) == a.mapping]
+            self.table.auto_mapped[:0] = found  # after those a replacement kept
             self.imported.emit(result, self.table)
             self.accept()
         self._update_buttons()
@@ -302,7 +314,7 @@ class ImportDialog(QDialog):
         show_error(exc, self)
         self._update_buttons()
 
-    def show_table(self, table) -> None:
+    def show_table(self, table, found: dict | None = None) -> None:
         self.table = table
         r = table.report
         self.preview_model.set_frame(table.frame, value_labels=r.value_labels, first_row=r.first_data_row,
@@ -323,28 +335,31 @@ class ImportDialog(QDialog):
         self.report.setText("<br>".join(lines))
         self.progress.setValue(1000)
         self.status.setText("Read. Check the preview, map the items, then import.")
-        self._prefill_mappings()
+        self._prefill_mappings(found or {})
 
-    def _prefill_mappings(self) -> None:
-        """Keep each item's stored mapping where its columns are in this file."""
-        columns = {str(c) for c in self.table.frame.columns}
-        self.mappings = {}
+    def _prefill_mappings(self, found: dict) -> None:
+        """Each item whose known mapping fits this file maps itself (the researcher may change it)."""
+        self.found = found
+        self.mappings = {name: dict(a.mapping) for name, a in found.items()}
         self.items_ = self.project.items()
         self._has_items = bool(self.items_)
-        for it in self.items_:
-            if it.column in columns and it.codes and (it.group_column is None or it.group_column in columns):
-                self.mappings[it.name] = {"column": it.column, "codes": it.codes, "group_column": it.group_column,
-                                          "group_codes": it.group_codes}
         self._show_mapping_summary()
 
     def _show_mapping_summary(self) -> None:
+        from html import escape
+
         items = [it.name for it in self.items_]
         if not items:
             self.mapping_label.setText("The project has no survey items yet; add them in Design, or import now.")
             return
         mapped = [i for i in items if i in self.mappings]
-        pairs = ", ".join(f"{i} → {self.mappings[i]['column']}" for i in mapped)
-        self.mapping_label.setText(f"{len(mapped)} of {len(items)} items mapped" + (f" ({pairs})" if mapped else "") + ".")
+        auto = {i: a for i, a in self.found.items() if self.mappings.get(i) == a.mapping}
+        pairs = "; ".join(escape(auto[i].sentence(), quote=False) if i in auto
+                          else escape(f"{i} → {self.mappings[i]['column']}", quote=False)
+                          for i in mapped)
+        how = " automatically" if mapped and set(mapped) <= set(auto) else ""
+        self.mapping_label.setText(f"{len(mapped)} of {len(items)} items mapped{how}" + (f": {pairs}" if mapped else "")
+                                   + ".")
 
     # ------------------------------------------------------------------ mapping
     def open_mapping(self) -> None:

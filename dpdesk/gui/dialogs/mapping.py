@@ -55,7 +55,7 @@ def check_mapping(job, table, item: str, mapping: dict):
     """Worker: count the item's answers as mapped (rows not counted are listed, never dropped)."""
     from dpdesk.errors import DpdeskError
     from dpdesk.project.mapping import map_item
-    from dpdesk.project.unary import is_unary_codes, unary_counts
+    from dpdesk.project.mapping.unary import is_unary_codes, unary_counts
 
     design = mapping.get("design")
     try:
@@ -312,7 +312,7 @@ class MappingDialog(AskBeforeDiscard, QDialog):
             _kind, column, group_column, values, groups = result
             d = self.design(self.current)
             m = self.mappings.get(self.current, {})
-            from dpdesk.project.answer_labels import suggest
+            from dpdesk.project.mapping.answer_labels import suggest
 
             self.codes.fill(values, list(zip(d.responses, d.response_labels)),
                             m.get("codes") or {} if m.get("column") == column else {},

@@ -75,19 +75,23 @@ class RemoveItem(ItemCommand):
     def __init__(self, project, name: str) -> None:
         super().__init__(f"Remove item '{name}'", project)
         item = project.item(name)
-        self.saved = {"name": item.name, "design": item.design_record, "column": item.column,
-                      "codes": item.codes, "group_column": item.group_column, "question": item.question,
-                      "group_codes": getattr(item, "group_codes", None), "instructions": item.instructions}
+        self.saved = {"name": item.name, "design": item.design_record, "question": item.question,
+                      "instructions": item.instructions, "latest": project.latest_mapping(name),
+                      "mappings": dict(item.mappings)}
 
     def apply(self) -> None:
         self.project.remove_item(self.saved["name"])
 
     def revert(self) -> None:
         s = self.saved
-        extra = {"group_codes": s["group_codes"]} if s["group_codes"] is not None else {}
-        self.project.add_item(s["name"], s["design"], column=s["column"], codes=s["codes"],
-                              group_column=s["group_column"], question=s["question"],
-                              instructions=s["instructions"], **extra)
+        with self.project.transaction():
+            self.project.add_item(s["name"], s["design"], question=s["question"], instructions=s["instructions"])
+            if s["latest"] is not None and not self.project.datasets():
+                self.project.update_item(s["name"], **{k: s["latest"][k] for k in MAPPING_KEYS})
+            known = {d.name for d in self.project.datasets()}
+            for dataset, m in s["mappings"].items():  # every dataset's mapping comes back
+                if dataset in known:
+                    self.project.set_mapping(s["name"], dataset, **m)
 
 
 MAPPING_KEYS = ("column", "codes", "group_column", "group_codes")
@@ -96,19 +100,21 @@ MAPPING_KEYS = ("column", "codes", "group_column", "group_codes")
 class EditMappings(ItemCommand):
     """Change which columns and codes hold the items' answers (``{item: {column, codes, ...}}``)."""
 
-    def __init__(self, project, mappings: dict) -> None:
+    def __init__(self, project, mappings: dict, dataset: str | None = None) -> None:
         super().__init__(f"Map {len(mappings)} item(s) to the data", project)
+        self.dataset = dataset  # the dataset mapped (default: the active one when the command is made)
+        if dataset is None and project.datasets():
+            self.dataset = next(d.name for d in project.datasets() if d.id == project.active_dataset_id())
         self.after = {name: {k: m.get(k) for k in MAPPING_KEYS} for name, m in mappings.items()}
         self.before = {}
         for name in mappings:
-            item = project.item(name)
-            self.before[name] = {"column": item.column, "codes": item.codes, "group_column": item.group_column,
-                                 "group_codes": item.group_codes}
+            item = project.item(name, self.dataset)
+            self.before[name] = {k: getattr(item, k) for k in MAPPING_KEYS}
 
     def _set(self, mappings: dict) -> None:
-        with self.project.transaction():
+        with self.project.transaction():  # in the dataset mapped, even after another became active
             for name, m in mappings.items():
-                self.project.update_item(name, **m)
+                self.project.update_item(name, dataset=self.dataset, **m)
 
     def apply(self) -> None:
         self._set(self.after)

@@ -81,6 +81,8 @@ class DataView(QWidget):
         self.window_ = window
         self.setObjectName("view_data")
         self.table = None
+        self.shown_dataset: str | None = None  # the dataset whose rows self.table holds
+        self._map_when_loaded: str | None = None  # an item to map once the active dataset is loaded
         self.dialog = None
         self.jobs = JobRunner(self)
         self.jobs.done.connect(self._on_loaded)
@@ -201,6 +203,7 @@ class DataView(QWidget):
 
     def show_table(self, dataset: str, table) -> None:
         self.table = table
+        self.shown_dataset = dataset
         r = table.report
         self.model.set_frame(table.frame, value_labels=r.value_labels, first_row=r.first_data_row)
         src = table.source
@@ -222,6 +225,9 @@ class DataView(QWidget):
         self.split.show()
         self.map_button.setEnabled(bool(self.project is not None and self.project.items()))
         self.dataset_shown.emit(dataset)
+        if self._map_when_loaded is not None:  # a Map button was pressed while the rows were loading
+            item, self._map_when_loaded = self._map_when_loaded, None
+            self.mapping_dialog(item=item or None)
 
     def _sync_labels(self, _index: int = 0) -> None:
         """Show the labels the project holds now (after Undo or Redo)."""
@@ -291,20 +297,44 @@ class DataView(QWidget):
         self.labels_changed.emit(self._dataset_shown)
 
     # ------------------------------------------------------------------ mapping
-    def mapping_dialog(self):
-        """Map the items to the shown data; the change is one undoable step. Returns the dialog."""
+    def mapping_dialog(self, *_args, item: str | None = None):
+        """Map the items to the shown (active) dataset; one undoable step. Returns the dialog.
+
+        ``item`` is shown first. Other datasets keep their own mappings.
+        """
         from dpdesk.gui.dialogs.mapping import MappingDialog
 
         if self.project is None or self.table is None:
             return None
-        items = self.project.items()
+        dataset = self.shown_dataset
+        items = self.project.items(dataset)
         current = {it.name: {"column": it.column, "codes": it.codes, "group_column": it.group_column,
                              "group_codes": it.group_codes} for it in items if it.column and it.codes}
         self.mapping = MappingDialog(self.table, items, current, self,
-                                     intro="The change is stored when you press OK; Edit > Undo takes it back.")
+                                     intro=f"These mappings are for the dataset “{dataset}”; other datasets keep "
+                                     "their own. The change is stored when you press OK; Edit > Undo takes it back.")
+        self.mapping.setWindowTitle(f"Map survey items to the columns of {dataset}")
+        self.mapping.dataset = dataset
         self.mapping.accepted.connect(self._on_mapping_accepted)
+        names = [it.name for it in items]
+        if item in names:
+            self.mapping.item_list.setCurrentRow(names.index(item))
         self.mapping.open()
         return self.mapping
+
+    def map_item(self, item: str | None = None) -> None:
+        """Open the mapping dialog on ``item`` for the active dataset (once its rows are loaded)."""
+        from dpdesk.project.active import active_dataset
+
+        active = active_dataset(self.project) if self.project is not None else None
+        if active is None:
+            return
+        if self.table is not None and self.shown_dataset == active.name and not self.jobs.running:
+            self.mapping_dialog(item=item)
+            return
+        self._map_when_loaded = item or ""
+        if not self.jobs.running:
+            self.load(active.name)
 
     def _on_mapping_accepted(self) -> None:
         from dpdesk.gui.shell import commands
@@ -314,7 +344,7 @@ class DataView(QWidget):
         if not changed or self.project is None:
             return
         try:
-            commands.push(self.window_.undo_stack, commands.EditMappings(self.project, changed))
+            commands.push(self.window_.undo_stack, commands.EditMappings(self.project, changed, dialog.dataset))
         except DpdeskError as exc:
             show_error(exc, self)
             return
@@ -360,8 +390,9 @@ class DataView(QWidget):
             from dpdesk.gui.dialogs.errors import show_message
 
             show_message(self, "These respondents were released from before", "\n\n".join(table.seen_before))
+        mapped = f" {len(table.auto_mapped)} item(s) mapped automatically." if table.auto_mapped else ""
         self.window_.statusBar().showMessage(
-            f"Imported {dataset}." + ("" if active == dataset else f" Analyses still use {active}."), 8000)
+            f"Imported {dataset}." + mapped + ("" if active == dataset else f" Analyses still use {active}."), 8000)
         self.imported.emit(dataset)
 
     def shutdown(self) -> None:

@@ -66,6 +66,16 @@ def combined_words(items: list[tuple[str, float | None]]) -> str:
     return " ".join(parts)
 
 
+def mapping_words(item) -> tuple[str, str]:
+    """The item's column in the active dataset ("not mapped in this dataset"), and where else it is mapped."""
+    elsewhere = "; ".join(f"{ds}: {m['column']}" for ds, m in item.mappings.items()) or "not mapped in any dataset"
+    if item.dataset is None:  # no data yet: the column it will be read from
+        return (item.column or "", f"Once the data are imported: {item.column}" if item.column else "")
+    if not item.mapped:
+        return "not mapped in this dataset", f"Map it in Data > Map items…. Mapped in: {elsewhere}"
+    return str(item.column), f"Mapped in: {elsewhere}"
+
+
 class DesignView(QWidget):
     wizard_opened = Signal(object)  # the DesignWizard, for tests and the main window
 
@@ -76,8 +86,11 @@ class DesignView(QWidget):
         title = ViewTitle("Design")  # with its "?" button: the guide's page on this view
         intro = QLabel("The sensitive questions of your survey and how respondents answer them.")
         intro.setWordWrap(True)
-        self.table = name(QTableWidget(0, 4), "Survey items", "The survey items of this project and their designs")
-        self.table.setHorizontalHeaderLabels(["Item", "Question", "What respondents do", "Privacy (local epsilon)"])
+        self.table = name(QTableWidget(0, 5), "Survey items", "The survey items of this project and their designs")
+        self.table.setHorizontalHeaderLabels(["Item", "Question", "What respondents do", "Privacy (local epsilon)",
+                                              "Answer column"])
+        self.table.horizontalHeaderItem(4).setToolTip("The column holding the item's answers in the active dataset "
+                                                      "(each dataset keeps its own)")
         self.table.verticalHeader().setVisible(False)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -88,14 +101,18 @@ class DesignView(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(4, QHeaderView.ResizeMode.ResizeToContents)
         self.new_button = name(QPushButton("New survey item…"), "New survey item",
                                "Design a new sensitive question step by step")
         self.edit_button = name(QPushButton("Edit…"), "Edit item", "Change the selected item's question or design")
         self.remove_button = name(QPushButton("Remove"), "Remove item", "Remove the selected item (you can undo this)")
+        self.map_button = name(QPushButton("Map…"), "Map item",
+                               "Choose the column and codes of the selected item in the active dataset")
         buttons = QHBoxLayout()
         buttons.addWidget(self.new_button)
         buttons.addWidget(self.edit_button)
         buttons.addWidget(self.remove_button)
+        buttons.addWidget(self.map_button)
         buttons.addStretch(1)
         self.combined = QLabel()
         self.combined.setObjectName("combinedEpsilon")
@@ -123,15 +140,23 @@ class DesignView(QWidget):
         self.new_button.clicked.connect(self.new_item)
         self.edit_button.clicked.connect(self.edit_selected)
         self.remove_button.clicked.connect(self.remove_selected)
+        self.map_button.clicked.connect(self.map_selected)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.table.itemDoubleClicked.connect(self.edit_selected)
         self.wizard = None
         self.setTabOrder(self.new_button, self.edit_button)
         self.setTabOrder(self.edit_button, self.remove_button)
-        self.setTabOrder(self.remove_button, self.table)
+        self.setTabOrder(self.remove_button, self.map_button)
+        self.setTabOrder(self.map_button, self.table)
         self.refresh()
 
     # ------------------------------------------------------------------ display
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        project = self.window_.project
+        if project is not None and not project.closed:  # the active dataset may have changed meanwhile
+            self.refresh()
+
     def refresh(self) -> None:
         project = self.window_.project
         items = project.items() if project is not None and not project.closed else []
@@ -147,9 +172,10 @@ class DesignView(QWidget):
             epsilons.append((item.name, eps))
             privacy = ("infinite: not every answer is protected" if eps is None
                        else f"{eps:.2f}: answers at most {math.exp(eps):.1f}x as likely")
-            for col, text in enumerate((item.name, item.question, what, privacy)):
+            answers, where = mapping_words(item)
+            for col, text in enumerate((item.name, item.question, what, privacy, answers)):
                 cell = QTableWidgetItem(text)
-                cell.setToolTip(text if col != 2 else (record.get("description") or text))
+                cell.setToolTip({2: record.get("description") or text, 4: where}.get(col, text))
                 self.table.setItem(row, col, cell)
         self.table.resizeRowsToContents()
         self.combined.setText("<b>Combined privacy.</b> " + combined_words(epsilons))
@@ -166,6 +192,7 @@ class DesignView(QWidget):
         self.new_button.setEnabled(has_project)
         self.edit_button.setEnabled(has_project and selected)
         self.remove_button.setEnabled(has_project and selected)
+        self.map_button.setEnabled(has_project and selected and bool(self.window_.project.datasets()))
 
     def _on_short_label(self) -> None:
         """The short label was edited (Enter or leaving the box): store it as one undoable step."""
@@ -199,6 +226,12 @@ class DesignView(QWidget):
         from dpdesk.gui.wizard.wizard import DesignWizard
 
         return self._open(DesignWizard(settings=self.window_.settings, parent=self))
+
+    def map_selected(self, *_args) -> None:
+        """The mapping dialog of the selected item, for the active dataset (the Data view's)."""
+        item_name = self.selected_name()
+        if item_name is not None:
+            self.window_.data_view.map_item(item_name)
 
     def edit_selected(self, *_args):
         item_name = self.selected_name()

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.document_view import DocumentView
 from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars, set_plot_style
+from dpdesk.gui.widgets.not_mapped import NotMappedBar
 from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
 from dpdesk.gui.widgets.common import name
 from dpdesk.project.report.number_style import NumberStyle
@@ -42,6 +43,8 @@ DIRECT_CODES = {"no": ["no", 0, "false", "nein", "non", "n"], "yes": ["yes", 1, 
 NONE = "(none)"
 #: How the pairwise p-values of one item's subgroups are adjusted for many comparisons.
 ADJUSTMENTS = [("holm", "Holm (recommended)"), ("bonferroni", "Bonferroni"), ("none", "none (unadjusted)")]
+#: The "Subgroups by" choice that compares the datasets (never a column name: it starts with NUL).
+DATASETS = "\x00datasets"
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,12 @@ class Options:
     confirmed: bool = False  # the researcher agreed to subgroups despite the warnings
     style: str = "percent:1"  # the number style (NumberStyle.to_text)
     adjust: str = "holm"  # the adjustment of pairwise p-values for many comparisons
+    by_dataset: bool = False  # compare the datasets each item is mapped in (wave 1 against wave 2)
+
+    @property
+    def by_label(self) -> str | None:
+        """What the subgroups are, in words: the column, or "dataset"."""
+        return "dataset" if self.by_dataset else self.by
 
 
 @dataclass
@@ -78,6 +87,7 @@ class ResultSet:
     methods: object = None  # report.methods.Methods: the methods paragraph and its references
     names: dict[str, str] = field(default_factory=dict)  # item -> what plots call it
     by_label: str | None = None  # the label of the "Subgroups by" column
+    dataset: str | None = None  # the dataset analysed (the active one)
 
 
 def _pct(x) -> str:
@@ -115,10 +125,12 @@ def _analyze(job, project, options: Options) -> ResultSet:
         for i, item in enumerate(names):
             job.progress(0.05 + 0.9 * i / max(1, len(names)), f"Bootstrapping {item}…")
             results += analysis.analyze(project, by=options.by, ci="bootstrap", confidence=options.confidence,
-                                        items=[item], min_group_size=options.min_group, adjust=options.adjust)
+                                        items=[item], min_group_size=options.min_group,
+                                        by_dataset=options.by_dataset, adjust=options.adjust)
     else:
         results = analysis.analyze(project, by=options.by, ci=options.ci, confidence=options.confidence,
-                                   min_group_size=options.min_group, adjust=options.adjust)
+                                   min_group_size=options.min_group, by_dataset=options.by_dataset,
+                                   adjust=options.adjust)
     job.check()
     from dpdesk.project.subgroup_disclosure import check_results
 
@@ -154,7 +166,7 @@ def _analyze(job, project, options: Options) -> ResultSet:
                        "difference (RR - direct)": dc.difference, "SE": dc.se, "CI low": dc.ci[0],
                        "CI high": dc.ci[1], "p-value (RR > direct)": dc.p_value})
     bars, sub_plot, sub_bars = figures.bars, figures.subgroups, figures.subgroup_bars
-    tests = analysis.subgroup_test_sentences(results, options.by)
+    tests = analysis.subgroup_test_sentences(results, options.by_label)
     warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
     sentences = [r.sentence() for r in results]
     for r in results:
@@ -172,7 +184,8 @@ def _analyze(job, project, options: Options) -> ResultSet:
     job.progress(1.0, "Done")
     return ResultSet(options, results, analysis.estimate_rows(results), analysis.subgroup_rows(results), sentences,
                      forest, direct, bars, sub_plot, tests, sub_bars, warnings, subgroup_warning=warning,
-                     document=document, methods=methods_text, names=figures.names, by_label=figures.by)
+                     document=document, methods=methods_text, names=figures.names, by_label=figures.by,
+                     dataset=analysis.dataset_named(project, None).name)
 
 
 class ResultsView(QWidget):
@@ -225,6 +238,8 @@ class ResultsView(QWidget):
         self.state.setWordWrap(True)
         self.subgroup_warning = SubgroupWarningBar()  # exact subgroup n of a released or protected column
         self.subgroup_warning.leave_out_changed.connect(self.recompute)
+        self.not_mapped = NotMappedBar()  # items without a mapping in the active dataset, each with Map…
+        self.not_mapped.map_requested.connect(window.data_view.map_item)
         form = QFormLayout()
         form.addRow("Confidence interval:", self.ci)
         form.addRow("Confidence level:", self.confidence)
@@ -257,6 +272,7 @@ class ResultsView(QWidget):
         layout.addLayout(options)
         layout.addWidget(self.state)
         layout.addWidget(self.subgroup_warning)
+        layout.addWidget(self.not_mapped)
         layout.addWidget(scroll, 1)
         for combo in (self.ci, self.confidence, self.by, self.adjust):
             combo.currentIndexChanged.connect(self.recompute)
@@ -287,9 +303,12 @@ class ResultsView(QWidget):
                         self.direct.cellWidget(r, 1).currentData())
                        for r in range(self.direct.rowCount()) if self.direct.cellWidget(r, 1).currentData())
         by = self.by.currentData()
+        by_dataset = by == DATASETS
+        by = None if by_dataset else by
         return Options(self.ci.currentData(), self.confidence.currentData(), by, direct,
                        self.subgroup_warning.min_group_size(), confirmed=by is not None and by == self._confirmed_by,
-                       style=self.number_style().to_text(), adjust=self.adjust.currentData())
+                       style=self.number_style().to_text(), by_dataset=by_dataset,
+                       adjust=self.adjust.currentData())
 
     def number_style(self):
         """The number style chosen in the Preferences (default: percent with 1 decimal)."""
@@ -316,6 +335,9 @@ class ResultsView(QWidget):
         keep = self.by.currentData()
         self.by.clear()
         self.by.addItem(NONE, None)
+        items = project.items() if project is not None else []
+        if sum(len(it.mappings) >= 2 for it in items):  # an item mapped in two datasets: compare them
+            self.by.addItem("dataset (compare the datasets)", DATASETS)
         if active is not None:
             from dpdesk.project.subgroup_choice import project_subgroup_columns
 
@@ -328,6 +350,7 @@ class ResultsView(QWidget):
         if project is None or not sets:
             self.current = None
             self.subgroup_warning.set_warning(None)
+            self.not_mapped.set_items([], None)
             self._show_state("Import the survey answers in Data first; the results appear here.")
             self.content.setEnabled(False)
             return
@@ -421,6 +444,7 @@ class ResultsView(QWidget):
             return
         self.current, self.stale = rs, False
         self.subgroup_warning.set_warning(rs.subgroup_warning)
+        self.not_mapped.set_items([r.item for r in rs.results if getattr(r, "not_mapped", False)], rs.dataset)
         self.document_view.set_document(rs.document)
         for b in (self.methods_button, self.report_button, self.export_button):
             b.setEnabled(True)

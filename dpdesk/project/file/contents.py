@@ -7,6 +7,7 @@ closes the file and runs the transactions these methods use.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import sqlite3
 from typing import Any
@@ -16,14 +17,17 @@ from dpdesk.errors import ProjectError
 from dpdesk.project.file import database, datasets
 from dpdesk.project.file.labels import ProjectLabels, write_file_labels
 from dpdesk.project.items import (
+    MAPPING_FIELDS,
     Analysis,
     Dataset,
     Item,
     check_name,
+    decode_codes,
     design_record,
     dumps,
     encode_codes,
     loads,
+    mapping_from_row,
     plain_dict,
 )
 
@@ -48,12 +52,15 @@ class ProjectContents(ProjectLabels):
         question: str = "",
         group_codes: Any = None,
         instructions: str = "",
+        dataset: str | None = None,
     ) -> int:
         """Add a survey item; returns its id. Names are unique within a project.
 
         ``codes`` maps data values to responses (any JSON-able mapping; key types are kept),
         ``group_codes`` maps the ``group_column``'s values to the groups of a two-group design;
         ``instructions`` keeps the respondent instructions as edited (default: the design's).
+        A column and codes are the item's mapping in ``dataset`` (default: the active one) when
+        that dataset has the column, and the mapping offered to later imports.
         """
         check_name(name, "survey item")
         record = design_record(design)
@@ -84,18 +91,102 @@ class ProjectContents(ProjectLabels):
                     instructions or "",
                 ),
             )
+            dataset_id = self._mapping_dataset_id(dataset)
+            has_column = dataset_id is not None and conn.execute(
+                "SELECT 1 FROM dataset_columns WHERE dataset_id = ? AND position >= 0 AND name = ?",
+                (dataset_id, column)).fetchone()
+            if column and codes is not None and has_column:
+                self._write_mapping(conn, cur.lastrowid, dataset_id, {
+                    "column": column, "codes": codes, "group_column": group_column, "group_codes": group_codes})
             return cur.lastrowid
 
-    def items(self) -> list[Item]:
-        """All survey items, in the order they were added."""
-        return [Item.from_row(r) for r in self._read("SELECT * FROM items ORDER BY id")]
+    def items(self, dataset: str | None = None) -> list[Item]:
+        """All survey items, in the order they were added, as mapped in ``dataset`` (default: the active one).
 
-    def item(self, name: str) -> Item:
-        """The item called ``name`` (:class:`ProjectError`, also a KeyError, if there is none)."""
-        rows = self._read("SELECT * FROM items WHERE name = ?", (name,))
-        if not rows:
+        An item not mapped in that dataset has ``column`` and ``codes`` None; ``item.mappings``
+        holds its mapping in every dataset. Without data, the items carry their latest mapping.
+        """
+        return self._items("SELECT * FROM items ORDER BY id", (), dataset)
+
+    def item(self, name: str, dataset: str | None = None) -> Item:
+        """The item called ``name``, as mapped in ``dataset`` (:class:`ProjectError`, also a KeyError, if there is none)."""
+        found = self._items("SELECT * FROM items WHERE name = ?", (name,), dataset)
+        if not found:
             raise self._missing("item", name, "SELECT name FROM items ORDER BY id")
-        return Item.from_row(rows[0])
+        return found[0]
+
+    def _items(self, sql: str, params: tuple, dataset: str | None) -> list[Item]:
+        dataset_id = self._mapping_dataset_id(dataset)
+        names = {r["id"]: r["name"] for r in self._read("SELECT id, name FROM datasets")}
+        mappings: dict[int, dict[str, dict]] = {}
+        for r in self._read("SELECT * FROM item_mappings ORDER BY dataset_id"):
+            if r["dataset_id"] in names:  # (always, with foreign keys on)
+                mappings.setdefault(r["item_id"], {})[names[r["dataset_id"]]] = mapping_from_row(r)
+        out = []
+        for row in self._read(sql, params):
+            item = dataclasses.replace(Item.from_row(row), mappings=mappings.get(row["id"], {}))
+            out.append(item if dataset_id is None else item.in_dataset(names[dataset_id]))
+        return out
+
+    def set_mapping(self, item: str, dataset: str | None = None, *, column: str, codes: Any,
+                    group_column: str | None = None, group_codes: Any = None, missing_codes: Any = None) -> Item:
+        """Map ``item`` in ``dataset`` (default: the active one); its design and other datasets stay as they are."""
+        if not column or codes is None:
+            raise ProjectError(f"Mapping item {item!r}: give the column and the codes of each response.")
+        with self.transaction() as conn:
+            item_id = self.item(item).id
+            dataset_id = self._mapping_dataset_id(dataset, required=True)
+            self._write_mapping(conn, item_id, dataset_id, {
+                "column": column, "codes": codes, "group_column": group_column, "group_codes": group_codes,
+                "missing_codes": missing_codes})
+            return self.item(item, self._dataset_name(dataset_id))
+
+    def clear_mapping(self, item: str, dataset: str | None = None) -> None:
+        """Forget ``item``'s mapping in ``dataset`` (default: the active one); other datasets keep theirs."""
+        with self.transaction() as conn:
+            item_id = self.item(item).id
+            dataset_id = self._mapping_dataset_id(dataset, required=True)
+            conn.execute("DELETE FROM item_mappings WHERE item_id = ? AND dataset_id = ?", (item_id, dataset_id))
+
+    def latest_mapping(self, item: str) -> dict[str, Any] | None:
+        """The item's latest mapping (set last, in any dataset, or before there was data): offered to imports."""
+        rows = self._read("SELECT column_name, codes, group_column, group_codes FROM items WHERE name = ?", (item,))
+        if not rows or not rows[0]["column_name"] or rows[0]["codes"] is None:
+            return None
+        r = rows[0]
+        return {"column": r["column_name"], "codes": decode_codes(r["codes"]), "group_column": r["group_column"],
+                "group_codes": decode_codes(r["group_codes"]), "missing_codes": None}
+
+    def active_dataset_id(self) -> int | None:
+        """The id of the active dataset: the one chosen (the ``app`` table), else the latest import."""
+        rows = self._read("SELECT d.id FROM app AS a JOIN datasets AS d ON a.value = CAST(d.id AS TEXT)"
+                          " WHERE a.key = 'active_dataset'")
+        return rows[0][0] if rows else self._read("SELECT max(id) FROM datasets")[0][0]
+
+    def _mapping_dataset_id(self, dataset: str | None, required: bool = False) -> int | None:
+        if dataset is not None:
+            return self._dataset_row(dataset)["id"]
+        found = self.active_dataset_id()
+        if found is None and required:
+            raise ProjectError(f"The project {self.path} has no data yet: import a data file before mapping items to it.")
+        return found
+
+    def _dataset_name(self, dataset_id: int) -> str:
+        return self._read("SELECT name FROM datasets WHERE id = ?", (dataset_id,))[0][0]
+
+    def _write_mapping(self, conn: sqlite3.Connection, item_id: int, dataset_id: int, m: dict[str, Any]) -> None:
+        """Store a mapping in a dataset; it also becomes the item's latest mapping (the items table)."""
+        now = _now()
+        codes = encode_codes(m["codes"])
+        group_codes = encode_codes(m.get("group_codes"), "the group codes")
+        missing = m.get("missing_codes")
+        conn.execute(
+            "INSERT OR REPLACE INTO item_mappings(item_id, dataset_id, column_name, codes, group_column, group_codes,"
+            " missing_codes, modified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (item_id, dataset_id, m["column"], codes, m.get("group_column"), group_codes,
+             None if missing is None else dumps(list(missing), "the missing codes"), now))
+        conn.execute("UPDATE items SET column_name = ?, codes = ?, group_column = ?, group_codes = ?, modified_at = ?"
+                     " WHERE id = ?", (m["column"], codes, m.get("group_column"), group_codes, now, item_id))
 
     def update_item(
         self,
@@ -109,8 +200,18 @@ class ProjectContents(ProjectLabels):
         question: str = _UNSET,
         group_codes: Any = _UNSET,
         instructions: str = _UNSET,
+        missing_codes: Any = _UNSET,
+        dataset: str | None = None,
     ) -> Item:
-        """Change the given fields of item ``name`` (pass ``None`` to clear one); returns it."""
+        """Change the given fields of item ``name`` (pass ``None`` to clear one); returns it.
+
+        The mapping fields (``column``, ``codes``, ``group_column``, ``group_codes``,
+        ``missing_codes``) change its mapping in ``dataset`` (default: the active one; without
+        data, its latest mapping); a mapping left without a column or codes is removed there.
+        """
+        asked = {"column": column, "codes": codes, "group_column": group_column, "group_codes": group_codes,
+                 "missing_codes": missing_codes}
+        mapping = {k: v for k, v in asked.items() if v is not _UNSET}
         changes: dict[str, Any] = {}
         if new_name is not _UNSET and new_name != name:
             changes["name"] = check_name(new_name, "survey item")
@@ -120,16 +221,8 @@ class ProjectContents(ProjectLabels):
             changes["design_params"] = dumps(record.get("params") or {}, "the design parameters")
             changes["design_description"] = record.get("description") or ""
             changes["design"] = dumps(record, "the design")
-        if column is not _UNSET:
-            changes["column_name"] = column
-        if codes is not _UNSET:
-            changes["codes"] = encode_codes(codes)
-        if group_column is not _UNSET:
-            changes["group_column"] = group_column
         if question is not _UNSET:
             changes["question"] = question or ""
-        if group_codes is not _UNSET:
-            changes["group_codes"] = encode_codes(group_codes, "the group codes")
         if instructions is not _UNSET:
             changes["instructions"] = instructions or ""
         with self.transaction() as conn:
@@ -139,11 +232,26 @@ class ProjectContents(ProjectLabels):
                     f"Cannot rename item {name!r} to {changes['name']!r}: the project {self.path} "
                     f"already has an item with that name. Choose another name."
                 )
+            dataset_id = self._mapping_dataset_id(dataset)
+            if mapping and dataset_id is None:  # no data yet: the latest mapping, offered to the first import
+                for key, value in mapping.items():
+                    if key in ("codes", "group_codes"):
+                        changes[key] = encode_codes(value, f"the {key.replace('_', ' ')}")
+                    elif key != "missing_codes":  # (kept per dataset only)
+                        changes["column_name" if key == "column" else key] = value
             if changes:
                 changes["modified_at"] = _now()
                 assignments = ", ".join(f"{k} = ?" for k in changes)
                 conn.execute(f"UPDATE items SET {assignments} WHERE name = ?", (*changes.values(), name))
-            return self.item(changes.get("name", name))
+            name = changes.get("name", name)
+            if mapping and dataset_id is not None:
+                item = self.item(name, self._dataset_name(dataset_id))
+                merged = {k: mapping.get(k, getattr(item, k)) for k in MAPPING_FIELDS}
+                if merged["column"] and merged["codes"] is not None:
+                    self._write_mapping(conn, item.id, dataset_id, merged)
+                else:
+                    conn.execute("DELETE FROM item_mappings WHERE item_id = ? AND dataset_id = ?", (item.id, dataset_id))
+            return self.item(name, dataset)
 
     def remove_item(self, name: str) -> None:
         """Remove an item. Its saved analyses stay, marked with the item's name."""

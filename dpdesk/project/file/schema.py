@@ -241,7 +241,36 @@ END""")
 
 
 def _v4_item_mappings(conn: sqlite3.Connection) -> None:
-    """v4 part: an item's mapping per dataset (column, codes, groups, missing codes)."""
+    """v4 part: an item's mapping per dataset (column, codes, groups, missing codes).
+
+    From v4 on ``item_mappings`` is the truth: one row per item and dataset it is mapped in.
+    The items table keeps its mapping columns as the item's latest mapping, used while the
+    project has no data and offered to each new import. The migration loses nothing: a v3
+    item's mapping becomes its mapping in every dataset that has its column (and its group
+    column), which is where it worked in v3, whichever dataset was active.
+    """
+    conn.execute(f"""CREATE TABLE item_mappings (
+    item_id       INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    dataset_id    INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+    column_name   TEXT NOT NULL,                 -- the column holding the recorded responses
+    codes         TEXT NOT NULL,                 -- JSON: code mapping (see dpdesk.project.items)
+    group_column  TEXT,                          -- the column holding the group (two-group designs)
+    group_codes   TEXT,                          -- JSON: which group codes mean which group
+    missing_codes TEXT,                          -- JSON list: codes counted as missing (None: the file's)
+    modified_at   TEXT NOT NULL DEFAULT {_NOW},
+    PRIMARY KEY (item_id, dataset_id)
+)""")
+    conn.execute("CREATE INDEX item_mappings_dataset ON item_mappings(dataset_id)")
+    has = ("EXISTS (SELECT 1 FROM dataset_columns c WHERE c.dataset_id = d.id AND c.position >= 0"
+           " AND c.name = {})")
+    conn.execute(
+        "INSERT INTO item_mappings(item_id, dataset_id, column_name, codes, group_column, group_codes, modified_at)"
+        " SELECT i.id, d.id, i.column_name, i.codes, i.group_column, i.group_codes, i.modified_at"
+        " FROM items AS i CROSS JOIN datasets AS d"
+        " WHERE i.column_name IS NOT NULL AND i.codes IS NOT NULL"
+        f" AND {has.format('i.column_name')}"
+        f" AND (i.group_column IS NULL OR {has.format('i.group_column')})"
+    )
 
 
 def _v4_column_labels(conn: sqlite3.Connection) -> None:

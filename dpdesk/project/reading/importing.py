@@ -64,10 +64,14 @@ def store_import(project, table, *, name: str, options: dict | None = None,
     respondents); it takes that dataset's name and stays active. Otherwise it is kept beside
     the project's other data, and the active dataset (:mod:`dpdesk.project.active`) changes
     only with ``use=True``; a project's first import is always active. Either way the
-    project's one privacy budget is untouched. ``mappings`` maps an item name to
-    ``update_item`` keywords (``column``, ``codes``, ``group_column``, ``group_codes``).
-    ``check()`` is called before the commit; if it raises (for example because the import
-    was cancelled) nothing is stored. Returns the name the dataset was stored under.
+    project's one privacy budget is untouched. ``mappings`` maps an item name to its
+    mapping in the new dataset (``column``, ``codes``, ``group_column``, ``group_codes``);
+    without it, every item whose known mapping fits the table maps itself
+    (:func:`dpdesk.project.mapping.matching.auto_mappings`), and ``table.auto_mapped`` says
+    which and how. A replacement keeps the mappings of the data it replaces wherever the new
+    table has their columns (said in ``table.auto_mapped`` too). ``check()`` is called before
+    the commit; if it raises (for example because the import was cancelled) nothing is
+    stored. Returns the name the dataset was stored under.
     """
     import json
 
@@ -78,21 +82,45 @@ def store_import(project, table, *, name: str, options: dict | None = None,
     signature, seen = respondents.import_warnings(project, table.frame)
     table.report.warnings.extend(w for w in seen if w not in table.report.warnings)
     table.seen_before = list(seen)
+    if mappings is None:
+        from dpdesk.project.mapping.matching import auto_mappings
+
+        found = auto_mappings(project, table)
+        mappings = {name: a.mapping for name, a in found.items()}
+        table.auto_mapped = [a.sentence() for a in found.values()]
+    mappings = dict(mappings)
     with project.transaction() as conn:
         before = active_dataset(project)
         if replace and before is not None:
             name = before.name
+            for item, kept in _kept_mappings(project, name, table, mappings).items():
+                mappings[item] = kept
+                table.auto_mapped.append(f"{item} → {kept['column']} (kept from the data it replaces)")
             project.remove_dataset(name)
         dataset_id = project.add_dataset(name, table.frame, source=table.source.to_dict(), options=options,
                                          report=table.report.to_dict())
         conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)",
                      (respondents.CACHE_KEY.format(dataset_id), json.dumps(signature)))
         set_active_dataset(project, name if (before is None or replace or use) else before.name)
-        for item, changes in (mappings or {}).items():
-            project.update_item(item, **changes)
+        for item, changes in mappings.items():
+            project.update_item(item, dataset=name, **changes)
         if check is not None:
             check()
     return name
+
+
+def _kept_mappings(project, replaced: str, table, mappings: dict) -> dict[str, dict]:
+    """The mappings in the dataset being replaced of items not mapped otherwise, whose columns the table has."""
+    columns = {str(c) for c in table.frame.columns}
+    kept = {}
+    for item in project.items(replaced):
+        m = item.mappings.get(replaced)
+        if m is None or item.name in mappings:
+            continue
+        unary = m["codes"].get("columns", {}).values() if isinstance(m["codes"], dict) else ()
+        if {m["column"], *([m["group_column"]] if m["group_column"] else []), *unary} <= columns:
+            kept[item.name] = m
+    return kept
 
 
 def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str, int]]:
@@ -104,7 +132,7 @@ def distinct_values(table, column: str, limit: int = 60) -> list[tuple[Any, str,
     """
     import pandas as pd
 
-    from dpdesk.project.code_matching import _plain
+    from dpdesk.project.mapping.code_matching import _plain
     from dpdesk.project.mapping import value_labels_for
 
     frame = table.frame

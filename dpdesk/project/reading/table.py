@@ -109,6 +109,8 @@ class Table:
     source: Source
     #: set when the table is stored: released data it shares respondents with (words, for the user)
     seen_before: list = field(default_factory=list)
+    #: set when the table is stored: the items that mapped themselves, and how (words, for the user)
+    auto_mapped: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {"report": self.report.to_dict(), "source": self.source.to_dict()}

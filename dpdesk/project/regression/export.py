@@ -80,7 +80,7 @@ def regression_bundle(project, report: RegressionReport) -> ResultsBundle:
     import datetime as dt
 
     ds = dataset_named(project, report.spec.dataset)
-    item = project.item(report.spec.item)
+    item = project.item(report.spec.item, ds.name)
     columns = sorted({c for c in (item.column, item.group_column) if c} | set(report.spec.predictors))
     metadata: dict[str, Any] = {
         "app": f"dpdesk {__version__}",

@@ -19,7 +19,7 @@ import numpy as np
 from dpdesk.errors import DataError
 from dpdesk.mechanisms import rr
 from dpdesk.project.analysis import stored_table
-from dpdesk.project.code_matching import (
+from dpdesk.project.mapping.code_matching import (
     _classify,
     _is_missing_code,
     _key,
@@ -97,7 +97,8 @@ def answer_codes(item, table) -> tuple[np.ndarray, np.ndarray]:
     """
     d = rr.Design.from_dict(item.design_record)
     if not item.column or not item.codes:
-        raise DataError(f"Item {item.name!r} has no column or codes yet: map it to a column of the data first.")
+        raise DataError(f"Item {item.name!r} is not mapped in this dataset: map it to a column of the data first "
+                        "(Data > Map items…, or dpdesk item PROJECT NAME --dataset DS --column ... --codes ...).")
     frame, report = table.frame, table.report
     if getattr(report, "kind", "") == "counts":
         raise DataError(f"Regression needs one row per respondent; the dataset of {item.name!r} is a counts table.")
@@ -291,6 +292,8 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     ``progress(fraction, text)`` is passed to ``rr.logistic`` (a worker's progress and Cancel).
     """
     item = _item(project, item_name)
+    if dataset is not None:  # its mapping in that dataset (items are read as mapped in the active one)
+        item = item.in_dataset(dataset)
     d = rr.Design.from_dict(item.design_record)
     if not d.is_binary or (d.model == "prevalence" and len(d.states) != 2):
         raise DataError(f"Item {item_name!r} ({d.name}) has several categories; regression needs a yes/no item.")

@@ -69,7 +69,7 @@ def sentence(r, style: NumberStyle = DEFAULT) -> str:
     """The item's plain-language sentence in ``style`` (one per item, with its CI, naming the question)."""
     e = r.estimate
     if e is None:
-        return f"{r.item}: no estimate ({r.error})."
+        return r.sentence()
     conf = _conf(e.confidence)
     if not r.design.is_binary:
         parts = ", ".join(f"'{c}' {style.share_in_text(f)} ({conf} CI {style.interval_in_text(lo, hi)})"
@@ -97,8 +97,9 @@ def estimates_table(results, items: dict, style: NumberStyle, confidence: float)
         e = r.estimate
         label = _item_label(r, items)
         if e is None:
-            rows.append(Row([Cell(label), Cell("—"), Cell("—"), Cell("—"), Cell(f"no estimate: {r.error}"),
-                             _eps(r.design.epsilon)]))
+            # a short cell (a long message made every other column one character wide); the why is in a note
+            why = r.error if getattr(r, "not_mapped", False) else "no estimate (see the note)"
+            rows.append(Row([Cell(label), Cell("—"), Cell("—"), Cell("—"), Cell(why), _eps(r.design.epsilon)]))
             continue
         n = Cell(NumberStyle.count(e.n), int(e.n))
         if r.design.is_binary:
@@ -253,7 +254,7 @@ def data_metadata(project, results, dataset: str | None = None) -> dict[str, Any
     from dpdesk.project.active import dataset_named
 
     ds = dataset_named(project, dataset)
-    items = project.items()
+    items = project.items(ds.name)
     columns = review.analysed_columns(items, results)
     fp = review.fingerprint_metadata(project.dataset_frame(ds.name), columns) if columns else {}
     return {"dataset": ds.name, "file": (ds.source or {}).get("name") or ds.name,
@@ -264,7 +265,7 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
                    ci: str = "default", confidence: float = 0.95, dataset: str | None = None,
                    title: str = "Results") -> Document:
     """The output document of ``results`` (from ``analysis.analyze``) in ``style``."""
-    items = {it.name: it for it in project.items()} if project is not None else {}
+    items = {it.name: it for it in project.items(dataset)} if project is not None else {}
     meta = data_metadata(project, results, dataset)
     cover = {"Project": str(getattr(project, "path", "")), "Data": meta.get("file", "none"),
              "Data fingerprint (SHA-256)": meta.get("fingerprint") or "n/a",
@@ -275,6 +276,8 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
     est.notes = (["<i>Note.</i> " + " ".join(_design_notes(results, items))] + [interval_note(ci, confidence),
                  epsilon_note()] + [_e(t) for t in (_left_out_text(r) for r in results) if t])
     notes = [f"{_e(r.item)}: {_e(n)}" for r in results if r.estimate is not None for n in r.estimate.notes]
+    notes += [f"{_e(r.item)}: no estimate ({_e(r.error)})." for r in results
+              if r.estimate is None and not getattr(r, "not_mapped", False)]
     est.notes += notes
     fp = data_note(project, results, dataset)
     if fp:

@@ -21,8 +21,9 @@ from dpdesk.project.report.render import document_html
 
 def report_parts(project, *, by: str | None = None, ci: str = "default", confidence: float = 0.95,
                  style: NumberStyle = DEFAULT, direct: list[dict] | None = None, results=None,
-                 dataset: str | None = None, figures=None):
-    """``(document, methods, figure specs)`` of the project; ``results`` are computed when not given.
+                 dataset: str | None = None, figures=None, by_dataset: bool = False):
+    """``(document, methods, figure specs)`` of the project; ``results`` are computed when not given
+    (``by_dataset=True``: the datasets compared, as in ``analysis.analyze``).
 
     ``figures`` (:class:`FigureRows`) defaults to the rows of ``results``; the app passes
     its own, which include the direct-question estimates.
@@ -30,7 +31,7 @@ def report_parts(project, *, by: str | None = None, ci: str = "default", confide
     if results is None:
         from dpdesk.project.analysis import analyze
 
-        results = analyze(project, by=by, ci=ci, confidence=confidence, dataset=dataset)
+        results = analyze(project, by=by, ci=ci, confidence=confidence, dataset=dataset, by_dataset=by_dataset)
     name = Path(str(getattr(project, "path", "project"))).stem
     doc = build_document(project, results, style=style, direct=direct, ci=ci, confidence=confidence,
                          dataset=dataset, title=f"Results of {name}")

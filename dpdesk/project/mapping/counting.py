@@ -22,7 +22,7 @@ error to fix: ``report.ok`` is False and ``report.problems`` says where; with
 With ``design=`` the codes may be keyed by the respondent's words (``{"same": [1],
 "different": [2]}`` for crosswise) and a mapping that contradicts the file's own words
 (a code labelled "same" mapped to "different") is refused with a :class:`DataError`
-(see :mod:`dpdesk.project.answer_labels`). A counts table (``response``, ``count``, groups)
+(see :mod:`dpdesk.project.mapping.answer_labels`). A counts table (``response``, ``count``, groups)
 gives the same report, each row weighted by its count.
 """
 
@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from dpdesk.errors import DataError
-from dpdesk.project.code_matching import (  # noqa: F401 - Problem is part of this module's API
+from dpdesk.project.mapping.code_matching import (  # noqa: F401 - Problem is part of this module's API
     Problem,
     _as_list,
     _classify,
@@ -195,10 +195,10 @@ def map_item(data, column: str, codes: dict, *, group_column: str | None = None,
     column (default for a counts table: its ``count`` column). ``design`` (an
     ``rr.Design``) lets codes be keyed by the respondent's words, orders the responses as
     ``design.responses``, labels the report and refuses codes whose own labels name
-    another response (:func:`dpdesk.project.answer_labels.check`).
+    another response (:func:`dpdesk.project.mapping.answer_labels.check`).
     """
     if design is not None:
-        from dpdesk.project.answer_labels import rename_keys
+        from dpdesk.project.mapping.answer_labels import rename_keys
 
         codes = rename_keys(design, dict(codes))
         if not responses and set(design.responses) <= set(codes):
@@ -296,7 +296,7 @@ def _count(mapping: ItemMapping, data, exclude, value_labels, missing_codes, fir
     labels = value_labels if value_labels is not None else labels_all.get(mapping.column, {})
     missing = missing_codes if missing_codes is not None else missing_all.get(mapping.column, [])
     if design is not None:
-        from dpdesk.project.answer_labels import check
+        from dpdesk.project.mapping.answer_labels import check
 
         check(design, mapping.codes, labels, mapping.column, where)
     answer, answer_values = _classify(frame[mapping.column], mapping.codes, labels, missing,

@@ -12,7 +12,7 @@ codes say which column holds each option and which values mean ticked::
 A respondent counts only when every option column holds a tick code (each option must
 count the same respondents); a blank or a user-missing code in any option leaves the
 respondent out as missing, a value that is no tick code as unmatched, each listed with its
-row, as for other items (:mod:`dpdesk.project.mapping`).
+row, as for other items (:mod:`dpdesk.project.mapping.counting`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from dpdesk.errors import DataError
-from dpdesk.project.mapping import (
+from dpdesk.project.mapping.counting import (
     MappingReport,
     _classify,
     _describe_problems,

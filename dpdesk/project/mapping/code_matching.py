@@ -1,6 +1,6 @@
 """How recorded values are matched to an item's codes, and how rows that match none are described.
 
-The counting in :mod:`dpdesk.project.mapping` classifies each row of a column here: a
+The counting in :mod:`dpdesk.project.mapping.counting` classifies each row of a column here: a
 value is an answer (the index of its response), missing (blank or a declared missing
 code) or unmatched; values compare as text without surrounding or repeated white space, and
 whole numbers match their text ("1", 1 and 1.0 are one code). Problems name the file's row.
