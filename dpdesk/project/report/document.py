@@ -15,8 +15,7 @@ import math
 from typing import Any
 
 from dpdesk import __version__
-from dpdesk.project import review
-from dpdesk.project import labels
+from dpdesk.project import labels, review
 from dpdesk.project.labels import MISSING
 from dpdesk.project.result_tables import adjusted_p_values, subgroup_adjust_note
 from dpdesk.project.report.design_words import design_words
