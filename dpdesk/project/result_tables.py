@@ -189,6 +189,12 @@ def subgroup_test_rows(results: list) -> list[dict]:
     return rows
 
 
+def every_group(r, by: str | None = None) -> str:
+    """``"every faculty"`` for a column without a label, ``"every group of What is your gender?"`` with one."""
+    label = getattr(r, "by_label", None) or by or r.by
+    return f"every {label}" if label == (r.by or by) else f"every group of {label}"
+
+
 def subgroup_test_sentences(results: list, by: str | None) -> list[str]:
     """One line per item: the overall subgroup test in words."""
     out = []
@@ -200,6 +206,6 @@ def subgroup_test_sentences(results: list, by: str | None) -> list[str]:
                 else "distribution over the categories")
         stat = "n/a" if not math.isfinite(t.statistic) else f"{t.statistic:.2f}"
         p = "n/a" if not math.isfinite(t.p_value) else f"{t.p_value:.3g}"
-        out.append(f"{_name(r)}: test that every group of {getattr(r, 'by_label', None) or by} has the same "
-                   f"{what}: {t.method}, statistic {stat} on {t.df} df, p = {p}.")
+        out.append(f"{_name(r)}: test that {every_group(r, by)} has the same {what}: {t.method}, statistic "
+                   f"{stat} on {t.df} df, p = {p}.")
     return out

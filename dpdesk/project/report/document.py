@@ -17,7 +17,7 @@ from typing import Any
 from dpdesk import __version__
 from dpdesk.project import labels, review
 from dpdesk.project.labels import MISSING
-from dpdesk.project.result_tables import adjusted_p_values, subgroup_adjust_note
+from dpdesk.project.result_tables import adjusted_p_values, every_group, subgroup_adjust_note
 from dpdesk.project.report.design_words import design_words
 from dpdesk.project.report.model import Cell, Column, Document, Row, Section, Table
 from dpdesk.project.report.number_style import DEFAULT, NumberStyle
@@ -185,7 +185,7 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
         t = r.subgroups.test
         cnotes = []
         if t is not None:
-            cnotes.append(f"Test that every group of {_e(by)} has the same "
+            cnotes.append(f"Test that {_e(every_group(r, by))} has the same "
                           f"{'prevalence' if r.design.is_binary else 'distribution'}: "
                           f"{_e(t.method).replace('G^2', 'G²')}, {test_text(t)}.")
         note = subgroup_adjust_note([r]).split(";")[0]
