@@ -355,7 +355,7 @@ def cmd_label(args) -> int:
     from dpdesk.project import Project
     from dpdesk.project.active import dataset_named
     from dpdesk.project.analysis import stored_table
-    from dpdesk.project.labels import labels_of
+    from dpdesk.project.labels import labels_of, parse_value_labels
 
     with Project.open(args.project) as project:
         if args.item:
@@ -371,8 +371,10 @@ def cmd_label(args) -> int:
             raise DataError(f"The dataset {ds.name!r} has no column {args.column!r}; its columns are "
                             f"{', '.join(map(str, list(table.frame.columns)[:20]))}.")
         values = None
-        if args.value:
-            values = {_value_code(table.frame[args.column], k): v for k, v in _pairs(args.value, "--value").items()}
+        if args.value:  # each CODE=TEXT, the code typed as the column holds it
+            values = {}
+            for text in args.value:
+                values.update(parse_value_labels(text, table.frame[args.column], args.column))
         if args.text is not None or values is not None:
             project.set_column_label(ds.name, args.column, **({} if args.text is None else {"label": args.text}),
                                      **({} if values is None else {"value_labels": values}))
@@ -382,19 +384,6 @@ def cmd_label(args) -> int:
     for code, text in (labels.values.get(args.column) or {}).items():
         print(f"  {code} = {text}")
     return 0
-
-
-def _value_code(series, text: str):
-    """A --value code in the type the column holds (2 for a column of whole numbers, "2" for text)."""
-    import pandas as pd
-
-    if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
-        return text
-    try:
-        number = float(text)
-    except ValueError:
-        raise DataError(f"--value {text}=...: the column holds numbers, so the code must be a number.") from None
-    return int(number) if number.is_integer() and pd.api.types.is_integer_dtype(series) else number
 
 
 def _check_codes_against_data(project, d, column: str, codes: dict, dataset: str | None = None) -> None:
