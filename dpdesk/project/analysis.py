@@ -334,6 +334,14 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         "confidence": confidence,
         "subgroups by": by and (by_label if by_label == by else f"{by_label} (column {by})"),
     })
+    if ds is not None:  # the codes behind the labels the tables use
+        labels = Labels.from_stored(project.column_labels(ds.name))
+        used = [*columns, *([by] if by and by != BY_DATASET else [])]
+        shown = [c for c in dict.fromkeys(used) if c in labels.columns]
+        if shown:
+            metadata["column labels"] = {c: labels.columns[c] for c in shown}
+        short = project.item_labels()
+        metadata["item labels"] = {r.item: r.label for r in results if r.label != r.item or r.item in short}
     if by:
         metadata["subgroups: no value"] = {r.label: r.missing_n or 0 for r in results if r.subgroups is not None}
         metadata["pairwise p-values adjusted"] = subgroup_adjust_note(results) or "no"

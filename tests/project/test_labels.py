@@ -84,6 +84,8 @@ def test_blank_subgroup_values_are_a_missing_row_with_their_n(tmp_path):
         bundle = results_bundle(p, [r])
     assert "By Gender" in bundle.tables and bundle.metadata["subgroups: no value"] == {r.label: 23}
     assert bundle.metadata["subgroups by"] == "Gender (column gender)"  # the code where a reader needs it
+    assert bundle.metadata["column labels"]["gender"] == "Gender"
+    assert bundle.metadata["item labels"] == {"cheat": "Have you ever cheated in an exam?"}
     out = export_results(bundle, tmp_path / "out.xlsx", repro=False)
     book = openpyxl.load_workbook(out[0] if isinstance(out, (list, tuple)) else tmp_path / "out.xlsx")
     sheet = book["By Gender"]
