@@ -230,6 +230,7 @@ class ResultsView(QWidget):
                            "For each item, the column (if any) where the same question was asked directly")
         self.direct.setHorizontalHeaderLabels(["Item", "Asked directly in column"])
         self.direct.verticalHeader().setVisible(False)
+        self.direct.setWordWrap(False)  # a question on one line, shortened with "…" (the tooltip has it all)
         self.direct.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.direct.setMaximumHeight(120)
         self.state = QLabel()
