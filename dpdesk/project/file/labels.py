@@ -77,7 +77,8 @@ def write_file_labels(conn: sqlite3.Connection, dataset_id: int, report: dict | 
         labels = values.get(name) or {}
         if not label and not labels:
             continue
-        typed = {_code_like(k, dtype): v for k, v in labels.items()}
+        typed = {_code_like(k, dtype): v for k, v in labels.items()
+                 if k is not None and not (isinstance(k, float) and k != k)}  # a blank has no label
         rows.append((dataset_id, position, str(label) if label else None, encode_value_labels(typed)))
     conn.executemany("INSERT INTO column_labels(dataset_id, position, label, value_labels) VALUES (?, ?, ?, ?)",
                      rows)
