@@ -216,17 +216,21 @@ class TabulateView(QWidget):
 
         active = active_dataset(p) if p is not None else None
         columns = list(active.columns) if active is not None else []
-        defaults, groups = {}, None
+        defaults, groups, names = {}, None, None
         if active is not None:
             from dpdesk.project.subgroup_choice import project_subgroup_columns
 
             groups = project_subgroup_columns(p, active.name)  # sensible groups, as "Q3 — What is your gender?"
+            from dpdesk.project.labels import Labels
+
+            labels = Labels.from_stored(p.column_labels(active.name))
+            names = {c: labels.choice(c) for c in columns}
             from dpdesk.project.ledger.column_choice import avoided_columns, default_column
 
             first = default_column(active)
             second = next((c for c in columns if c != first and c not in avoided_columns(active)), first)
             defaults = {"category": first, "category2": second, "numeric": default_column(active, numeric=True)}
-        self.form.set_columns(columns, defaults, groups)
+        self.form.set_columns(columns, defaults, groups, names)
         self.refresh()
 
     def refresh(self) -> None:

@@ -162,20 +162,22 @@ class ReleaseForm(QWidget):
 
     # ------------------------------------------------------------------ state
     def set_columns(self, columns: list[str], defaults: dict | None = None,
-                    groups: list[tuple[str, str]] | None = None) -> None:
+                    groups: list[tuple[str, str]] | None = None, names: dict | None = None) -> None:
         """The dataset's columns; ``defaults`` ({"category": name, "numeric": name}) is what each
-        choice starts at (never a time stamp or an identifier: ``ledger.column_choice``)."""
-        defaults = defaults or {}
+        choice starts at (never a time stamp or an identifier: ``ledger.column_choice``); ``names``
+        is how a chooser shows each column ("Q3 — What is your gender?"), ``groups`` the columns
+        offered as groups."""
+        defaults, names = defaults or {}, names or {}
         for combo, kind in ((self.axis1.column, "category"), (self.axis2.column, "category2"),
                             (self.column, "numeric")):
-            current = combo.currentText()
+            current = combo.currentData()
             combo.blockSignals(True)
             combo.clear()
-            combo.addItems(columns)
-            if current in columns:
-                combo.setCurrentText(current)
-            elif defaults.get(kind) in columns:
-                combo.setCurrentText(defaults[kind])
+            for column in columns:
+                combo.addItem(names.get(column, column), column)
+            chosen = current if current in columns else defaults.get(kind)
+            if chosen in columns:
+                combo.setCurrentIndex(combo.findData(chosen))
             combo.blockSignals(False)
         current = self.by.currentData()
         self.by.blockSignals(True)
@@ -234,14 +236,14 @@ class ReleaseForm(QWidget):
                      "confidence": self.confidence.currentData()}
         if stat in ("histogram", "crosstab"):
             axes = [self.axis1] if stat == "histogram" else [self.axis1, self.axis2]
-            req["columns"] = [a.column.currentText() for a in axes]
+            req["columns"] = [a.column.currentData() for a in axes]
             kb = [a.keys_bins() for a in axes]
             if stat == "histogram":
                 req["keys"], req["bins"] = kb[0]
             else:
                 req["keys"], req["bins"] = [k for k, _b in kb], [b for _k, b in kb]
         elif stat in ("sum", "mean", "median"):
-            req["columns"] = [self.column.currentText()]
+            req["columns"] = [self.column.currentData()]
             lo, hi = self.lower.text().strip(), self.upper.text().strip()
             if lo or hi:
                 req["bounds"] = [lo or "?", hi or "?"]
