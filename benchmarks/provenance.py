@@ -28,6 +28,7 @@ MEASURES = {
     "disclosure": ["dpdesk/mechanisms/disclosure", "dpdesk/project"],
     "responsiveness": ["dpdesk/project", "dpdesk/gui"],
     "startup": ["dpdesk"],
+    "latency": ["dpdesk"],
     "package": ["dpdesk", "packaging"],
 }
 

@@ -1,7 +1,7 @@
 """The result plots, drawn with matplotlib into a given Figure (no Qt, no pyplot).
 
-Used by the Results view (``gui.widgets.plots``, in a Qt canvas) and by the report
-(SVG for HTML, PNG for the PDF, :func:`render`). The functions take rows that were
+Used by the Results and Regression views (``gui.widgets.plots``, in a Qt canvas) and by
+the report (SVG for HTML, PNG for the PDF, Word and LaTeX, :func:`render`). The functions take rows that were
 already computed (estimate and CI bounds); they only draw. Axes follow the number style
 (:func:`set_plot_style`: percent "40%" or proportions ".40").
 """
@@ -130,21 +130,83 @@ def draw_grouped_bars(figure, rows: list[dict], *, title: str = "", label_key: s
         ax.set_title(title, fontsize=10)
 
 
+def draw_odds_ratios(figure, rows: list[dict], *, confidence: float = 0.95) -> None:
+    """One line per term: ``{"term", "OR", "CI low", "CI high"}`` (a bound of None: open-ended)."""
+    figure.clear()
+    ax = figure.add_subplot(111)
+    finite = [v for r in rows for v in (r["OR"], r["CI low"], r["CI high"]) if v is not None and v > 0]
+    lo_axis = min(finite + [0.5]) / 1.3
+    hi_axis = max(finite + [2.0]) * 1.3
+    for y, r in enumerate(rows):
+        est = r["OR"]
+        low = r["CI low"] if r["CI low"] is not None and r["CI low"] > 0 else lo_axis
+        high = r["CI high"] if r["CI high"] is not None else hi_axis
+        ax.plot([low, high], [y, y], color=RR_COLOUR, lw=1.6, solid_capstyle="butt")
+        ax.plot([est], [y], "o", color=RR_COLOUR, ms=6)
+        for end, open_ in ((low, r["CI low"] is None or r["CI low"] <= 0), (high, r["CI high"] is None)):
+            if not open_:
+                ax.plot([end, end], [y - 0.12, y + 0.12], color=RR_COLOUR, lw=1.2)
+    ax.axvline(1.0, color="#888888", lw=1.0, ls="--")
+    ax.set_xscale("log")
+    ax.set_xlim(lo_axis, hi_axis)
+    from matplotlib.ticker import LogLocator, NullLocator
 
-DRAW = {"forest": draw_forest, "bars": draw_bars, "grouped_bars": draw_grouped_bars}
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.xaxis.set_major_formatter(lambda x, _pos: f"{x:g}")
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([r["term"] for r in rows])
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlabel(f"odds ratio, {100 * confidence:.0f}% CI (log scale; 1: no effect)")
+    ax.grid(axis="x", color="#dddddd", lw=0.6)
+    ax.set_axisbelow(True)
 
 
-def render(kind: str, rows: list[dict], fmt: str = "svg", *, width: float = 6.0, style=None, **kwargs) -> bytes:
-    """Draw the plot ``kind`` ("forest", "bars", "grouped_bars") of ``rows`` and return its SVG or PNG bytes."""
+def draw_prevalence_curve(figure, rows: list[dict], *, predictor: str, kind: str = "numeric",
+                          confidence: float = 0.95, outcome: str = "") -> None:
+    """``rows``: ``{predictor: value, "estimate", "CI low", "CI high"}`` in order."""
+    figure.clear()
+    ax = figure.add_subplot(111)
+    xs = [r[predictor] for r in rows]
+    est = [r["estimate"] for r in rows]
+    low = [r["CI low"] if r["CI low"] is not None else e for r, e in zip(rows, est)]
+    high = [r["CI high"] if r["CI high"] is not None else e for r, e in zip(rows, est)]
+    if kind == "numeric":
+        ax.fill_between(xs, low, high, color=RR_COLOUR, alpha=0.18, lw=0, label=f"{100 * confidence:.0f}% CI")
+        ax.plot(xs, est, color=RR_COLOUR, lw=2.0, label="predicted prevalence")
+        ax.set_xlim(min(xs), max(xs))
+    else:
+        pos = list(range(len(rows)))
+        ax.errorbar(pos, est, yerr=[[e - lo for e, lo in zip(est, low)], [hi - e for e, hi in zip(est, high)]],
+                    fmt="o", ms=6, capsize=4, lw=1.6, color=RR_COLOUR)
+        ax.set_xticks(pos)
+        ax.set_xticklabels([str(x) for x in xs])
+        ax.set_xlim(-0.5, len(rows) - 0.5)
+    ax.set_xlabel(predictor)
+    ax.set_ylim(0, min(1.0, max(high + [0.05]) * 1.12))
+    _percent_axis(ax.yaxis)
+    ax.set_ylabel(f"predicted prevalence, {100 * confidence:.0f}% CI")
+    if outcome:
+        ax.set_title(f"{outcome} by {predictor} (other predictors at their means)", fontsize=9)
+    ax.grid(color="#dddddd", lw=0.6)
+    ax.set_axisbelow(True)
+
+
+DRAW = {"forest": draw_forest, "bars": draw_bars, "grouped_bars": draw_grouped_bars,
+        "odds_ratios": draw_odds_ratios, "prevalence_curve": draw_prevalence_curve}
+
+
+def render(plot: str, rows: list[dict], fmt: str = "svg", *, width: float = 6.0, style=None, **kwargs) -> bytes:
+    """Draw the plot ``plot`` (a key of :data:`DRAW`) of ``rows`` and return its SVG or PNG bytes."""
     import io
 
     from matplotlib.figure import Figure
 
     if style is not None:
         set_plot_style(style)
-    lines = len({r.get("item") for r in rows}) if kind == "forest" else 8
+    lines = {"forest": len({r.get("item") for r in rows}), "odds_ratios": len(rows)}.get(plot, 8)
     figure = Figure(figsize=(width, max(2.4, 0.28 * lines + 1.2)), dpi=100, layout="constrained")
-    DRAW[kind](figure, rows, **kwargs)
+    DRAW[plot](figure, rows, **kwargs)
     out = io.BytesIO()
     figure.savefig(out, format=fmt, dpi=200 if fmt == "png" else 100, metadata={"Date": None} if fmt == "svg" else None)
     return out.getvalue()

@@ -42,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     from dpdesk.cli import report
 
     report.register(sub)
+    from dpdesk.cli import field
+
+    field.register(sub)
     return parser
 
 

@@ -17,6 +17,14 @@ def register(sub) -> None:
     p.add_argument("project", help="path of the new .dpdesk file")
     p.set_defaults(func=cmd_new)
 
+    p = sub.add_parser("recover", help="recover a project left with an unfinished change into a copy",
+                       description="A project sent or left with a rollback journal beside it (PROJECT-journal) is "
+                       "never changed on open. This copies the file and its journal to COPY, lets SQLite roll the "
+                       "copy back, and checks it; the original stays as it is.")
+    p.add_argument("project")
+    p.add_argument("copy", help="path of the new, recovered .dpdesk file")
+    p.set_defaults(func=cmd_recover)
+
     p = sub.add_parser("import", help="import a data file into a project",
                        description="Import CSV/TSV, Excel, SPSS, Stata, survey-platform exports or a counts table. "
                        "Direct identifiers (e-mail, IP address, names, ...) are left out unless kept explicitly.")
@@ -73,6 +81,9 @@ def register(sub) -> None:
                    "own user-missing codes")
     p.add_argument("--question", default="", help="the question text")
     p.add_argument("--label", help="a short label for tables and plots (default: the question)")
+    p.add_argument("--question-b", default="", metavar="TEXT",
+                   help="two-question designs (crosswise, triangular, unrelated question): the harmless "
+                   "question B, as respondents read it")
     p.set_defaults(func=cmd_item)
 
     p = sub.add_parser("label", help="label a column (or an item) with words readers recognise",
@@ -146,6 +157,17 @@ def cmd_new(args) -> int:
 
     Project.create(args.project).close()
     print(f"Created {args.project}")
+    return 0
+
+
+def cmd_recover(args) -> int:
+    from dpdesk.project import Project, ledger
+
+    copy = Project.recover_copy(args.project, args.copy)
+    with Project.open(copy) as project:
+        check = ledger.verify_ledger(project)
+    print(f"Recovered {args.project} into {copy}: the unfinished change was rolled back in the copy; the original "
+          f"and its journal are unchanged. {check.headline}")
     return 0
 
 
@@ -259,14 +281,24 @@ def cmd_item(args) -> int:
         return 0
     if args.design is None:
         return _map_item(args)
+    from dpdesk.project.fielding.texts import TWO_QUESTIONS
+
     params = {k: _param_value(v) for k, v in _pairs(args.param, "--param").items()}
     d = rr.design(args.design, **params)
     column, codes, group_codes = _mapping_args(args, d)
+    if args.question_b.strip() and d.name not in TWO_QUESTIONS:
+        raise DesignError(f"--question-b is for the two-question designs ({', '.join(TWO_QUESTIONS)}); "
+                          f"{d.name!r} asks one question.")
     with Project.open(args.project) as project:
         if codes and args.column and not args.option_column:
             _check_codes_against_data(project, d, args.column, codes, args.dataset)
-        project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
-                         group_codes=group_codes, question=args.question, dataset=args.dataset)
+        with project.transaction():
+            project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
+                             group_codes=group_codes, question=args.question, dataset=args.dataset)
+            if args.question_b.strip():
+                from dpdesk.project.fielding.store import set_item_text
+
+                set_item_text(project, args.name, "question_b", args.question_b)
         if args.missing_codes and column and codes and project.datasets():
             project.update_item(args.name, dataset=args.dataset, missing_codes=_missing_codes(args))
         if args.label:
@@ -274,6 +306,9 @@ def cmd_item(args) -> int:
         item = project.item(args.name, args.dataset)
     eps = d.epsilon
     print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
+    if column is None:
+        print(f"No data column yet: field it with `dpdesk field {args.project} OUT --format FORMAT`, and the "
+              "answers you import map themselves.")
     if column and item.dataset is not None and not item.mapped:
         print(f"  note: the dataset {item.dataset!r} has no column {column!r}, so the item is not mapped there; "
               f"an import with that column maps it by itself (or: dpdesk item PROJECT {args.name} --dataset DS "
@@ -287,8 +322,8 @@ def _map_item(args) -> int:
     from dpdesk.project.active import dataset_named
     from dpdesk.project.analysis import item_counts, stored_table
 
-    if args.param or args.question:
-        raise DesignError("--param and --question belong to a new item (with --design). To change an item's "
+    if args.param or args.question or args.question_b:
+        raise DesignError("--param, --question and --question-b belong to a new item (with --design). To change an item's "
                           "design, edit it in the app's Design view.")
     with Project.open(args.project) as project:
         names = [it.name for it in project.items()]
@@ -464,6 +499,8 @@ def _fmt(x, pct=True) -> str:
 
 
 def print_table(rows: list[dict]) -> None:
+    from dpdesk.project.report.number_style import NumberStyle
+
     if not rows:
         return
     cols = [c for c in rows[0] if c not in ("design", "CI method", "confidence", "note", "test")]
@@ -472,9 +509,13 @@ def print_table(rows: list[dict]) -> None:
         line = []
         for c in cols:
             v = r.get(c)
-            if c in ("estimate", "CI low", "CI high"):
+            if c in ("estimate", "SE", "CI low", "CI high"):  # the SE in the unit of its estimate
                 line.append(_fmt(v))
-            elif c in ("SE", "local epsilon", "p-value", "statistic", "pooled estimate") or c.startswith("p-value"):
+            elif c == "p-value" or c.startswith("p-value ("):
+                line.append("-" if v is None else NumberStyle.p(v))  # APA: .923, < .001
+            elif c in ("local epsilon", "statistic"):
+                line.append("-" if v is None else NumberStyle.number(v))
+            elif c == "pooled estimate":
                 line.append(_fmt(v, pct=False))
             else:
                 line.append("-" if v is None else str(v))

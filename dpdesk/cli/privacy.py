@@ -71,6 +71,11 @@ def register(sub) -> None:
                    help="confirm that this older copy of the project is the one to go on with (recorded in the "
                    "project); releases are refused until then")
     p.add_argument("--note", default="", help="with --accept-rollback: why (kept with the confirmation)")
+    p.add_argument("--receipt", nargs="?", const="-", metavar="OUT",
+                   help="write a receipt of the ledger's head and seal, for a data protection officer to keep: "
+                   "OUT.txt as text, OUT.png or OUT.svg as a QR code with OUT.txt beside it (without OUT: printed)")
+    p.add_argument("--verify-receipt", metavar="RECEIPT",
+                   help="check that the project still holds the history a receipt (its text file) names")
     p.set_defaults(func=cmd_ledger)
 
 
@@ -262,11 +267,39 @@ def _accept_rollback(args) -> None:
           "counted: make sure they were never published.")
 
 
+def _receipt(args) -> int:
+    from pathlib import Path
+
+    from dpdesk.project import Project, ledger
+
+    with Project.open(args.project, read_only=True) as project:
+        if args.verify_receipt:
+            try:
+                text = Path(args.verify_receipt).read_text(encoding="utf-8", errors="replace")
+            except OSError as exc:
+                raise ExportError(f"Cannot read the receipt {args.verify_receipt} ({exc.strerror or exc}).") from exc
+            result = ledger.verify_receipt(project, text)
+            print(("Receipt verified. " if result.ok else "WARNING: receipt not matched. ") + result.message)
+            return 0 if result.ok else 1
+        made = ledger.receipt(project)
+    if args.receipt == "-":
+        print(made.text, end="")
+    else:
+        print(f"Wrote the receipt {made.save(args.receipt)} (release #{made.releases}, head {made.head}). Send "
+              "or print it for someone who keeps it elsewhere.")
+        if Path(args.receipt).suffix.lower() in (".png", ".svg"):
+            print(f"Its text is beside it, in {Path(args.receipt).with_suffix('.txt')}:")
+            print(made.text, end="")
+    return 0
+
+
 def cmd_ledger(args) -> int:
     if args.accept_rollback:
         _accept_rollback(args)
     from dpdesk.project import Project, ledger
 
+    if args.receipt or args.verify_receipt:
+        return _receipt(args)
     with Project.open(args.project, read_only=True) as project:  # a received file is only read
         entries = ledger.ledger(project)
         check = ledger.verify_ledger(project)

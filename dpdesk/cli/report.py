@@ -1,7 +1,8 @@
 """``dpdesk report`` and ``dpdesk methods``: the output document and the methods paragraph.
 
-``dpdesk report PROJECT out.html|out.pdf`` writes the report (cover, tables with notes,
-methods with references); the PDF is laid out by Qt offscreen. ``dpdesk methods PROJECT``
+``dpdesk report PROJECT out.pdf|out.docx|out.html|out.tex`` writes the report (the study's
+summary, tables with notes, figures, methods with references); the PDF is laid out by Qt
+offscreen, the .tex gets its figures beside it. ``dpdesk methods PROJECT``
 prints the methods paragraph and its references as plain text.
 """
 
@@ -24,11 +25,12 @@ def _options(p) -> None:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("report", help="write the results as a report (HTML or PDF)",
-                       description="Write the results of every item, with a cover, notes and a methods paragraph, "
-                                   "to an .html or .pdf file.")
+    p = sub.add_parser("report", help="write the whole study as a report (PDF, Word, HTML or LaTeX)",
+                       description="Write the whole study (every item, its subgroups, the saved regressions and the "
+                                   "noisy releases, with notes, figures and a methods paragraph) to a .pdf, .docx, "
+                                   ".html or .tex file.")
     _options(p)
-    p.add_argument("out", help="the report file: out.html or out.pdf")
+    p.add_argument("out", help="the report file: out.pdf, out.docx, out.html or out.tex (figures beside it)")
     p.add_argument("--style", default="percent:1", metavar="UNIT:DECIMALS",
                    help="number style: percent:1 (default), percent:2, proportion:3, ...")
     p.set_defaults(func=cmd_report)
@@ -51,13 +53,12 @@ def _style(text: str):
 
 
 def cmd_report(args) -> int:
-    from dpdesk.printing import write_report
+    from dpdesk.printing import check_suffix, write_report
     from dpdesk.project.file.store import Project
 
     style = _style(args.style)
     out = Path(args.out)
-    if out.suffix.lower() not in (".html", ".htm", ".pdf"):
-        raise DataError(f"A report is written as .html or .pdf; {out.name!r} has neither suffix.")
+    check_suffix(out)
     with Project.open(args.project) as project:
         write_report(project, out, by=args.by, ci=args.ci, confidence=args.confidence, style=style,
                      dataset=args.dataset, by_dataset=args.by_dataset)

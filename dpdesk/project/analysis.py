@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from dpdesk import __version__
@@ -22,6 +23,7 @@ from dpdesk.project.labels import Labels, item_label, labels_of
 from dpdesk.project.mapping import MappingReport, counts_by
 from dpdesk.project.mapping.item_counts import item_counts  # noqa: F401 - importable from here too
 from dpdesk.project.mapping.item_counts import responses as _responses
+from dpdesk.project.reading.codes import numeric_codes
 from dpdesk.project.reading.table import ImportReport, Source, Table
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
     COLUMNS,
@@ -103,7 +105,11 @@ def stored_table(project, dataset: str | None = None) -> Table:
     report.variable_labels, report.value_labels = labels.columns, labels.values
     src = ds.source or {}
     source = Source(src.get("name", ds.name), src.get("path", ""), int(src.get("size") or 0), src.get("sha256", ""))
-    return Table(project.dataset_frame(ds.name), report, source)
+    frame = project.dataset_frame(ds.name)
+    report.value_labels = {  # codes as the import gave them (the file keeps them as text)
+        c: numeric_codes(labels or {}, c in frame.columns and getattr(frame[c].dtype, "kind", "O") in "iuf")
+        for c, labels in (report.value_labels or {}).items()}
+    return Table(frame, report, source)
 
 
 def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: str = "default",
@@ -302,6 +308,8 @@ def _counts_of(d: rr.Design, mapping: MappingReport):
 def results_bundle(project, results: list[ItemResult], *, dataset: str | None = None, ci: str = "default",
                    confidence: float = 0.95) -> ResultsBundle:
     """Tables, metadata and the reproducibility information for an export."""
+    from dpdesk.project.design_text import design_in_words
+
     tables: dict[str, Any] = {"Estimates": estimate_rows(results)}
     by = next((r.by for r in results if r.by), None)
     by_label = next((r.by_label for r in results if r.by), None)
@@ -317,7 +325,7 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     metadata = {
         "app": f"dpdesk {__version__}",
         "exported": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "project": str(project.path),
+        "project": Path(str(project.path)).name,  # the file name, never the folder
         "dataset": ds.name if ds is not None else None,
         "input file": source.get("name"),
         "input SHA-256": source.get("sha256"),
@@ -326,7 +334,7 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     if ds is not None and columns:
         metadata.update(review.fingerprint_metadata(project.dataset_frame(ds.name), columns))
     metadata.update({
-        "design parameters": {r.item: dict(r.design.params) for r in results},
+        "design": {r.item: design_in_words(r.design) for r in results},  # exact fractions, in words
         "item mappings": review.mapping_metadata(items, results),
         "response labels": {r.item: dict(zip(r.design.responses, r.design.response_labels)) for r in results},
         "answers left out": {r.item: (r.mapping.left_out_text() or "none") for r in results if r.mapping is not None},
@@ -368,7 +376,7 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         by_column = r.by if r.by != BY_DATASET else None  # the script recounts one dataset
         repro.append(ReproItem(r.item, r.design.name, dict(r.design.params), counts,
                                r.subgroup_counts if by_column else {}, confidence, ci, mapping=mapping, by=by_column))
-    return ResultsBundle(tables=tables, metadata=metadata, repro=repro)
+    return ResultsBundle(tables=tables, metadata=metadata, repro=repro, project_file=str(project.path))
 
 
 def rebuild_counts(project, item_name: str, mapping: dict, *, dataset: str | None = None, by: str | None = None):

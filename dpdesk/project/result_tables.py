@@ -26,17 +26,11 @@ def _f(x: Any) -> float | None:
     return None if math.isnan(x) else x
 
 
-def _param_text(value: Any) -> str:
-    if isinstance(value, (list, tuple)):
-        return "/".join(_param_text(v) for v in value)
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
 def design_label(d) -> str:
-    """``forced_multi (p_truth=0.7, p_forced=0.1/0.1/0.1, categories=none/some/a lot)``."""
-    return f"{d.name} ({', '.join(f'{k}={_param_text(v)}' for k, v in d.params.items() if k != 'matrix')})"
+    """The design in words: ``Forced response: truthful with probability 3/4, 'yes' 1/6, 'no' 1/12``."""
+    from dpdesk.project.design_text import design_in_words
+
+    return design_in_words(d)
 
 
 def _categories(r) -> list[str]:

@@ -55,8 +55,10 @@ def mapping_metadata(project_items, results) -> dict[str, Any]:
             entry["codes / ticked"] = _codes_text(codes.get("ticked", []))
             entry["codes / not ticked"] = _codes_text(codes.get("not ticked", []))
         else:
-            for response, values in codes.items():
-                entry[f"codes / {response}"] = _codes_text(values if isinstance(values, list) else [values])
+            words = dict(zip(r.design.responses, getattr(r.design, "response_labels", None) or r.design.responses))
+            for response, values in codes.items():  # the response in the respondent's words, not its key
+                entry[f"codes / {words.get(response, response)}"] = _codes_text(
+                    values if isinstance(values, list) else [values])
         if item.group_column:
             entry["group column"] = item.group_column
             for group, values in (item.group_codes or {}).items():

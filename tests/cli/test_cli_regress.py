@@ -40,8 +40,8 @@ def test_text_output_has_the_table_tests_and_sentences(project, capsys):
     assert code == 0 and err == ""
     assert "Predictors: age (centred at 22.52), exam_stress, faculty (categorical, reference Arts)" in out
     header = next(line for line in out.splitlines() if line.startswith("Term"))
-    assert header.split() == ["Term", "b", "SE", "z", "p", "OR", "95%", "CI", "(OR)", "LR", "chi2", "p", "(LR)"]
-    assert "faculty: chi2(3) = " in out and "Model against the intercept only: LR chi2(5) = " in out
+    assert header.split() == ["Term", "b", "SE", "z", "p", "OR", "95%", "CI", "(OR)", "LR", "χ²", "p", "(LR)"]
+    assert "faculty: χ²(3) = " in out and "Model against the intercept only: LR χ²(5) = " in out
     assert "n = 914, log-likelihood = " in out and "AIC = " in out and "BIC = " in out
     assert "Each additional year of age multiplies the odds of a true 'yes' to exam_cheating by 0.83 (95% CI 0.69 " \
            "to 0.98)." in out
@@ -65,7 +65,7 @@ def test_json_output_is_the_full_result(project, capsys):
 def test_a_two_group_item_reports_its_nuisance(project, capsys):
     code, out, _ = run(capsys, "regress", project, "drugs", "--predictors", "faculty", "--ref", "faculty=Arts")
     assert code == 0
-    assert "t = " in out and "test of t = 1: LR chi2(1) = " in out
+    assert "t = " in out and "test of t = 1: LR χ²(1) = " in out
     assert "of carriers answered honestly (the SLD's t)." in out
 
 
@@ -94,7 +94,7 @@ def test_the_installed_command_runs(project):
 def test_p_values_in_apa_style():
     from dpdesk.project.regression.text import p_cell, p_text
 
-    assert (p_text(0.0002), p_cell(0.0002)) == ("p < .001", "<.001")
+    assert (p_text(0.0002), p_cell(0.0002)) == ("p < .001", "< .001")
     assert (p_text(0.0344), p_cell(0.0344)) == ("p = .034", ".034")
     assert p_cell(1.0) == "1.000" and p_cell(float("nan")) == "n/a"
 

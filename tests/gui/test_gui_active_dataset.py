@@ -18,7 +18,7 @@ def two_files(tmp_path):
 
 
 def _columns(window) -> list[str]:
-    combo = window.tabulate_view.form.column
+    combo = window.tabulate_view.form.axis1.column  # every column (sums and means offer the numeric ones)
     return [combo.itemText(i) for i in range(combo.count())]
 
 

@@ -64,7 +64,7 @@ def test_workbook_read_back(window, qtbot, tmp_path, results):
     meta = {r[0]: r[1] for r in wb["Metadata"].iter_rows(min_row=1, values_only=True)}
     sha = window.project.datasets()[0].sha256
     assert meta["input SHA-256"] == sha and meta["CI method"].endswith("(default)") and meta["subgroups by"] == "faculty"
-    assert meta["design parameters / exam_cheating / p_truth"] == 0.5
+    assert meta["design / exam_cheating"] == "Forced response: truthful with probability 1/2, 'yes' 1/4, 'no' 1/4"
     assert meta["direct-question columns / plagiarism"] == "plag_direct"
     # percentages: the same values, another format
     again = _export(window, qtbot, tmp_path / "pct.xlsx", percent=True)

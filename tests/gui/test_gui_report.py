@@ -101,3 +101,107 @@ def _report_page_shot(pdf, rs) -> None:
     doc.drawContents(painter)
     painter.end()
     image.save(str(SHOTS / "report_page.png"))
+
+
+def test_whole_study_export_dialog_copies_and_one_methods_text(window, qtbot, tmp_path):
+    """A study with subgroups, a regression and releases: the export dialog offers Word and LaTeX (the file
+    type sets the suffix), the Word report has the dialog's methods text, a table copies as LaTeX."""
+    import docx
+    from PySide6.QtCore import QPoint, Qt, QTimer
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit
+
+    from dpdesk.gui.dialogs.report import ReportFileDialog, start_report
+    from dpdesk.project.analysis import analyze
+    from dpdesk.project.report.methods import methods
+    from tests.helpers.study import make_study
+
+    path = make_study(tmp_path / "study.dpdesk")
+    rv = window.results_view
+
+    def open_it():
+        window.open_project(path)
+        window.nav.setCurrentRow(2)
+
+    _current(window, qtbot, rv, open_it)
+    # the export dialog: default size and 1024 x 700; choosing "Word document" makes the file .docx
+    dialog = ReportFileDialog(rv, str(tmp_path / "study-report.pdf"))
+    dialog.setOption(ReportFileDialog.Option.DontUseNativeDialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    shot(dialog, "export_report_dialog")
+    dialog.resize(1024, 700)
+    shot(dialog, "export_report_dialog_1024")
+    types = dialog.findChild(QComboBox, "fileTypeCombo")
+    assert [types.itemText(i).split(" (")[0] for i in range(types.count())] == [
+        "PDF document", "Word document", "Web page", "LaTeX document"]
+    types.setFocus()
+    qtbot.keyClick(types, Qt.Key.Key_Down)  # PDF -> Word, as a user would
+    assert dialog.findChild(QLineEdit, "fileNameEdit").text() == "study-report.docx"
+    qtbot.keyClick(dialog.findChild(QLineEdit, "fileNameEdit"), Qt.Key.Key_Return)
+    assert dialog.path() == str(tmp_path / "study-report.docx")
+    dialog.close()
+    runner = start_report(rv, dialog.path())
+    with qtbot.waitSignal(runner.done, timeout=60_000):
+        pass
+    word = [p.text for p in docx.Document(str(tmp_path / "study-report.docx")).paragraphs]
+    # one methods text: the dialog's, the Word file's and the function's are the same paragraphs
+    expected = methods(window.project, analyze(window.project)).paragraphs
+    assert any("cross-tabulation of gender by faculty" in x for x in expected)
+    assert any("logistic regression" in x for x in expected)
+    start = word.index("Methods") + 1
+    assert word[start:start + len(expected)] == expected
+    rv.methods_button.click()
+    shown = rv.methods_window.editor.toPlainText()
+    assert all(x in shown for x in expected)
+    rv.methods_window.close()
+    # "Copy as LaTeX" under the first table, clicked
+    view = rv.document_view
+    cursor = view.document().find("Copy as LaTeX")
+    assert not cursor.isNull()
+    point = view.cursorRect(cursor).center() - QPoint(8, 0)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    copied = QGuiApplication.clipboard().text()
+    assert copied.startswith(r"\begin{table}") and r"\toprule" in copied and r"\bottomrule" in copied
+    # one cell: right-click it, choose "Copy cell" in the context menu
+    cell = view.document().find("Estimate (%)")
+    at = view.cursorRect(cell).center()
+    assert view.table_at(at) == ("estimates", "Estimate (%)")
+    chosen = []
+
+    def choose():
+        menu = QApplication.activePopupWidget()
+        if menu is None:  # not shown yet
+            QTimer.singleShot(10, choose)
+            return
+        action = next(a for a in menu.actions() if a.text() == "Copy cell")
+        chosen.append(action.text())
+        menu.setActiveAction(action)
+        qtbot.keyClick(menu, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, choose)
+    # the event a right-click sends (the offscreen platform makes none from a mouse press)
+    QApplication.sendEvent(view.viewport(), QContextMenuEvent(QContextMenuEvent.Reason.Mouse, at,
+                                                              view.viewport().mapToGlobal(at)))
+    qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() == "Estimate (%)", timeout=5000)
+    assert chosen == ["Copy cell"]
+
+
+def test_a_new_release_reaches_the_methods_text(window, qtbot, tmp_path):
+    """Results recomputes after a release is recorded: its methods text (and the report) then names it."""
+    from dpdesk.project import ledger
+    from tests.helpers.study import make_study
+
+    path = make_study(tmp_path / "study.dpdesk")
+    rv = window.results_view
+
+    def open_it():
+        window.open_project(path)
+        window.nav.setCurrentRow(2)
+
+    rs = _current(window, qtbot, rv, open_it)
+    assert "histogram of faculty" not in " ".join(rs.methods.paragraphs)
+    entry = ledger.release(window.project, {"statistic": "histogram", "columns": ["faculty"],
+                                            "keys": ["Arts", "Law", "Science"], "epsilon": "0.5"})
+    rs = _current(window, qtbot, rv, lambda: window.tabulate_view.released.emit([entry]))  # as Tabulate says
+    assert "histogram of faculty" in " ".join(rs.methods.paragraphs)

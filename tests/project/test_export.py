@@ -108,7 +108,7 @@ def test_percent_option_and_renamed_sheets(tmp_path):
     ws = wb["Estimates"]
     formats = {h.value: c.number_format for h, c in zip(ws[1], ws[2])}
     assert formats["estimate"] == formats["CI low"] == formats["CI high"] == "0.0%"
-    assert formats["SE"] == "0.0000" and ws["E2"].value == 0.1234567890123
+    assert formats["SE"] == "0.0%" and ws["E2"].value == 0.1234567890123  # the SE in the unit of its estimate
     meta = {r[0]: r[1] for r in wb["Metadata"].iter_rows(min_row=2, values_only=True)}
     assert meta["sheet By faculty_ law_medicine _2026_ / table name"] == "By faculty: law/medicine [2026]"
 

@@ -198,21 +198,60 @@ def test_whitespace_edits_pass_but_a_comment_that_swallows_a_column_does_not(bas
         Project.open(swallowed)
 
 
-def test_a_hot_rollback_journal_is_explained_read_only_and_recovered_read_write(base, tmp_path):
+def hot_journal_project(base, tmp_path, name="crashed.dpdesk"):
+    """A genuine project and a hot rollback journal beside it, as a crash (or a sender) leaves them."""
     genuine = hostile.make(base, tmp_path, "rollback_journal")
     writer = sqlite3.connect(genuine, isolation_level=None)
     writer.execute("PRAGMA cache_size = 1")  # spill to the file: the journal becomes hot
     writer.execute("BEGIN")
     writer.executemany("INSERT INTO analyses(options, results) VALUES ('{}', ?)", [("x" * 500,)] * 2000)
-    crashed = tmp_path / "crashed.dpdesk"  # the file and its journal as a crash leaves them
+    crashed = tmp_path / name
     crashed.write_bytes(genuine.read_bytes())
     Path(f"{crashed}-journal").write_bytes(Path(f"{genuine}-journal").read_bytes())
     writer.execute("ROLLBACK")
     writer.close()
-    before = hostile.digest(crashed)
-    with pytest.raises(ProjectError, match="unfinished change.*Open it for editing"):
-        Project.open(crashed, read_only=True)
-    assert hostile.digest(crashed) == before
-    with Project.open(crashed) as p:  # SQLite's own recovery, then the usual checks
+    return crashed
+
+
+def test_a_hot_rollback_journal_is_never_applied_on_open_and_is_recovered_into_a_copy(base, tmp_path):
+    """Issue 21: a project sent with a hot journal beside it is never changed on open, read-only or not."""
+    crashed = hot_journal_project(base, tmp_path)
+    before = hostile.digest(crashed), Path(f"{crashed}-journal").read_bytes()
+    for read_only in (True, False):
+        with pytest.raises(ProjectError, match="unfinished change beside it.*untouched.*Recover into a copy"):
+            Project.open(crashed, read_only=read_only)
+        assert (hostile.digest(crashed), Path(f"{crashed}-journal").read_bytes()) == before
+    copy = Project.recover_copy(crashed, tmp_path / "recovered.dpdesk")
+    with Project.open(copy) as p:  # SQLite's own recovery in the copy, then the usual checks
         assert p.analyses() == []
-    assert not os.path.exists(f"{crashed}-journal")
+    assert (hostile.digest(crashed), Path(f"{crashed}-journal").read_bytes()) == before  # the original as it was
+    with pytest.raises(ProjectError, match="already exists"):
+        Project.recover_copy(crashed, copy)
+    with pytest.raises(ProjectError, match="no unfinished change"):
+        Project.recover_copy(copy, tmp_path / "again.dpdesk")
+
+
+def test_a_hot_rollback_journal_through_the_command_line(base, tmp_path, capsys):
+    from tests.helpers.cli import run
+
+    crashed = hot_journal_project(base, tmp_path)
+    before = hostile.digest(crashed), Path(f"{crashed}-journal").read_bytes()
+    for command in (["ledger", crashed], ["release", crashed, "--stat", "count", "--epsilon", "0.1"],
+                    ["budget", crashed, "--set", "1"]):
+        code, out, err = run(capsys, *command)
+        assert code != 0 and "unfinished change beside it" in err and f'dpdesk recover "{crashed}"' in err
+        assert "Traceback" not in err
+    assert (hostile.digest(crashed), Path(f"{crashed}-journal").read_bytes()) == before
+    code, out, err = run(capsys, "recover", crashed, tmp_path / "copy.dpdesk")
+    assert code == 0 and "rolled back in the copy" in out and "original" in out, err
+    assert (hostile.digest(crashed), Path(f"{crashed}-journal").read_bytes()) == before
+    code, out, err = run(capsys, "ledger", tmp_path / "copy.dpdesk")
+    assert code == 0 and "Ledger intact" in out
+
+
+def test_a_file_shared_by_several_dpdesk_writers_is_rolled_back_in_place(base, tmp_path):
+    """shared=True: the file belongs to the dpdesk processes writing it together; one of them stopped."""
+    crashed = hot_journal_project(base, tmp_path)
+    with Project.open(crashed, shared=True) as p:
+        assert p.analyses() == []
+    assert database.hot_journal(crashed) is None

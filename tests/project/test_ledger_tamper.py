@@ -19,6 +19,7 @@ import pytest
 
 from dpdesk.errors import BudgetError, DpdeskError
 from dpdesk.project import Project, ledger
+from dpdesk.project.file import schema
 from dpdesk.project.ledger import chain, heads, key
 from tests.helpers.cli import run
 from tests.helpers.paths import ROOT
@@ -220,11 +221,16 @@ def test_deleting_every_release_and_the_head_is_found(path):
     refused(path)
 
 
-def test_deleting_every_release_the_head_the_seal_and_the_project_id_is_a_rollback(path):
+def test_deleting_every_release_the_head_the_seal_and_the_project_id_is_a_rollback_never_confirmed(path):
     quietly(path, "DELETE FROM releases", "DELETE FROM app WHERE key IN ('ledger_head', 'ledger_seal', 'project_id')")
-    check = verified(path)  # the id derived from the file's creation still names the project
-    assert not check.ok and "ends at release #0, but this computer saw release #3" in check.rollback
+    check = verified(path)  # the budget's first row still names the history
+    assert not check.ok and "no releases, but this computer sealed release #3 under the same privacy budget" in \
+        check.rollback and "seal it put on this file is gone: its releases were deleted" in check.rollback
+    assert not check.confirmable  # no seal of this computer over that empty state
     refused(path, ledger.LedgerRolledBackError)
+    with Project.open(path) as p:
+        with pytest.raises(BudgetError, match="never sealed or saw"):
+            ledger.accept_rollback(p)
 
 
 def test_no_op_triggers_of_the_same_names_are_found(path):
@@ -324,8 +330,10 @@ def test_recomputing_every_hash_and_removing_the_seal_is_caught_by_the_register(
             "DELETE FROM app WHERE key = 'ledger_seal'")
     recompute_every_hash(path)
     check = verified(path)
-    assert not check.ok and "not the one this computer saw" in check.rollback and "seal" in check.rollback
-    refused(path, ledger.LedgerRolledBackError)
+    assert not check.ok and check.rollback is None
+    assert len(check.problems) == 1 and "its releases are not the ones this computer sealed" in check.problems[0]
+    assert "its history was rewritten" in check.problems[0]
+    refused(path)
 
 
 def test_a_lowered_budget_removed_or_a_budget_raised_before_any_release_is_found(path, tmp_path):
@@ -350,15 +358,30 @@ def test_removing_only_the_seal_is_found(path):
                for p in verified(path).problems)
 
 
-def test_a_rewritten_identity_is_never_shown_as_verified_with_the_key(path):
-    """The limit: an adversary who rewrites the chain, the seal and the project's identity makes the
-    file look like one from another computer. It is then verified by structure only."""
+def test_a_rewritten_identity_is_found_by_the_budget_it_kept(path):
+    """An adversary who rewrites the chain from release #1, drops the seal and the project's identity:
+    the budget rows still name the history this computer sealed (issue 21)."""
     quietly(path, "UPDATE releases SET result = '{}' WHERE seq = 1",
             "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')",
             "UPDATE app SET value = '2001-01-01' WHERE key = 'created_at'")
     recompute_every_hash(path)
     check = verified(path)
+    assert not check.ok and "not the ones this computer sealed under the same privacy budget" in check.problems[0]
+    refused(path)
+
+
+def test_the_limit_a_history_rewritten_with_its_budget_and_identity_is_another_project(path):
+    """Rewriting every release and the budget rows too leaves nothing of the history this computer
+    knows: the file is another project to it, verified by structure only, and says truthfully that
+    its seal was removed (the receipt a data protection officer holds still finds it)."""
+    quietly(path, "UPDATE releases SET result = '{}' WHERE seq = 1",
+            "UPDATE budget SET set_time = '2001-01-01T00:00:00.000Z'",
+            "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')")
+    recompute_every_hash(path)
+    check = verified(path)
     assert check.ok and check.trust == chain.STRUCTURE and "verified by structure only" in check.headline
+    assert "made by a dpdesk before ledgers were sealed" not in check.trust_text
+    assert "the seal was removed outside dpdesk, or the ledger was written by another program" in check.trust_text
 
 
 # ---------------------------------------------------------------- files from elsewhere, older files
@@ -412,10 +435,15 @@ def test_an_unsealed_ledger_keeps_verifying_and_is_sealed_by_its_next_release(tm
     sql(p, "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')")
     conn = sqlite3.connect(p)
     history = conn.execute("SELECT seq, hash FROM releases ORDER BY seq").fetchall()
+    schema._v4_ledger(conn)  # what the upgrade to the first sealing format notes about it
+    conn.commit()
     conn.close()
     elsewhere(monkeypatch, tmp_path, "new-dpdesk")
     check = verified(p)
-    assert check.ok and check.trust == chain.STRUCTURE and "not sealed" in check.trust_text
+    assert check.ok and check.trust == chain.STRUCTURE
+    assert "(not sealed: made by a dpdesk before ledgers were sealed;" in check.trust_text
+    later = tmp_path / "later.dpdesk"
+    shutil.copyfile(p, later)
     with Project.open(p) as project:
         ledger.release(project, dict(COUNT, epsilon="0.2"))
     check = verified(p)
@@ -424,6 +452,13 @@ def test_an_unsealed_ledger_keeps_verifying_and_is_sealed_by_its_next_release(tm
     assert conn.execute("SELECT seq, hash FROM releases WHERE seq < 3 ORDER BY seq").fetchall() == history  # history kept
     conn.close()
     assert json.loads(app_value(p, "ledger_seal"))["since"] == 2
+    with Project.open(later) as project:  # a release added after the upgrade, then its seal removed: said so
+        ledger.accept_rollback(project)  # a copy made at #2, which this computer saw (old.dpdesk went on)
+        ledger.release(project, dict(COUNT, epsilon="0.3"))
+    sql(later, "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')")
+    elsewhere(monkeypatch, tmp_path, "third-computer")
+    assert "releases #1-#2 were made by a dpdesk before ledgers were sealed, but the later ones were added, or " \
+        "the seal removed, outside dpdesk" in verified(later).trust_text
 
 
 def test_a_new_project_has_nothing_to_verify(tmp_path, home):

@@ -114,7 +114,7 @@ def test_metadata_names_mapping_left_out_codes_import_options_interval_and_finge
         results = analyze(p)
         meta = dict(metadata_rows(results_bundle(p, results)))
         frame = p.dataset_frame("survey.csv")
-    assert meta["item mappings / cheat / codes / yes"] == "'Yes'"
+    assert meta["item mappings / cheat / codes / Yes"] == "'Yes'"
     maybe = int((frame["q"] == "Maybe").sum())
     assert meta["item mappings / cheat / left out / 'Maybe' in q: matches no code"] == maybe
     assert meta["item mappings / cheat / respondents counted"] == 120 - maybe
@@ -151,7 +151,7 @@ def test_script_rebuilds_counts_from_the_data_and_notices_a_change(project, tmp_
     assert "CI method citation: Feldman & Cousins" in printed
     namespace = runpy.run_path(str(script))  # not as __main__: only the constants
     review = namespace["REVIEW"]
-    assert review["import options"]["header rows"] == 1 and review["item mappings"]["cheat"]["codes / no"] == "'No'"
+    assert review["import options"]["header rows"] == 1 and review["item mappings"]["cheat"]["codes / No"] == "'No'"
     assert any("matches no code" in k for k in review["item mappings"]["cheat"]["left out"])
     assert len(namespace["FINGERPRINT"]) == 64 and namespace["FINGERPRINT_COLUMNS"] == ["q"]
     # the stored data changed after the export (another dataset replaces it): the script says so

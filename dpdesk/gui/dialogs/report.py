@@ -1,8 +1,9 @@
-"""File > Export report: the Results document with a cover and the methods, as HTML or PDF.
+"""File > Export report: the whole study with its summary and the methods, as PDF, Word, HTML or LaTeX.
 
 The report is built from the results on screen (same options, same direct-question
 comparisons, same number style) in a worker: the HTML by the project layer
-(``dpdesk.project.report``), the PDF laid out by ``dpdesk.printing``.
+(``dpdesk.project.report``), written by ``dpdesk.printing`` (the PDF laid out by Qt; Word with
+python-docx; LaTeX with its figures beside it).
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-REPORT_FILTER = "PDF document (*.pdf);;Web page (*.html)"
+from dpdesk.printing import REPORT_SUFFIXES
+
+#: "PDF document (*.pdf);;Word document (*.docx);;Web page (*.html);;LaTeX document (*.tex)"
+REPORT_FILTER = ";;".join(f"{kind} (*{suffix})" for suffix, kind in REPORT_SUFFIXES.items() if suffix != ".htm")
 
 
 def report_job(job, project, rs, path: str) -> Path:
-    """Worker: write the report of the ResultSet ``rs`` to ``path`` (.pdf or .html)."""
+    """Worker: write the report of the ResultSet ``rs`` to ``path`` (.pdf, .docx, .html or .tex)."""
     from dpdesk.printing import write_parts
     from dpdesk.project.reading.importing import own_connection
     from dpdesk.project.report.figures import FigureRows
@@ -34,6 +38,41 @@ def report_job(job, project, rs, path: str) -> Path:
     return write_parts(parts, path, style=style)
 
 
+class ReportFileDialog(QFileDialog):
+    """The save dialog of File > Export report: PDF, Word, web page or LaTeX; the file type sets the suffix."""
+
+    def __init__(self, parent, start: str) -> None:
+        super().__init__(parent, "Export report", start, REPORT_FILTER)
+        self.setObjectName("exportReportDialog")
+        self.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        self.setFileMode(QFileDialog.FileMode.AnyFile)
+        self.setDefaultSuffix("pdf")
+        self.filterSelected.connect(self._filter_chosen)  # a bound method, never a lambda (PITFALLS)
+
+    def _filter_chosen(self, chosen: str) -> None:
+        """"Word document" chosen: report.pdf becomes report.docx."""
+        suffix = suffix_of(chosen)
+        self.setDefaultSuffix(suffix[1:])
+        names = self.selectedFiles()
+        if names:
+            self.selectFile(Path(names[0]).with_suffix(suffix).name)
+
+    def path(self) -> str | None:
+        """The chosen file with the suffix of its type, or None."""
+        names = self.selectedFiles()
+        if not names:
+            return None
+        path = names[0]
+        if Path(path).suffix.lower() not in REPORT_SUFFIXES:
+            path += suffix_of(self.selectedNameFilter())
+        return path
+
+
+def suffix_of(name_filter: str) -> str:
+    """"Word document (*.docx)" -> ".docx"."""
+    return next((suffix for suffix, kind in REPORT_SUFFIXES.items() if name_filter.startswith(kind)), ".pdf")
+
+
 def export_report_dialog(view) -> None:
     """Ask for a file and write the report of ``view`` (the Results view) there."""
     if view.current is None or view.stale:
@@ -42,11 +81,10 @@ def export_report_dialog(view) -> None:
         return
     settings = view.window_.settings
     start = str(Path(settings.last_folder("report")) / f"{Path(str(view.project.path)).stem}-report.pdf")
-    path, chosen = QFileDialog.getSaveFileName(view, "Export report", start, REPORT_FILTER)
+    dialog = ReportFileDialog(view, start)
+    path = dialog.path() if dialog.exec() else None
     if not path:
         return
-    if not Path(path).suffix:
-        path += ".html" if "html" in chosen else ".pdf"
     settings.set_last_folder("report", Path(path).parent)
     start_report(view, path)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMessageBox,
     QHBoxLayout,
     QStackedWidget,
     QWidget,
@@ -141,6 +142,9 @@ class MainWindow(QMainWindow):
             self.views.addWidget(own.get(task) or PlaceholderView(task))
         self.views.setCurrentIndex(max(0, self.nav.currentRow()))
         self.statusBar().insertPermanentWidget(1, self.tabulate_view.meter)
+        # a new release or regression belongs in the methods text and the report: Results recomputes
+        self.tabulate_view.released.connect(self.results_view.study_changed)
+        self.regression_view.fitted.connect(self.results_view.study_changed)
 
     @property
     def views_built(self) -> bool:
@@ -156,8 +160,12 @@ class MainWindow(QMainWindow):
         if self.project is not None and not self.project.closed and self.project.path == path.absolute().resolve():
             self.statusBar().showMessage(f"{path.name} is already open.", 5000)
             return True
+        from dpdesk.project.file.database import HotJournalError
+
         try:
             project = Project.open(path)
+        except HotJournalError as exc:
+            return self._offer_recovery(exc)
         except DpdeskError as exc:
             show_error(exc, self)
             if not path.exists():
@@ -172,6 +180,31 @@ class MainWindow(QMainWindow):
             return False
         self._set_project(project)
         return True
+
+    def _offer_recovery(self, exc) -> bool:
+        """A file with an unfinished change beside it is never changed on open: offer a recovered copy."""
+        from dpdesk.project.file.store import Project
+
+        answer = QMessageBox.question(
+            self, "An unfinished change beside the project",
+            f"{exc.path.name} has an unfinished change beside it ({exc.path.name}-journal), left by a program that "
+            "stopped while writing, or sent with the file. Opening it would roll the file back with that "
+            "journal, changing a file that came from elsewhere, so dpdesk left both files untouched.\n\n"
+            "Recover into a copy? The file and its journal are copied to a new name, the copy is rolled back "
+            "and opened; the original stays as it is.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        suggested = exc.path.with_name(f"{exc.path.stem} (recovered).dpdesk")
+        target, _ = QFileDialog.getSaveFileName(self, "Recover into a copy", str(suggested), PROJECT_FILTER)
+        if not target:
+            return False
+        try:
+            copy = Project.recover_copy(exc.path, target)
+        except DpdeskError as error:
+            show_error(error, self)
+            return False
+        return self.open_project(copy)
 
     def create_project(self, path) -> bool:
         from dpdesk.project.file.store import Project
@@ -408,6 +441,12 @@ class MainWindow(QMainWindow):
             return None
         path = Path(urls[0].toLocalFile())
         return path if path.suffix.lower() in DATA_SUFFIXES | {".dpdesk"} else None
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        from dpdesk.gui.shell import prewarm
+
+        QTimer.singleShot(100, prewarm.start)  # once the window is drawn: heavy imports in the background
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt API
         self.settings.set_geometry(self.saveGeometry())

@@ -77,10 +77,23 @@ def _exercise(app, window, tmp: Path) -> int:
     pages = len(re.findall(rb"/Type\s*/Page(?![s\w])", data))
     _check(data.startswith(b"%PDF") and pages == 1, "the instruction card is not a one-page PDF")
     _check(b"/FontFile" in data, "the instruction card embeds no font (are fonts installed?)")
+    _check_word_report(window.project, tmp / "report.docx")
     _check_noise()
     window.close()
     _check(window.project is None, "the project did not close with the window")
     return 0
+
+
+def _check_word_report(project, path: Path) -> None:
+    """Write the report as Word (a frozen build must carry python-docx's templates) and read it back."""
+    import docx
+
+    from dpdesk.printing import write_report
+
+    write_report(project, path)
+    word = docx.Document(str(path))
+    _check(len(word.tables) >= 1 and any(p.text == "Methods" for p in word.paragraphs),
+           "the Word report has no table or no Methods section")
 
 
 def _check_noise() -> None:

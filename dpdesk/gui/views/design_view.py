@@ -21,12 +21,12 @@ from PySide6.QtWidgets import (
 )
 
 from dpdesk.errors import DpdeskError
-
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.shell import commands
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.wizard.catalog import BY_KEY
 from dpdesk.gui.widgets.common import design_words, name
+from dpdesk.project.report.number_style import NumberStyle
 
 
 def combined_epsilon(epsilons: list[float | None]) -> Fraction | float:
@@ -49,7 +49,7 @@ def combined_words(items: list[tuple[str, float | None]]) -> str:
     if finite:
         total = float(combined_epsilon([e for _n, e in finite]))
         ratio = math.exp(total)
-        ratio_text = f"{ratio:.1f}" if ratio < 100 else f"{ratio:,.0f}"
+        ratio_text = NumberStyle.ratio_in_text(ratio, 2 if ratio < 100 else 0).removesuffix(" times")
         if len(finite) == 1 and not open_items:
             parts.append(f"Local epsilon {total:.2f}: any answer is at most {ratio_text} times as likely from one "
                          "kind of respondent as from another.")
@@ -108,12 +108,15 @@ class DesignView(QWidget):
         self.remove_button = name(QPushButton("Remove"), "Remove item", "Remove the selected item (you can undo this)")
         self.map_button = name(QPushButton("Map…"), "Map item",
                                "Choose the column and codes of the selected item in the active dataset")
+        self.field_button = name(QPushButton(self.tr("Field it…")), "Field it",
+                                 "Export the items for Qualtrics, LimeSurvey, REDCap or ODK/Kobo")
         buttons = QHBoxLayout()
         buttons.addWidget(self.new_button)
         buttons.addWidget(self.edit_button)
         buttons.addWidget(self.remove_button)
         buttons.addWidget(self.map_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.field_button)
         self.combined = QLabel()
         self.combined.setObjectName("combinedEpsilon")
         self.combined.setWordWrap(True)
@@ -141,13 +144,16 @@ class DesignView(QWidget):
         self.edit_button.clicked.connect(self.edit_selected)
         self.remove_button.clicked.connect(self.remove_selected)
         self.map_button.clicked.connect(self.map_selected)
+        self.field_button.clicked.connect(self.field_it)
+        self.field_dialog = None
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.table.itemDoubleClicked.connect(self.edit_selected)
         self.wizard = None
         self.setTabOrder(self.new_button, self.edit_button)
         self.setTabOrder(self.edit_button, self.remove_button)
         self.setTabOrder(self.remove_button, self.map_button)
-        self.setTabOrder(self.map_button, self.table)
+        self.setTabOrder(self.map_button, self.field_button)
+        self.setTabOrder(self.field_button, self.table)
         self.refresh()
 
     # ------------------------------------------------------------------ display
@@ -171,7 +177,7 @@ class DesignView(QWidget):
             eps = record.get("epsilon")
             epsilons.append((item.name, eps))
             privacy = ("infinite: not every answer is protected" if eps is None
-                       else f"{eps:.2f}: answers at most {math.exp(eps):.1f}x as likely")
+                       else f"{eps:.2f}: answers at most {NumberStyle.ratio_in_text(math.exp(eps))} as likely")
             answers, where = mapping_words(item)
             for col, text in enumerate((item.name, item.question, what, privacy, answers)):
                 cell = QTableWidgetItem(text)
@@ -193,6 +199,14 @@ class DesignView(QWidget):
         self.edit_button.setEnabled(has_project and selected)
         self.remove_button.setEnabled(has_project and selected)
         self.map_button.setEnabled(has_project and selected and bool(self.window_.project.datasets()))
+        self.field_button.setEnabled(has_project and self.table.rowCount() > 0)
+
+    def field_it(self) -> None:
+        """The Field it dialog: export the items for a survey platform."""
+        from dpdesk.gui.dialogs.field_it import FieldDialog
+
+        self.field_dialog = FieldDialog(self.window_.project, self)
+        self.field_dialog.open()
 
     def _on_short_label(self) -> None:
         """The short label was edited (Enter or leaving the box): store it as one undoable step."""

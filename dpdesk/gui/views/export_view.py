@@ -42,7 +42,7 @@ def export_job(job, project, rs, path: str, percent: bool = False, regression=No
     o = rs.options
     with own_connection(project) as own:  # the window's connection stays free meanwhile
         bundle = analysis.results_bundle(own, rs.results, ci=o.ci, confidence=o.confidence)
-    bundle.metadata["project"] = str(project.path)
+    bundle.project_file = str(project.path)  # for the script; the metadata names the file only
     if rs.direct:
         bundle.tables["Direct questions"] = rs.direct
         bundle.metadata["direct-question columns"] = dict(o.direct)

@@ -30,6 +30,7 @@ from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.widgets.common import name, note
 from dpdesk.gui.widgets.regression_form import RegressionForm
 from dpdesk.gui.widgets.regression_output import RegressionOutput
+from dpdesk.project.report.number_style import NumberStyle
 
 EXPORT_FILTER = "Excel workbook (*.xlsx);;CSV files (*.csv)"
 
@@ -284,7 +285,9 @@ class RegressionView(QWidget):
     def _show(self, report, result) -> None:
         self.current, self.result, self.stale = report, result, False
         self.output.setEnabled(True)
-        self.output.show_report(report)
+        settings = getattr(self.window_, "settings", None)
+        self.output.show_report(report, NumberStyle.from_text(settings.value("number_style", "percent:1")
+                                                              if settings is not None else None))
         self._on_busy(self.jobs.running)
         self.fitted.emit(report)
 

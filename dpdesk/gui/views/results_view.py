@@ -188,6 +188,10 @@ def _analyze(job, project, options: Options) -> ResultSet:
                      dataset=analysis.dataset_named(project, None).name)
 
 
+COPIED = {"shown": "Table copied as shown.", "full": "Table copied with full precision.",
+          "latex": "Table copied as LaTeX (booktabs).", "cell": "Cell copied."}
+
+
 class ResultsView(QWidget):
     updated = Signal(object)  # the new ResultSet (or None when stale)
 
@@ -363,6 +367,14 @@ class ResultsView(QWidget):
         if self.isVisible():  # else when first shown: no work for a view nobody looks at
             QTimer.singleShot(0, self.ensure_current)
 
+    def study_changed(self, what=None) -> None:
+        """A release was recorded or a regression saved (``what``: the entries or the report; None or [] when
+        nothing was): recompute, so that the methods text and the report have it."""
+        if what and self.current is not None:
+            self._needs_run = True
+            if self.isVisible():
+                QTimer.singleShot(0, self.ensure_current)
+
     def ensure_current(self) -> None:
         """Compute the results if the data or items changed since the last run."""
         if self._needs_run and self._has_data and not self.jobs.running:
@@ -507,10 +519,10 @@ class ResultsView(QWidget):
         else:  # pragma: no cover - the window always has an export view
             QFileDialog.getSaveFileName(self, "Export results")
 
-    def _on_copied(self, key: str, full: bool) -> None:
+    def _on_copied(self, key: str, what: str) -> None:
         status = getattr(self.window_, "statusBar", None)
         if callable(status):
-            status().showMessage("Table copied " + ("with full precision." if full else "as shown."), 4000)
+            status().showMessage(COPIED.get(what, "Copied."), 4000)
 
     def scroll_to(self, title: str) -> None:
         """Scroll the document so that the heading ``title`` is at the top."""

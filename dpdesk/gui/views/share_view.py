@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numbers
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -225,6 +226,7 @@ class ShareView(QWidget):
         self.jobs.failed.connect(self._on_failed)
         self.jobs.progress.connect(self._on_progress)
         self.jobs.busy.connect(self._on_busy)
+        self._needs_load = False
         window.project_changed.connect(self._on_project)
         data_view = getattr(window, "data_view", None)
         if data_view is not None:
@@ -250,12 +252,26 @@ class ShareView(QWidget):
         return p if p is not None and not p.closed else None
 
     def _on_project(self, _project=None) -> None:
-        self.shutdown()
+        """Another project or dataset: forget the last one; read the data when the view is shown
+        (opening a project does not wait for a read nobody looks at)."""
+        self.jobs.cancel()  # a read still running is dropped (its own connection; close_project waits)
         self.table, self.extract = None, None
         self.roles.setRowCount(0)
         self._show()
         p = self.project
-        if p is not None and p.datasets():
+        self._needs_load = p is not None and bool(p.datasets())
+        if self.isVisible():
+            self._load()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        if self._needs_load:
+            QTimer.singleShot(0, self._load)  # after the view has been drawn
+
+    def _load(self) -> None:
+        p = self.project
+        if self._needs_load and p is not None:
+            self._needs_load = False
             self.jobs.start(load_job, p)
 
     def shutdown(self) -> None:

@@ -216,21 +216,20 @@ class TabulateView(QWidget):
 
         active = active_dataset(p) if p is not None else None
         columns = list(active.columns) if active is not None else []
-        defaults, groups, names = {}, None, None
+        defaults, groups = {}, None
+        numeric, declared = [], {}
         if active is not None:
+            from dpdesk.project.ledger.column_choice import (
+                avoided_columns, declared_bounds, default_column, numeric_columns)
             from dpdesk.project.subgroup_choice import project_subgroup_columns
 
             groups = project_subgroup_columns(p, active.name)  # sensible groups, as "Q3 — What is your gender?"
-            from dpdesk.project.labels import Labels
-
-            labels = Labels.from_stored(p.column_labels(active.name))
-            names = {c: labels.choice(c) for c in columns}
-            from dpdesk.project.ledger.column_choice import avoided_columns, default_column
 
             first = default_column(active)
             second = next((c for c in columns if c != first and c not in avoided_columns(active)), first)
             defaults = {"category": first, "category2": second, "numeric": default_column(active, numeric=True)}
-        self.form.set_columns(columns, defaults, groups, names)
+            numeric, declared = numeric_columns(active), declared_bounds(active)
+        self.form.set_columns(columns, defaults, numeric=numeric, declared=declared, groups=groups)
         self.refresh()
 
     def refresh(self) -> None:
@@ -357,7 +356,8 @@ class TabulateView(QWidget):
         self.preview_label.setText("<br>".join(lines))
 
     def _push_meter(self) -> None:
-        pending = self.preview if self.status is not None and not self._releasing else None
+        # a form nobody has filled yet (a reopened project) previews nothing on the meter
+        pending = self.preview if self.status is not None and not self._releasing and self.form.touched else None
         state = meter_state(self.project, pending)
         self.meter.set_state(state)
         self.panel.set_state(state)
@@ -365,6 +365,9 @@ class TabulateView(QWidget):
     # ------------------------------------------------------------------ release
     def release(self) -> None:
         """Release the form's request after a confirmation that states the cost."""
+        if self._timer.isActive():  # typed a moment ago: release what the form says now, not the last preview
+            self._timer.stop()
+            self.update_preview()
         pv = self.preview
         if self._releasing or self.jobs.running or pv is None or not pv.fits or self.status is None:
             return

@@ -86,7 +86,8 @@ def _when(iso: str) -> str:
 
 
 def meter_state(project, pending=None) -> MeterState:
-    """The meter's state for the project's latest dataset; ``pending`` is a ledger ``Preview``."""
+    """The meter's state: the project's budget and every release from any of its datasets
+    (whichever is active); ``pending`` is a ledger ``Preview``."""
     from dpdesk.project import ledger
 
     if project is None or project.closed or not project.datasets():
@@ -106,7 +107,7 @@ def meter_state(project, pending=None) -> MeterState:
     intact = intact and status.ledger_intact
     spent = status.spent_epsilon if status.spent_epsilon != math.inf else status.total_epsilon
     spent = Fraction(spent)
-    entries = ledger.ledger(project, status.dataset)
+    entries = ledger.ledger(project)  # the budget is the project's: every dataset's releases spend it
     segments, before = [], Fraction(0)
     marks = []
     for e in entries:

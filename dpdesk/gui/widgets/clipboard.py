@@ -1,4 +1,4 @@
-""""Copy table": a result table on the clipboard as TSV (plain text) and HTML.
+""""Copy table": a result table on the clipboard as TSV (plain text) and HTML; "Copy as LaTeX"; one cell.
 
 Rows of plain values go at full precision; a table of the output document goes as shown
 (or, with "Copy with full precision", with its full values).
@@ -41,3 +41,15 @@ def document_table_mime(table, *, full: bool = False) -> QMimeData:
 def copy_document_table(table, *, full: bool = False) -> None:
     """Put a document table on the clipboard ("Copy table" / "Copy with full precision")."""
     QGuiApplication.clipboard().setMimeData(document_table_mime(table, full=full))
+
+
+def copy_document_table_latex(table) -> None:
+    """Put a document table on the clipboard as a LaTeX booktabs table ("Copy as LaTeX")."""
+    from dpdesk.project.report.latex import table_latex
+
+    QGuiApplication.clipboard().setText(table_latex(table))
+
+
+def copy_text(text: str) -> None:
+    """Put one cell's text on the clipboard ("Copy cell")."""
+    QGuiApplication.clipboard().setText(text)

@@ -2,22 +2,25 @@
 
 The page is as tall as its content (no scroll bar of its own), so the view it sits in
 scrolls the document and the plots under it as one. "Copy table" under each table copies
-what is shown (HTML + TSV); "Copy with full precision" the full values.
+what is shown (HTML + TSV); "Copy with full precision" the full values; "Copy as LaTeX" a
+booktabs table. The context menu of a table cell adds "Copy cell" and the same three.
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 from PySide6.QtCore import QUrl, Signal
-from PySide6.QtGui import QTextCursor, QTextDocument
+from PySide6.QtGui import QTextCursor, QTextDocument, QTextTable
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser
 
-from dpdesk.gui.widgets.clipboard import copy_document_table
+from dpdesk.gui.widgets.clipboard import copy_document_table, copy_document_table_latex, copy_text
 
 
 class DocumentView(QTextBrowser):
     """Shows a :class:`dpdesk.project.report.model.Document`; ``copied`` emits the table key."""
 
-    copied = Signal(str, bool)  # table key, full precision
+    copied = Signal(str, str)  # table key, what was copied: "shown", "full", "latex" or "cell"
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -54,10 +57,47 @@ class DocumentView(QTextBrowser):
         scheme, key = url.scheme(), url.path()
         if scheme in ("copy", "copyfull") and self.document_ is not None:
             self.copy_table(key, full=scheme == "copyfull")
+        elif scheme == "copytex" and self.document_ is not None:
+            self.copy_table_latex(key)
 
     def copy_table(self, key: str, *, full: bool = False) -> None:
         copy_document_table(self.document_.table(key), full=full)
-        self.copied.emit(key, full)
+        self.copied.emit(key, "full" if full else "shown")
+
+    def copy_table_latex(self, key: str) -> None:
+        copy_document_table_latex(self.document_.table(key))
+        self.copied.emit(key, "latex")
+
+    def table_at(self, pos) -> tuple[str | None, str | None]:
+        """The document table's key and the cell's text under ``pos`` (viewport coordinates), or Nones."""
+        cursor = self.cursorForPosition(pos)
+        table = cursor.currentTable()
+        if table is None or self.document_ is None:
+            return None, None
+        tables = [f for f in self.document().rootFrame().childFrames() if isinstance(f, QTextTable)]
+        keys = [t.key for t in self.document_.tables()]
+        index = next((i for i, t in enumerate(tables) if t == table), None)
+        cell = table.cellAt(cursor)
+        start, end = cell.firstCursorPosition(), cell.lastCursorPosition()
+        start.setPosition(end.position(), QTextCursor.MoveMode.KeepAnchor)
+        key = keys[index] if index is not None and index < len(keys) else None
+        text = start.selectedText().replace("\xa0", " ").replace("\u2029", " ")  # Qt's no-break spaces, breaks
+        return key, text.strip()
+
+    def contextMenuEvent(self, event) -> None:  # noqa: N802 - Qt API
+        menu = self.createStandardContextMenu(event.pos())
+        key, text = self.table_at(event.pos())
+        if key is not None:
+            menu.addSeparator()
+            menu.addAction("Copy cell", partial(self.copy_cell, key, text))
+            menu.addAction("Copy table", partial(self.copy_table, key))
+            menu.addAction("Copy with full precision", partial(self.copy_table, key, full=True))
+            menu.addAction("Copy as LaTeX", partial(self.copy_table_latex, key))
+        menu.exec(event.globalPos())
+
+    def copy_cell(self, key: str, text: str) -> None:
+        copy_text(text)
+        self.copied.emit(key, "cell")
 
     def section_top(self, title: str) -> int:
         """The y of the heading ``title`` inside this widget (to scroll the view to it)."""

@@ -4,17 +4,20 @@ Opening an old release shows its recorded result, costs nothing and says so. A l
 found edited outside dpdesk (``verify_ledger``) is shown as such; releases then stop. So is
 a file that is an older copy than this computer last saw (rolled back): the researcher may
 confirm it (``accept_rollback``, recorded in the project). Under the table: how far the
-ledger is verified (with this computer's key, or by structure only).
+ledger is verified (with this computer's key, or by structure only), and "Receipt…", which
+saves the ledger's head and seal for someone who keeps it elsewhere.
 """
 
 from __future__ import annotations
 
 import html
 from fractions import Fraction
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -35,6 +38,10 @@ TAMPERED_TEXT = ("<b>This ledger was edited outside dpdesk.</b> Its records cann
 ROLLBACK_TEXT = ("<b>This file is an older copy of the project than this computer last saw.</b> {rollback}. "
                  "Releases recorded since then may already be published, and their spending is missing here, "
                  "so no releases are made until you confirm that this copy is the one to go on with.")
+UNKNOWN_STATE_TEXT = ("<b>This file is behind the ledger this computer last saw, in a state this computer never "
+                      "sealed or saw.</b> {rollback}. It cannot be confirmed here, so no releases are made from "
+                      "it: go on with the copy this computer saw, or ask whoever sent this one which releases it "
+                      "holds.")
 
 
 def cost_text(entry) -> str:
@@ -60,6 +67,8 @@ class LedgerView(QWidget):
     export_requested = Signal(object)
     #: the researcher confirmed a rollback (the ledger changed: screens showing it refresh)
     rollback_accepted = Signal()
+    #: a receipt was saved (its path)
+    receipt_saved = Signal(str)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -93,12 +102,16 @@ class LedgerView(QWidget):
         self.open_button.setToolTip("Show the recorded result again. It costs nothing: it is never re-noised.")
         self.export_button = QPushButton("Export…")
         self.export_button.setToolTip("Save the selected release as .xlsx or .csv (costs nothing)")
+        self.receipt_button = QPushButton("Receipt…")
+        self.receipt_button.setToolTip("Save the ledger's head and seal as a short receipt (text and QR code) for "
+                                       "someone who keeps it elsewhere, such as your data protection officer")
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         row = QHBoxLayout()
         row.addWidget(self.summary, 1)
         row.addWidget(self.open_button)
         row.addWidget(self.export_button)
+        row.addWidget(self.receipt_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.banner)
@@ -116,6 +129,7 @@ class LedgerView(QWidget):
         self.open_button.clicked.connect(self.open_selected)
         self.export_button.clicked.connect(self.export_selected)
         self.accept_button.clicked.connect(self.accept_rollback)
+        self.receipt_button.clicked.connect(self.save_receipt)
         self.table.itemDoubleClicked.connect(self.open_selected)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self._update_buttons()
@@ -135,10 +149,11 @@ class LedgerView(QWidget):
                 self.banner.setText(TAMPERED_TEXT.format(problems=html.escape(found, quote=False)))
             else:
                 said = check.rollback[0].upper() + check.rollback[1:]
-                self.banner.setText(ROLLBACK_TEXT.format(rollback=html.escape(said, quote=False)))
+                text = ROLLBACK_TEXT if check.confirmable else UNKNOWN_STATE_TEXT
+                self.banner.setText(text.format(rollback=html.escape(said, quote=False)))
         self.banner.setVisible(not self.intact)
         rolled_back = self.check is not None and self.check.intact and self.check.rollback is not None
-        self.accept_button.setVisible(rolled_back)
+        self.accept_button.setVisible(rolled_back and self.check.confirmable)
         trust = self.check.trust if self.check is not None and self.check.intact else "none"
         self.verification.setVisible(trust != "none")
         if trust != "none":
@@ -200,7 +215,44 @@ class LedgerView(QWidget):
         self.refresh(project)
         self.rollback_accepted.emit()
 
+    def save_receipt(self) -> None:
+        """Make a receipt of the ledger as it is, save it (a QR image and its text, or text) and show it."""
+        from dpdesk.errors import DpdeskError
+        from dpdesk.project import ledger
+
+        from dpdesk.gui.dialogs.errors import show_error
+
+        project = self._project
+        if project is None or project.closed:
+            return
+        try:
+            made = ledger.receipt(project)
+        except DpdeskError as exc:
+            show_error(exc, self)
+            return
+        suggested = Path(project.path).with_name(f"{Path(project.path).stem} receipt {made.releases}.png")
+        path, _ = QFileDialog.getSaveFileName(self, "Save the ledger's receipt", str(suggested),
+                                              "QR code and text (*.png);;QR code and text (*.svg);;Text (*.txt)")
+        if not path:
+            return
+        try:
+            saved = made.save(path)
+        except DpdeskError as exc:
+            show_error(exc, self)
+            return
+        self.receipt_saved.emit(str(saved))
+        box = QMessageBox(QMessageBox.Icon.Information, "dpdesk", "<b>Receipt saved</b>", QMessageBox.StandardButton.Ok,
+                          self)
+        box.setObjectName("receiptDialog")
+        box.setInformativeText(f"Saved as {saved}. Send or print it for someone who keeps it elsewhere, such as "
+                               "your data protection officer: with it, anyone can check later that the project still "
+                               "holds this history, release by release (Show Details… shows its text).")
+        box.setDetailedText(made.text)
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.open()
+
     def _update_buttons(self) -> None:
         chosen = self.selected_entry() is not None
         self.open_button.setEnabled(chosen)
         self.export_button.setEnabled(chosen)
+        self.receipt_button.setEnabled(bool(self.entries) and self.intact)

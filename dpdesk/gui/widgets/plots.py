@@ -40,11 +40,17 @@ SHARE_KEYS = ("estimate", "SE", "CI low", "CI high")
 
 
 def shown_rows(rows: list[dict], style) -> list[dict]:
-    """The rows as the table beside a plot shows them: shares in the number style."""
+    """The rows as the table beside a plot shows them: shares in the number style, other fractional numbers
+    (a predictor's values along a curve) to 2 decimals."""
     if style is None:
         return rows
-    return [{k: (style.share(v) if k in SHARE_KEYS and isinstance(v, (int, float)) else v) for k, v in r.items()}
-            for r in rows]
+
+    def shown(k, v):
+        if k in SHARE_KEYS and isinstance(v, (int, float)):
+            return style.share(v)
+        return style.estimate(v) if isinstance(v, float) and not v.is_integer() else v
+
+    return [{k: shown(k, v) for k, v in r.items()} for r in rows]
 
 
 def save_figure(figure, path: str | Path) -> Path:

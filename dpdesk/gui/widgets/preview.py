@@ -1,8 +1,9 @@
 """The simulated preview: what a survey's results could look like (worker + plot + table).
 
-``simulate_surveys`` runs in a worker: it draws a few surveys with ``rr.simulate`` and
-estimates each with ``rr.estimate``. :class:`PreviewPlot` draws them with matplotlib
-(imported when first drawn) and lists them in a table beside the plot.
+``simulate_surveys`` runs in a worker: it draws a few surveys with ``rr.simulate``,
+estimates each with ``rr.estimate`` and loads matplotlib for the plot (its progress stops at
+``SIMULATING``; the page fills the bar once the plot is drawn). :class:`PreviewPlot` draws
+them with matplotlib and lists them in a table beside the plot.
 """
 
 from __future__ import annotations
@@ -12,6 +13,10 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from dpdesk.gui.widgets.common import name, note
+
+
+#: The share of the progress bar for simulating; the rest is drawing (the bar is full once the plot is drawn).
+SIMULATING = 0.8
 
 
 @dataclass(frozen=True)
@@ -38,12 +43,15 @@ def simulate_surveys(job, design, n: int, guess, runs: int = 12, seed: int | Non
     rng = np.random.default_rng(seed)
     surveys = []
     for i in range(runs):
-        job.progress(i / runs, f"Simulating survey {i + 1} of {runs}")
+        job.progress(SIMULATING * i / runs, f"Simulating survey {i + 1} of {runs}")
         est = rr.estimate(design, rr.simulate(design, int(n), guess, rng=rng))
         prev = np.atleast_1d(np.asarray(est.prevalence, float))
         ci = np.asarray(est.ci, float).reshape(-1, 2)
         surveys.append(SimulatedSurvey(tuple(prev), tuple(ci[:, 0]), tuple(ci[:, 1])))
-    job.progress(1.0, "Done")
+    job.progress(SIMULATING, "Preparing the plot")
+    import matplotlib.backends.backend_agg  # noqa: F401 - loaded here, not on the GUI thread when it draws
+    import matplotlib.figure  # noqa: F401
+
     labels = ("prevalence",) if design.is_binary else tuple(design.categories)
     truth = tuple(np.atleast_1d(np.asarray(guess, float)))
     return Preview(labels, truth, int(n), tuple(surveys))
@@ -107,7 +115,7 @@ class PreviewPlot(QWidget):
         ax.set_xlim(0, 1)
         ax.xaxis.set_major_formatter(lambda x, _pos: f"{100 * x:.0f}%")
         ax.set_title(f"{runs} simulated surveys of {preview.n:,} respondents", fontsize=9)
-        self.canvas.draw_idle()
+        self.canvas.draw()  # now, so that what follows (a full progress bar) comes after the plot
         rows = [(i + 1, label, s.estimate[j], s.low[j], s.high[j])
                 for i, s in enumerate(preview.surveys) for j, label in enumerate(preview.labels)]
         self.table.setRowCount(len(rows))

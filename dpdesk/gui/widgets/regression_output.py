@@ -129,7 +129,7 @@ class RegressionOutput(QWidget):
         self.message.show()
         self.body.hide()
 
-    def show_report(self, report) -> None:
+    def show_report(self, report, style=None) -> None:
         self.report = report
         spec = report.spec
         self.title.setText(f"<h3 style='font-weight: normal'>{html.escape(report.title)}</h3>")
@@ -146,6 +146,7 @@ class RegressionOutput(QWidget):
         self.forest.canvas.setMinimumHeight(max(200, 30 * len(report.forest) + 90))
         curve = report.curve
         self.curve.title = f"Predicted prevalence by {curve['predictor']}"
+        self.curve.style = style  # the table beside it in the number style of every other table
         self.curve.plot(draw_prevalence_curve, curve["rows"], predictor=curve["predictor"], kind=curve["kind"],
                         confidence=conf, outcome=spec.item)
         self.curve.canvas.setMinimumHeight(260)

@@ -70,7 +70,13 @@ class Axis(QWidget):
 
 
 class ReleaseForm(QWidget):
-    """Emits ``changed`` on every edit; ``request()`` gives the request dict."""
+    """Emits ``changed`` on every edit; ``request()`` gives the request dict.
+
+    ``touched`` says whether the researcher has edited the form since the columns were last
+    set (a form nobody filled previews nothing on the budget meter). The bounds belong to the
+    numeric column: choosing another column shows the bounds typed for it before, else the
+    range its file declares (the smallest and largest labelled code), else nothing.
+    """
 
     changed = Signal()
 
@@ -83,6 +89,11 @@ class ReleaseForm(QWidget):
         self.axis1, self.axis2 = Axis("First"), Axis("Second")
         self.column = QComboBox()  # the numeric column of a sum, mean or median
         self.column.setAccessibleName("Numeric column")
+        self.touched = False
+        self._setting = False  # inside set_columns: changes are not the researcher's
+        self._bounds: dict[str, tuple[str, str]] = {}  # bounds typed per column (this session)
+        self._declared: dict[str, tuple[str, str]] = {}
+        self._bounds_of = ""  # the column the bound boxes belong to
         self.lower, self.upper = QLineEdit(), QLineEdit()
         self.lower.setPlaceholderText("lowest")
         self.upper.setPlaceholderText("highest")
@@ -152,6 +163,7 @@ class ReleaseForm(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(what)
         layout.addWidget(size)
+        self.column.currentIndexChanged.connect(self._bounds_follow_column)  # before the edit signal below
         for signal in (self.statistic.currentIndexChanged, self.axis1.changed, self.axis2.changed,
                        self.column.currentIndexChanged, self.lower.textChanged, self.upper.textChanged,
                        self.by.currentIndexChanged, self.by_keys.textChanged, self.epsilon.valueChanged,
@@ -161,23 +173,29 @@ class ReleaseForm(QWidget):
         self._update_rows()
 
     # ------------------------------------------------------------------ state
-    def set_columns(self, columns: list[str], defaults: dict | None = None,
-                    groups: list[tuple[str, str]] | None = None, names: dict | None = None) -> None:
+    def set_columns(self, columns: list[str], defaults: dict | None = None, numeric: list[str] | None = None,
+                    declared: dict | None = None, groups: list[tuple[str, str]] | None = None) -> None:
         """The dataset's columns; ``defaults`` ({"category": name, "numeric": name}) is what each
-        choice starts at (never a time stamp or an identifier: ``ledger.column_choice``); ``names``
-        is how a chooser shows each column ("Q3 — What is your gender?"), ``groups`` the columns
-        offered as groups."""
-        defaults, names = defaults or {}, names or {}
-        for combo, kind in ((self.axis1.column, "category"), (self.axis2.column, "category2"),
-                            (self.column, "numeric")):
-            current = combo.currentData()
+        choice starts at (never a time stamp or an identifier: ``ledger.column_choice``).
+        ``numeric`` lists the columns a sum, mean or median can use (default: all); without
+        any, those statistics are not offered. ``declared`` maps a column to public bounds
+        (lower, upper) its file declares. ``groups`` are the columns offered as groups, as a chooser shows
+        them ("Q3 — What is your gender?"). The form counts as untouched afterwards."""
+        defaults = defaults or {}
+        numeric = list(columns) if numeric is None else [c for c in columns if c in numeric]
+        self._setting = True
+        self._declared = {c: (str(lo), str(hi)) for c, (lo, hi) in (declared or {}).items()}
+        self._bounds = {}
+        for combo, kind, names in ((self.axis1.column, "category", columns), (self.axis2.column, "category2", columns),
+                                   (self.column, "numeric", numeric)):
+            current = combo.currentText()
             combo.blockSignals(True)
             combo.clear()
-            for column in columns:
-                combo.addItem(names.get(column, column), column)
-            chosen = current if current in columns else defaults.get(kind)
-            if chosen in columns:
-                combo.setCurrentIndex(combo.findData(chosen))
+            combo.addItems(names)
+            if current in names:
+                combo.setCurrentText(current)
+            elif defaults.get(kind) in names:
+                combo.setCurrentText(defaults[kind])
             combo.blockSignals(False)
         current = self.by.currentData()
         self.by.blockSignals(True)
@@ -187,13 +205,40 @@ class ReleaseForm(QWidget):
             self.by.addItem(text, column)  # "Q3 — What is your gender?"
         self.by.setCurrentIndex(max(0, self.by.findData(current)) if current is not None else 0)
         self.by.blockSignals(False)
+        items = self.statistic.model()
+        for i, (_label, key) in enumerate(STATISTICS):
+            if key in ("sum", "mean", "median"):
+                items.item(i).setEnabled(bool(numeric))
+                items.item(i).setToolTip("" if numeric else "This dataset has no numeric column.")
+        if not numeric and self.stat in ("sum", "mean", "median"):
+            self.statistic.setCurrentIndex(0)
+        self._bounds_of = ""
+        self._bounds_follow_column()
         self._on_edit()
+        self._setting = False
+        self.touched = False
+
+    def _bounds_follow_column(self, *_args) -> None:
+        """Keep the bounds typed for the column left, show those of the column chosen."""
+        column = self.column.currentText()
+        if column == self._bounds_of:
+            return
+        if self._bounds_of:
+            self._bounds[self._bounds_of] = (self.lower.text(), self.upper.text())
+        lo, hi = self._bounds.get(column) or self._declared.get(column) or ("", "")
+        for box, text in ((self.lower, lo), (self.upper, hi)):
+            box.blockSignals(True)
+            box.setText(text)
+            box.blockSignals(False)
+        self._bounds_of = column
 
     def set_gaussian_allowed(self, allowed: bool) -> None:
         item = self.mechanism.model().item(1)
         item.setEnabled(allowed)
         if not allowed and self.mechanism.currentIndex() == 1:
+            setting, self._setting = self._setting, True  # not the researcher's edit
             self.mechanism.setCurrentIndex(0)
+            self._setting = setting
 
     @property
     def stat(self) -> str:
@@ -204,6 +249,8 @@ class ReleaseForm(QWidget):
         return self.by_cost.isChecked()
 
     def _on_edit(self, *_args) -> None:
+        if not self._setting:
+            self.touched = True
         self._update_rows()
         self.changed.emit()
 
@@ -236,14 +283,14 @@ class ReleaseForm(QWidget):
                      "confidence": self.confidence.currentData()}
         if stat in ("histogram", "crosstab"):
             axes = [self.axis1] if stat == "histogram" else [self.axis1, self.axis2]
-            req["columns"] = [a.column.currentData() for a in axes]
+            req["columns"] = [a.column.currentText() for a in axes]
             kb = [a.keys_bins() for a in axes]
             if stat == "histogram":
                 req["keys"], req["bins"] = kb[0]
             else:
                 req["keys"], req["bins"] = [k for k, _b in kb], [b for _k, b in kb]
         elif stat in ("sum", "mean", "median"):
-            req["columns"] = [self.column.currentData()]
+            req["columns"] = [self.column.currentText()]
             lo, hi = self.lower.text().strip(), self.upper.text().strip()
             if lo or hi:
                 req["bounds"] = [lo or "?", hi or "?"]

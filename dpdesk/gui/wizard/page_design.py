@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
+from dpdesk.gui.shell.prewarm import loaded
+from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.wizard import meaning
 from dpdesk.gui.wizard.catalog import TWO_GROUP_NOTE, YES_NO, choices_for, recommended
 from dpdesk.gui.widgets.common import name, note
@@ -57,6 +59,14 @@ def facts(choice, categories) -> str:
             f"<b>Ease for respondents:</b> {choice.ease}.")
 
 
+def facts_job(job, choices, categories) -> dict:
+    """Worker: :func:`facts` of every choice (the first time, this loads the statistics libraries)."""
+    return {choice.key: facts(choice, categories) for choice in choices}
+
+
+WORKING = "Working out its privacy and efficiency…"
+
+
 class DesignPage(QWizardPage):
     def __init__(self, draft, parent=None) -> None:
         super().__init__(parent)
@@ -77,6 +87,10 @@ class DesignPage(QWizardPage):
         layout.addWidget(scroll)
         self.group.buttonToggled.connect(self._on_toggled)
         self._built_for = None
+        self._facts: dict[str, QLabel] = {}
+        self.runner = JobRunner(self)  # the facts, when the libraries they need are not loaded yet
+        self.runner.done.connect(self._on_facts)
+        self.runner.failed.connect(self._on_facts_failed)
 
     def initializePage(self) -> None:
         key = (self.draft.answers, tuple(self.draft.categories))
@@ -96,6 +110,8 @@ class DesignPage(QWizardPage):
             self.group.removeButton(button)
         self.buttons.clear()
         choices = choices_for(self.draft.answers)
+        self._facts = {}
+        later = not loaded("dpdesk.mechanisms.rr.planning")  # first use: the page shows first, facts follow
         previous = None
         for choice in choices:
             title = choice.title + ("  (recommended)" if choice.recommended else "")
@@ -114,8 +130,9 @@ class DesignPage(QWizardPage):
             detail = note(choice.detail)
             detail.setContentsMargins(24, 0, 0, 0)
             col.addWidget(detail)
-            info = note(facts(choice, self.draft.categories))
+            info = note(WORKING if later else facts(choice, self.draft.categories))
             info.setContentsMargins(24, 0, 0, 0)
+            self._facts[choice.key] = info
             col.addWidget(info)
             self.inner_layout.addWidget(box)
             if previous is not None:
@@ -125,6 +142,18 @@ class DesignPage(QWizardPage):
             two = note(f"<b>About the two-group designs.</b> {TWO_GROUP_NOTE}")
             self.inner_layout.addWidget(two)
         self.inner_layout.addStretch(1)
+        if later:
+            self.runner.start(facts_job, choices, list(self.draft.categories))
+
+    def _on_facts(self, texts: dict) -> None:
+        for key, text in texts.items():
+            label = self._facts.get(key)
+            if label is not None:
+                label.setText(text)
+
+    def _on_facts_failed(self, _exc) -> None:
+        self._on_facts({key: "Its privacy and efficiency could not be worked out (an error inside dpdesk)."
+                        for key in self._facts})
 
     def _on_toggled(self, button: QLabel, checked: bool) -> None:
         if checked:

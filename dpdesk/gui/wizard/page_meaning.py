@@ -19,11 +19,13 @@ from PySide6.QtWidgets import (
 from dpdesk.errors import DpdeskError
 
 from dpdesk.gui.widgets.preview import PreviewPlot, simulate_surveys
+from dpdesk.gui.shell import prewarm
 from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.wizard import meaning
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 
 PREVIEW_DELAY_MS = 400
+PLANNING = "dpdesk.mechanisms.rr.planning"  # the precision and sample-size figures (scipy)
 
 
 def _percent_spin(value: float, low: float, high: float, what: str, description: str) -> QDoubleSpinBox:
@@ -100,6 +102,8 @@ class MeaningPage(QWizardPage):
         self.runner.failed.connect(self._on_preview_failed)
         self.runner.progress.connect(self._on_progress)
         self.runner.busy.connect(self._on_busy)
+        self.loader = JobRunner(self)  # first use: the planning figures' libraries load in a worker
+        self.loader.done.connect(self._on_loaded)
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(PREVIEW_DELAY_MS)
@@ -130,6 +134,8 @@ class MeaningPage(QWizardPage):
             self.shares.blockSignals(False)
         self.plot.clear()
         self._on_change()
+        if self.timer.isActive():  # the page just opened: the preview starts at once (edits wait a moment)
+            self.start_preview()
 
     def cleanupPage(self) -> None:
         self.timer.stop()
@@ -148,6 +154,11 @@ class MeaningPage(QWizardPage):
                 d.shares = []
 
     def _on_change(self, *_args) -> None:
+        if self._words():
+            self.timer.start()  # the preview follows the edits after a moment
+
+    def _words(self) -> bool:
+        """Privacy and precision in words; False (and the problem shown) if the inputs are not usable."""
         from dpdesk.mechanisms import rr
 
         self._read_inputs()
@@ -155,6 +166,11 @@ class MeaningPage(QWizardPage):
         try:
             design = d.design()
             self.privacy.setText(f"<b>Privacy.</b> {meaning.epsilon_words(design)}")
+            if not prewarm.loaded(PLANNING):  # first use: the page shows now, the figures when loaded
+                self.precision.setText("<b>Precision.</b> Working it out…")
+                if not self.loader.running:
+                    self.loader.start(prewarm.load_job, PLANNING)
+                return True
             guess = d.guessed_prevalence(design)
             lines = [meaning.halfwidth_words(rr.expected_halfwidth(design, d.planned_n, guess), d.planned_n)]
             try:
@@ -167,8 +183,11 @@ class MeaningPage(QWizardPage):
             show_problem(self.problem, "")
         except DpdeskError as exc:
             show_problem(self.problem, str(exc))
-            return
-        self.timer.start()
+            return False
+        return True
+
+    def _on_loaded(self, _module) -> None:
+        self._words()
 
     def start_preview(self) -> None:
         self.timer.stop()
@@ -182,6 +201,7 @@ class MeaningPage(QWizardPage):
         self.runner.start(simulate_surveys, design, d.planned_n, guess, self.runs, self.seed)
 
     def _on_preview(self, preview) -> None:
+        self.progress.setValue(90)  # drawing: the bar is full only once the plot is there
         self.plot.show_preview(preview)
         self.progress.setValue(100)
 

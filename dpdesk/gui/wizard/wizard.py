@@ -17,6 +17,7 @@ from dpdesk.gui.wizard.page_instructions import InstructionsPage
 from dpdesk.gui.wizard.page_meaning import MeaningPage
 from dpdesk.gui.wizard.page_question import QuestionPage
 from dpdesk.gui.wizard.page_randomizer import RandomizerPage
+from dpdesk.gui.wizard.settle import SettleGuard
 
 
 def draft_from_item(item) -> Draft:
@@ -68,6 +69,7 @@ class DesignWizard(AskBeforeDiscard, EnterStaysInNumberFields, QWizard):
             self.addPage(page)
         self.setButtonText(QWizard.WizardButton.FinishButton, "Save item" if self.draft.editing else "Add to project")
         self.resize(820, 680)
+        self.settle = SettleGuard(self)  # a click while a page is built never acts on that page
         self.watch_edits()  # Escape / Cancel with changes asks first
 
     def item_result(self) -> dict:
@@ -77,6 +79,7 @@ class DesignWizard(AskBeforeDiscard, EnterStaysInNumberFields, QWizard):
 
     def done(self, code: int) -> None:
         self.meaning_page.timer.stop()
-        for page in (self.meaning_page, self.instructions_page):
-            page.runner.shutdown()
+        for runner in (self.design_page.runner, self.meaning_page.runner, self.meaning_page.loader,
+                       self.instructions_page.runner):
+            runner.shutdown()
         super().done(code)

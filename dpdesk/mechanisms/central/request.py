@@ -243,13 +243,16 @@ def cells(spec: Mapping) -> int:
 
 
 def describe(spec: Mapping) -> str:
-    """A short description: 'histogram of region (north, south) by gender'."""
+    """A short description in words: 'histogram of region by gender', 'cross-tabulation of gender by faculty'."""
     stat, cols = spec["statistic"], spec.get("columns") or []
-    text = stat if not cols else f"{stat} of {' x '.join(cols)}"
+    if stat == "crosstab":
+        text = f"cross-tabulation of {' by '.join(cols)}"
+    else:
+        text = stat if not cols else f"{stat} of {' and '.join(cols)}"
     if spec.get("bounds"):
         text += f" in [{_num(spec['bounds'][0])}, {_num(spec['bounds'][1])}]"
     if spec.get("by"):
-        text += f" by {spec['by']}"
+        text += f", for each {spec['by']}" if stat == "crosstab" else f" by {spec['by']}"
     return text
 
 

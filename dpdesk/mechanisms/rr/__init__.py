@@ -6,13 +6,51 @@
 1.0
 """
 
-from dpdesk.mechanisms.rr.design import DESIGN_NAMES, Design, design, matrix_epsilon, unary_multiselect_epsilon
-from dpdesk.mechanisms.rr.estimate import CI_METHODS, Estimate, GoodnessOfFit, estimate
-from dpdesk.mechanisms.rr import randomizers
-from dpdesk.mechanisms.rr.logistic import LogisticFit, logistic
-from dpdesk.mechanisms.rr.planning import efficiency, expected_halfwidth, power, required_n, required_n_for_power
-from dpdesk.mechanisms.rr.simulate import expected_counts, simulate, simulate_responses
-from dpdesk.mechanisms.rr.subgroups import compare, compare_direct, estimate_by
+import importlib
+import sys
+import types
+
+from dpdesk.lazy import exports
+
+#: Each public name and its module: importing ``rr`` costs nothing, ``rr.Design`` needs only
+#: numpy, and scipy is loaded with the first estimate (the app shows designs without it).
+_PUBLIC = {
+    **dict.fromkeys(("DESIGN_NAMES", "Design", "design", "matrix_epsilon", "unary_multiselect_epsilon"),
+                    "dpdesk.mechanisms.rr.design"),
+    **dict.fromkeys(("CI_METHODS", "Estimate", "GoodnessOfFit", "estimate"), "dpdesk.mechanisms.rr.estimate"),
+    **dict.fromkeys(("LogisticFit", "logistic"), "dpdesk.mechanisms.rr.logistic"),
+    **dict.fromkeys(("efficiency", "expected_halfwidth", "power", "required_n", "required_n_for_power"),
+                    "dpdesk.mechanisms.rr.planning"),
+    **dict.fromkeys(("expected_counts", "simulate", "simulate_responses"), "dpdesk.mechanisms.rr.simulate"),
+    **dict.fromkeys(("compare", "compare_direct", "estimate_by"), "dpdesk.mechanisms.rr.subgroups"),
+}
+_public = exports(__name__, _PUBLIC)
+
+
+def __getattr__(name: str):
+    if name == "randomizers":  # a module of its own
+        return importlib.import_module(f"{__name__}.randomizers")
+    value = globals()[name] = _public(name)  # looked up once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+class _Package(types.ModuleType):
+    """``rr.design``, ``rr.estimate``, ``rr.simulate`` and ``rr.logistic`` stay the functions: the
+    import system sets a package's attribute to each submodule it loads, which here has the
+    same name as the function it defines (the submodules stay in ``sys.modules``)."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if isinstance(value, types.ModuleType) and _PUBLIC.get(name) == value.__name__:
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
 
 __all__ = [
     "CI_METHODS",

@@ -72,7 +72,8 @@ class ResultsBundle:
     key/value pairs (nested dicts are flattened as ``key / subkey``). ``readme`` is a list
     of paragraphs; None means :func:`default_readme`. ``repro`` lists :class:`ReproItem`;
     ``regressions`` the regressions the script refits and checks (plain dicts, see
-    ``dpdesk.project.regression.export.regression_repro``).
+    ``dpdesk.project.regression.export.regression_repro``); ``project_file`` the project's path,
+for the script only (the metadata a reader sees names the file, never its folder).
     """
 
     tables: dict[str, Any]
@@ -80,6 +81,7 @@ class ResultsBundle:
     readme: list[str] | None = None
     repro: list[ReproItem] | None = None
     regressions: list[dict[str, Any]] | None = None
+    project_file: str | None = None  # where the script finds the rows; the sheets name the file only
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (DataFrames become lists of row dicts)."""
@@ -90,6 +92,7 @@ class ResultsBundle:
             "readme": None if self.readme is None else list(self.readme),
             "repro": None if self.repro is None else [_jsonable(asdict(r)) for r in self.repro],
             "regressions": None if self.regressions is None else _jsonable(self.regressions),
+            "project_file": self.project_file,
         }
 
     @classmethod
@@ -101,6 +104,7 @@ class ResultsBundle:
             readme=record.get("readme"),
             repro=None if repro is None else [ReproItem(**r) for r in repro],
             regressions=record.get("regressions"),
+            project_file=record.get("project_file"),
         )
 
 

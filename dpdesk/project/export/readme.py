@@ -81,7 +81,7 @@ def default_readme(bundle: Any) -> list[str]:
         "The Metadata sheet (or the _metadata file) records the dpdesk version, the input "
         "file and its SHA-256, the import options (header rows, platform, encoding), a "
         "fingerprint of the analysed answers (independent of row order and file format), "
-        "each item's codes and which answers were left out and why, the design parameters, "
+        "each item's codes and which answers were left out and why, each design in words, "
         "the interval method with its source, and the privacy budget. When a file ending in "
         "_reproduce.py is beside these results, it counts the answers again from the project "
         "file, checks them against the exported counts, and recomputes every estimate with "

@@ -235,7 +235,7 @@ def repro_script_text(bundle: ResultsBundle, results_file: str = "results", scri
     version = bundle.metadata.get("app version", bundle.metadata.get("dpdesk version", __version__))
     script = "".join(ch if ch.isprintable() else "?" for ch in os.path.basename(script_name))
     meta = bundle.metadata
-    project = meta.get("project") if any(e.mapping for e in items) or regressions else None
+    project = (bundle.project_file or meta.get("project")) if any(e.mapping for e in items) or regressions else None
     out = [_HEADER.format(script=script, results=literal(str(results_file)),
                           version=literal(str(version)), project=literal(None if project is None else str(project)),
                           dataset=literal(meta.get("dataset")),

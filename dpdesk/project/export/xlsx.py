@@ -42,10 +42,26 @@ COLUMN_FORMATS = {
     "confidence": "0.0%",
     "local epsilon": "0.000",
     "epsilon": "0.000",
+    # regression sheets: coefficients and limits to 2 decimals, p to 3 (APA), test statistics to 2
+    "b": "0.00",
+    "z": "0.00",
+    "or": "0.00",
+    "ci low (b)": "0.00",
+    "ci high (b)": "0.00",
+    "ci low (or)": "0.00",
+    "ci high (or)": "0.00",
+    "wald ci low (b)": "0.00",
+    "wald ci high (b)": "0.00",
+    "lr chi2": "0.00",
+    "p": "0.000",
+    "p (lr)": "0.000",
+    "p-value": "0.000",
+    "value": "#,##0.0##",  # the tests sheet: chi-squares and fit statistics (n, AIC, ...) in one column
 }
 
 
-PERCENT_COLUMNS = ("estimate", "prevalence", "difference", "ci low", "ci high")
+#: Shares shown in % when percent is chosen: the SE is in the unit of its estimate (one number style).
+PERCENT_COLUMNS = ("estimate", "prevalence", "difference", "ci low", "ci high", "se", "standard error")
 
 
 def column_format(name: str, values: list[Any], percent: bool = False) -> str | None:

@@ -179,6 +179,20 @@ def migrated_copy(conn: sqlite3.Connection, path: Path, version: int) -> sqlite3
     return memory
 
 
+_JOURNAL_MAGIC = bytes.fromhex("d9d505f920a163d7")
+
+
+def hot_journal(path: Path) -> Path | None:
+    """The rollback journal beside ``path`` if it holds an unfinished change (SQLite would roll the
+    file back with it on the next read-write open), else None. Read only: nothing is opened as SQLite."""
+    journal = Path(f"{path}-journal")
+    try:
+        with open(journal, "rb") as f:
+            return journal if f.read(len(_JOURNAL_MAGIC)) == _JOURNAL_MAGIC else None
+    except OSError:
+        return None
+
+
 def recover(path: Path) -> None:
     """Let SQLite roll back a hot ``-journal`` (a write interrupted by a crash) before the file is checked.
 
@@ -216,6 +230,19 @@ def use_wal(conn: sqlite3.Connection) -> bool:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
 
+class HotJournalError(ProjectError):
+    """The file has a hot rollback journal beside it: opening it for writing would change it."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        super().__init__(
+            f"The project {path} was left, or sent, with an unfinished change beside it (the file "
+            f"{self.path.name}-journal): opening it for editing would let SQLite roll the file back with that "
+            f"journal, changing a file that came from elsewhere. dpdesk left both files untouched. Recover into "
+            f"a copy (the file and its journal are copied to a new name, and the copy is rolled back and opened): "
+            f"dpdesk recover \"{path}\" COPY.dpdesk, or in the app: Recover into a copy….")
+
+
 def project_error(path: Path, exc: sqlite3.Error, conn: sqlite3.Connection | None = None) -> ProjectError:
     """A clear :class:`ProjectError` for an SQLite error met while using the project ``path``."""
     text = str(exc)
@@ -232,11 +259,7 @@ def project_error(path: Path, exc: sqlite3.Error, conn: sqlite3.Connection | Non
             f"{BUSY_TIMEOUT_MS // 1000} s. Try again when it has finished."
         )
     if ("readonly" in text or "read-only" in text) and os.path.lexists(f"{path}-journal"):
-        return ProjectError(
-            f"The project {path} holds an unfinished change of a program that stopped while writing "
-            f"(the file {path.name}-journal beside it), which a read-only open cannot undo. Open it "
-            f"for editing in dpdesk once (SQLite then rolls the change back), or work on a copy of both files."
-        )
+        return HotJournalError(path)
     if "readonly" in text or "read-only" in text:
         return ProjectError(
             f"The project {path} is open read-only (or its file or folder is not writable), so "

@@ -306,11 +306,51 @@ def _v4_survey_designs(conn: sqlite3.Connection) -> None:
 
 
 def _v4_respondent_texts(conn: sqlite3.Connection) -> None:
-    """v4 part: the respondent's text per language, and the instruments fielded."""
+    """v4 part: the respondent's text per language, and the instruments fielded.
+
+    ``item_texts`` holds an item's respondent text that is not in ``items`` (question B of the
+    two-question designs, ...), one row per item, language and part; v3 files kept question B
+    only inside the edited instructions (a line "B: ..."), copied here as English.
+    ``instruments`` records each instrument exported for a survey platform: its format, the
+    languages and items, and a copy of the exported text, so a later reader knows what
+    respondents saw.
+    """
+    conn.execute("""CREATE TABLE item_texts (
+    item_id  INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    language TEXT NOT NULL CHECK (length(language) > 0),
+    part     TEXT NOT NULL CHECK (length(part) > 0),    -- e.g. question_b
+    text     TEXT NOT NULL,
+    PRIMARY KEY (item_id, language, part)
+)""")
+    conn.execute("""CREATE TABLE instruments (
+    id         INTEGER PRIMARY KEY,
+    format     TEXT NOT NULL,                           -- qsf, qualtrics-txt, limesurvey, redcap, xlsform
+    mode       TEXT NOT NULL DEFAULT 'online',          -- online or interview
+    languages  TEXT NOT NULL,                           -- JSON list of language codes
+    items      TEXT NOT NULL,                           -- JSON: per item, its design and the fields exported
+    content    TEXT NOT NULL,                           -- the exported text (JSON of file name -> text)
+    created_at TEXT NOT NULL DEFAULT {now}
+)""".format(now=_NOW))
+    for item_id, instructions in conn.execute("SELECT id, instructions FROM items").fetchall():
+        b = next((line[2:].strip() for line in (instructions or "").splitlines()
+                  if line.startswith("B:") and line[2:].strip()), "")
+        if b:
+            conn.execute("INSERT INTO item_texts(item_id, language, part, text) VALUES (?, 'en', 'question_b', ?)",
+                         (item_id, b))
 
 
 def _v4_ledger(conn: sqlite3.Connection) -> None:
-    """v4 part: what the ledger and copies of a project need."""
+    """v4 part: what the ledger and copies of a project need.
+
+    v4 is the first version whose every writer seals its ledger. A ledger upgraded without a
+    seal (made by a dpdesk before seals) is marked with the releases it had, so a v4 file
+    without a seal says truthfully whether it was made so or had its seal removed.
+    """
+    if conn.execute("SELECT 1 FROM app WHERE key = 'ledger_seal'").fetchone() is None:
+        last = conn.execute("SELECT seq, hash FROM releases ORDER BY seq DESC LIMIT 1").fetchone()
+        if last is not None:
+            conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES ('ledger_unsealed_at_upgrade', ?)",
+                         (f"{last[0]}:{last[1]}",))
 
 
 def _v3_to_v4(conn: sqlite3.Connection) -> None:

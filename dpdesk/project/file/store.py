@@ -107,8 +107,10 @@ class Project(ProjectContents):
             if not shared:
                 lock = ProjectLock(path)
                 lock.acquire(path)
+            if database.hot_journal(path) is not None and not shared:
+                raise database.HotJournalError(path)  # never changed on open: recover_copy() works on a copy
             if os.path.lexists(f"{path}-journal"):
-                database.recover(path)  # a crash while writing in rollback-journal mode
+                database.recover(path)  # shared: a dpdesk writer of the same file stopped while writing
             version = validate.check_file(path, immutable_ok=not shared)
             backup = None
             if version < schema.SCHEMA_VERSION:
@@ -133,6 +135,36 @@ class Project(ProjectContents):
         project._key = key if not shared else None
         project.backup_path = backup
         return project
+
+    @staticmethod
+    def recover_copy(path: str | os.PathLike, target: str | os.PathLike) -> Path:
+        """Copy a project and its hot rollback journal to ``target`` and roll the copy back there.
+
+        The original and its journal are left byte for byte as they are. Returns the copy's path
+        (open it with :meth:`open`). Refused if ``target`` (or its journal) exists.
+        """
+        import shutil
+
+        source, target = Path(path).absolute(), Path(target).absolute()
+        journal = database.hot_journal(source)
+        if journal is None:
+            raise ProjectError(f"The project {source} has no unfinished change beside it: open it as usual.")
+        if target.exists() or os.path.lexists(f"{target}-journal") or target == source:
+            raise ProjectError(f"Cannot recover into {target}: a file with that name already exists. Choose a new "
+                               "name.")
+        if not target.parent.is_dir():
+            raise ProjectError(f"Cannot recover into {target}: the folder {target.parent} does not exist.")
+        try:
+            shutil.copyfile(journal, f"{target}-journal")
+            shutil.copyfile(source, target)
+        except OSError as exc:
+            for leftover in (target, Path(f"{target}-journal")):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+            raise ProjectError(f"Could not copy {source.name} and its journal to {target} "
+                               f"({exc.strerror or exc}). Choose a folder you can write to.") from exc
+        database.recover(target)  # SQLite rolls the copy back with the copied journal
+        return target
 
     @classmethod
     def _open_read_only(cls, path: Path) -> "Project":

@@ -25,7 +25,7 @@ from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json
 from dpdesk.project.active import dataset_named
 from dpdesk.project.items import loads
-from dpdesk.project.ledger import chain
+from dpdesk.project.ledger import chain, heads
 from dpdesk.project.ledger.text import epsilon_text
 
 __all__ = ["BudgetStatus", "set_budget", "lower_budget", "budget_status", "dataset_sha256"]
@@ -110,14 +110,15 @@ def _budget_args(epsilon, delta, *, allow_zero: bool = False) -> tuple[Fraction,
     return eps, d
 
 
-def _insert_budget(conn, eps: Fraction, d: Fraction) -> None:
-    before = chain.check(conn)
+def _insert_budget(project, conn, eps: Fraction, d: Fraction):
+    """Add a budget row and seal again; returns the register's entry (remember it after the commit)."""
+    before = chain.check(conn, project.path)
     try:
         conn.execute("INSERT INTO budget(epsilon, delta, set_time, dataset_sha256) VALUES (?, ?, ?, NULL)",
                      (str(eps), str(d), _now()))
     except sqlite3.IntegrityError as exc:
         raise BudgetError(f"The privacy budget could not be changed: {exc}.") from exc
-    chain.reseal(conn, before)  # the seal covers the budget rows too
+    return chain.reseal(conn, before, project.path)  # the seal covers the budget rows too
 
 
 def set_budget(project, epsilon, delta=0, *, dataset: str | None = None) -> BudgetStatus:
@@ -129,6 +130,7 @@ def set_budget(project, epsilon, delta=0, *, dataset: str | None = None) -> Budg
     names the dataset the returned status reports as active.
     """
     eps, d = _budget_args(epsilon, delta)
+    news = None
     with project.transaction() as conn:
         current = _budget(conn)
         if current is not None and (current.epsilon, current.delta) != (eps, d):
@@ -137,12 +139,20 @@ def set_budget(project, epsilon, delta=0, *, dataset: str | None = None) -> Budg
                 f"It covers everyone in the project's data, whatever files they arrive in, so it is set once: "
                 f"it can be lowered (lower_budget, or dpdesk budget --set with a smaller value), never raised.")
         if current is None:
-            _insert_budget(conn, eps, d)
+            news = _insert_budget(project, conn, eps, d)
+    _remember(news)
     return budget_status(project, dataset)
+
+
+def _remember(news) -> None:
+    """After the commit: this computer sealed this budget (never before: the register never runs ahead)."""
+    if news is not None:
+        heads.remember(news)
 
 
 def lower_budget(project, epsilon, delta=None, *, dataset: str | None = None) -> BudgetStatus:
     """Lower the project's budget (``delta=None`` keeps the delta); raising is refused."""
+    news = None
     with project.transaction() as conn:
         current = _budget(conn)
         if current is None:
@@ -159,7 +169,8 @@ def lower_budget(project, epsilon, delta=None, *, dataset: str | None = None) ->
                 f"budget would let new releases add to the ones already published beyond what was promised "
                 f"to these respondents.")
         if (eps, d) != (current.epsilon, current.delta):
-            _insert_budget(conn, eps, d)
+            news = _insert_budget(project, conn, eps, d)
+    _remember(news)
     return budget_status(project, dataset)
 
 
@@ -212,4 +223,4 @@ def budget_status(project, dataset: str | None = None) -> BudgetStatus | None:
         budget = _budget(conn)
         if budget is None:
             return None
-        return _status(conn, ds.name if ds is not None else "", sha, budget, chain.check(conn).ok)
+        return _status(conn, ds.name if ds is not None else "", sha, budget, chain.check(conn, project.path).ok)

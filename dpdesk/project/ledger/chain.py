@@ -15,14 +15,17 @@ head with this installation's key, :mod:`dpdesk.project.ledger.seal`) is written
   other triggers on the ledger's tables, budgets never raised or changed after use;
 - the seal, when it was made with this installation's key: an edit made without the key is
   found even if every hash was recomputed;
-- the register of heads (:mod:`dpdesk.project.ledger.heads`): a file whose ledger is behind,
-  or went another way than, the head this computer last saw was rolled back. That is not an
-  edit but still stops releases until the researcher confirms
-  (:func:`dpdesk.project.ledger.rewind.accept_rollback`).
+- the register of histories (:mod:`dpdesk.project.ledger.history`, found by the releases'
+  hashes, whatever project id the file carries): rows, a budget or a seal that disagree
+  with what this computer sealed are an edit; a file whose ledger is behind a history this
+  computer saw was rolled back (or is a copy), which is not an edit but still stops releases
+  until the researcher confirms (:func:`dpdesk.project.ledger.rewind.accept_rollback`), and
+  only to a state this computer sealed or saw. A history the register does not know is
+  compared by its project id with the head last seen (:mod:`dpdesk.project.ledger.heads`).
 
-A file without a seal of this installation (from another computer, or from a dpdesk
-before seals) is "verified by structure only": consistent, but an edit whose hashes were
-recomputed cannot be ruled out.
+A file without a seal of this installation (from another computer, or upgraded from a
+dpdesk before seals) is "verified by structure only": consistent, but an edit whose hashes
+were recomputed cannot be ruled out.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from pathlib import Path
 
 from dpdesk.mechanisms.central.request import canonical_json
 from dpdesk.project.file import schema, schema_check
-from dpdesk.project.ledger import heads, key, seal
+from dpdesk.project.ledger import heads, history, key, seal
 
 __all__ = ["GENESIS", "row_hash", "check", "LedgerCheck", "HEAD_KEY", "TRIGGERS", "record_head", "reseal"]
 
@@ -50,6 +53,8 @@ _GUARDED_TABLES = ("releases", "budget", "app")
 
 #: ``LedgerCheck.trust``: sealed with this computer's key / consistent only / nothing to check
 KEY, STRUCTURE, NOTHING = "key", "structure", "none"
+#: ``app`` row written by the upgrade to schema v4 when the ledger it upgraded had releases and no seal
+UNSEALED_AT_UPGRADE = "ledger_unsealed_at_upgrade"
 
 
 def row_hash(row) -> str:
@@ -80,8 +85,22 @@ class LedgerCheck:
     key_id: str | None = None     # this installation's key id (None: no key yet)
     mac: str | None = None
     rollback: str | None = None
-    seen: heads.Head | None = None
+    seen: heads.Head | None = None  # the head last seen of this project id
+    behind: heads.Head | None = None  # the later state of this history this computer saw (a rollback)
     rollbacks: list[dict] = field(default_factory=list)
+    #: a rollback the researcher may confirm: to a state this computer sealed or saw
+    confirmable: bool = False
+    #: releases #1..#known are ones this computer sealed or saw (its register of histories)
+    known: int = 0
+    #: the last release is in a ledger this computer sealed (its register of histories)
+    head_sealed: bool = False
+    #: said with the verification (e.g. a copy made before the first release), stops nothing
+    note: str | None = None
+    #: "n:head" of an unsealed ledger when it was upgraded to a sealing schema version (else None)
+    unsealed_at_upgrade: str | None = None
+    #: the releases as (seq, hash, prev_hash) and the budget rows, for the register of histories
+    chain: tuple = field(default=(), repr=False)
+    budgets: tuple = field(default=(), repr=False)
 
     @property
     def ok(self) -> bool:
@@ -101,6 +120,11 @@ class LedgerCheck:
 
     @property
     def trust_text(self) -> str:
+        text = self._trust_text
+        return f"{text}; {self.note}" if self.note else text
+
+    @property
+    def _trust_text(self) -> str:
         if self.trust == NOTHING:
             return "no releases yet, nothing to verify"
         if self.trust == KEY:
@@ -114,8 +138,15 @@ class LedgerCheck:
                    "dpdesk without seals")
         elif self.sealed_by and self.sealed_by != self.key_id:
             why = f"sealed on another computer, key id {self.sealed_by}, whose key this computer does not have"
-        else:
+        elif self.unsealed_at_upgrade == f"{self.releases}:{self.head}":
             why = "not sealed: made by a dpdesk before ledgers were sealed"
+        elif self.unsealed_at_upgrade:
+            upgraded = self.unsealed_at_upgrade.split(":")[0]
+            why = (f"not sealed: releases #1-#{upgraded} were made by a dpdesk before ledgers were sealed, but the "
+                   "later ones were added, or the seal removed, outside dpdesk")
+        else:
+            why = ("not sealed, although its file format is one whose every release dpdesk seals: the seal was "
+                   "removed outside dpdesk, or the ledger was written by another program")
         return (f"verified by structure only ({why}; the chain is consistent, but an edit whose hashes were "
                 "all recomputed cannot be ruled out here)")
 
@@ -125,18 +156,26 @@ class LedgerCheck:
         if self.problems:
             return ("Releases are stopped: the release ledger was edited outside dpdesk. Restore the project "
                     "from a backup made before the edit.")
+        if self.rollback and not self.confirmable:
+            return ("Releases are stopped: this file is behind the ledger this computer last saw, in a state this "
+                    "computer never sealed or saw, so it cannot be confirmed here.")
         if self.rollback:
             return ("Releases are stopped: this file is an older copy of the project than this computer last "
                     "saw (its ledger was rolled back). Confirm the rollback to go on.")
         return f"Ledger intact: {self.releases} release(s), {self.trust_text}."
 
     def message(self, path) -> str:
+        if not self.problems and self.rollback and not self.confirmable:
+            return (f"The project {path} is behind the ledger this computer last saw: {self.rollback}. This "
+                    f"computer never sealed or saw the state this file is in, so it cannot be confirmed here and "
+                    f"this copy makes no releases. Go on with the copy this computer saw, or ask whoever sent "
+                    f"this one which releases it holds.")
         if not self.problems and self.rollback:
             return (f"The project {path} is behind the ledger this computer last saw: {self.rollback}. Releases "
                     f"recorded since then may already be published, and their privacy spending would be "
-                    f"forgotten, so this copy makes no releases until you confirm. If you restored it on "
-                    f"purpose, confirm with: dpdesk ledger \"{path}\" --accept-rollback (in Python: "
-                    f"ledger.accept_rollback(project)); the confirmation is recorded in the project.")
+                    f"forgotten, so this copy makes no releases until you confirm. If you restored it, or made "
+                    f"this copy, on purpose, confirm with: dpdesk ledger \"{path}\" --accept-rollback (in "
+                    f"Python: ledger.accept_rollback(project)); the confirmation is recorded in the project.")
         shown = "; ".join(self.problems[:3]) + (f"; and {len(self.problems) - 3} more" if len(self.problems) > 3 else "")
         return (f"The release ledger of {path} was edited outside dpdesk ({shown}). The recorded "
                 f"privacy spending can no longer be trusted, so this project makes no more releases. "
@@ -147,10 +186,10 @@ class LedgerCheck:
         if not self.ok or not self.releases:
             return None
         sealed = self.trust == KEY and self.sealed_to == self.releases
-        seen = self.seen
-        if seen is not None and (seen.seq, seen.head) == (self.releases, self.head) and seen.sealed >= sealed:
-            return None
-        return heads.Head(self.project_id, self.releases, self.head, sealed, self.sealed_by, self.mac, str(path))
+        if self.known == self.releases and (self.head_sealed or not sealed):
+            return None  # the register of histories has it already
+        return heads.Head(self.project_id, self.releases, self.head, sealed, self.sealed_by, self.mac, str(path),
+                          chain=self.chain, budgets=self.budgets if sealed else None)  # this computer's seal holds
 
 
 def _reference_triggers() -> dict[str, tuple[str, str | None]]:
@@ -180,6 +219,7 @@ def check(conn: sqlite3.Connection, path: str | Path | None = None) -> LedgerChe
     prev = GENESIS
     budget_refs = {}
     hashes: list[str] = []
+    links: list[tuple] = []
     for row in conn.execute("SELECT * FROM releases ORDER BY seq"):
         out.releases += 1
         seq = row["seq"]
@@ -197,21 +237,23 @@ def check(conn: sqlite3.Connection, path: str | Path | None = None) -> LedgerChe
                 budget_refs[int(ref["id"])] = (ref["epsilon"], ref["delta"], seq)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
             out.problems.append(f"release #{seq} has an unreadable cost")
+        links.append((row["seq"], row["hash"], row["prev_hash"]))
         prev = row["hash"]
         hashes.append(prev)
     out.head = prev
+    out.chain = tuple(links)
     head = conn.execute("SELECT value FROM app WHERE key = ?", (HEAD_KEY,)).fetchone()
     expected = f"{out.releases}:{prev}" if out.releases else None
     if (head[0] if head else None) != expected:
         out.problems.append("the ledger's last release does not match the recorded head "
                             "(a release was deleted or added)")
     _check_budgets(conn, budget_refs, out)
-    _check_seal(conn, hashes, out)
-    _compare_with_seen(hashes, out, path)
+    sc = _check_seal(conn, hashes, out)
+    _compare_with_register(conn, hashes, sc, out, path)
     return out
 
 
-def _check_seal(conn, hashes: list[str], out: LedgerCheck) -> None:
+def _check_seal(conn, hashes: list[str], out: LedgerCheck) -> seal.SealCheck:
     out.project_id = seal.project_identity(conn)
     mine = key.load(create=False)
     out.key_id = mine.id if mine else None
@@ -226,13 +268,43 @@ def _check_seal(conn, hashes: list[str], out: LedgerCheck) -> None:
         out.trust = KEY
     elif out.releases or sc.seal is not None:
         out.trust = STRUCTURE
+    marker = conn.execute("SELECT value FROM app WHERE key = ?", (UNSEALED_AT_UPGRADE,)).fetchone()
+    out.unsealed_at_upgrade = str(marker[0]) if marker else None
+    return sc
 
 
-def _compare_with_seen(hashes: list[str], out: LedgerCheck, path) -> None:
+def _confirmed_here(out: LedgerCheck) -> bool:
+    """The researcher confirmed going on from this very head (a record under this computer's seal)."""
+    return out.trust == KEY and any(r.get("releases") == out.releases and r.get("head") == out.head
+                                    for r in out.rollbacks)
+
+
+def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path) -> None:
+    """Compare with the histories this computer sealed or saw, then (if it knows none) the project's id."""
+    mine = out.trust == KEY
+    foreign = out.sealed_by if sc.seal is not None and out.sealed_by != out.key_id else None
+    budgets, confirmed = history.budget_rows(conn), _confirmed_here(out)
+    out.budgets = tuple(tuple(r) for r in budgets)
+    verdict = heads.read(lambda register: history.compare(
+        register, hashes, budgets, mine=mine, foreign=foreign, unsealed=sc.seal is None and not sc.problems,
+        confirmed=confirmed, path=None if path is None else str(Path(path))), history.Verdict())
+    out.known, out.head_sealed = verdict.known, verdict.head_sealed
+    if not out.problems:  # an edit the file's own checks found is reported once, in their words
+        out.problems.extend(verdict.problems)
+    out.rollback, out.note = verdict.rollback, verdict.note
+    if verdict.later:
+        out.behind = heads.Head(out.project_id, **verdict.later)
+    if (not hashes or not verdict.known) and not verdict.problems:  # the project's id is the only link left
+        _compare_with_seen(hashes, out, path, verdict.rollback)
+    out.confirmable = out.rollback is not None and (mine or (bool(hashes) and verdict.known == len(hashes)))
+
+
+def _compare_with_seen(hashes: list[str], out: LedgerCheck, path, found: str | None = None) -> None:
     seen = heads.last_seen(out.project_id)
     out.seen = seen
-    if seen is None:
+    if seen is None or found is not None or _confirmed_here(out):
         return
+    out.behind = seen
     n = len(hashes)
     where = f"on {seen.time.replace('T', ' ')} in {seen.path}" if seen.path else f"on {seen.time}"
     if seen.path and path is not None and str(Path(path)) != seen.path:
@@ -241,10 +313,11 @@ def _compare_with_seen(hashes: list[str], out: LedgerCheck, path) -> None:
         out.rollback = (f"its ledger ends at release #{n}, but this computer saw release #{seen.seq} of this "
                         f"project {where}")
     elif seen.seq and hashes[seen.seq - 1] != seen.head:
-        if seen.sealed and out.sealed_by is None and not out.problems:
-            out.rollback = (f"its release #{seen.seq} is not the one this computer saw {where}, and the seal this "
-                            "computer put on the ledger is gone: it is a copy whose ledger went another way, or "
-                            "its history was rewritten")
+        if out.trust == KEY:
+            pass  # this computer sealed this other history itself (a copy it went on with)
+        elif seen.sealed and out.sealed_by is None:
+            out.problems.append(f"its releases are not the ones this computer sealed for this project {where}, and "
+                                "the seal it put on the ledger is gone: its history was rewritten")
         else:
             out.rollback = (f"its release #{seen.seq} is not the one this computer saw {where}: it is a copy "
                             "whose ledger went another way")
@@ -262,19 +335,24 @@ def record_head(conn: sqlite3.Connection, seq: int, head: str, path, *, new: boo
         conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)", (HEAD_KEY, f"{seq}:{head}"))
     else:
         conn.execute("DELETE FROM app WHERE key = ?", (HEAD_KEY,))
-    made = seal.write(conn, seq, head, key.load(create=True), new=new)
-    return heads.Head(made.project_id, seq, head, True, made.key_id, made.mac, str(path))
+    # the first release of a file gives it an id of its own: copies made before it are other projects
+    made = seal.write(conn, seq, head, key.load(create=True), new=new, fresh_id=new and seq == 1)
+    links = tuple(tuple(r) for r in conn.execute("SELECT seq, hash, prev_hash FROM releases ORDER BY seq"))
+    return heads.Head(made.project_id, seq, head, True, made.key_id, made.mac, str(path), chain=links,
+                      budgets=tuple(tuple(r) for r in history.budget_rows(conn)))
 
 
-def reseal(conn: sqlite3.Connection, before: LedgerCheck) -> None:
+def reseal(conn: sqlite3.Connection, before: LedgerCheck, path) -> heads.Head | None:
     """Seal the ledger again after a budget was set or lowered (same transaction).
 
     ``before`` is the check made before the budget row was added. Only a ledger without
     edits is sealed again (a rollback is not laundered by this: the register of heads still
     knows the later head); an edited one keeps its stale seal, so the edit stays visible.
+    Returns the entry for the register (remember it after the commit), or None.
     """
-    if not before.problems:
-        record_head(conn, before.releases, before.head, "", new=False)
+    if before.problems:
+        return None
+    return record_head(conn, before.releases, before.head, path, new=False)
 
 
 def _check_budgets(conn, refs: dict, out: LedgerCheck) -> None:

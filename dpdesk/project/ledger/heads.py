@@ -1,4 +1,4 @@
-"""The ledger heads this computer has seen: one row per project, outside every project file.
+"""The ledger heads this computer has seen, outside every project file.
 
 A copy of a project restored from an older backup carries an older but self-consistent
 ledger; nothing inside the file can tell. So each project's latest head (project id,
@@ -7,6 +7,11 @@ number of releases, hash of the last one, its seal) is remembered in
 behind that head, or differs from it, has been rolled back or forked:
 :func:`dpdesk.project.ledger.chain.check` says so and releases stop until the researcher
 confirms (:func:`dpdesk.project.ledger.rewind.accept_rollback`).
+
+Beside that row per project id (``heads``), the register keeps the histories themselves
+(:mod:`dpdesk.project.ledger.history`): every release hash this computer sealed or saw, and
+the budget rows of every state it sealed, so a history is recognised whatever id the file
+now carries.
 
 The registry is written only after a release commits (so it is never ahead of the file),
 only forward (a slower process cannot lower it), and by SQLite transactions, so several
@@ -18,10 +23,11 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dpdesk.errors import BudgetError, ProjectError
+from dpdesk.project.ledger import history
 from dpdesk.project.ledger.key import ledger_folder
 
 __all__ = ["Head", "LedgerRolledBackError", "last_seen", "remember", "reset", "registry_path"]
@@ -57,6 +63,9 @@ class Head:
     mac: str | None = None
     path: str = ""
     time: str = ""
+    #: the whole chain as (seq, hash, prev_hash) and the budget rows, for the register of histories
+    chain: tuple = field(default=(), compare=False, repr=False)
+    budgets: tuple | None = field(default=None, compare=False, repr=False)
 
 
 def _now() -> str:
@@ -77,29 +86,30 @@ def _connect(create: bool) -> sqlite3.Connection | None:
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA busy_timeout = 60000")
     if create:
-        conn.execute(_DDL)
+        for ddl in (_DDL, *history.DDL):
+            conn.execute(ddl)
     return conn
 
 
-def last_seen(project_id: str) -> Head | None:
-    """The head this computer last saw of ``project_id`` (None: never, or no registry)."""
+def read(query, empty=None):
+    """``query(connection)`` on the register, read only; ``empty`` when there is no register yet."""
     try:
         conn = _connect(create=False)
     except ProjectError:  # no data folder (an unwritable home): nothing was remembered
-        return None
+        return empty
     except sqlite3.Error as exc:
         raise ProjectError(f"dpdesk cannot open its register of ledger heads {registry_path()} ({exc}). Check "
                            "its permissions, or move it aside.") from exc
     if conn is None:
-        return None
+        return empty
     try:
         try:
-            row = conn.execute("SELECT * FROM heads WHERE project_id = ?", (project_id,)).fetchone()
+            return query(conn)
         finally:
             conn.close()
     except sqlite3.OperationalError as exc:
         if "no such table" in str(exc):
-            return None
+            return empty
         raise ProjectError(f"dpdesk cannot read its register of ledger heads {registry_path()} ({exc}). "
                            "Close other dpdesk windows and try again; if the register is damaged, move it "
                            "aside (rollbacks of older copies are then not found until each project's next "
@@ -107,6 +117,11 @@ def last_seen(project_id: str) -> Head | None:
     except sqlite3.DatabaseError as exc:
         raise ProjectError(f"dpdesk's register of ledger heads {registry_path()} is damaged ({exc}). Move it "
                            "aside; a new one is made at the next release.") from exc
+
+
+def last_seen(project_id: str) -> Head | None:
+    """The head this computer last saw of ``project_id`` (None: never, or no registry)."""
+    row = read(lambda conn: conn.execute("SELECT * FROM heads WHERE project_id = ?", (project_id,)).fetchone())
     return None if row is None else Head(**{k: row[k] for k in _COLUMNS} | {"sealed": bool(row["sealed"])})
 
 
@@ -124,7 +139,9 @@ def _write(head: Head, only_forward: bool) -> bool:
         conn = _connect(create=True)
         try:
             conn.execute("BEGIN IMMEDIATE")
-            conn.execute(sql, values)
+            if head.seq:
+                conn.execute(sql, values)
+            history.record(conn, head, values[-1])
             conn.execute("COMMIT")
         finally:
             conn.close()

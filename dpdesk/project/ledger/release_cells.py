@@ -88,10 +88,39 @@ def _cost_text(entry) -> str:
         return "unreadable"
 
 
-def _noise_text(events) -> str:
+def _amount(x) -> str:
+    """A noise scale in the data's units: ``80``, ``2.67``, ``1,250``."""
+    x = float(x)
+    if x == int(x) or x >= 100:
+        return f"{x:,.0f}"
+    return f"{x:.3g}"
+
+
+def _noise_text(entry, events) -> str:
+    """The noise in the data's units, e.g. "discrete Laplace noise with scale 80 on the sum of age (one
+    respondent changes it by at most 40; ε = 0.5)"; a sum's fixed-point grid (the resolution) is undone."""
     from dpdesk.mechanisms import accounting
 
-    return "; ".join(accounting.describe(e) for e in events) or "unreadable"
+    request = entry.request or {}
+    columns = [str(c) for c in request.get("columns") or []]
+    resolution = Fraction(str(request.get("resolution", 1)))
+    summed = entry.statistic in ("sum", "mean")
+    counts = "each count" if entry.statistic in ("histogram", "crosstab") or request.get("by") else "the count"
+    parts = []
+    for i, e in enumerate(events):
+        if isinstance(e, accounting.PureDP):
+            parts.append(f"a choice by the exponential mechanism (ε = {_amount(e.epsilon)})")
+            continue
+        on_sum = summed and i == 0
+        unit = resolution if on_sum else 1
+        what = f"the sum of {columns[0]}" if on_sum and columns else counts
+        gaussian = isinstance(e, accounting.Gaussian)
+        size = (e.sigma if gaussian else e.scale) * unit
+        kind = "Gaussian noise with standard deviation" if gaussian else "Laplace noise with scale"
+        cost = f"ρ = {_amount(e.rho)}" if gaussian else f"ε = {_amount(e.epsilon)}"
+        parts.append(f"{'discrete ' if e.discrete else ''}{kind} {_amount(size)} on {what} (one respondent changes "
+                     f"it by at most {_amount(e.sensitivity * unit)}; {cost})")
+    return "; ".join(parts) or "unreadable"
 
 
 def _flat(keys: list, values, prefix: tuple = ()) -> list[tuple[tuple, Any]]:
@@ -178,7 +207,7 @@ def release_cells(entry) -> ReleaseCells:
         notes.append(f"Rows with a blank (or a value that is not a declared key) in {', '.join(grouped)} are "
                      "in no cell; how many there are is not released, since an exact count would not be "
                      "private. Declare a key for them to release their count with noise.")
-    return ReleaseCells(stat, axis_names(entry, len(keys)), cells, confidence, _noise_text(events),
+    return ReleaseCells(stat, axis_names(entry, len(keys)), cells, confidence, _noise_text(entry, events),
                         _cost_text(entry), coverage, post, notes)
 
 

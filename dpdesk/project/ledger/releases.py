@@ -303,7 +303,7 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
         replay = conn.execute("SELECT 1 FROM releases WHERE dataset_sha256 = ? AND request = ?",
                               (sha, spec.key)).fetchone() is not None
         spent_events = _spent_events(conn)
-        intact = chain.check(conn).ok
+        intact = chain.check(conn, project.path).ok
     planned, cost, hw = spec.events, spec.cost, spec.half_width
     if budget is None:
         return Preview(spec.request, spec.mechanism, planned, cost, epsilon_text(cost, delta, up=True), hw, None,

@@ -33,20 +33,27 @@ def _now() -> str:
 def accept_rollback(project, *, note: str = "") -> dict:
     """Record that the researcher goes on with this copy although this computer saw a later ledger.
 
-    Returns the record written. Raises :class:`BudgetError` if the ledger is not behind
-    (nothing to confirm) and :class:`LedgerTamperedError` if it was edited: an edit is never
-    confirmed away, only a rollback. ``note`` (optional) is kept with the record.
+    Returns the record written. Raises :class:`LedgerTamperedError` if the ledger was edited
+    (rows, budget or seal that disagree with what this computer sealed or saw), and
+    :class:`BudgetError` if it is not behind (nothing to confirm) or is in a state this
+    computer never sealed or saw (its head is not in the register of histories, and its seal
+    is not this computer's): only a rollback to a state known here is confirmed, never an
+    edit. ``note`` (optional) is kept with the record.
     """
     with project.transaction() as conn:
         check = chain.check(conn, project.path)
         if check.problems:
             raise LedgerTamperedError(check.message(project.path))
-        if check.rollback is None or check.seen is None:
+        if check.rollback is None:
             raise BudgetError(f"The ledger of {project.path} is not behind the one this computer last saw, so "
                               "there is no rollback to confirm.")
-        seen = check.seen
+        if not check.confirmable:
+            raise BudgetError(f"The ledger of {project.path} is in a state this computer never sealed or saw "
+                              f"({check.rollback}), so going on from it cannot be confirmed here. Go on with the "
+                              "copy this computer saw.")
+        seen = check.behind or heads.Head("", 0, "")
         record = {"time": _now(), "app_version": __version__, "releases": check.releases, "head": check.head,
-                  "seen_releases": seen.seq, "seen_head": seen.head, "seen_time": seen.time,
+                  "seen": check.rollback, "seen_releases": seen.seq, "seen_head": seen.head, "seen_time": seen.time,
                   "seen_path": seen.path, "path": str(project.path), "note": str(note)[:1000]}
         records = seal.rollbacks(conn) + [record]
         conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)",

@@ -21,9 +21,12 @@ Older, unsealed ledgers are not rewritten: they keep verifying by structure, and
 release with this version seals them (``since`` records where).
 
 The project's id (``app`` row ``project_id``) names it in the register of heads
-(:mod:`dpdesk.project.ledger.heads`). Files without one (every file made before seals) get
-an id derived from their creation time and creator, which copies share; it is written into
-the file with the first seal, so it stays the same afterwards.
+(:mod:`dpdesk.project.ledger.heads`). A project gets a new random id with its first release,
+so copies of an empty template, or saved under another name before any release, are
+projects of their own. Files without one (every file made before seals) get an id derived
+from their creation time and creator, which copies share; it is written into the file with
+the first seal, so it stays the same afterwards. The id only names a project; the register
+recognises a history by its releases' hashes (:mod:`dpdesk.project.ledger.history`).
 """
 
 from __future__ import annotations
@@ -31,9 +34,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import secrets
 from dataclasses import asdict, dataclass, field
 
 from dpdesk.mechanisms.central.request import canonical_json
+from dpdesk.project.ledger import history
 from dpdesk.project.ledger.key import InstallationKey
 
 __all__ = ["Seal", "SealCheck", "project_identity", "verify", "write", "rollbacks", "SEAL_KEY", "ID_KEY",
@@ -94,8 +99,7 @@ def _digest(value) -> str:
 
 
 def _budgets_digest(conn) -> str:
-    rows = conn.execute("SELECT id, epsilon, delta, set_time, dataset_sha256 FROM budget ORDER BY id").fetchall()
-    return _digest(canonical_json([[None if v is None else str(v) for v in r] for r in rows]))
+    return history.budgets_digest(history.budget_rows(conn))
 
 
 def rollbacks(conn) -> list[dict]:
@@ -157,14 +161,15 @@ def verify(conn, project_id: str, hashes: list[str], key: InstallationKey | None
     return out
 
 
-def write(conn, seq: int, head: str, key: InstallationKey, *, new: bool = True) -> Seal:
+def write(conn, seq: int, head: str, key: InstallationKey, *, new: bool = True, fresh_id: bool = False) -> Seal:
     """Seal the ledger at release ``seq`` with hash ``head`` (inside the caller's transaction).
 
     ``new``: release ``seq`` was just recorded by this installation (else the seal is put on
     a ledger as it stands, e.g. after a confirmed rollback). The caller has verified the
-    ledger in the same transaction.
+    ledger in the same transaction. ``fresh_id``: give the project a new random id (its first
+    release: copies made before it become projects of their own).
     """
-    project_id = project_identity(conn)
+    project_id = "p-" + secrets.token_hex(16) if fresh_id else project_identity(conn)
     if _app(conn, ID_KEY) != project_id:
         conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)", (ID_KEY, project_id))
     previous, _problem = _read(conn)

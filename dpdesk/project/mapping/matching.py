@@ -9,6 +9,10 @@ tried, the active dataset's first, then the other datasets' (newest first), then
    Qualtrics question row) is the same as the mapped column's, ignoring case and spaces;
 3. else the one column whose value labels are the same as the mapped column's.
 
+An item not mapped so is looked for as a field of an instrument the project fielded on a
+survey platform (:mod:`dpdesk.project.fielding.answers`: field names, Qualtrics QIDs, group
+prefixes, question texts).
+
 A candidate is taken only when its codes fit the new column: every answer matches a code
 or is missing (blank, user-missing), at least one answer is counted, and no code
 contradicts the file's own labels (:mod:`.answer_labels`). Nothing else is guessed: an
@@ -56,6 +60,25 @@ def auto_mappings(project, table) -> dict[str, AutoMapping]:
             if found is not None:
                 out[item.name] = found
                 break
+    out.update(_fielded(project, table, skip=set(out)))
+    return out
+
+
+def _fielded(project, table, skip: set) -> dict[str, AutoMapping]:
+    """Items of an instrument the project fielded, found in the platform's export.
+
+    What the instrument has but the table lacks is added to the table's import notes.
+    """
+    from dpdesk.project.fielding.answers import fielded_mappings
+
+    found = fielded_mappings(project, table, skip)
+    items = {it.name: it for it in project.items()}
+    out = {}
+    for name, mapping in found.mappings.items():
+        if _counts(items[name], mapping, table):
+            out[name] = AutoMapping(name, mapping, f"the fielded {found.format} instrument")
+    notes = [f"Not mapped from the fielded instrument: {w}." for w in found.unmatched]
+    table.report.warnings.extend(n for n in notes if n not in table.report.warnings)
     return out
 
 

@@ -382,6 +382,7 @@ def name_columns(frame, lay, report, name: str, skipped: int = 0):
     report.first_data_row = skipped + lay.header_rows + 1
     report.platform = lay.platform
     report.variable_labels.update(lay.labels)
+    report.import_ids.update(lay.import_ids)
     report.warnings.extend(lay.warnings)
     blank = [c for c in lay.blank_names if c in frame.columns]
     return _drop_blank(frame, blank, report)

@@ -43,6 +43,8 @@ class Layout:
     blank_names: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     header_width: int | None = None
+    #: Qualtrics: the ImportId of each column (row 3, e.g. ``QID3``), by which a renamed column is still known.
+    import_ids: dict[str, str] = field(default_factory=dict)
 
 
 def layout(rows: list[list[str]], platform: str | None = None, header_rows: int | None = None) -> Layout:
@@ -143,7 +145,19 @@ def _qualtrics(rows, width) -> Layout:
     header_rows = 3 if _import_id_row(rows) else 2
     names, blank = _names(rows[0])
     labels = {n: t for n, t in zip(names, rows[1] if len(rows) > 1 else []) if t and t != n}
-    return Layout(header_rows, names, labels, "qualtrics", blank)
+    ids = {n: i for n, i in zip(names, map(_import_id, rows[2])) if i} if header_rows == 3 else {}
+    return Layout(header_rows, names, labels, "qualtrics", blank, import_ids=ids)
+
+
+def _import_id(cell: str) -> str:
+    """``{"ImportId":"QID3"}`` -> ``"QID3"`` (``""`` for anything else)."""
+    import json
+
+    try:
+        value = json.loads(cell) if cell.startswith("{") else None
+    except ValueError:
+        return ""
+    return str(value.get("ImportId") or "") if isinstance(value, dict) else ""
 
 
 def _surveymonkey(rows, width) -> Layout:

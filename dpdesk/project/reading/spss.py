@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 
 from dpdesk.errors import DataError
+from dpdesk.project.reading.codes import numeric_codes
 
 SLICE = 200_000
 
@@ -170,7 +171,9 @@ def _metadata(report, meta) -> None:
     report.first_data_row = 1
     report.encoding = getattr(meta, "file_encoding", None)
     report.variable_labels.update({c: label for c, label in (meta.column_names_to_labels or {}).items() if label})
-    report.value_labels.update({c: dict(labels) for c, labels in (meta.variable_value_labels or {}).items()})
+    kinds = getattr(meta, "readstat_variable_types", None) or {}
+    report.value_labels.update({c: numeric_codes(labels, kinds.get(c) != "string")  # 1, not 1.0
+                                for c, labels in (meta.variable_value_labels or {}).items()})
     for column, ranges in (getattr(meta, "missing_ranges", None) or {}).items():
         codes = []
         for item in ranges:

@@ -81,6 +81,7 @@ class ImportReport:
     group_columns: list[str] = field(default_factory=list)
     dropped_rows: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    import_ids: dict[str, str] = field(default_factory=dict)  # Qualtrics: column -> ImportId (QID3)
 
     @property
     def decimal_mark(self) -> str | None:

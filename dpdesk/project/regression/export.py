@@ -12,6 +12,7 @@ its coefficients, which the reproducibility script refits from the project file 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from dpdesk import __version__
@@ -24,11 +25,23 @@ SHEET = "Regression"
 TESTS_SHEET = "Regression tests"
 
 
+def _open_ended(row: dict) -> dict:
+    """A saved row keeps an infinite limit as None: b's limit is -inf where the OR's is 0, +inf where it is open."""
+    row = dict(row)
+    if row.get("CI low (b)") is None and row.get("CI low (OR)") == 0:
+        row["CI low (b)"] = float("-inf")
+    if row.get("CI high (b)") is None and row.get("b") is not None:
+        row["CI high (b)"] = float("inf")
+    if row.get("CI high (OR)") is None and row.get("CI high (b)") == float("inf"):
+        row["CI high (OR)"] = float("inf")
+    return row
+
+
 def regression_tables(report: RegressionReport) -> dict[str, list[dict]]:
     tests = [{"test or statistic": t["test"], "df": t["df"], "value": t["chi2"], "p": t["p"]} for t in report.tests]
     tests += [{"test or statistic": s["statistic"].strip(), "df": None, "value": s["value"], "p": None}
               for s in report.statistics]
-    return {SHEET: list(report.coefficients), TESTS_SHEET: tests}
+    return {SHEET: [_open_ended(r) for r in report.coefficients], TESTS_SHEET: tests}
 
 
 def regression_metadata(report: RegressionReport) -> dict[str, Any]:
@@ -52,7 +65,7 @@ def regression_metadata(report: RegressionReport) -> dict[str, Any]:
         "rows left out": "; ".join(left) or "none",
         "intervals": f"{model['ci_method']} ({round(100 * model['confidence'])}%)",
         "standard errors": model["se_method"],
-        "converged": f"yes, after {model['iterations']} Newton steps",
+        "converged": f"yes, after {model['iterations']} iterations",
     }
 
 
@@ -85,7 +98,7 @@ def regression_bundle(project, report: RegressionReport) -> ResultsBundle:
     metadata: dict[str, Any] = {
         "app": f"dpdesk {__version__}",
         "exported": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        "project": str(project.path),
+        "project": Path(str(project.path)).name,  # the file name: no folder of the user's in an export
         "dataset": ds.name,
         "input file": (ds.source or {}).get("name"),
         "input SHA-256": (ds.source or {}).get("sha256"),
@@ -93,5 +106,5 @@ def regression_bundle(project, report: RegressionReport) -> ResultsBundle:
         **review.fingerprint_metadata(project.dataset_frame(ds.name), columns),
         "item mappings": {item.name: review.item_mapping_record(item)},
     }
-    bundle = ResultsBundle(tables={}, metadata=metadata, repro=[])
+    bundle = ResultsBundle(tables={}, metadata=metadata, repro=[], project_file=str(project.path))
     return add_regression(bundle, report)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from dpdesk.project.regression.fit import INTERCEPT, RegressionResult, regress
-from dpdesk.project.regression.text import num, p_cell, report_text, sentences
+from dpdesk.project.regression.text import limit, num, p_cell, report_text, sentences
 
 #: ``Project.analyses()`` options of a saved regression carry this ``analysis`` value.
 ANALYSIS = "regression"
@@ -126,7 +126,7 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
     for c in f.coefficients:
         lo, hi = c.odds_ratio_ci
         cells.append([_term_label(result, c.name, labels), num(c.estimate), num(c.se), num(c.z), apa_p(c.p),
-                      num(c.odds_ratio), f"[{num(lo)}, {num(hi)}]"])
+                      num(c.odds_ratio), f"[{limit(lo)}, {limit(hi)}]"])
         rows.append({"term": _term_label(result, c.name, labels), "term code": c.name, "b": c.estimate, "SE": c.se,
                      "z": c.z, "p": c.p,
                      "CI low (b)": c.ci[0], "CI high (b)": c.ci[1], "OR": c.odds_ratio, "CI low (OR)": lo,
@@ -135,10 +135,9 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
         if c.name != INTERCEPT:
             forest.append({"term": _term_label(result, c.name, labels), "OR": c.odds_ratio, "CI low": lo,
                            "CI high": hi})
-    tests = [{"test": f"{labels.column(t.name)} (all its columns)", "df": t.df, "chi2": t.chi2, "p": t.p}
+    tests = [{"test": f"{labels.column(t.name)} (all its levels)", "df": t.df, "chi2": t.chi2, "p": t.p}
              for t in f.terms]
-    tests += [{"test": f"{_term_label(result, c.name, labels)} (dropped)", "df": 1, "chi2": c.lr_chi2,
-               "p": c.lr_p}
+    tests += [{"test": _term_label(result, c.name, labels), "df": 1, "chi2": c.lr_chi2, "p": c.lr_p}
               for c in f.coefficients if c.name != INTERCEPT]
     if f.model_test is not None:
         tests.insert(0, {"test": "model against the intercept only", "df": f.model_test.df,
@@ -155,7 +154,7 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
         {"statistic": "AIC", "value": f.aic},
         {"statistic": "BIC", "value": f.bic},
         {"statistic": "parameters", "value": f.n_params},
-        {"statistic": "Newton steps", "value": f.iterations},
+        {"statistic": "iterations to converge", "value": f.iterations},
         {"statistic": "average predicted prevalence", "value": m},
         {"statistic": f"  {conf}% CI low", "value": lo},
         {"statistic": f"  {conf}% CI high", "value": hi},
@@ -179,7 +178,7 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
 
 def apa_p(p) -> str:
     """A p-value cell as APA writes it: ``.034``, ``< .001`` (no leading zero)."""
-    return p_cell(p).replace("<", "< ")
+    return p_cell(p)
 
 
 def _term_label(result: RegressionResult, name: str, labels=None) -> str:

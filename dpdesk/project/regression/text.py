@@ -25,18 +25,26 @@ def p_text(p: float) -> str:
 
 
 def p_cell(p: float) -> str:
-    """A p-value for a table cell: ``<.001``, ``.043``."""
-    return p_text(p)[2:].replace("= ", "").replace("< ", "<") if p is not None and math.isfinite(p) else "n/a"
+    """A p-value for a table cell: ``< .001``, ``.043`` (APA, as the report's tables)."""
+    return p_text(p)[2:].replace("= ", "") if p is not None and math.isfinite(p) else "n/a"
 
 
 def num(x: float, digits: int = 2) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "n/a"
     if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    if abs(x) >= 1e4:
-        return f"{x:.3g}"
-    return f"{x:.{digits}f}"
+        return "∞" if x > 0 else "-∞"
+    return f"{x:,.{digits}f}"
+
+
+def limit(x: float, digits: int = 2) -> str:
+    """A confidence limit of an odds ratio: ``> 1,000`` beyond 1,000 (it signals separation), never ``1.47e+04``.
+
+    The same rule as ``report.number_style.NumberStyle.limit`` (the report's tables).
+    """
+    if x is not None and not (isinstance(x, float) and math.isnan(x)) and x > 1000:
+        return "> 1,000"
+    return num(x, digits)
 
 
 def pct(x: float) -> str:
@@ -44,7 +52,7 @@ def pct(x: float) -> str:
 
 
 def _interval(lo: float, hi: float, digits: int = 2) -> str:
-    return f"{num(lo, digits)} to {num(hi, digits)}"
+    return f"{limit(lo, digits)} to {limit(hi, digits)}"
 
 
 def _outcome(res: RegressionResult) -> str:
@@ -54,11 +62,11 @@ def _outcome(res: RegressionResult) -> str:
 def coefficient_lines(res: RegressionResult) -> list[list[str]]:
     """Rows of the coefficient table as text: term, b, SE, z, p, OR, CI of the OR, LR chi2, p."""
     conf = round(100 * res.fit.confidence)
-    rows = [["Term", "b", "SE", "z", "p", "OR", f"{conf}% CI (OR)", "LR chi2", "p (LR)"]]
+    rows = [["Term", "b", "SE", "z", "p", "OR", f"{conf}% CI (OR)", "LR χ²", "p (LR)"]]
     for c in res.fit.coefficients:
         lo, hi = c.odds_ratio_ci
         rows.append([c.name, num(c.estimate), num(c.se), num(c.z), p_cell(c.p), num(c.odds_ratio),
-                     f"[{num(lo)}, {num(hi)}]", num(c.lr_chi2), p_cell(c.lr_p)])
+                     f"[{limit(lo)}, {limit(hi)}]", num(c.lr_chi2), p_cell(c.lr_p)])
     return rows
 
 
@@ -91,7 +99,7 @@ def sentences(res: RegressionResult, labels=None) -> list[str]:
     if mt is not None:
         verb = "explain" if mt.p < 0.05 else "do not significantly explain"
         out.append(f"Together the predictors {verb} the answers better than the prevalence alone "
-                   f"(likelihood-ratio chi2({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}).")
+                   f"(likelihood-ratio χ²({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}).")
     nu = fit.nuisance
     if nu is not None:
         ci = f"({conf} {pct(nu.ci[0])} to {pct(nu.ci[1])})"
@@ -117,7 +125,7 @@ def fit_line(res: RegressionResult) -> str:
     f = res.fit
     return (f"n = {f.n:,}{f' ({f.n_direct:,} asked directly)' if f.n_direct else ''}, log-likelihood = "
             f"{f.loglik:.3f}, deviance = {f.deviance:.2f}, AIC = {f.aic:.2f}, BIC = {f.bic:.2f}; "
-            f"converged after {f.iterations} Newton steps.")
+            f"converged after {f.iterations} iterations.")
 
 
 def report_text(res: RegressionResult) -> str:
@@ -141,24 +149,24 @@ def report_text(res: RegressionResult) -> str:
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines.append(f"b: log-odds; OR = exp(b); {f.ci_method} intervals; z and p: Wald; LR: likelihood-ratio test "
-                 f"of dropping the term (RRlog's deltaG2).")
+                 f"of dropping the term (as RRreg's RRlog).")
     if f.terms:
         lines.append("")
         lines.append("Terms with several columns (likelihood-ratio tests):")
         for t in f.terms:
-            lines.append(f"  {t.name}: chi2({t.df}) = {num(t.chi2)}, {p_text(t.p)}")
+            lines.append(f"  {t.name}: χ²({t.df}) = {num(t.chi2)}, {p_text(t.p)}")
     nu = f.nuisance
     if nu is not None:
         lines.append("")
         se = "on the boundary" if nu.on_boundary else f"SE {num(nu.se, 3)}"
-        test = "" if nu.null is None else f"; test of {nu.name} = {nu.null:g}: LR chi2(1) = {num(nu.lr_chi2)}, " \
+        test = "" if nu.null is None else f"; test of {nu.name} = {nu.null:g}: LR χ²(1) = {num(nu.lr_chi2)}, " \
                                           f"{p_text(nu.lr_p)}"
         lines.append(f"{nu.name} = {num(nu.estimate, 3)} ({se}; {round(100 * f.confidence)}% CI "
                      f"{_interval(nu.ci[0], nu.ci[1], 3)}){test}")
     lines.append("")
     if f.model_test is not None:
         mt = f.model_test
-        lines.append(f"Model against the intercept only: LR chi2({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}")
+        lines.append(f"Model against the intercept only: LR χ²({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}")
     lines.append(fit_line(res))
     m, lo, hi = f.average_prevalence
     lines.append(f"Average predicted prevalence: {pct(m)} ({round(100 * f.confidence)}% CI {pct(lo)} to {pct(hi)}).")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as _dt
 import html
 import math
+from pathlib import Path
 from typing import Any
 
 from dpdesk import __version__
@@ -266,7 +267,8 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
     """The output document of ``results`` (from ``analysis.analyze``) in ``style``."""
     items = {it.name: it for it in project.items(dataset)} if project is not None else {}
     meta = data_metadata(project, results, dataset)
-    cover = {"Project": str(getattr(project, "path", "")), "Data": meta.get("file", "none"),
+    project_file = Path(str(getattr(project, "path", "") or "")).name  # the file name, never the user's folders
+    cover = {"Project": project_file, "Data": meta.get("file", "none"),
              "Data fingerprint (SHA-256)": meta.get("fingerprint") or "n/a",
              "Date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
              "Software": f"dpdesk {__version__}"}
@@ -281,14 +283,12 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
     fp = data_note(project, results, dataset)
     if fp:
         est.notes.append(fp)
-    images = ["forest"] + [f"bars:{r.item}" for r in results if r.estimate is not None and not r.design.is_binary]
-    doc.sections.append(Section("estimates", "Estimates", [_e(sentence(r, style)) for r in results], [est],
-                                images=images))
+    doc.sections.append(Section("estimates", "Estimates", [_e(sentence(r, style)) for r in results], [est]))
     by = next((r.by_label or r.by for r in results if r.by), None)
     if by:
         warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
         doc.sections.append(Section("subgroups", f"Subgroups by {by}", [f"<i>Note.</i> {_e(w)}" for w in warnings],
-                                    subgroup_tables(results, items, style, confidence, by), images=["subgroups"]))
+                                    subgroup_tables(results, items, style, confidence, by)))
     d = direct_table(direct or [], style, confidence)
     if d is not None:
         doc.sections.append(Section("direct", "Comparison with direct questions", [], [d]))

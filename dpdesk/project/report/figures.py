@@ -1,11 +1,14 @@
 """The rows behind the result plots, from analysis results (what the plots of the Results view
 and of the report draw): a forest plot of the yes/no items, bars per category of the other
 items, and the same per subgroup. The direct-question rows are added by the caller.
+:func:`report_figures` makes each figure of the report together with its caption.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from dpdesk.project.report.model import Figure
 
 
 @dataclass
@@ -50,18 +53,31 @@ def figure_rows(results) -> FigureRows:
     return out
 
 
-def figure_specs(rows: FigureRows, *, by: str | None = None, confidence: float = 0.95) -> dict[str, tuple]:
-    """``{name: (kind, rows, kwargs)}`` for ``dpdesk.plotting.render``; names as ``Section.images`` lists them."""
-    specs: dict[str, tuple] = {}
+def report_figures(rows: FigureRows, *, by: str | None = None, confidence: float = 0.95) -> dict[str, Figure]:
+    """Every result figure with its caption, made together from one description (keys as :class:`Figure`)."""
+    conf = {"confidence": confidence}
+    out: dict[str, Figure] = {}
     if rows.forest:
-        specs["forest"] = ("forest", rows.forest, {"confidence": confidence})
+        out["forest"] = Figure("forest", "Estimated prevalence of each item with its confidence interval", "forest",
+                               rows.forest, conf)
     for item, bars in rows.bars.items():
-        if item in rows.subgroup_bars:
-            specs[f"bars:{item}"] = ("grouped_bars", rows.subgroup_bars[item],
-                                     {"title": f"{rows.names.get(item, item)} by {rows.by or by}",
-                                      "confidence": confidence})
-        else:
-            specs[f"bars:{item}"] = ("bars", bars, {"title": rows.names.get(item, item), "confidence": confidence})
+        out[f"bars:{item}"] = Figure(f"bars:{item}", f"Estimated shares of the answers to {rows.names.get(item, item)}",
+                                     "bars", bars, conf)
     if rows.subgroups:
-        specs["subgroups"] = ("forest", rows.subgroups, {"confidence": confidence})
-    return specs
+        out["subgroups"] = Figure("subgroups", f"Estimated prevalence of each item by {rows.by or by or 'subgroup'}",
+                                  "forest",
+                                  rows.subgroups, conf)
+    for item, bars in rows.subgroup_bars.items():
+        out[f"subgroup-bars:{item}"] = Figure(f"subgroup-bars:{item}",
+                                              f"Estimated shares of the answers to {rows.names.get(item, item)}, "
+                                              f"by {rows.by or by or 'subgroup'}",
+                                              "grouped_bars", bars, conf)
+    return out
+
+
+def place_figures(doc, figures: dict[str, Figure]) -> None:
+    """Put each figure in its section: the overall ones under Estimates, the by-group ones under Subgroups."""
+    for key, figure in figures.items():
+        section = doc.section("subgroups" if key.startswith("subgroup") else "estimates")
+        if section is not None:
+            section.figures.append(figure)

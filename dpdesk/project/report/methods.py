@@ -12,8 +12,10 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from dpdesk.project.report.design_words import design_key, design_words
+from dpdesk.project.report.number_style import NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite, reference_list
 
 MECHANISMS = {"laplace": ("the discrete Laplace (geometric) mechanism", "dwork2006"),
@@ -121,6 +123,7 @@ def _release_paragraphs(project, c) -> list[str]:
         from dpdesk.project.ledger import ledger
 
         entries = ledger(project)
+        from dpdesk.project.ledger.release_cells import release_cells
     except Exception:  # noqa: BLE001 - no ledger (an old project, no releases): nothing to describe
         return []
     if not entries:
@@ -128,12 +131,15 @@ def _release_paragraphs(project, c) -> list[str]:
     out = []
     gaussian = False
     for e in entries:
-        mech, key = MECHANISMS.get(e.mechanism, (f"the {e.mechanism} mechanism", None))
-        gaussian |= e.mechanism == "gaussian"
+        kind = str(e.mechanism).removeprefix("discrete_")  # the ledger says "discrete_laplace"
+        mech, key = MECHANISMS.get(kind, (f"the {kind.replace('_', ' ')} mechanism", None))
+        gaussian |= kind == "gaussian"
         delta = e.cost.get("delta")
         eps = float(e.epsilon)
-        cost = f"ε = {eps:.3g}" + (f", δ = {float(delta):.1e}" if e.mechanism == "gaussian" and delta else "")
-        out.append(f"A {e.description} was released with {mech} ({c(key) if key else 'dpdesk'}) at {cost}.")
+        cost = f"ε = {eps:.3g}" + (f", δ = {NumberStyle.tiny(Fraction(str(delta)))}" if kind == "gaussian" and delta
+                                  else "")
+        cited = f" ({c(key)})" if key else ""
+        out.append(f"A {e.description} was released with {mech}{cited} at {cost}: {release_cells(e).noise}.")
     if gaussian:
         comp = ("The privacy loss of all releases was composed with a privacy-loss-distribution accountant "
                 f"(dp_accounting; {c('koskela2020')}) over the ledger's events.")

@@ -45,18 +45,31 @@ class Table:
 
 
 @dataclass
+class Figure:
+    """One figure from one description: the plot (``dpdesk.plotting.render(kind, rows, **options)``) and
+    its caption are made together (:mod:`.figures`), so a caption cannot name another plot."""
+
+    key: str  # "forest", "bars:ITEM", "subgroups", "subgroup-bars:ITEM", "odds-ratios:1", "curve:1"
+    caption: str
+    kind: str
+    rows: list = field(default_factory=list)
+    options: dict = field(default_factory=dict)
+    number: int = 0  # "Figure 1", set when the document is numbered
+
+
+@dataclass
 class Section:
     key: str
     title: str
     paragraphs: list[str] = field(default_factory=list)  # before the tables (HTML allowed)
     tables: list[Table] = field(default_factory=list)
-    images: list[str] = field(default_factory=list)  # names of figures a renderer may insert
+    figures: list[Figure] = field(default_factory=list)  # after the tables
 
 
 @dataclass
 class Document:
     title: str
-    cover: dict[str, str] = field(default_factory=dict)  # project, data fingerprint, date, version
+    cover: dict[str, str] = field(default_factory=dict)  # project file name, data fingerprint, date, version
     sections: list[Section] = field(default_factory=list)
 
     def tables(self) -> list[Table]:
@@ -68,6 +81,15 @@ class Document:
                 return t
         raise KeyError(key)
 
+    def figures(self) -> list[Figure]:
+        return [f for s in self.sections for f in s.figures]
+
+    def section(self, key: str) -> Section | None:
+        return next((s for s in self.sections if s.key == key), None)
+
     def number_tables(self) -> None:
+        """Number the tables and the figures in the order they appear."""
         for i, t in enumerate(self.tables(), 1):
             t.number = i
+        for i, f in enumerate(self.figures(), 1):
+            f.number = i

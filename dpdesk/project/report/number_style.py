@@ -5,7 +5,13 @@ the unit in the column header) or as proportions (``.413``), with 1 to 3 decimal
 style (Publication Manual, 7th ed., sec. 6.36): no leading zero for numbers that cannot
 exceed 1 in absolute value (proportions, differences of proportions, p-values); a
 leading zero for numbers that can (epsilon, test statistics). p-values get three
-decimals, ``< .001`` below that and ``> .999`` above.
+decimals, ``< .001`` below that and ``> .999`` above. Negative numbers get a true minus
+sign (U+2212) in HTML, Word and LaTeX (:func:`typographic`; TSV and CSV keep ``-`` so a
+spreadsheet reads a number), counts a thousands separator, and a ratio is written one way
+(``2.97 times``). A confidence limit beyond :data:`LIMIT` is written ``> 1,000``
+(:meth:`NumberStyle.limit`): such a limit signals (quasi-)separation, explained by
+:data:`SEPARATION_NOTE`. The style is chosen once (preferences, ``--style``) and passed to
+every table, sentence and export.
 """
 
 from __future__ import annotations
@@ -19,6 +25,21 @@ MINUS = "\u2212"  # typographic minus, used in HTML only (TSV keeps "-" so sprea
 
 def _missing(x) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+#: Confidence limits of odds ratios beyond this are written "> 1,000" (below its inverse "< 0.001").
+LIMIT = 1000
+SEPARATION_NOTE = ("A limit written > 1,000 (or < 0.001) is larger (smaller) than any value the data can "
+                   "support: the outcome is (almost) perfectly separated by the predictor, so the interval "
+                   "is open-ended on that side.")
+
+
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def typographic(text: str) -> str:
+    """Every hyphen of a number's text as a true minus sign: ``-0.4`` -> ``−0.4`` (also inside ``[-1, 2]``)."""
+    return text.replace("-", MINUS)
 
 
 def _drop_zero(text: str) -> str:
@@ -123,7 +144,67 @@ class NumberStyle:
 
     @staticmethod
     def count(n) -> str:
+        """A count with thousands separators: ``12,345``."""
         return "n/a" if _missing(n) else f"{int(n):,}"
+
+    @staticmethod
+    def proportion(x, decimals: int = 2) -> str:
+        """A quantity that cannot exceed 1 in absolute value (a correlation, a probability): ``.42``, ``-.07``."""
+        if _missing(x):
+            return "n/a"
+        x = float(x)
+        if abs(x) > 1:
+            raise ValueError(f"a proportion is between -1 and 1, not {x}")
+        text = _drop_zero(f"{x:.{decimals}f}")
+        return text[1:] if text.startswith("-") and text.strip("-.0") == "" else text
+
+    @staticmethod
+    def estimate(x, decimals: int = 2) -> str:
+        """An estimate that can exceed 1 (b, SE, z, OR): leading zero, thousands separators, ``∞``."""
+        if _missing(x):
+            return "n/a"
+        x = float(x)
+        if math.isinf(x):
+            return "∞" if x > 0 else "-∞"
+        text = f"{x:,.{decimals}f}"
+        return text[1:] if text.startswith("-") and text.strip("-.0,") == "" else text
+
+    @staticmethod
+    def limit(x, decimals: int = 2) -> str:
+        """A confidence limit of a ratio: as :meth:`estimate`, but ``> 1,000`` / ``< 0.001`` beyond :data:`LIMIT`.
+
+        Never ``1.47e+04``: a limit that far out signals separation (see :data:`SEPARATION_NOTE`).
+        """
+        if _missing(x):
+            return "n/a"
+        x = float(x)
+        if x > LIMIT:
+            return f"> {LIMIT:,}"
+        if 0 <= x < 1 / LIMIT:
+            return f"< {1 / LIMIT:.{max(decimals, 3)}f}"
+        return NumberStyle.estimate(x, decimals)
+
+    @staticmethod
+    def beyond_limit(*xs) -> bool:
+        """Whether :meth:`limit` writes any of ``xs`` as ``> 1,000`` or ``< 0.001`` (then add the note)."""
+        return any(not _missing(x) and (float(x) > LIMIT or 0 <= float(x) < 1 / LIMIT) for x in xs)
+
+    @staticmethod
+    def tiny(x) -> str:
+        """A small probability such as a privacy δ, never as ``1e-06``: ``10⁻⁶``, ``2.5 × 10⁻⁷``, or ``0``."""
+        if _missing(x):
+            return "n/a"
+        x = float(x)
+        if x == 0 or x >= 0.001:
+            return f"{x:g}"
+        mantissa, exponent = f"{x:.1e}".split("e")
+        power = "10" + str(int(exponent)).translate(_SUPERSCRIPTS)
+        return power if mantissa == "1.0" else f"{mantissa.rstrip('0').rstrip('.')} × {power}"
+
+    @staticmethod
+    def ratio_in_text(r, decimals: int = 2) -> str:
+        """A ratio inside a sentence, one way everywhere: ``2.97 times``."""
+        return f"{NumberStyle.estimate(r, decimals)} times"
 
 
 DEFAULT = NumberStyle()

@@ -11,10 +11,10 @@ Moshagen, 2018).
 from __future__ import annotations
 
 import html
-import math
 
 from dpdesk.project.regression.report import saved_reports
-from dpdesk.project.report.model import Cell, Column, Row, Section, Table
+from dpdesk.project.report.model import Cell, Column, Figure, Row, Section, Table
+from dpdesk.project.report.number_style import SEPARATION_NOTE, NumberStyle
 
 
 def latest_regressions(project) -> list:
@@ -27,10 +27,37 @@ def latest_regressions(project) -> list:
     return list(latest.values())
 
 
-def _p(p) -> str:
-    if p is None or (isinstance(p, float) and math.isnan(p)):
-        return "–"
-    return "< .001" if p < 0.001 else f"{p:.3f}".lstrip("0")
+def _coefficient_row(label: str, c: dict) -> Row:
+    """b, SE, z, p, OR and the OR's interval in the APA number rules (a limit beyond 1,000 as "> 1,000")."""
+    est = NumberStyle.estimate
+    hi = c.get("CI high (OR)")
+    hi = float("inf") if hi is None else hi  # saved as None: open-ended
+    lo = c.get("CI low (OR)")
+    return Row([Cell(label), Cell(est(c["b"]), c["b"]), Cell(est(c["SE"]), c["SE"]), Cell(est(c["z"]), c["z"]),
+                Cell(NumberStyle.p(c["p"]), c["p"]), Cell(est(c["OR"]), c["OR"]),
+                Cell(f"[{NumberStyle.limit(lo)}, {NumberStyle.limit(hi)}]", (lo, hi))])
+
+
+def _test_label(text: str) -> str:
+    """Saved reports of earlier versions said "age (dropped)" and "faculty (all its columns)"."""
+    return text.removesuffix(" (dropped)").replace("(all its columns)", "(all its levels)")
+
+
+def regression_figures(report, i: int) -> list[Figure]:
+    """The odds-ratio forest plot and the predicted-prevalence curve, each with its caption."""
+    item, conf = report.spec.item, f"{100 * report.spec.confidence:g}%"
+    out = []
+    if report.forest:
+        out.append(Figure(f"odds-ratios:{i}", f"Odds ratios of a true 'yes' to {item}, with {conf} confidence "
+                          "intervals (log scale; 1: no effect)", "odds_ratios", report.forest,
+                          {"confidence": report.spec.confidence}))
+    curve = report.curve or {}
+    if curve.get("rows"):
+        out.append(Figure(f"curve:{i}", f"Predicted prevalence of {item} across {curve['predictor']}, with its {conf} "
+                          "confidence band (the other predictors at their means)", "prevalence_curve", curve["rows"],
+                          {"predictor": curve["predictor"], "kind": curve.get("kind", "numeric"),
+                           "confidence": report.spec.confidence}))
+    return out
 
 
 def regression_sections(project) -> list[Section]:
@@ -38,16 +65,23 @@ def regression_sections(project) -> list[Section]:
     for i, report in enumerate(latest_regressions(project), 1):
         columns = [Column(report.header[0], numeric=False)] + [
             Column(h, italic=h in ("b", "SE", "z", "p", "OR")) for h in report.header[1:]]
-        rows = [Row([Cell(html.escape(str(c), quote=False)) for c in cells]) for cells in report.cells]
-        table = Table(f"regression:{i}", report.title, columns, rows, notes=[html.escape(report.note, quote=False)])
-        tests = Table(f"regression-tests:{i}", "Likelihood-ratio tests",
-                      [Column("Test", numeric=False), Column("df", italic=True), Column("χ²", italic=True),
+        rows = [_coefficient_row(cells[0], c) for cells, c in zip(report.cells, report.coefficients)]
+        notes = [html.escape(report.note, quote=False).replace("Note.", "<i>Note.</i>", 1)]
+        if any(NumberStyle.beyond_limit(c.get("CI low (OR)"), c.get("CI high (OR)"))
+               or c.get("CI high (OR)") is None for c in report.coefficients):
+            notes.append(SEPARATION_NOTE)
+        table = Table(f"regression:{i}", report.title, columns, rows, notes=notes)
+        tests = Table(f"regression-tests:{i}", f"Likelihood-ratio tests of the regression of {report.spec.item}",
+                      [Column("Term or model", numeric=False), Column("df", italic=True), Column("χ²", italic=True),
                        Column("p", italic=True)],
-                      [Row([Cell(html.escape(t["test"], quote=False)), Cell(str(t["df"]), t["df"]),
-                            Cell("–" if t["chi2"] is None else f"{t['chi2']:.2f}", t["chi2"]), Cell(_p(t["p"]), t["p"])])
-                       for t in report.tests])
+                      [Row([Cell(_test_label(t["test"])), Cell(NumberStyle.count(t["df"]), t["df"]),
+                            Cell(NumberStyle.estimate(t["chi2"]), t["chi2"]), Cell(NumberStyle.p(t["p"]), t["p"])])
+                       for t in report.tests],
+                      notes=["Each term is tested against the model without it; the model against the intercept "
+                             "only."])
         out.append(Section(f"regression:{i}", f"Regression: {report.spec.item}",
-                           [html.escape(s, quote=False) for s in report.sentences], [table, tests]))
+                           [html.escape(s, quote=False) for s in report.sentences], [table, tests],
+                           regression_figures(report, i)))
     return out
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import html
 
 from dpdesk.project.export.safe_text import neutralise
-from dpdesk.project.report.model import Column, Document, Section, Table
-from dpdesk.project.report.number_style import MINUS
+from dpdesk.project.report.model import Column, Document, Figure, Section, Table
+from dpdesk.project.report.number_style import typographic
 
 RULE = "1px solid #000"
 FONT = "font-family: 'DejaVu Sans', Arial, sans-serif;"
@@ -41,9 +41,12 @@ def _header(c: Column) -> str:
     return label + _e(c.suffix)
 
 
-def _minus(text: str) -> str:
-    """A leading hyphen of a number becomes a typographic minus (HTML only)."""
-    return text.replace("-", MINUS)
+def cell_texts(t: Table) -> list[list[str]]:
+    """The text of each cell as every writer shows it (header first): a true minus in numeric columns."""
+    head = [c.label + c.suffix for c in t.columns]
+    body = [[typographic(cell.text) if c.numeric else cell.text for c, cell in zip(t.columns, row.cells)]
+            for row in t.rows]
+    return [head] + body
 
 
 def table_html(t: Table, *, links: bool = False) -> str:
@@ -64,7 +67,7 @@ def table_html(t: Table, *, links: bool = False) -> str:
             style = f"border-bottom: {RULE};" if last else ""
             text = _e(cell.text)
             if c.numeric:
-                text = _minus(text)
+                text = typographic(text)
             if j == 0 and row.indent:
                 style += f" padding-left: {10 + 18 * row.indent}px;"
             align = "right" if c.numeric and not (row.heading and j == 0) else "left"
@@ -75,51 +78,49 @@ def table_html(t: Table, *, links: bool = False) -> str:
         out.append(f"<p class='note'>{n}</p>")
     if links:
         out.append(f"<p class='note'><a class='copy' href='copy:{_e(t.key)}'>Copy table</a> &nbsp; "
-                   f"<a class='copy' href='copyfull:{_e(t.key)}'>Copy with full precision</a></p>")
+                   f"<a class='copy' href='copyfull:{_e(t.key)}'>Copy with full precision</a> &nbsp; "
+                   f"<a class='copy' href='copytex:{_e(t.key)}'>Copy as LaTeX</a></p>")
     return "\n".join(out)
 
 
-def figure_title(name: str) -> str:
-    """The caption of a figure by its name ("forest", "bars:ITEM", "subgroups")."""
-    if name == "forest":
-        return "Estimated prevalence of each item with its confidence interval"
-    if name.startswith("bars:"):
-        return f"Estimated shares of the answers to {name[5:]}"
-    return "Estimated prevalence by subgroup"
+def figure_html(f: Figure, src) -> str:
+    """"Figure N" in bold, the caption in italics, then the image (``src``, or ``(src, width)``), kept together."""
+    out = []
+    if f.number:
+        out.append(f"<p class='table-number'>Figure {f.number}</p>")
+    out.append(f"<p class='table-title'>{_e(f.caption)}</p>")
+    if isinstance(src, tuple):
+        out.append(f"<p><img src='{src[0]}' width='{int(src[1])}'></p>")
+    else:
+        out.append(f"<p><img src='{src}'></p>")
+    return f"<div class='figure' style='page-break-inside: avoid;'>{''.join(out)}</div>"
 
 
-def section_html(s: Section, *, links: bool = False, images: dict[str, str] | None = None,
-                 figures: list | None = None) -> str:
-    """A section; ``figures`` is a running list of figure names, for their numbers."""
+def section_html(s: Section, *, links: bool = False, images: dict | None = None) -> str:
+    """A section: heading, paragraphs, tables, and the figures ``images`` has a source for (by figure key)."""
     out = [f"<a name='{_e(s.key)}'></a><h2>{_e(s.title)}</h2>"]
     out += [f"<p>{p}</p>" for p in s.paragraphs]
     for t in s.tables:
         out.append(table_html(t, links=links))
-    for name in s.images:
-        src = (images or {}).get(name)  # a src, or (src, width in layout pixels)
-        if not src:
-            continue
-        if figures is not None:
-            figures.append(name)
-            out.append(f"<p class='table-number'>Figure {len(figures)}</p>")
-        out.append(f"<p class='table-title'>{_e(figure_title(name))}</p>")
-        if isinstance(src, tuple):
-            out.append(f"<p><img src='{src[0]}' width='{int(src[1])}'></p>")
-        else:
-            out.append(f"<p><img src='{src}'></p>")
+    for f in s.figures:
+        src = (images or {}).get(f.key)
+        if src:
+            out.append(figure_html(f, src))
     return "\n".join(out)
 
 
-def document_html(doc: Document, *, links: bool = False, images: dict[str, str] | None = None,
+def cover_html(doc: Document) -> str:
+    """The title and the study's summary at the top of the first page (no page of its own)."""
+    rows = "".join(f"<tr><td style='padding: 2px 12px 2px 0;'><b>{_e(k)}</b></td><td>{_e(v)}</td></tr>"
+                   for k, v in doc.cover.items())
+    return f"<h1>{_e(doc.title)}</h1><table class='cover' cellspacing='0'>{rows}</table>"
+
+
+def document_html(doc: Document, *, links: bool = False, images: dict | None = None,
                   cover: bool = False, extra: str = "") -> str:
-    """The whole document as one HTML page (``cover`` adds the title page, ``extra`` HTML at the end)."""
-    body = []
-    if cover:
-        rows = "".join(f"<tr><td style='padding: 2px 12px 2px 0;'><b>{_e(k)}</b></td><td>{_e(v)}</td></tr>"
-                       for k, v in doc.cover.items())
-        body.append(f"<h1>{_e(doc.title)}</h1><table cellspacing='0' style='page-break-after: always;'>{rows}</table>")
-    figures: list[str] = []
-    body += [section_html(s, links=links, images=images, figures=figures) for s in doc.sections]
+    """The whole document as one HTML page (``cover`` adds the title and summary, ``extra`` HTML at the end)."""
+    body = [cover_html(doc)] if cover else []
+    body += [section_html(s, links=links, images=images) for s in doc.sections]
     body.append(extra)
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{_e(doc.title)}</title>"
             f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>")

@@ -1,9 +1,13 @@
-"""The report: a cover, the output document and the methods paragraph, as one HTML page.
+"""The report: the whole study as one document, and its methods text.
 
-``report_html(project)`` analyses the project (as the Results view does, with the same
-options) and returns the page; ``write_report_html(project, path)`` writes it. The PDF is
-the same HTML laid out by Qt (``dpdesk.printing``), which also draws the plots
-(:func:`report_figures` gives what to draw; SVG in the HTML, PNG in the PDF).
+``report_parts(project)`` analyses the project (as the Results view does, with the same
+options) and returns ``(document, methods, figures)``: the estimates, the subgroups of every
+item, the saved regressions (tables, odds-ratio forest, prevalence curve), the noisy releases
+(grids with margins, means with intervals), each figure with its caption (:class:`Figure`);
+with subgroups, every yes/no item in one grid (:mod:`.subgroup_grid`) before each item's tables.
+Every writer takes these same parts: HTML and PDF (``dpdesk.printing``, which also draws
+the plots), Word (:mod:`.docx`) and LaTeX (:mod:`.latex`). ``methods.methods`` is the one
+methods text of the Methods dialog, the report, ``dpdesk methods`` and the Word file.
 """
 
 from __future__ import annotations
@@ -12,21 +16,24 @@ import os
 from pathlib import Path
 
 from dpdesk.project.report.document import build_document
-from dpdesk.project.report.figures import figure_rows, figure_specs
+from dpdesk.project.report.figures import figure_rows, place_figures, report_figures
 from dpdesk.project.report.methods import methods
 from dpdesk.project.report.number_style import DEFAULT, NumberStyle
 from dpdesk.project.report.regression import regression_sections
+from dpdesk.project.report.releases import release_section
+from dpdesk.project.report.subgroup_grid import subgroup_grid
 from dpdesk.project.report.render import document_html
 
 
 def report_parts(project, *, by: str | None = None, ci: str = "default", confidence: float = 0.95,
                  style: NumberStyle = DEFAULT, direct: list[dict] | None = None, results=None,
                  dataset: str | None = None, figures=None, by_dataset: bool = False):
-    """``(document, methods, figure specs)`` of the project; ``results`` are computed when not given
+    """``(document, methods, figures)`` of the project; ``results`` are computed when not given
     (``by_dataset=True``: the datasets compared, as in ``analysis.analyze``).
 
     ``figures`` (:class:`FigureRows`) defaults to the rows of ``results``; the app passes
-    its own, which include the direct-question estimates.
+    its own, which include the direct-question estimates. The third element lists the
+    document's figures in order (each also sits in its section).
     """
     if results is None:
         from dpdesk.project.analysis import analyze
@@ -35,22 +42,44 @@ def report_parts(project, *, by: str | None = None, ci: str = "default", confide
     name = Path(str(getattr(project, "path", "project"))).stem
     doc = build_document(project, results, style=style, direct=direct, ci=ci, confidence=confidence,
                          dataset=dataset, title=f"Results of {name}")
-    doc.sections += regression_sections(project)  # the saved regressions, after the estimates
-    doc.number_tables()
-    rows = figures if figures is not None else figure_rows(results)
+    if not results:  # a project of noisy releases only: no empty table of estimates
+        doc.sections = [s for s in doc.sections if s.key != "estimates"]
     by = next((r.by_label or r.by for r in results if r.by), None)
-    return (doc, methods(project, results, ci=ci, confidence=confidence, dataset=dataset),
-            figure_specs(rows, by=by, confidence=confidence))
+    subgroups = doc.section("subgroups")
+    grid = subgroup_grid(results, {it.name: it for it in project.items()}, style, confidence, by) if by else None
+    if subgroups is not None and grid is not None:
+        subgroups.tables.insert(0, grid)  # every yes/no item at a glance, then each item's own tables
+    place_figures(doc, report_figures(figures if figures is not None else figure_rows(results), by=by,
+                                      confidence=confidence))
+    doc.sections += regression_sections(project)  # the saved regressions, after the estimates
+    releases = release_section(project)
+    if releases is not None:
+        doc.sections.append(releases)
+    doc.number_tables()
+    doc.cover["Contents"] = _contents(doc, results, by)
+    return doc, methods(project, results, ci=ci, confidence=confidence, dataset=dataset), doc.figures()
+
+
+def _contents(doc, results, by) -> str:
+    """The study in one line for the first page: "3 items, by gender; 1 regression; 2 noisy releases"."""
+    n_reg = sum(s.key.startswith("regression:") for s in doc.sections)
+    releases = doc.section("releases")
+    parts = [f"{len(results)} item{'s' * (len(results) != 1)}" + (f", also by {by}" if by else "")]
+    if n_reg:
+        parts.append(f"{n_reg} regression{'s' * (n_reg != 1)}")
+    if releases is not None:
+        parts.append(f"{len(releases.tables)} noisy release{'s' * (len(releases.tables) != 1)}")
+    return "; ".join(parts) + f"; {len(doc.tables())} tables, {len(doc.figures())} figures"
 
 
 def report_html(project, **options) -> str:
-    """The whole report as one HTML page (cover, sections, methods with references), without plots."""
+    """The whole report as one HTML page (summary, sections, methods with references), without plots."""
     doc, m, _ = report_parts(project, **options)
     return html_of(doc, m)
 
 
 def html_of(doc, m, images: dict[str, str] | None = None) -> str:
-    """The report page; ``images`` maps a figure name to an ``<img src>`` (a data URL or a resource name)."""
+    """The report page; ``images`` maps a figure key to an ``<img src>`` (a data URL or a resource name)."""
     return document_html(doc, cover=True, images=images,
                          extra="<h2 style='page-break-before: always;'>Methods</h2>" + m.html())
 

@@ -1,0 +1,172 @@
+"""Field it: export the project's items for the platform the survey runs on.
+
+Mode (online platform, interview on a tablet or laptop, paper card), the platform's format
+and the languages; the export runs in a worker (on its own connection to the project) and
+writes the instrument with its README. A design the platform would have to randomize is
+refused before anything is written, in words, with a suggestion.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+)
+
+from dpdesk.gui.help.window import HelpKey
+from dpdesk.gui.shell.worker import JobRunner
+from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
+
+#: Mode -> the formats that fit it (paper has none: the card is printed from the wizard).
+MODES = {
+    "online": ("Online: respondents fill it in themselves", ("qsf", "qualtrics-txt", "limesurvey", "redcap", "xlsform")),
+    "interview": ("Interview: an interviewer reads it from a tablet or laptop", ("redcap", "xlsform", "limesurvey")),
+    "paper": ("Paper: a printed card handed to the respondent", ()),
+}
+EXTENSIONS = {"qsf": "Qualtrics survey (*.qsf)", "qualtrics-txt": "Text (*.txt)", "limesurvey": "Text (*.txt)",
+              "redcap": "CSV (*.csv)", "xlsform": "Excel workbook (*.xlsx)"}
+
+
+def export_job(job, project, out: str, fmt: str, languages: list[str], mode: str = "online"):
+    """Worker: write the instrument and remember it in the project."""
+    from dpdesk.project.fielding import export_instrument
+    from dpdesk.project.reading.importing import own_connection
+
+    job.progress(0.1, "Writing the instrument…")
+    with own_connection(project) as own:
+        return export_instrument(own, out, fmt, languages=languages, mode=mode)
+
+
+class FieldDialog(QDialog):
+    """Choose mode, format and languages; Export… writes the files. ``exported(Exported)`` after."""
+
+    exported = Signal(object)
+
+    def __init__(self, project, parent=None) -> None:
+        super().__init__(parent)
+        HelpKey(self, "Field")
+        self.setWindowTitle(self.tr("Field it"))
+        self.setObjectName("fieldDialog")
+        self.resize(620, 380)
+        self.project = project
+        self.mode = name(QComboBox(), "Mode", "How respondents answer: online, in an interview or on paper")
+        for key, (words, _) in MODES.items():
+            self.mode.addItem(self.tr(words), key)
+        self.format = name(QComboBox(), "Format", "The survey platform's import format")
+        self.languages = name(QListWidget(), "Languages", "The languages of the respondent text")
+        self.languages.setMaximumHeight(70)
+        from dpdesk.project.fielding.texts import LANGUAGES, language_name
+
+        for code in LANGUAGES:
+            entry = QListWidgetItem(language_name(code))
+            entry.setData(Qt.ItemDataRole.UserRole, code)
+            entry.setFlags(entry.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            entry.setCheckState(Qt.CheckState.Checked)
+            self.languages.addItem(entry)
+        self.items_label = QLabel()
+        self.items_label.setWordWrap(True)
+        self.problem = problem_label()
+        self.status = note()
+        form = QFormLayout()
+        form.addRow(self.tr("&Mode:"), self.mode)
+        form.addRow(self.tr("&Format:"), self.format)
+        form.addRow(self.tr("&Languages:"), self.languages)
+        form.addRow(self.tr("Items:"), self.items_label)
+        self.export_button = name(QPushButton(self.tr("Export…")), "Export instrument",
+                                  "Choose where to save the instrument and write it")
+        self.export_button.setDefault(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.addButton(self.export_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(note(self.tr(
+            "The instrument keeps the randomization with the respondent: the platform never draws a random "
+            "number. A README beside it says which platform settings to switch off (per-question timing, "
+            "ballot-box-stuffing cookies). Import the platform's answer export later: the items map themselves.")))
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addStretch(1)
+        layout.addWidget(self.status)
+        layout.addWidget(buttons)
+        self.jobs = JobRunner(self)
+        self.jobs.done.connect(self._on_done)
+        self.jobs.failed.connect(self._on_failed)
+        self.mode.currentIndexChanged.connect(self._on_mode)
+        self.languages.itemChanged.connect(self._on_language)
+        self.export_button.clicked.connect(self.choose_and_export)
+        self._on_mode(0)
+
+    # ------------------------------------------------------------------ choices
+    def _on_mode(self, _index: int) -> None:
+        from dpdesk.project.fielding import FORMAT_NAMES
+
+        formats = MODES[self.mode.currentData()][1]
+        self.format.clear()
+        for fmt in formats:
+            self.format.addItem(FORMAT_NAMES[fmt], fmt)
+        self.format.setEnabled(bool(formats))
+        self._check()
+
+    def _on_language(self, _entry) -> None:
+        self._check()
+
+    def chosen_languages(self) -> list[str]:
+        return [self.languages.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.languages.count())
+                if self.languages.item(i).checkState() == Qt.CheckState.Checked]
+
+    def _check(self) -> None:
+        """Refusals in words before anything is written; Export only when every item can be fielded."""
+        from dpdesk.project.fielding.instrument import problems
+
+        items = self.project.items()
+        self.items_label.setText(", ".join(i.name for i in items) or self.tr("none yet: add one first"))
+        mode = self.mode.currentData()
+        found = []
+        if mode == "paper":
+            found.append(self.tr("On paper, print the respondent card: Edit the item, and on the wizard's "
+                                 "last step choose Save printable card (PDF)."))
+        found += problems(self.project, mode="interview" if mode == "interview" else "online")
+        show_problem(self.problem, "\n\n".join(found))
+        self.export_button.setEnabled(bool(items) and not found and bool(self.chosen_languages()))
+
+    # ------------------------------------------------------------------ export
+    def choose_and_export(self) -> None:
+        fmt = self.format.currentData()
+        start = str(Path(self.project.path).with_suffix("")) + "-instrument"
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the instrument"), start, EXTENSIONS[fmt])
+        if path:
+            self.export_to(path)
+
+    def export_to(self, path: str) -> None:
+        self.export_button.setEnabled(False)
+        self.status.setText(self.tr("Writing the instrument…"))
+        self.jobs.start(export_job, self.project, path, self.format.currentData(), self.chosen_languages(),
+                        self.mode.currentData())
+
+    def _on_done(self, result) -> None:
+        names = ", ".join(p.name for p in result.files)
+        self.status.setText(self.tr("Wrote {names}. Read the README before fielding.").format(names=names))
+        self.export_button.setEnabled(True)
+        self.exported.emit(result)
+
+    def _on_failed(self, exc) -> None:
+        from dpdesk.gui.dialogs.errors import show_error
+
+        self.status.setText("")
+        self.export_button.setEnabled(True)
+        show_error(exc, self)
+
+    def done(self, code: int) -> None:  # noqa: D102 - finish the job before closing
+        self.jobs.cancel()
+        super().done(code)

@@ -1,0 +1,169 @@
+"""An instrument as platform-neutral data: per item, the fields a platform shows and stores.
+
+Each item becomes a block of fields: an instruction text, then (two-group designs) the group
+question, then the answer question with dpdesk's codes; a unary (multi-select) item gets one
+tick-box question per option instead. Every exporter writes this plan in its own format, and
+:func:`recorded_items` keeps what the import needs to map the answers back.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from dpdesk.errors import DesignError
+from dpdesk.project.fielding.texts import NOT_TICKED, TICKED, RespondentText, respondent_text
+
+#: ``provider(project, item_name, language, mode=...) -> RespondentText``: where the words come from.
+TextProvider = Callable[..., RespondentText]
+
+
+@dataclass
+class Field:
+    """One question (or text) on the platform. ``text`` and choice labels are per language."""
+
+    role: str                       # "intro", "group", "answer" or "tick"
+    kind: str                       # "text" or "single"
+    text: dict[str, str]
+    choices: list[tuple[int, dict[str, str]]] = field(default_factory=list)
+    suffix: str = ""                # what the field name adds to the item's base name
+    option: str = ""                # unary: the option (category) of this tick box
+    name: str = ""                  # set by the format's namer
+
+
+@dataclass
+class ItemPlan:
+    item: str
+    design: str
+    base: str
+    fields: list[Field]
+    texts: dict[str, RespondentText]
+    responses: tuple[str, ...] = ()
+
+
+def plan(project, languages=("en",), items=None, provider: TextProvider = respondent_text,
+         namer: Callable[[str, str], str] | None = None, mode: str = "online") -> list[ItemPlan]:
+    """The fields of each item (all items, or those named), in ``languages`` (first = main).
+
+    ``provider`` gives the words of one item in one language (and refuses a language it has
+    no text in); the default is :func:`texts.respondent_text`.
+    """
+    languages = list(languages or ("en",))
+    chosen = project.items() if not items else [project.item(name) for name in items]
+    if not chosen:
+        raise DesignError("The project has no items to field. Add one with the wizard or `dpdesk item`.")
+    namer = namer or redcap_name
+    plans, taken = [], set()
+    for item in chosen:
+        texts = {lang: provider(project, item.name, lang, mode=mode) for lang in languages}
+        found = _problems(item, texts)
+        if found:
+            raise DesignError(found[0])
+        base = _unique(namer(item.name, ""), taken)
+        plans.append(_item_plan(item, base, texts, namer, taken))
+    return plans
+
+
+def problems(project, items=None, mode: str = "online") -> list[str]:
+    """Why items (all, or those named) cannot be fielded yet, in words (empty when they can)."""
+    out = []
+    for item in project.items():
+        if items is None or item.name in items:
+            out += _problems(item, {"en": respondent_text(project, item.name, "en", mode=mode)})
+    return out
+
+
+def _problems(item, texts) -> list[str]:
+    from dpdesk.project.fielding.privacy import check_online
+
+    out = []
+    try:
+        check_online(item.design, item.name)
+    except DesignError as exc:
+        out.append(str(exc))
+    for lang, t in texts.items():
+        if t.missing:
+            out.append(f"Item {item.name!r} cannot be fielded yet: it has no {' and no '.join(t.missing)}"
+                       f"{'' if len(texts) == 1 else f' in language {lang!r}'}. Write it in the wizard "
+                       f"(Design view, Edit…), or give --question / --question-b to `dpdesk item`.")
+    return out
+
+
+def _item_plan(item, base, texts, namer, taken) -> ItemPlan:
+    main = next(iter(texts.values()))
+    per = lambda get: {lang: get(t) for lang, t in texts.items()}  # noqa: E731
+    fields = [Field("intro", "text", per(_intro_text), suffix="intro")]
+    if main.group_question:
+        fields.append(Field("group", "single", per(lambda t: t.group_question),
+                            [(code, per(lambda t, i=i: t.group_options[i][1]))
+                             for i, (code, _) in enumerate(main.group_options)], suffix="group"))
+    if main.tick_options:
+        for k, (cat, _) in enumerate(main.tick_options):
+            fields.append(Field("tick", "single", per(lambda t, k=k: t.tick_options[k][1]),
+                                [(TICKED, per(lambda t: t.tick_labels[0])), (NOT_TICKED, per(lambda t: t.tick_labels[1]))],
+                                suffix=str(k + 1), option=cat))
+    else:
+        fields.append(Field("answer", "single", per(_answer_text),
+                            [(code, per(lambda t, i=i: t.options[i][1])) for i, (code, _) in enumerate(main.options)]))
+    for f in fields:
+        f.name = base if not f.suffix else _unique(namer(base, f.suffix), taken)
+    return ItemPlan(item.name, item.design.name, base, fields, texts, main.responses)
+
+
+def _intro_text(t: RespondentText) -> str:
+    return t.full_instructions
+
+
+def _answer_text(t: RespondentText) -> str:
+    if t.question_b:
+        return f"A: {t.question}\nB: {t.question_b}"
+    return t.question
+
+
+def _unique(name: str, taken: set) -> str:
+    out, i = name, 2
+    while out.lower() in taken:
+        tail = f"{i}"
+        out = name[: max(1, len(name) - len(tail))] + tail
+        i += 1
+    taken.add(out.lower())
+    return out
+
+
+def redcap_name(base: str, suffix: str, limit: int = 100) -> str:
+    """A REDCap / XLSForm field name: lowercase a-z, 0-9 and _, starting with a letter, <= ``limit``."""
+    text = f"{base}_{suffix}" if suffix else base
+    text = re.sub(r"[^a-z0-9_]+", "_", text.lower()).strip("_") or "item"
+    text = re.sub(r"_+", "_", text)
+    if not text[0].isalpha():
+        text = "q_" + text
+    return text[:limit].rstrip("_")
+
+
+def lime_name(base: str, suffix: str, limit: int = 20) -> str:
+    """A LimeSurvey question code: letters and digits only, starting with a letter, <= ``limit``."""
+    head = re.sub(r"[^A-Za-z0-9]+", "", base) or "item"
+    if not head[0].isalpha():
+        head = "q" + head
+    tail = suffix[:1].upper() + suffix[1:] if suffix else ""
+    return head[: limit - len(tail)] + tail
+
+
+def recorded_items(plans: list[ItemPlan], extra: Callable[[ItemPlan, Field], dict] | None = None) -> dict:
+    """What the import needs per item: field names, codes (with labels) and question texts."""
+    out = {}
+    for p in plans:
+        lang = next(iter(p.texts))
+        entry: dict = {"design": p.design, "fields": []}
+        for f in p.fields:
+            rec = {"role": f.role, "name": f.name, "text": f.text.get(lang, ""),
+                   "choices": [[code, labels.get(lang, "")] for code, labels in f.choices]}
+            if f.option:
+                rec["option"] = f.option
+            if extra is not None:
+                rec.update(extra(p, f))
+            entry["fields"].append(rec)
+        entry["responses"] = list(p.responses)
+        out[p.item] = entry
+    return out

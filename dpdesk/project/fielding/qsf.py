@@ -1,0 +1,124 @@
+"""A Qualtrics survey file (.qsf): the JSON Qualtrics itself exports, importable as a new survey.
+
+The structure follows Qualtrics' own exports (SurveyEntry; SurveyElements with BL, FL, SO,
+SQ ...): one block per item, holding a text/graphic element (``DB``/``TB``) with the
+instructions, the group question of a two-group design, and the answer as a single-answer
+multiple choice (``MC``/``SAVR``) whose ``DataExportTag`` is the item's field name, whose
+choices are the design's response labels and whose ``RecodeValues`` are dpdesk's codes.
+QIDs are numbered in order, so the same project exports the same QIDs. Other languages go
+in each question's ``Language`` entry, as Qualtrics' translations do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from dpdesk.project.fielding.instrument import Field, ItemPlan, redcap_name
+
+EXTENSION = ".qsf"
+namer = redcap_name
+
+
+def qids(plans: list[ItemPlan]) -> dict[str, str]:
+    """``field name -> QID``: QID1, QID2 ... in the instrument's order (stable for a project)."""
+    names = [f.name for p in plans for f in p.fields]
+    return {name: f"QID{i + 1}" for i, name in enumerate(names)}
+
+
+def extra(plans):
+    ids = qids(plans)
+    return lambda p, f: {"qid": ids[f.name]}
+
+
+def render(plans: list[ItemPlan], languages, title: str) -> dict[str, str]:
+    ids = qids(plans)
+    digest = hashlib.sha256("|".join(ids).encode()).hexdigest()
+    survey_id = "SV_" + digest[:15]
+    main = languages[0]
+    elements = [_element(survey_id, "BL", "Survey Blocks", None, _blocks(plans, ids, digest)),
+                _element(survey_id, "FL", "Survey Flow", None, _flow(plans, digest)),
+                _element(survey_id, "SO", "Survey Options", None, _options())]
+    for p in plans:
+        for f in p.fields:
+            elements.append(_element(survey_id, "SQ", ids[f.name], f.name, _question(f, ids[f.name], main, languages)))
+    elements.append(_element(survey_id, "QC", "Survey Question Count", str(len(ids)), None))
+    survey = {
+        "SurveyEntry": {
+            "SurveyID": survey_id, "SurveyName": title, "SurveyDescription": None,
+            "SurveyOwnerID": "", "SurveyBrandID": "", "DivisionID": None,
+            "SurveyLanguage": main.upper(), "SurveyActiveResponseSet": "RS_" + digest[15:30],
+            "SurveyStatus": "Inactive", "SurveyStartDate": "0000-00-00 00:00:00",
+            "SurveyExpirationDate": "0000-00-00 00:00:00", "SurveyCreationDate": "0000-00-00 00:00:00",
+            "CreatorID": "", "LastModified": "0000-00-00 00:00:00", "LastAccessed": "0000-00-00 00:00:00",
+            "LastActivated": "0000-00-00 00:00:00", "Deleted": None,
+        },
+        "SurveyElements": elements,
+    }
+    return {EXTENSION: json.dumps(survey, ensure_ascii=False, indent=1)}
+
+
+def _element(survey_id, kind, primary, secondary, payload) -> dict:
+    return {"SurveyID": survey_id, "Element": kind, "PrimaryAttribute": primary,
+            "SecondaryAttribute": secondary, "TertiaryAttribute": None, "Payload": payload}
+
+
+def _block_id(digest: str, i: int) -> str:
+    return f"BL_{digest[:12]}{i:03d}"
+
+
+def _blocks(plans, ids, digest) -> list:
+    blocks = [{"Type": "Standard", "SubType": "", "Description": p.item, "ID": _block_id(digest, i + 1),
+               "BlockElements": _block_elements(p, ids)} for i, p in enumerate(plans)]
+    trash = {"Type": "Trash", "Description": "Trash / Unused Questions", "ID": _block_id(digest, 0),
+             "BlockElements": []}
+    return [trash] + blocks
+
+
+def _block_elements(p: ItemPlan, ids) -> list:
+    return [{"Type": "Question", "QuestionID": ids[f.name]} for f in p.fields]
+
+
+def _flow(plans, digest) -> dict:
+    flow = [{"ID": _block_id(digest, i + 1), "Type": "Block", "FlowID": f"FL_{i + 2}"} for i in range(len(plans))]
+    return {"Flow": flow, "Properties": {"Count": len(plans) + 1}, "FlowID": "FL_1", "Type": "Root"}
+
+
+def _options() -> dict:
+    return {"BackButton": "false", "SaveAndContinue": "true", "SurveyProtection": "PublicSurvey",
+            "BallotBoxStuffingPrevention": "false", "NoIndex": "Yes", "SecureResponseFiles": "true",
+            "SurveyExpiration": "None", "SurveyTermination": "DefaultMessage", "Header": "", "Footer": "",
+            "ProgressBarDisplay": "None", "PartialData": "+1 week", "ValidationMessage": "",
+            "PreviousButton": "", "NextButton": "", "SurveyLanguage": "EN", "NewScoring": 1,
+            "CustomStyles": []}
+
+
+def _html(text: str) -> str:
+    import html
+
+    return "<br>".join(html.escape(line) for line in text.split("\n"))
+
+
+def _question(f: Field, qid: str, main: str, languages) -> dict:
+    base = {"QuestionText": _html(f.text[main]), "DataExportTag": f.name,
+            "QuestionDescription": f.text[main].split("\n")[0][:100],
+            "DataVisibility": {"Private": False, "Hidden": False},
+            "Configuration": {"QuestionDescriptionOption": "UseText"}, "QuestionID": qid}
+    if f.kind == "text":
+        base.update({"QuestionType": "DB", "Selector": "TB", "Validation": {"Settings": {"Type": "None"}},
+                     "Language": {lang.upper(): {"QuestionText": _html(f.text[lang])} for lang in languages[1:]}})
+        return base
+    keys = [str(i + 1) for i in range(len(f.choices))]
+    base.update({
+        "QuestionType": "MC", "Selector": "SAVR", "SubSelector": "TX",
+        "Configuration": {"QuestionDescriptionOption": "UseText", "TextPosition": "inline",
+                          "ChoiceColumnWidth": 25, "RepeatHeaders": "none", "WhiteSpace": "OFF"},
+        "Choices": {k: {"Display": labels[main]} for k, (_, labels) in zip(keys, f.choices)},
+        "ChoiceOrder": keys,
+        "RecodeValues": {k: str(code) for k, (code, _) in zip(keys, f.choices)},
+        "Validation": {"Settings": {"ForceResponse": "OFF", "ForceResponseType": "ON", "Type": "None"}},
+        "Language": {lang.upper(): {"QuestionText": _html(f.text[lang]),
+                                    "Choices": {k: {"Display": labels[lang]} for k, (_, labels) in zip(keys, f.choices)}}
+                     for lang in languages[1:]},
+    })
+    return base

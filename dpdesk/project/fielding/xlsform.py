@@ -1,0 +1,74 @@
+"""An XLSForm (ODK, KoboToolbox, SurveyCTO): ``survey``, ``choices`` and ``settings`` sheets.
+
+One group per item (``begin_group`` ... ``end_group``): a ``note`` with the instructions,
+then ``select_one`` questions whose choice names are dpdesk's codes. Every language is a
+``label::English (en)`` column. A ``README`` sheet says how to field it without undoing the
+protection; converters ignore it. Written with XlsxWriter, so text is never a formula.
+"""
+
+from __future__ import annotations
+
+import io
+
+from dpdesk.project.fielding.instrument import ItemPlan, redcap_name
+from dpdesk.project.fielding.texts import language_name
+
+EXTENSION = ".xlsx"
+namer = redcap_name
+BINARY = True
+
+
+def group_name(p: ItemPlan) -> str:
+    return redcap_name(p.base, "block")
+
+
+def extra(plans):
+    return lambda p, f: {"group": group_name(p)}
+
+
+def _text(text: str) -> str:
+    """A label as written: ``${name}`` would be read as a reference to another question."""
+    return text.replace("${", "$ {")
+
+
+def sheets(plans: list[ItemPlan], languages, title: str) -> dict[str, list[list[str]]]:
+    """The sheets as rows of cell texts (the first row is the header)."""
+    from dpdesk.project.fielding.privacy import README
+
+    labels = [f"label::{language_name(lang)}" for lang in languages]
+    survey = [["type", "name", *labels, "required"]]
+    choices = [["list_name", "name", *labels]]
+    for p in plans:
+        survey.append(["begin_group", group_name(p), *[_text(p.item)] * len(languages), ""])
+        for f in p.fields:
+            if f.kind == "text":
+                survey.append(["note", f.name, *[_text(f.text[lang]) for lang in languages], ""])
+                continue
+            survey.append([f"select_one {f.name}", f.name, *[_text(f.text[lang]) for lang in languages], "no"])
+            choices += [[f.name, str(code), *[_text(lab[lang]) for lang in languages]] for code, lab in f.choices]
+        survey.append(["end_group", "", *[""] * len(languages), ""])
+    settings = [["form_title", "form_id", "version", "default_language"],
+                [title, redcap_name(title, "", 60) or "dpdesk_rr", "1", language_name(languages[0])]]
+    readme = [["How to field this form"], *[[line] for line in README.splitlines()]]
+    return {"survey": survey, "choices": choices, "settings": settings, "README": readme}
+
+
+def render(plans: list[ItemPlan], languages, title: str) -> dict[str, bytes]:
+    import xlsxwriter
+
+    buf = io.BytesIO()
+    book = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False,
+                                     "strings_to_numbers": False})
+    for name, rows in sheets(plans, languages, title).items():
+        sheet = book.add_worksheet(name)
+        for r, row in enumerate(rows):
+            for c, value in enumerate(row):
+                sheet.write_string(r, c, str(value))
+    book.close()
+    return {EXTENSION: buf.getvalue()}
+
+
+def as_text(plans, languages, title) -> str:
+    """The sheets as tab-separated text: the copy the project keeps."""
+    return "\n\n".join(f"[{name}]\n" + "\n".join("\t".join(row) for row in rows)
+                       for name, rows in sheets(plans, languages, title).items())

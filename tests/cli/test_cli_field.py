@@ -1,0 +1,72 @@
+"""`dpdesk field` and `dpdesk item --question-b`: a design waiting for its fielding, exported."""
+
+from __future__ import annotations
+
+import json
+
+from dpdesk.project import Project
+from dpdesk.project.fielding.store import instruments, item_text
+from tests.helpers.cli import run
+
+
+def test_item_without_column_then_field(tmp_path, capsys):
+    p = tmp_path / "s.dpdesk"
+    assert run(capsys, "new", p)[0] == 0
+    code, out, err = run(capsys, "item", p, "cheat", "--design", "crosswise", "--param", "p=0.25",
+                         "--question", "Did you cheat?", "--question-b", "Is your mother's birthday in Jan-Mar?")
+    assert code == 0, err
+    assert "No data column yet" in out
+    code, out, err = run(capsys, "field", p, tmp_path / "cheat.qsf", "--format", "qsf", "--language", "en")
+    assert code == 0, err
+    survey = json.loads((tmp_path / "cheat.qsf").read_text(encoding="utf-8"))
+    texts = [e["Payload"]["QuestionText"] for e in survey["SurveyElements"] if e["Element"] == "SQ"]
+    assert any("Jan-Mar" in t for t in texts)
+    assert (tmp_path / "cheat-README.txt").exists()
+    with Project.open(p) as project:
+        assert item_text(project, "cheat", "question_b") == "Is your mother's birthday in Jan-Mar?"
+        assert project.item("cheat").column is None
+        assert [i.format for i in instruments(project)] == ["qsf"]
+
+
+def test_question_b_only_for_two_question_designs(tmp_path, capsys):
+    p = tmp_path / "s.dpdesk"
+    run(capsys, "new", p)
+    code, _, err = run(capsys, "item", p, "x", "--design", "warner", "--param", "p=0.75", "--question-b", "B?")
+    assert code == 1 and "two-question designs" in err
+
+
+def test_field_refuses_in_words(tmp_path, capsys):
+    p = tmp_path / "s.dpdesk"
+    run(capsys, "new", p)
+    run(capsys, "item", p, "travel", "--design", "krr", "--param", 'categories=["a","b","c"]', "--param", "epsilon=2")
+    code, out, err = run(capsys, "field", p, tmp_path / "t", "--format", "xlsform")
+    assert code == 1 and "cannot be fielded online" in err and "Traceback" not in err
+    code, _, err = run(capsys, "field", p, tmp_path / "t", "--format", "redcap", "--item", "nope")
+    assert code == 1 and "nope" in err
+
+
+def test_designs_waiting_for_fielding_then_answers_back(tmp_path, capsys):
+    """Two-group and multi-select items made without columns are fielded, and the export maps back."""
+    from dpdesk.project.analysis import analyze
+
+    p = tmp_path / "s.dpdesk"
+    run(capsys, "new", p)
+    assert run(capsys, "item", p, "drugs", "--design", "sld", "--param", "p1=0.25", "--param", "p2=0.75",
+               "--question", "Did you use drugs?")[0] == 0
+    assert run(capsys, "item", p, "news", "--design", "unary", "--param", 'categories=["tv","radio"]',
+               "--param", "epsilon=1.0986122886681098", "--question", "Where do you get news?")[0] == 0
+    code, out, err = run(capsys, "field", p, tmp_path / "dict.csv", "--format", "redcap", "--mode", "interview")
+    assert code == 0, err
+    from dpdesk.project import Project
+    from tests.helpers.fielding import redcap_export, simulate
+
+    with Project.open(p) as project:
+        rows, counts = simulate(project, n=80)
+    (tmp_path / "records.csv").write_text(redcap_export(tmp_path / "dict.csv", rows), encoding="utf-8")
+    code, out, err = run(capsys, "import", p, tmp_path / "records.csv")
+    assert code == 0, err
+    assert "drugs → drugs (the fielded redcap instrument)" in out and "news → news_1" in out
+    with Project.open(p) as project:
+        results = {r.item: r for r in analyze(project)}
+    assert results["drugs"].estimate.counts[0].tolist() == counts["drugs"][0]
+    assert [c.tolist() for c in results["news"].estimate.counts] == counts["news"]
