@@ -14,7 +14,7 @@ from dpdesk.project.analysis import analyze, results_bundle, stored_table, subgr
 from dpdesk.project.export.results import export_results
 from dpdesk.project.labels import MISSING, Labels
 from dpdesk.project.reading.importing import import_file
-from dpdesk.project.report.figures import figure_rows, figure_specs
+from dpdesk.project.report.figures import figure_rows, report_figures
 from dpdesk.project.subgroup_choice import project_subgroup_columns
 from tests.helpers.cli import run
 
@@ -135,12 +135,12 @@ def test_qualtrics_question_text_reaches_choosers_tables_and_plots(tmp_path, cap
                            "Q3": "Q3 \u2014 Region - Selected Choice"}
         p.set_item_label("cannabis", "Cannabis use")
         results = analyze(p, by="Q2")
-    specs = figure_specs(figure_rows(results))
+    figures = report_figures(figure_rows(results))
+    assert figures["subgroups"].caption.endswith("by What is your age group?")  # the caption speaks in labels
     assert figure_rows(results).by == "What is your age group?"
     assert figure_rows(results).forest[0]["item"] == "Cannabis use"
     code, out, _ = run(capsys, "estimate", path, "--by", "Q2")
     assert code == 0 and "By What is your age group?" in out and "Cannabis use" in out
-    assert specs is not None
 
 
 @pytest.mark.parametrize("name, column, label, values", [
