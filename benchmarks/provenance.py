@@ -20,6 +20,7 @@ MEASURES = {
     "accounting": ["dpdesk/mechanisms/accounting.py"],
     "coverage": ["dpdesk/mechanisms/rr"],
     "speed_rr": ["dpdesk/mechanisms/rr"],
+    "survey": ["dpdesk/mechanisms/rr"],
     "simulate": ["dpdesk/mechanisms/rr"],
     "import": ["dpdesk/project"],
     "bench_project_file": ["dpdesk/project"],

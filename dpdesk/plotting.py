@@ -26,11 +26,41 @@ def _percent_axis(axis) -> None:
         axis.set_major_formatter(lambda x, _pos: f"{100 * x:.0f}%")
 
 
-def _wrapped(text: str, width: int = 28) -> str:
-    """``text`` broken into lines of at most ``width`` characters (labels are questions)."""
+def wrap(text: str, width: int) -> str:
+    """``text`` broken into lines of at most ``width`` characters (long words stay whole)."""
     import textwrap
 
-    return "\n".join(textwrap.wrap(str(text), width)) or str(text)
+    return "\n".join(textwrap.wrap(str(text), max(4, width), break_long_words=False)) or str(text)
+
+
+def chars_across(figure, share: float = 1.0) -> int:
+    """About how many 9-point characters fit across ``share`` of the figure's width."""
+    return int(figure.get_figwidth() * share * 72 / (9 * 0.62))
+
+
+def category_ticks(ax, labels: list[str]) -> None:
+    """Category labels under the bars that never run into each other: each is wrapped to its
+    slot's width, and a single word too long for its slot turns the labels 30 degrees."""
+    slot = max(4, int(chars_across(ax.figure, 0.8) / max(1, len(labels))) - 1)
+    wrapped = [wrap(label, slot) for label in labels]
+    too_long = any(len(word) > slot for label in labels for word in str(label).split())
+    ax.set_xticks(range(len(labels)))
+    if too_long:
+        ax.set_xticklabels([wrap(label, 24) for label in labels], rotation=30, ha="right", rotation_mode="anchor")
+    else:
+        ax.set_xticklabels(wrapped, rotation=0, ha="center")
+
+
+def axis_label(ax, text: str, axis: str = "x", beside: list[str] | None = None) -> None:
+    """An axis title wrapped to the width the axes will have, so it is never cut off at the edge.
+
+    ``beside``: the tick labels to the left of the axes (their longest line takes width away)."""
+    fig = ax.figure
+    if axis == "x":
+        taken = max((len(line) for label in beside or [] for line in str(label).split("\n")), default=4) + 6
+        ax.set_xlabel(wrap(text, max(16, chars_across(fig, 0.95) - taken)))
+    else:
+        ax.set_ylabel(wrap(text, int(fig.get_figheight() * 72 / (9 * 0.62) * 0.85)))
 
 
 def draw_forest(figure, rows: list[dict], *, confidence: float = 0.95) -> None:
@@ -54,11 +84,12 @@ def draw_forest(figure, rows: list[dict], *, confidence: float = 0.95) -> None:
                     fmt="s" if direct else "o", ms=6, capsize=3, lw=1.6,
                     color=DIRECT_COLOUR if direct else RR_COLOUR, mfc="white" if direct else None)
     ax.set_yticks(range(len(items)))
-    ax.set_yticklabels([_wrapped(i) for i in items])  # a question as label: on lines, not across the plot
+    ax.set_yticklabels([wrap(i, 28) for i in items])
     ax.invert_yaxis()
     ax.set_xlim(0, max(0.05, min(1.0, max((r["CI high"] or 0) for r in rows) * 1.15 if rows else 1.0)))
     _percent_axis(ax.xaxis)
-    ax.set_xlabel(_wrapped(f"estimated prevalence with {100 * confidence:.0f}% confidence interval", 32))
+    axis_label(ax, f"estimated prevalence with {100 * confidence:.0f}% confidence interval",
+               beside=[wrap(i, 28) for i in items])
     ax.grid(axis="x", color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
     from matplotlib.lines import Line2D
@@ -66,7 +97,8 @@ def draw_forest(figure, rows: list[dict], *, confidence: float = 0.95) -> None:
     if has_direct:
         handles = [Line2D([], [], color=RR_COLOUR, marker="o", lw=1.6, label="randomized response"),
                    Line2D([], [], color=DIRECT_COLOUR, marker="s", mfc="white", lw=1.6, label="asked directly")]
-        ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)
+        figure.legend(handles=handles, loc="outside upper center", ncol=2, fontsize=8,
+                      frameon=False)  # above the plot, centred on the figure: never on the frame or cut off
 
 
 def draw_bars(figure, rows: list[dict], *, title: str = "", label_key: str = "category",
@@ -80,16 +112,15 @@ def draw_bars(figure, rows: list[dict], *, title: str = "", label_key: str = "ca
     high = [max(0.0, (r["CI high"] if r["CI high"] is not None else e) - e) for e, r in zip(est, rows)]
     ax.bar(range(len(rows)), est, yerr=[low, high], capsize=4, color=RR_COLOUR, alpha=0.85,
            error_kw={"lw": 1.2, "ecolor": "#222222"})
-    ax.set_xticks(range(len(rows)))
-    ax.set_xticklabels(labels, rotation=0 if sum(map(len, labels)) < 50 else 30, ha="center")
+    category_ticks(ax, labels)
     _percent_axis(ax.yaxis)
     top = max([r["CI high"] or 0 for r in rows] + [0.05])
     ax.set_ylim(0, min(1.0, top * 1.15))
-    ax.set_ylabel(f"estimate, {100 * confidence:.0f}% CI")
+    axis_label(ax, f"estimate, {100 * confidence:.0f}% CI", "y")
     ax.grid(axis="y", color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(wrap(title, chars_across(figure, 0.9)), fontsize=10)
 
 
 SUBGROUP_COLOURS = ("#2b5c8a", "#b35806", "#4d9221", "#762a83", "#8c510a", "#01665e", "#c51b7d", "#525252")
@@ -103,6 +134,7 @@ def draw_grouped_bars(figure, rows: list[dict], *, title: str = "", label_key: s
     labels = list(dict.fromkeys(str(r[label_key]) for r in rows))
     groups = list(dict.fromkeys(str(r[group_key]) for r in rows))
     width = 0.8 / max(1, len(groups))
+    handles = []
     for g, group in enumerate(groups):
         mine = {str(r[label_key]): r for r in rows if str(r[group_key]) == group}
         xs, est, low, high = [], [], [], []
@@ -115,19 +147,20 @@ def draw_grouped_bars(figure, rows: list[dict], *, title: str = "", label_key: s
             est.append(e)
             low.append(max(0.0, e - (r["CI low"] if r["CI low"] is not None else e)))
             high.append(max(0.0, (r["CI high"] if r["CI high"] is not None else e) - e))
-        ax.bar(xs, est, width=width * 0.92, yerr=[low, high], capsize=3, label=group,
-               color=SUBGROUP_COLOURS[g % len(SUBGROUP_COLOURS)], alpha=0.85, error_kw={"lw": 1.0, "ecolor": "#222222"})
-    ax.set_xticks(range(len(labels)))
-    ax.set_xticklabels(labels, rotation=0 if sum(map(len, labels)) < 50 else 30, ha="center")
+        handles.append(ax.bar(xs, est, width=width * 0.92, yerr=[low, high], capsize=3, label=group,
+               color=SUBGROUP_COLOURS[g % len(SUBGROUP_COLOURS)], alpha=0.85,
+                              error_kw={"lw": 1.0, "ecolor": "#222222"}))
+    category_ticks(ax, labels)
     _percent_axis(ax.yaxis)
     top = max([r["CI high"] or 0 for r in rows] + [0.05])
     ax.set_ylim(0, min(1.0, top * 1.15))
-    ax.set_ylabel(f"estimate, {100 * confidence:.0f}% CI")
+    axis_label(ax, f"estimate, {100 * confidence:.0f}% CI", "y")
     ax.grid(axis="y", color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
-    ax.legend(loc="upper right", fontsize=8, frameon=False, ncol=min(4, len(groups)))
+    ax.legend(handles=handles, labels=[wrap(g, 18) for g in groups], loc="upper left",
+              bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)  # beside the frame, never over the bars
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(wrap(title, chars_across(figure, 0.9)), fontsize=10)
 
 
 def draw_odds_ratios(figure, rows: list[dict], *, confidence: float = 0.95) -> None:
@@ -155,9 +188,10 @@ def draw_odds_ratios(figure, rows: list[dict], *, confidence: float = 0.95) -> N
     ax.xaxis.set_major_formatter(lambda x, _pos: f"{x:g}")
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([r["term"] for r in rows])
+    ax.set_yticklabels([wrap(r["term"], 28) for r in rows])
     ax.set_ylim(len(rows) - 0.5, -0.5)
-    ax.set_xlabel(f"odds ratio, {100 * confidence:.0f}% CI (log scale; 1: no effect)")
+    axis_label(ax, f"odds ratio, {100 * confidence:.0f}% CI (log scale; 1: no effect)",
+               beside=[wrap(r["term"], 28) for r in rows])
     ax.grid(axis="x", color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
 
@@ -179,15 +213,15 @@ def draw_prevalence_curve(figure, rows: list[dict], *, predictor: str, kind: str
         pos = list(range(len(rows)))
         ax.errorbar(pos, est, yerr=[[e - lo for e, lo in zip(est, low)], [hi - e for e, hi in zip(est, high)]],
                     fmt="o", ms=6, capsize=4, lw=1.6, color=RR_COLOUR)
-        ax.set_xticks(pos)
-        ax.set_xticklabels([str(x) for x in xs])
+        category_ticks(ax, [str(x) for x in xs])
         ax.set_xlim(-0.5, len(rows) - 0.5)
-    ax.set_xlabel(predictor)
+    axis_label(ax, predictor)
     ax.set_ylim(0, min(1.0, max(high + [0.05]) * 1.12))
     _percent_axis(ax.yaxis)
-    ax.set_ylabel(f"predicted prevalence, {100 * confidence:.0f}% CI")
+    axis_label(ax, f"predicted prevalence, {100 * confidence:.0f}% CI", "y")
     if outcome:
-        ax.set_title(f"{outcome} by {predictor} (other predictors at their means)", fontsize=9)
+        ax.set_title(wrap(f"{outcome} by {predictor} (other predictors at their means)", chars_across(figure, 0.9)),
+                     fontsize=9)
     ax.grid(color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
 

@@ -62,44 +62,67 @@ def html_to_pdf(html: str, path: str | os.PathLike, *, title: str = "dpdesk repo
 
     ``images`` maps the ``src`` names used in ``html`` to PNG bytes.
     """
+    app = _application()  # noqa: F841 - kept alive while painting
+    return write_pdf([html], path, title=title, images=images, page_numbers=True, before_painting=keep_captions)
+
+
+def write_pdf(htmls: list[str], path: str | os.PathLike, *, title: str, page: str = "A4", margin_mm: float = 20,
+              font_pt: int = 9, images: dict[str, bytes] | None = None, page_numbers: bool = False,
+              before_painting=None) -> Path:
+    """Lay out each of ``htmls`` (Qt's rich text) from a new ``page`` page (a ``QPageSize`` name: "A4", "A5")
+    at 300 dpi in DejaVu Sans ``font_pt`` and write them as one PDF to ``path`` atomically; returns the path.
+
+    ``images`` maps ``src`` names to PNG bytes; ``page_numbers`` prints "2 / 5" below each page;
+    ``before_painting(document)`` runs once a document's pages are laid out (to move blocks, or to
+    check for a Cancel). Needs a Qt GUI application; any thread (no widgets).
+    """
     from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSizeF, QUrl
     from PySide6.QtGui import QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
-    app = _application()  # noqa: F841 - kept alive while painting
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp")
     writer = QPdfWriter(str(tmp))
     writer.setTitle(title)
     writer.setCreator("dpdesk")
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
-                                     QMarginsF(20, 20, 20, 20), QPageLayout.Unit.Millimeter))
+    margins = QMarginsF(margin_mm, margin_mm, margin_mm, margin_mm)
+    writer.setPageLayout(QPageLayout(QPageSize(getattr(QPageSize.PageSizeId, page)), QPageLayout.Orientation.Portrait,
+                                     margins, QPageLayout.Unit.Millimeter))
     writer.setResolution(300)
-    doc = QTextDocument()
-    doc.documentLayout().setPaintDevice(writer)
-    doc.setDefaultFont(QFont("DejaVu Sans", 9))
-    for name, data in (images or {}).items():
-        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name), QImage.fromData(data, "PNG"))
-    doc.setHtml(html)
     rect = writer.pageLayout().paintRectPixels(writer.resolution())
-    footer = 90  # pixels at 300 dpi for the page number
-    doc.setPageSize(QSizeF(rect.width(), rect.height() - footer))
-    keep_captions(doc)
-    pages = doc.pageCount()
+    footer = 90 if page_numbers else 0  # pixels at 300 dpi for the page number
+    width, height = float(rect.width()), float(rect.height() - footer)
+    docs = []
+    for text in htmls:
+        doc = QTextDocument()
+        doc.documentLayout().setPaintDevice(writer)  # lay out in the printer's resolution
+        doc.setDefaultFont(QFont("DejaVu Sans", font_pt))
+        for name, data in (images or {}).items():
+            doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name), QImage.fromData(data, "PNG"))
+        doc.setHtml(text)
+        doc.setPageSize(QSizeF(width, height))
+        if before_painting is not None:
+            before_painting(doc)
+        docs.append(doc)
+    pages = sum(doc.pageCount() for doc in docs)
     painter = QPainter(writer)
     try:
-        for page in range(pages):
-            if page:
-                writer.newPage()
-            painter.save()
-            painter.translate(QPointF(0, -page * doc.pageSize().height()))
-            clip = QRectF(0, page * doc.pageSize().height(), doc.pageSize().width(), doc.pageSize().height())
-            doc.drawContents(painter, clip)
-            painter.restore()
-            painter.setFont(QFont("DejaVu Sans", 8))
-            painter.drawText(QRectF(0, rect.height() - footer + 20, rect.width(), footer - 20),
-                             0x0084, f"{page + 1} / {pages}")  # AlignHCenter | AlignVCenter
+        number = 0
+        for doc in docs:
+            for page_index in range(doc.pageCount()):
+                if number:
+                    writer.newPage()
+                number += 1
+                painter.save()
+                painter.translate(QPointF(0, -page_index * height))
+                doc.drawContents(painter, QRectF(0, page_index * height, width, height))
+                painter.restore()
+                if page_numbers:
+                    painter.setFont(QFont("DejaVu Sans", 8))
+                    painter.drawText(QRectF(0, rect.height() - footer + 20, rect.width(), footer - 20),
+                                     0x0084, f"{number} / {pages}")  # AlignHCenter | AlignVCenter
     finally:
         painter.end()
+    del painter, writer  # finishes the file
     os.replace(tmp, path)
     return path
 
@@ -107,6 +130,35 @@ def html_to_pdf(html: str, path: str | os.PathLike, *, title: str = "dpdesk repo
 #: The report's file types by suffix, as the command line and File > Export report offer them.
 REPORT_SUFFIXES = {".pdf": "PDF document", ".docx": "Word document", ".html": "Web page", ".htm": "Web page",
                    ".tex": "LaTeX document"}
+
+
+def card_html(title: str, text: str) -> str:
+    """One respondent card as rich text: its title, then the text's paragraphs (blank-line separated)."""
+    import html
+
+    paragraphs = [p for p in text.split("\n\n") if p.strip()]
+    if paragraphs and paragraphs[0].strip() == title.strip():
+        paragraphs = paragraphs[1:]  # the question is the title: not printed twice
+    body = "".join(f"<p>{html.escape(p).replace(chr(10), '<br>')}</p>" for p in paragraphs)
+    return (f"<h2 style='margin-bottom: 12px'>{html.escape(title)}</h2>"
+            f"<div style='font-size: 11pt; line-height: 140%'>{body}</div>")
+
+
+def write_cards(cards: list[tuple[str, str]], path: str | os.PathLike, *, job=None) -> Path:
+    """Respondent cards ``(title, text)`` as one PDF, each card from a new A5 page (one per language,
+    for example); written atomically. ``job``: a worker job (progress and Cancel), or None.
+
+    Works in a worker thread: ``QPdfWriter`` and ``QTextDocument``, no widgets.
+    """
+    app = _application()  # noqa: F841 - kept alive while painting
+    if job is not None:
+        job.progress(0.1, "Laying out the card")
+    path = write_pdf([card_html(title, text) for title, text in cards], path, title=cards[0][0] if cards else "",
+                     page="A5", margin_mm=15, font_pt=11,
+                     before_painting=None if job is None else lambda _doc: job.check())
+    if job is not None:
+        job.progress(1.0, "Card saved")
+    return path
 
 
 def write_report(project, path: str | os.PathLike, **options) -> Path:

@@ -42,9 +42,15 @@ def build_parser() -> argparse.ArgumentParser:
     from dpdesk.cli import report
 
     report.register(sub)
+    from dpdesk.cli import texts
+
+    texts.register(sub)
     from dpdesk.cli import field
 
     field.register(sub)
+    from dpdesk.cli import survey
+
+    survey.register(sub)
     return parser
 
 

@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from dpdesk.cli.survey import add_design_options, design_from_args
 from dpdesk.errors import DataError, DesignError
 
 
@@ -63,7 +64,8 @@ def register(sub) -> None:
                        "--column Q7_w2 --codes yes=1 --codes no=2")
     p.add_argument("project")
     p.add_argument("name", help="item name")
-    p.add_argument("--design", help="design name (warner, forced, crosswise, sld, ...); leave it out to map an "
+    p.add_argument("--design", help="design name (warner, forced, crosswise, sld, ..., or dice_sum: forced response "
+                   "with dice added up); leave it out to map an "
                    "existing item")
     p.add_argument("--dataset", help="the dataset this mapping is for (default: the active one)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
@@ -81,6 +83,8 @@ def register(sub) -> None:
                    "own user-missing codes")
     p.add_argument("--question", default="", help="the question text")
     p.add_argument("--label", help="a short label for tables and plots (default: the question)")
+    p.add_argument("--force", action="store_true",
+                   help="add the item even though its design protects no one (every answer reveals the truth)")
     p.add_argument("--question-b", default="", metavar="TEXT",
                    help="two-question designs (crosswise, triangular, unrelated question): the harmless "
                    "question B, as respondents read it")
@@ -130,7 +134,8 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_demo)
 
 
-def _analysis_options(p) -> None:
+def study_options(p) -> None:
+    """The project and what to estimate: subgroups, intervals, dataset (estimate, export, report, methods)."""
     p.add_argument("project")
     by = p.add_mutually_exclusive_group()
     by.add_argument("--by", help="also estimate by subgroups of this column")
@@ -139,6 +144,10 @@ def _analysis_options(p) -> None:
     p.add_argument("--ci", default="default", choices=["default", "wald", "bootstrap"], help="interval method")
     p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
     p.add_argument("--dataset", help="dataset name (default: the active one)")
+
+
+def _analysis_options(p) -> None:
+    study_options(p)
     p.add_argument("--strict", action="store_true",
                    help="stop at answers that match no code, instead of leaving them out (missing answers: "
                    "blanks and user-missing codes, are always left out and reported)")
@@ -147,6 +156,7 @@ def _analysis_options(p) -> None:
     p.add_argument("--adjust", default="holm", choices=["holm", "bonferroni", "none"],
                    help="adjust the p-values of the pairwise subgroup differences for many comparisons "
                    "(default: holm; the unadjusted p-values are kept beside them)")
+    add_design_options(p)
 
 
 # ----------------------------------------------------------------------------- commands
@@ -269,6 +279,24 @@ def _codes(values, what: str) -> dict | None:
             for k, v in pairs.items()}
 
 
+DICE_PARAMS = ("dice", "sides", "yes", "no", "truth")
+
+
+def _dice_sum(params: dict):
+    """``--design dice_sum --param dice=2 --param sides=6 --param yes=[2,3,4] --param no=[11,12]``."""
+    from dpdesk.mechanisms import rr
+
+    unknown = [k for k in params if k not in DICE_PARAMS]
+    if unknown:
+        raise DesignError(f"Dice added up take --param {', '.join(DICE_PARAMS)}, not {unknown[0]!r}; for example "
+                          f"--param dice=2 --param sides=6 --param yes=[2,3,4] --param no=[11,12].")
+    return rr.randomizers.dice_sum(**params)
+
+
+NO_PRIVACY = ("This design protects no one: every answer it allows reveals the respondent's true answer, "
+              "exactly as if the question were asked directly.")
+
+
 def cmd_item(args) -> int:
     from dpdesk.mechanisms import rr
     from dpdesk.project import Project
@@ -284,7 +312,12 @@ def cmd_item(args) -> int:
     from dpdesk.project.fielding.texts import TWO_QUESTIONS
 
     params = {k: _param_value(v) for k, v in _pairs(args.param, "--param").items()}
-    d = rr.design(args.design, **params)
+    stored = d = _dice_sum(params) if args.design == "dice_sum" else rr.design(args.design, **params)
+    if args.design == "dice_sum":  # forced response with dice added up: the dice are kept with the design
+        d = stored.build()
+    if d.protects_no_one and not args.force:
+        raise DesignError(NO_PRIVACY + " Change the parameters so that some outcomes force an answer, or add "
+                          "--force to add the item anyway.")
     column, codes, group_codes = _mapping_args(args, d)
     if args.question_b.strip() and d.name not in TWO_QUESTIONS:
         raise DesignError(f"--question-b is for the two-question designs ({', '.join(TWO_QUESTIONS)}); "
@@ -293,7 +326,7 @@ def cmd_item(args) -> int:
         if codes and args.column and not args.option_column:
             _check_codes_against_data(project, d, args.column, codes, args.dataset)
         with project.transaction():
-            project.add_item(args.name, d, column=column, codes=codes, group_column=args.group_column,
+            project.add_item(args.name, stored, column=column, codes=codes, group_column=args.group_column,
                              group_codes=group_codes, question=args.question, dataset=args.dataset)
             if args.question_b.strip():
                 from dpdesk.project.fielding.store import set_item_text
@@ -447,15 +480,19 @@ def _run_analysis(args):
             print(f"warning: {warning}", file=sys.stderr)
         results = analyze(project, dataset=args.dataset, by=args.by, ci=args.ci, confidence=args.confidence,
                           exclude=not args.strict, min_group_size=args.min_group_size,
-                          by_dataset=getattr(args, "by_dataset", False), adjust=args.adjust)
+                          by_dataset=getattr(args, "by_dataset", False), adjust=args.adjust,
+                          survey=design_from_args(args))
         _warn_subgroups(check_results(project, results, threshold=args.min_group_size))
         for warning in dict.fromkeys(w for r in results for w in r.warnings if w not in shown):
             print(f"warning: {warning}", file=sys.stderr)
         bundle = results_bundle(project, results, dataset=args.dataset, ci=args.ci, confidence=args.confidence)
         for r in results:
             if r.estimate is not None:
-                project.save_analysis(r.item, {"by": args.by, "ci": args.ci, "confidence": args.confidence},
-                                      r.estimate.to_dict())
+                options = {"by": args.by, "ci": args.ci, "confidence": args.confidence}
+                if r.sample_design is not None:
+                    options["survey_design"] = r.sample_design.to_dict()
+                project.save_analysis(r.item, options,
+                                      r.survey.to_dict() if r.survey is not None else r.estimate.to_dict())
     return results, bundle
 
 

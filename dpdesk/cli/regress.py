@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from dpdesk.cli.survey import add_design_options, design_from_args
 from dpdesk.errors import DataError
 
 
@@ -34,6 +35,7 @@ def register(sub) -> None:
     p.add_argument("--export", metavar="FILE", help="also write the regression to FILE (.xlsx: its own sheets, "
                    "or .csv) with a reproducibility script that refits it and checks the coefficients")
     p.add_argument("--no-save", action="store_true", help="do not save the fit with the project's analyses")
+    add_design_options(p)
     p.set_defaults(func=cmd_regress)
 
 
@@ -57,7 +59,8 @@ def cmd_regress(args) -> int:
     with Project.open(args.project) as project:
         result = regress(project, args.item, args.predictors, reference=_references(args.ref),
                          interactions=args.interaction, center=args.center, categorical=args.categorical,
-                         confidence=args.confidence, dataset=args.dataset, direct_column=args.direct)
+                         confidence=args.confidence, dataset=args.dataset, direct_column=args.direct,
+                         survey=design_from_args(args))
         if args.direct is None:  # the saved report and the export refit exactly this model
             spec = RegressionSpec(args.item, list(args.predictors), _references(args.ref), list(args.interaction),
                                   list(args.center), list(args.categorical), args.confidence, result.dataset)

@@ -10,18 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dpdesk.cli.data import study_options
+from dpdesk.cli.survey import add_design_options, design_from_args
 from dpdesk.errors import DataError
 
 
 def _options(p) -> None:
-    p.add_argument("project")
-    by = p.add_mutually_exclusive_group()
-    by.add_argument("--by", help="also estimate by subgroups of this column")
-    by.add_argument("--by-dataset", action="store_true",
-                    help="compare the datasets each item is mapped in (wave 1 against wave 2)")
-    p.add_argument("--ci", default="default", choices=["default", "wald", "bootstrap"], help="interval method")
-    p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
-    p.add_argument("--dataset", help="dataset name (default: the active one)")
+    study_options(p)
+    add_design_options(p)
 
 
 def register(sub) -> None:
@@ -61,7 +57,7 @@ def cmd_report(args) -> int:
     check_suffix(out)
     with Project.open(args.project) as project:
         write_report(project, out, by=args.by, ci=args.ci, confidence=args.confidence, style=style,
-                     dataset=args.dataset, by_dataset=args.by_dataset)
+                     dataset=args.dataset, by_dataset=args.by_dataset, survey=design_from_args(args))
     print(f"Wrote {out}")
     return 0
 
@@ -73,6 +69,6 @@ def cmd_methods(args) -> int:
 
     with Project.open(args.project) as project:
         results = analyze(project, by=args.by, ci=args.ci, confidence=args.confidence, dataset=args.dataset,
-                          by_dataset=args.by_dataset)
+                          by_dataset=args.by_dataset, survey=design_from_args(args))
         print(methods(project, results, ci=args.ci, confidence=args.confidence, dataset=args.dataset).text(), end="")
     return 0

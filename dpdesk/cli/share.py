@@ -135,7 +135,7 @@ def cmd_share(args) -> int:
     from dpdesk.project.sharing import pseudonymize as pz
     from dpdesk.project.analysis import stored_table
     from dpdesk.project.sharing.writing import export_extract, report_rows, report_text
-    from dpdesk.project.sharing.extract import Extract
+    from dpdesk.project.sharing.extract import Extract, report_labels
     from dpdesk.project.sharing.checks import IDENTIFIER, QUASI, SENSITIVE, ShareOptions, default_roles, rr_columns
 
     with Project.open(args.project) as project:
@@ -167,8 +167,7 @@ def cmd_share(args) -> int:
     from dpdesk.mechanisms.disclosure import check_k
 
     options.k = check_k(options.k)
-    labels = {"variable_labels": report.variable_labels, "value_labels": report.value_labels}
-    extract = Extract(frame, options, identifiers=identifiers, labels=labels)
+    extract = Extract(frame, options, identifiers=identifiers, labels=report_labels(report))
     if args.pseudonymize and not (args.key_file or args.new_key):
         raise DataError("--pseudonymize needs a key: --key-file F (an existing key) or --new-key F (make one).")
     if (args.key_file or args.new_key) and not args.pseudonymize:

@@ -26,6 +26,7 @@ from dpdesk.project.mapping.item_counts import responses as _responses
 from dpdesk.project.reading.codes import numeric_codes
 from dpdesk.project.reading.table import ImportReport, Source, Table
 from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay importable from here
+    BY_DATASET,
     COLUMNS,
     estimate_rows,
     subgroup_rows,
@@ -33,12 +34,12 @@ from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay impor
     subgroup_test_rows,
     subgroup_test_sentences,
 )
+from dpdesk.project.survey_analysis import subgroup_sizes, survey_item, survey_subgroups
+from dpdesk.project.survey_design import estimator_arguments, survey_design
 from dpdesk.project.mapping.unary import is_unary_codes, unary_counts_by
 
 #: What an item without a mapping in the dataset analysed shows instead of an estimate.
 NOT_MAPPED = "not mapped in this dataset"
-#: What ``analyze(by_dataset=True)`` results give as their ``by``: the datasets are the subgroups.
-BY_DATASET = "dataset"
 
 #: "Subgroups by" warns above this many subgroups, or for subgroups with fewer respondents.
 MAX_SUBGROUPS = 20
@@ -66,6 +67,8 @@ class ItemResult:
     by_label: str | None = None  # the label of the "Subgroups by" column
     missing_n: int | None = None  # answers used of respondents with no subgroup value: the "(missing)" row
     adjust: str = multiple_testing.DEFAULT  # the adjustment of the pairwise p-values for many comparisons
+    survey: Any = None  # rr.SurveyEstimate, when the dataset has a survey design
+    sample_design: Any = None  # the SurveyDesign used (column names), or None
 
     def __post_init__(self):
         self.label = self.label or (self.question or "").strip() or self.item
@@ -104,7 +107,8 @@ def stored_table(project, dataset: str | None = None) -> Table:
     labels = Labels.from_stored(project.column_labels(ds.name))  # the project's labels (typed codes)
     report.variable_labels, report.value_labels = labels.columns, labels.values
     src = ds.source or {}
-    source = Source(src.get("name", ds.name), src.get("path", ""), int(src.get("size") or 0), src.get("sha256", ""))
+    source = Source(src.get("name") or ds.name, src.get("path") or "", int(src.get("size") or 0),
+                    src.get("sha256") or "")  # a dataset added without a file has none of these
     frame = project.dataset_frame(ds.name)
     report.value_labels = {  # codes as the import gave them (the file keeps them as text)
         c: numeric_codes(labels or {}, c in frame.columns and getattr(frame[c].dtype, "kind", "O") in "iuf")
@@ -114,7 +118,7 @@ def stored_table(project, dataset: str | None = None) -> Table:
 
 def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: str = "default",
             confidence: float = 0.95, exclude: bool = True, items: list[str] | None = None,
-            min_group_size: int | None = None, by_dataset: bool = False,
+            min_group_size: int | None = None, by_dataset: bool = False, survey=None,
             adjust: str = multiple_testing.DEFAULT) -> list[ItemResult]:
     """Estimate every item (or the named ones) of the project, optionally by subgroup ``by``.
 
@@ -134,16 +138,28 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
     or a user-missing code) form no subgroup of their own but are counted
     (``ItemResult.missing_n``, the "(missing)" row). ``adjust`` (``"holm"``, ``"bonferroni"``
     or ``"none"``) is how the pairwise p-values of one item are adjusted in the tables.
+
+    ``survey``: the sample design (:class:`~dpdesk.project.survey_design.SurveyDesign`);
+    by default the dataset's stored one, ``False`` for none. With a design every estimate
+    is design-based (:mod:`dpdesk.project.survey_analysis`; ``ItemResult.survey``).
     """
     adjust = _adjust_method(adjust)
     if min_group_size is not None and (isinstance(min_group_size, bool) or not isinstance(min_group_size, int)
                                        or min_group_size < 1):
         raise DataError(f"The smallest group size must be a whole number of at least 1 (got {min_group_size!r}).")
     if by_dataset:
+        if sample_design(project, dataset, survey) is not None:
+            raise DataError("Comparing datasets is not yet design-based: the dataset has a survey design (weights, "
+                            "strata, clusters). Compare them without it (--no-design, or remove the design in the "
+                            "Data view), or estimate each dataset on its own.")
         return _analyze_by_dataset(project, ci=ci, confidence=confidence, exclude=exclude, items=items,
                                    adjust=adjust)
     dataset = dataset_named(project, dataset).name
     table = stored_table(project, dataset)
+    design = sample_design(project, dataset, survey)
+    args = None
+    if design is not None:
+        args = estimator_arguments(table.frame, design, table.report.first_data_row, table.report)
     by_warnings = subgroup_warnings(table, by, left_out_below=min_group_size) if by is not None else []
     labels = labels_of(table)
     short = project.item_labels()
@@ -161,31 +177,43 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
         try:
             mapping = item_counts(item, table, exclude=exclude)
             mapping.raise_for_problems()
-            est = rr.estimate(d, _counts_of(d, mapping), confidence=confidence, ci=ci)
+            if design is None:
+                est, survey_est = rr.estimate(d, _counts_of(d, mapping), confidence=confidence, ci=ci), None
+            else:
+                est, survey_est = survey_item(d, mapping, args, design, confidence=confidence, ci=ci)
         except DpdeskError as exc:
             results.append(ItemResult(item.name, item.question, d, None, None, error=str(exc), label=name))
             continue
         res = ItemResult(item.name, item.question, d, mapping, est, by=by, label=name, by_label=by_label,
-                         adjust=adjust)
+                         adjust=adjust, survey=survey_est, sample_design=design)
         if by is not None:
             res.warnings.extend(by_warnings)
-            per, res.missing_n = named_subgroups(subgroup_counts(item, d, table, by), table, by)
-            used = {k: m for k, m in per.items() if m.n_used > 0}
-            small = [f"{k} ({m.n_used})" for k, m in used.items() if m.n_used < MIN_SUBGROUP_SIZE]
+            if design is None:
+                per, res.missing_n = named_subgroups(subgroup_counts(item, d, table, by), table, by)
+                sizes = {k: m.n_used for k, m in per.items() if m.n_used > 0}
+            else:
+                by_frame, res.missing_n = labelled_by(table, by, mapping)
+                sizes = subgroup_sizes(mapping, by_frame, by)
+            small = [f"{k} ({n})" for k, n in sizes.items() if n < MIN_SUBGROUP_SIZE]
             if min_group_size is not None:
                 res.min_group_size = min_group_size
-                res.left_out_groups = {k: m.n_used for k, m in used.items() if m.n_used < min_group_size}
-                used = {k: m for k, m in used.items() if k not in res.left_out_groups}
+                res.left_out_groups = {k: n for k, n in sizes.items() if n < min_group_size}
+                sizes = {k: n for k, n in sizes.items() if k not in res.left_out_groups}
                 small = [x for x in small if x.rsplit(" (", 1)[0] not in res.left_out_groups]
-            res.subgroup_counts = {k: _counts_of(d, m) for k, m in used.items()}
             if small:
                 res.warnings.append(f"{name}: {len(small)} subgroup(s) of {by_label} have fewer than "
                                     f"{MIN_SUBGROUP_SIZE} respondents with an answer: {', '.join(small[:10])}"
                                     f"{' ...' if len(small) > 10 else ''}. Their estimates are very uncertain.")
             try:
-                if not used and res.left_out_groups:
+                if not sizes and res.left_out_groups:
                     raise DataError(f"every group has fewer than {min_group_size} answers; none is shown")
-                res.subgroups = rr.estimate_by(d, res.subgroup_counts, confidence=confidence, ci=ci)
+                if design is None:
+                    res.subgroup_counts = {k: _counts_of(d, per[k]) for k in sizes}
+                    res.subgroups = rr.estimate_by(d, res.subgroup_counts, confidence=confidence, ci=ci)
+                else:
+                    res.subgroups, res.subgroup_counts, _ = survey_subgroups(
+                        d, mapping, args, by_frame, by, confidence=confidence, ci=ci,
+                        left_out=set(res.left_out_groups))
             except DpdeskError as exc:
                 res.error = f"subgroups by {by_label}: {exc}"
         results.append(res)
@@ -212,6 +240,30 @@ def named_subgroups(per: dict, table: Table, by: str) -> tuple[dict, int | None]
     return {names[k]: m for k, m in per.items() if k in names}, n_missing
 
 
+def labelled_by(table: Table, by: str, mapping) -> tuple[Any, int | None]:
+    """``(frame, answers used with no subgroup value)``: the frame with ``by`` holding the groups' value
+    labels, blank where the value is blank or a user-missing code (as :func:`named_subgroups` names them)."""
+    import numpy as np
+    import pandas as pd
+
+    values = table.frame[by]
+    missing_codes = set((getattr(table.report, "missing_values", None) or {}).get(by, []))
+    codes = [None if pd.isna(v) or v in missing_codes else v for v in values.tolist()]
+    names = labels_of(table).values_of(by, dict.fromkeys(c for c in codes if c is not None))
+    shown = pd.Series([None if c is None else names[c] for c in codes], index=values.index, dtype=object)
+    n_missing = int((np.asarray(mapping.rows["used"], bool) & shown.isna().to_numpy()).sum())
+    return table.frame.assign(**{by: shown}), n_missing or None
+
+
+def sample_design(project, dataset: str | None, survey=None):
+    """The design to use: ``survey`` if given (``False``: none), else the dataset's stored one."""
+    if survey is False:
+        return None
+    if survey is not None:
+        return None if survey.is_empty and survey.population is None else survey
+    return survey_design(project, dataset)
+
+
 def _analyze_by_dataset(project, *, ci: str, confidence: float, exclude: bool, items,
                         adjust: str = multiple_testing.DEFAULT) -> list[ItemResult]:
     """Estimates in the active dataset, and each item's datasets compared as its subgroups.
@@ -219,7 +271,7 @@ def _analyze_by_dataset(project, *, ci: str, confidence: float, exclude: bool, i
     The counts of each dataset an item is mapped in are a group, as for ``by``
     (``rr.estimate_by``: each dataset's estimate, the differences and the test of equality).
     """
-    results = analyze(project, ci=ci, confidence=confidence, exclude=exclude, items=items)
+    results = analyze(project, ci=ci, confidence=confidence, exclude=exclude, items=items, survey=False)
     names = [ds.name for ds in project.datasets()]
     by_name = {it.name: it for it in project.items()}
     tables: dict[str, Table] = {}
@@ -353,6 +405,13 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     if by:
         metadata["subgroups: no value"] = {r.label: r.missing_n or 0 for r in results if r.subgroups is not None}
         metadata["pairwise p-values adjusted"] = subgroup_adjust_note(results) or "no"
+    survey = next((r for r in results if r.survey is not None), None)
+    if survey is not None:
+        metadata["survey design"] = survey.sample_design.describe(
+            Labels.from_stored(project.column_labels(ds.name)).columns if ds is not None else None)
+        metadata["sampling"] = survey.survey.describe()
+        metadata["reproducibility script"] = ("design-based (weighted) estimates are not recomputed by the script; "
+                                              "it recomputes only the unweighted items")
     left_out = {g for r in results for g in r.left_out_groups}
     sizes = {r.min_group_size for r in results if r.min_group_size is not None}
     if by and sizes:
@@ -365,7 +424,7 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     by_name = {it.name: it for it in items}
     repro = []
     for r in results:
-        if r.estimate is None:
+        if r.estimate is None or r.survey is not None:
             continue
         counts = [c.tolist() for c in r.estimate.counts]  # per group (two-group) or per category (unary)
         if len(counts) == 1:

@@ -90,8 +90,14 @@ def plain_dict(value: Any, what: str) -> dict[str, Any]:
 
 
 def design_record(design: Any) -> dict[str, Any]:
-    """The stored form of a design: ``design.to_dict()`` (or a dict already)."""
-    if isinstance(design, dict):
+    """The stored form of a design: ``design.to_dict()`` (or a dict already). The parameters of a
+    physical randomizer (``rr.randomizers.dice_sum(...)``) give their design, with the device kept
+    beside it (``"randomizer"``) for the card and the methods text."""
+    if isinstance(design, dict) and callable(getattr(design, "build", None)):  # rr.randomizers.DesignParams
+        record = design.build().to_dict()
+        if getattr(design, "randomizer", None):
+            record["randomizer"] = dict(design.randomizer)
+    elif isinstance(design, dict):
         record = design
     elif hasattr(design, "to_dict"):
         record = design.to_dict()

@@ -14,8 +14,14 @@ from typing import Any
 from dpdesk.mechanisms import multiple_testing
 from dpdesk.project.labels import MISSING
 
+#: What ``analysis.analyze(by_dataset=True)`` results give as their ``by``: the datasets are the subgroups.
+BY_DATASET = "dataset"
+
 COLUMNS = ("item", "design", "n", "excluded", "estimate", "SE", "CI low", "CI high", "CI method", "confidence",
-           "local epsilon", "note")  # "note" only when a row has one (SLD t not identified)
+           "local epsilon", "design effect", "effective n", "note")
+#: Columns only present when some row fills them: "note" (SLD t not identified, the survey design), and the
+#: design effect and effective n of design-based estimates (a dataset with a survey design).
+OPTIONAL = ("design effect", "effective n", "note")
 
 
 def _f(x: Any) -> float | None:
@@ -54,24 +60,36 @@ def estimate_rows(results: list) -> list[dict]:
         common = {**base, "n": int(e.n), "excluded": int(excluded), "CI method": e.ci_method,
                   "confidence": float(e.confidence)}
         notes = " ".join(getattr(e, "notes", ()) or ()) or None
+        survey = getattr(r, "survey", None)
         if r.design.is_binary:
-            add(**common, estimate=_f(e.prevalence), SE=_f(e.se), **{"CI low": _f(e.ci[0]), "CI high": _f(e.ci[1])})
+            design = {} if survey is None else {"design effect": _f(survey.deff), "effective n": _f(survey.n_effective)}
+            add(**common, estimate=_f(e.prevalence), SE=_f(e.se), **{"CI low": _f(e.ci[0]), "CI high": _f(e.ci[1])},
+                note=notes if survey is not None else None, **design)
             for name, (value, se) in e.extra.items():
                 note = notes if (name == "t" and _f(value) is None) else None
                 add(**{**common, "item": f"{_name(r)} [{name}]"}, estimate=_f(value), SE=_f(se), note=note)
         else:
             for j, cat in enumerate(_categories(r)):
+                design = {} if survey is None else {"design effect": _f(survey.deff[j]),
+                                                    "effective n": _f(survey.n_effective[j])}
                 add(**{**common, "item": f"{_name(r)}: {cat}"}, estimate=_f(e.frequencies[j]), SE=_f(e.se[j]),
-                    **{"CI low": _f(e.ci[j][0]), "CI high": _f(e.ci[j][1])})
-    if not any(row["note"] for row in rows):  # the column only when something needs a note
-        for row in rows:
-            del row["note"]
+                    **{"CI low": _f(e.ci[j][0]), "CI high": _f(e.ci[j][1])},
+                    note=notes if j == 0 and survey is not None else None, **design)
+    for column in OPTIONAL:  # the column only when some row fills it
+        if not any(row[column] is not None for row in rows):
+            for row in rows:
+                del row[column]
     return rows
 
 
 def _name(r) -> str:
     """What a reader calls the item: its short label or question (``ItemResult.label``)."""
     return getattr(r, "label", "") or r.item
+
+
+def by_heading(by: str) -> str:
+    """The heading of the subgroups' column: the column's label, or "Dataset" when the datasets are compared."""
+    return "Dataset" if by == BY_DATASET else by
 
 
 def subgroup_rows(results: list) -> list[dict]:

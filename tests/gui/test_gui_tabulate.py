@@ -14,30 +14,39 @@ from tests.helpers.gui import shot
 FACULTIES = ["Arts", "Law", "Medicine", "Science"]
 
 
-def make_project(folder):
+def survey_frame(genders=("female", "male")) -> pd.DataFrame:
     """A small survey: 400 respondents, faculty, gender, age (fixed, no randomness needed)."""
-    from dpdesk.project.file.store import Project
-
     n = 400
-    frame = pd.DataFrame({
+    return pd.DataFrame({
         "faculty": [FACULTIES[i % 4] for i in range(n)],
-        "gender": ["female" if i % 3 else "male" for i in range(n)],
+        "gender": [genders[0] if i % 3 else genders[1] for i in range(n)],
         "age": [18 + (i * 7) % 40 for i in range(n)],
     })
+
+
+def make_project(folder, frame: pd.DataFrame | None = None):
+    """A project whose one dataset, "students", is ``frame`` (default :func:`survey_frame`)."""
+    from dpdesk.project.file.store import Project
+
     path = folder / "survey.dpdesk"
     with Project.create(path) as project:
-        project.add_dataset("students", frame, source={"name": "students.csv", "sha256": "ab" * 32},
-                            options={}, report={})
+        project.add_dataset("students", survey_frame() if frame is None else frame,
+                            source={"name": "students.csv", "sha256": "ab" * 32}, options={}, report={})
     return path
 
 
-@pytest.fixture
-def view(window, tmp_path, qtbot):
-    assert window.open_project(make_project(tmp_path))
+def open_tabulate(window, path):
+    """Open the project at ``path`` and show its Tabulate view (releases confirmed without asking)."""
+    assert window.open_project(path)
     v = window.tabulate_view
     v.confirm = lambda parent, text: True
     window.nav.setCurrentRow(TASKS.index("Tabulate"))
     return v
+
+
+@pytest.fixture
+def view(window, tmp_path, qtbot):
+    return open_tabulate(window, make_project(tmp_path))
 
 
 def histogram(v, epsilon=0.1):

@@ -10,36 +10,22 @@ import pandas as pd
 import pytest
 from PySide6.QtGui import QGuiApplication
 
-from dpdesk.gui.shell.tasks import TASKS
+from tests.gui.test_gui_tabulate import FACULTIES, open_tabulate, survey_frame
+from tests.gui.test_gui_tabulate import make_project as survey_project
 from tests.helpers.gui import shot
-
-FACULTIES = ["Arts", "Law", "Medicine", "Science"]
 
 
 def make_project(folder):
-    from dpdesk.project.file.store import Project
-
-    n = 400
-    frame = pd.DataFrame({
-        "ResponseId": [f"R_{i:015d}" for i in range(n)],
-        "StartDate": pd.to_datetime("2024-03-01") + pd.to_timedelta(range(n), unit="min"),
-        "faculty": [FACULTIES[i % 4] for i in range(n)],
-        "gender": ["Female" if i % 3 else "Male" for i in range(n)],
-        "age": [18 + (i * 7) % 40 for i in range(n)],
-    })
-    path = folder / "survey.dpdesk"
-    with Project.create(path) as project:
-        project.add_dataset("students", frame, source={"name": "students.csv", "sha256": "ab" * 32},
-                            options={}, report={})
-    return path
+    """The Tabulate tests' survey with a respondent id and a time stamp first, genders capitalised."""
+    frame = survey_frame(genders=("Female", "Male"))
+    frame.insert(0, "ResponseId", [f"R_{i:015d}" for i in range(len(frame))])
+    frame.insert(1, "StartDate", pd.to_datetime("2024-03-01") + pd.to_timedelta(range(len(frame)), unit="min"))
+    return survey_project(folder, frame)
 
 
 @pytest.fixture
 def view(window, tmp_path, qtbot):
-    assert window.open_project(make_project(tmp_path))
-    v = window.tabulate_view
-    v.confirm = lambda parent, text: True
-    window.nav.setCurrentRow(TASKS.index("Tabulate"))
+    v = open_tabulate(window, make_project(tmp_path))
     assert v.apply_budget(Fraction(2))
     return v
 

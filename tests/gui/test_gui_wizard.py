@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from PySide6.QtWidgets import QLabel, QWizard
 
-from tests.helpers.gui import shot
+from tests.helpers.gui import shot, type_number
 
 
 @pytest.fixture
@@ -147,7 +147,7 @@ def test_multi_category_krr(project_window, qtbot):
     wizard.next()
     rp = wizard.randomizer_page
     assert rp.current_device() == "exact"
-    rp.editors["epsilon"].spin.setValue(1.5)
+    type_number(qtbot, rp.editors["epsilon"].spin, "1.5")
     _to_meaning(qtbot, wizard)
     mp = wizard.meaning_page
     assert mp.shares.text() == "33.3, 33.3, 33.3"
@@ -201,7 +201,7 @@ def test_undo_redo_of_design_edits(project_window, qtbot):
     wizard.next()
     rp = wizard.randomizer_page
     assert rp.current_device() == "exact"
-    rp.editors["p"].spin.setValue(0.1)
+    type_number(qtbot, rp.editors["p"].spin, "0.1")
     _to_meaning(qtbot, wizard)
     wizard.next()
     _finish(qtbot, wizard)
@@ -273,3 +273,25 @@ def test_every_design_and_randomizer_has_valid_defaults(project_window, key, dev
     two = key in ("crosswise", "triangular", "unrelated")
     assert text.startswith("A: Have you ever done it?\nB: " if two else "Have you ever done it?")
     wizard.reject()
+
+
+def test_planning_takes_an_expected_design_effect(project_window, qtbot):
+    from PySide6.QtCore import Qt
+
+    from dpdesk.mechanisms import rr
+
+    wizard = _start(project_window, "In the last year, have you cheated in an exam?")
+    wizard.next()
+    wizard.next()
+    _to_meaning(qtbot, wizard)
+    mp = wizard.meaning_page
+    assert "about 1,399 respondents" in mp.precision.text() and "design effect" not in mp.precision.text()
+    mp.deff.setFocus()
+    mp.deff.selectAll()
+    qtbot.keyClicks(mp.deff, "2")
+    qtbot.keyClick(mp.deff, Qt.Key.Key_Tab)
+    coin = rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25)
+    need = rr.required_n(coin, 0.05, 0.2, deff=2)
+    assert need in (2797, 2798) and f"about {need:,} respondents" in mp.precision.text()
+    assert "design effect of 2" in mp.precision.text() and "worth about 500" in mp.precision.text()
+    assert wizard.draft.deff == 2.0

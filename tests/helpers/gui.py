@@ -44,3 +44,14 @@ def shot(widget, name: str) -> Path:
 
 def env_settings_dir() -> str:
     return os.environ["DPDESK_SETTINGS_DIR"]
+
+
+def type_number(qtbot, box, text: str, finish: str = "return") -> None:
+    """Type ``text`` into a number box as a person does: select what is there, type, then finish the
+    entry with Enter (``finish="return"``) or by moving on with Tab (``finish="tab"``)."""
+    from PySide6.QtCore import Qt
+
+    box.setFocus()
+    qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(box, text)
+    qtbot.keyClick(box, Qt.Key.Key_Return if finish == "return" else Qt.Key.Key_Tab)

@@ -116,3 +116,74 @@ def test_birth_month_asks_the_question_and_keeps_the_note_for_the_researcher():
     p = rr.randomizers.birth_month([1, 2, 3])
     assert p.question == "Is your mother's birthday in January, February or March?"
     assert "national birth statistics" in p.description and "0.2471" not in p.question
+
+
+# ----------------------------------------------------------------------------- dice added up
+
+
+def test_two_dice_classic_forced_design_is_exact():
+    from fractions import Fraction
+
+    from dpdesk.mechanisms.rr import randomizers
+
+    p = randomizers.dice_sum(dice=2, sides=6, yes=[2, 3, 4], no=[11, 12])
+    assert p.exact == {"p_truth": Fraction(27, 36), "p_yes": Fraction(6, 36), "p_no": Fraction(3, 36)}
+    assert p.design == "forced" and p.build().name == "forced"
+    assert "Roll both dice" in p.respondent and "add them up" in p.respondent
+    assert "If the total is 2, 3 or 4, answer 'yes'" in p.respondent
+    assert "27 of 36 rolls" in p.description
+    assert p.randomizer == {"kind": "dice_sum", "dice": 2, "sides": 6, "yes": [2, 3, 4], "no": [11, 12]}
+
+
+def test_dice_sum_ways_match_brute_force_for_any_dice_and_sides():
+    import itertools
+    from collections import Counter
+
+    from dpdesk.mechanisms.rr import randomizers
+
+    for dice, sides in ((1, 6), (2, 6), (3, 4), (2, 10), (4, 3)):
+        brute = Counter(sum(r) for r in itertools.product(range(1, sides + 1), repeat=dice))
+        assert randomizers.dice_sum_ways(dice, sides) == dict(brute)
+    p = randomizers.dice_sum(3, 6, yes=[3, 4, 5], no=[18])
+    assert p.exact["p_yes"] == Fraction(1 + 3 + 6, 216) and p.exact["p_no"] == Fraction(1, 216)
+    assert sum(p.exact.values()) == 1
+
+
+@pytest.mark.parametrize("kwargs,words", [
+    ({"yes": [1]}, "cannot add up to 1: the totals run from 2 to 12"),
+    ({"yes": [2], "no": [2]}, "The total 2 is given two instructions"),
+    ({"yes": list(range(2, 8)), "no": list(range(8, 13))}, "No total asks for the truth"),
+    ({"dice": 0}, "number of dice is 0"),
+    ({"sides": 101}, "number of sides is 101"),
+    ({"yes": [2], "truth": [3, 4]}, "The total 5 has no instruction"),
+])
+def test_dice_sum_refuses_impossible_totals_in_words(kwargs, words):
+    from dpdesk.errors import DesignError
+    from dpdesk.mechanisms.rr import randomizers
+
+    with pytest.raises(DesignError, match=words):
+        randomizers.dice_sum(**kwargs)
+
+
+def test_a_design_that_protects_no_one_is_recognised():
+    from dpdesk.mechanisms import rr
+
+    assert rr.design("forced", p_truth=1, p_yes=0, p_no=0).protects_no_one
+    assert not rr.design("forced", p_truth=0.9, p_yes=0.1, p_no=0).protects_no_one  # 'yes' still protected
+    assert not rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25).protects_no_one
+    assert rr.design("warner", p=1).protects_no_one
+
+
+def test_messages_say_what_went_wrong_in_words():
+    from dpdesk.errors import DesignError
+    from dpdesk.mechanisms import rr
+    from dpdesk.mechanisms.rr import randomizers
+
+    with pytest.raises(DesignError) as err:
+        rr.design("forced", p_truth=0.6667, p_yes=0.1667, p_no=0.1667)
+    text = str(err.value)
+    assert "p_truth" not in text and "add up to 1.0001" in text and "2/3" in text
+    with pytest.raises(DesignError) as err:
+        randomizers.die(4, 0, 0)
+    assert "add up to 4, but the die has 6 sides" in str(err.value) and "[4, 0, 0]" not in str(err.value)
+

@@ -234,7 +234,7 @@ def test_stata_missing_values_through_the_python_api_of_sharing(tmp_path):
     table = _stored(tmp_path, read_table(DATA / "tagged_missing.dta"))  # labels keyed as stored (JSON)
     labels = {"value_labels": table.report.value_labels, "variable_labels": table.report.variable_labels}
     extract = Extract(table.frame, ShareOptions(quasi=["grp"], sensitive=["q1"], k=2), labels=labels)
-    assert extract.tagged_missing == {"q1": {".a": 2, ".b": 1}}
+    assert extract.declared_missing == {"q1": {".a": 2, ".b": 1}}
     assert extract.shared_frame()["q1"].isna().sum() == 4 and extract.shared_frame()["q1"].max() == 5
     assert ("missing values", "q1: 3 Stata missing value(s) written as blanks: .a = Refused (2), .b (1)") \
         in report_rows(extract)

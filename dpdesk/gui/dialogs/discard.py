@@ -99,7 +99,7 @@ class AskBeforeDiscard:
 
 def _in_number_field(widget) -> bool:
     while widget is not None:
-        if isinstance(widget, QAbstractSpinBox):
+        if isinstance(widget, QAbstractSpinBox) or widget.property("number_field"):
             return True
         widget = widget.parentWidget()
     return False

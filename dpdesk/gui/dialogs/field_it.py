@@ -67,12 +67,15 @@ class FieldDialog(QDialog):
         self.languages = name(QListWidget(), "Languages", "The languages of the respondent text")
         self.languages.setMaximumHeight(70)
         from dpdesk.project.fielding.texts import LANGUAGES, language_name
+        from dpdesk.project.languages import CHECK_NOTE, review_summary
 
+        used = review_summary(project)  # the items' languages (Design > Languages…): (reviewed, items)
         for code in LANGUAGES:
-            entry = QListWidgetItem(language_name(code))
+            done, total = used.get(code, (0, 0))
+            entry = QListWidgetItem(language_name(code) + (f" – {self.tr(CHECK_NOTE)}" if done < total else ""))
             entry.setData(Qt.ItemDataRole.UserRole, code)
             entry.setFlags(entry.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            entry.setCheckState(Qt.CheckState.Checked)
+            entry.setCheckState(Qt.CheckState.Checked if code in used or code == "en" else Qt.CheckState.Unchecked)
             self.languages.addItem(entry)
         self.items_label = QLabel()
         self.items_label.setWordWrap(True)

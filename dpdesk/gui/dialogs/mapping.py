@@ -14,7 +14,7 @@ labelled "same" mapped to "different") is shown as a problem and is not accepted
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.discard import AskBeforeDiscard
 from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.wheel import guard
 from dpdesk.gui.widgets.table_model import cell_text
 from dpdesk.gui.shell.worker import JobRunner
 
@@ -107,6 +108,23 @@ def report_text(report, limit: int = 12) -> str:
     return "\n".join(lines)
 
 
+_MOVING_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home,
+                Qt.Key.Key_End)
+
+
+class KeepChoiceOnArrows(QObject):
+    """On a closed combo box, the arrow, Page and Home/End keys do nothing: a column chosen for an item
+    (and the codes that hang on it) changes only from the opened list (Alt+Down, F4 or Space) or by
+    typing a name, never by a key pressed to move on."""
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        if (event.type() == QEvent.Type.KeyPress and isinstance(obj, QComboBox) and not obj.view().isVisible()
+                and event.key() in _MOVING_KEYS
+                and not event.modifiers() & (Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier)):
+            return True
+        return False
+
+
 class CodeTable(QTableWidget):
     """The values of a column, each with a combo box: which response (or group) it stands for."""
 
@@ -155,6 +173,7 @@ class CodeTable(QTableWidget):
                                None)
             combo.setCurrentIndex(max(0, combo.findData(key)) if key is not None else 0)
             combo.activated.connect(self.edited)
+            combo.installEventFilter(self)
             self.setCellWidget(row, 3, combo)
             row += 1
         if blanks:  # blanks are missing answers: listed, never a response (last row, outside self.values)
@@ -166,6 +185,36 @@ class CodeTable(QTableWidget):
             combo.addItem(MISSING, None)
             combo.setEnabled(False)
             self.setCellWidget(row, 3, combo)
+        self._chain_tab_order()
+        guard(self)  # a wheel over a value's box scrolls the table; it never changes the choice
+
+    def combos(self) -> list[QComboBox]:
+        """The response (or group) boxes, top to bottom."""
+        return [self.cellWidget(r, 3) for r in range(len(self.values))]
+
+    def _chain_tab_order(self) -> None:
+        """Tab goes from the table through each value's box, in order, then on to the next control."""
+        previous = self
+        for combo in self.combos():
+            QWidget.setTabOrder(previous, combo)
+            previous = combo
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        """In a value's box, Up and Down move to the box above or below, as in a table; they never change
+        the choice (Alt+Down, F4 or Space open the list, and typing picks by the first letters)."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(obj, QComboBox) and not obj.view().isVisible():
+            key, mods = event.key(), event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+            step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -1, Qt.Key.Key_PageDown: 1}.get(key)
+            if key in (Qt.Key.Key_Home, Qt.Key.Key_End) and mods == Qt.KeyboardModifier.NoModifier:
+                return True
+            if step is not None and mods == Qt.KeyboardModifier.NoModifier:
+                combos = self.combos()
+                if obj in combos:
+                    row = min(max(combos.index(obj) + step, 0), len(combos) - 1)
+                    combos[row].setFocus(Qt.FocusReason.TabFocusReason)
+                    self.setCurrentCell(row, 3)
+                return True
+        return super().eventFilter(obj, event)
 
     def combo(self, value) -> QComboBox:
         return self.cellWidget(self.values.index(value), 3)
@@ -260,6 +309,9 @@ class MappingDialog(AskBeforeDiscard, QDialog):
         self.item_list.currentRowChanged.connect(self._show_row)
         self.column.currentIndexChanged.connect(self._on_column)
         self.group_column.currentIndexChanged.connect(self._on_column)
+        self.keep_choice = KeepChoiceOnArrows(self)
+        for combo in (self.column, self.group_column):
+            combo.installEventFilter(self.keep_choice)
         self.exclude_box.toggled.connect(self._on_exclude)
         if items:
             self.item_list.setCurrentRow(0)

@@ -15,6 +15,7 @@ VIEW_PAGES: dict[str, tuple[str, str]] = {
     "Data": ("data.md", ""),
     "Import": ("data.md", "importing-a-file"),
     "Mapping": ("data.md", "mapping-items-to-columns"),
+    "Languages": ("languages.md", ""),
     "Field": ("fielding.md", ""),
     "Results": ("results.md", ""),
     "Regression": ("regression.md", ""),

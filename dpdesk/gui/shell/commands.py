@@ -11,6 +11,8 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
+from dpdesk.project import languages
+
 
 class ItemCommand(QUndoCommand):
     """Base: ``apply`` and ``revert`` change the project; ``redo``/``undo`` call them."""
@@ -77,7 +79,7 @@ class RemoveItem(ItemCommand):
         item = project.item(name)
         self.saved = {"name": item.name, "design": item.design_record, "question": item.question,
                       "instructions": item.instructions, "latest": project.latest_mapping(name),
-                      "mappings": dict(item.mappings)}
+                      "mappings": dict(item.mappings), "texts": languages.saved_texts(project, name)}
 
     def apply(self) -> None:
         self.project.remove_item(self.saved["name"])
@@ -92,6 +94,7 @@ class RemoveItem(ItemCommand):
             for dataset, m in s["mappings"].items():  # every dataset's mapping comes back
                 if dataset in known:
                     self.project.set_mapping(s["name"], dataset, **m)
+            languages.restore_texts(self.project, s["name"], s["texts"])  # its text in every language
 
 
 MAPPING_KEYS = ("column", "codes", "group_column", "group_codes")

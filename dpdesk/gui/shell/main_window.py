@@ -28,6 +28,8 @@ from dpdesk.gui.shell.tasks import TASKS
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.shell.menus import build_menus
 from dpdesk.gui.shell.settings import Settings, data_folder
+from dpdesk.gui.widgets.screen_fit import fit_on_screen
+from dpdesk.gui.widgets.status_bar import StatusBar, fit_label
 from dpdesk.gui.views.placeholder import PlaceholderView
 from dpdesk.gui.shell.welcome import WelcomeView
 from dpdesk.gui.widgets.common import name
@@ -54,6 +56,11 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings: Settings | None = None) -> None:
         super().__init__()
+        from PySide6.QtWidgets import QApplication
+
+        from dpdesk.gui.shell import input_guard
+
+        input_guard.install(QApplication.instance())  # no value changed by a stray wheel; focus always visible
         self.settings = settings or Settings()
         self.project = None
         self.undo_stack = QUndoStack(self)
@@ -79,7 +86,9 @@ class MainWindow(QMainWindow):
                                "QListWidget#nav::item { padding: 8px 14px; border: none; }"
                                "QListWidget#nav::item:selected { background: palette(highlight); "
                                "color: palette(highlighted-text); }"
-                               "QListWidget#nav { outline: 0; }")
+                               "QListWidget#nav { outline: 0; }"
+                               "QListWidget#nav::item:selected:focus { border-left: 5px solid palette(text); "
+                               "padding-left: 9px; }")  # the keyboard focus is in the task list
         self.workspace = QWidget()
         row = QHBoxLayout(self.workspace)
         row.setContentsMargins(0, 0, 0, 0)
@@ -90,6 +99,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.welcome)
         self.pages.addWidget(self.workspace)
         self.setCentralWidget(self.pages)
+        self.setStatusBar(StatusBar(self))  # long messages are shortened with "…", whole in the tooltip
         self.project_label = QLabel()
         self.dataset_label = QLabel()
         self.dataset_label.setAccessibleName("Active dataset")
@@ -109,6 +119,7 @@ class MainWindow(QMainWindow):
         geometry = self.settings.geometry()
         if geometry is not None:
             self.restoreGeometry(geometry)
+        self._fit_on_show = geometry is not None
         self._refresh()
 
     # ------------------------------------------------------------------ views
@@ -275,6 +286,14 @@ class MainWindow(QMainWindow):
         if path:
             self.open_project(path)
 
+    def save_now(self) -> None:
+        """File > Save (Ctrl+S): every change is already in the project file; say so."""
+        if self.project is None:
+            self.statusBar().showMessage("Nothing to save: create or open a project first.", 8000)
+            return
+        self.statusBar().showMessage(f"Saved: {self.project.path.name} is up to date. dpdesk saves every change "
+                                     f"automatically, as you make it.", 8000)
+
     def save_as_dialog(self) -> None:
         if self.project is None:
             return
@@ -356,8 +375,8 @@ class MainWindow(QMainWindow):
         has = self.project is not None
         self.pages.setCurrentWidget(self.workspace if has else self.welcome)
         self.setWindowTitle(f"{self.project.path.stem} — dpdesk" if has else "dpdesk")
-        self.project_label.setText(self.project.path.name if has else "No project open")
         self.project_label.setToolTip(str(self.project.path) if has else "")
+        fit_label(self.project_label, self.project.path.name if has else "No project open")
         self.update_dataset_label()
         for key in ("save_as", "close"):
             self.actions_[key].setEnabled(has)
@@ -388,8 +407,8 @@ class MainWindow(QMainWindow):
         ds = active_dataset(self.project) if self.project is not None and not self.project.closed else None
         self.dataset_label.setVisible(ds is not None)
         if ds is not None:
-            self.dataset_label.setText(f"Data: {ds.name} ({ds.n_rows:,} rows)")
-            self.dataset_label.setToolTip("The active dataset: results, releases and extracts use it. "
+            fit_label(self.dataset_label, f"Data: {ds.name} ({ds.n_rows:,} rows)")
+            self.dataset_label.setToolTip(f"{ds.name}: the active dataset. Results, releases and extracts use it. "
                                           "Choose another in the Data view.")
 
     def use_dataset(self, dataset: str) -> None:
@@ -444,6 +463,8 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
+        if self.__dict__.pop("_fit_on_show", False):
+            fit_on_screen(self)  # saved on a larger screen: brought back within this one (frame included)
         from dpdesk.gui.shell import prewarm
 
         QTimer.singleShot(100, prewarm.start)  # once the window is drawn: heavy imports in the background

@@ -24,6 +24,8 @@ def build_menus(window) -> dict[str, QAction]:
         "open": _action(window, "&Open Project…", window.open_project_dialog, SK.Open, "Open a project file"),
         "example": _action(window, "Open the &Example Project", window.open_example,
                            tip="A student survey with three sensitive questions"),
+        "save": _action(window, "&Save", window.save_now, SK.Save,
+                        "dpdesk saves every change automatically; this says so"),
         "save_as": _action(window, "Save &As…", window.save_as_dialog, SK.SaveAs,
                            "Save a copy of the project under a new name and continue there"),
         "report": _action(window, "Export &Report…", window.export_report,
@@ -58,6 +60,7 @@ def build_menus(window) -> dict[str, QAction]:
     window.recent_menu = file_menu.addMenu("Open &Recent")
     file_menu.addAction(a["example"])
     file_menu.addSeparator()
+    file_menu.addAction(a["save"])
     file_menu.addAction(a["save_as"])
     file_menu.addAction(a["report"])
     file_menu.addAction(a["close"])

@@ -29,6 +29,7 @@ from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.table_model import FrameModel, cell_text
 from dpdesk.gui.widgets.common import name, note, type_words
+from dpdesk.gui.widgets.survey_design_panel import SurveyDesignPanel
 from dpdesk.gui.shell.worker import JobRunner
 
 
@@ -67,6 +68,13 @@ def variable_rows(table) -> list[tuple[str, str, str, str, str]]:
     return out
 
 
+def _origin(dataset: str, source) -> str:
+    """Where the rows came from: the file and the start of its SHA-256, or that no file was recorded."""
+    if source.sha256:
+        return f"from {source.name} (SHA-256 {source.sha256[:12]}…)"
+    if source.name and source.name != dataset:
+        return f"from {source.name}"
+    return "added without a source file"
 
 
 class DataView(QWidget):
@@ -128,6 +136,9 @@ class DataView(QWidget):
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.empty = note("No data yet. Import the survey answers with <b>Import data…</b> or drop the file on "
                           "the window (CSV/TSV, Excel, SPSS, Stata, survey-platform exports, counts tables).")
+        self.survey = SurveyDesignPanel()
+        self.survey.design_changed.connect(self._on_design_changed)
+        self.survey.hide()
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.view)
         split.addWidget(self.variables)
@@ -145,6 +156,7 @@ class DataView(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.empty)
         layout.addWidget(self.info)
+        layout.addWidget(self.survey)
         layout.addWidget(split, 1)
         self.split = split
         # connected before the views created later, so this reads the project before their jobs start
@@ -167,6 +179,7 @@ class DataView(QWidget):
         self.empty.setVisible(not sets)
         self.split.setVisible(bool(sets))
         if not sets:
+            self.survey.hide()
             self.table = None
             self.model.set_frame(None)
             self.variables.setRowCount(0)
@@ -206,10 +219,9 @@ class DataView(QWidget):
         self.shown_dataset = dataset
         r = table.report
         self.model.set_frame(table.frame, value_labels=r.value_labels, first_row=r.first_data_row)
-        src = table.source
         left = f"; left out: {', '.join(r.excluded)}" if r.excluded else ""
-        self.info.setText(f"<b>{dataset}</b>: {len(table.frame):,} rows, {len(table.frame.columns)} columns, from "
-                          f"{src.name} (SHA-256 {src.sha256[:12]}…){left}")
+        self.info.setText(f"<b>{dataset}</b>: {len(table.frame):,} rows, {len(table.frame.columns)} columns, "
+                          f"{_origin(dataset, table.source)}{left}")
         rows = variable_rows(table)
         self._dataset_shown = None  # filling the list is no edit
         self.variables.setRowCount(len(rows))
@@ -223,6 +235,10 @@ class DataView(QWidget):
         self._dataset_shown = dataset
         self.empty.hide()
         self.split.show()
+        counts = getattr(r, "kind", "") == "counts"  # a counts table has no respondents to weight
+        self.survey.setVisible(not counts)
+        if not counts:
+            self.survey.show_dataset(self.project, dataset, table.frame)
         self.map_button.setEnabled(bool(self.project is not None and self.project.items()))
         self.dataset_shown.emit(dataset)
         if self._map_when_loaded is not None:  # a Map button was pressed while the rows were loading
@@ -295,6 +311,10 @@ class DataView(QWidget):
                              first_row=self.table.report.first_data_row)
         self.window_.statusBar().showMessage(f"Column {column} has {len(values)} value label(s) now.", 8000)
         self.labels_changed.emit(self._dataset_shown)
+
+    def _on_design_changed(self, dataset: str) -> None:
+        self.window_.statusBar().showMessage(f"Survey design of {dataset} updated; results follow it.", 8000)
+        self.imported.emit(dataset)  # results are out of date
 
     # ------------------------------------------------------------------ mapping
     def mapping_dialog(self, *_args, item: str | None = None):

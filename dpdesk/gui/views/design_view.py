@@ -108,6 +108,9 @@ class DesignView(QWidget):
         self.remove_button = name(QPushButton("Remove"), "Remove item", "Remove the selected item (you can undo this)")
         self.map_button = name(QPushButton("Map…"), "Map item",
                                "Choose the column and codes of the selected item in the active dataset")
+        self.languages_button = name(QPushButton(self.tr("Languages…")), self.tr("Respondent text in other languages"),
+                                     self.tr("The selected item's question, instructions and card in the "
+                                             "respondents' languages, and their review"))
         self.field_button = name(QPushButton(self.tr("Field it…")), "Field it",
                                  "Export the items for Qualtrics, LimeSurvey, REDCap or ODK/Kobo")
         buttons = QHBoxLayout()
@@ -115,6 +118,7 @@ class DesignView(QWidget):
         buttons.addWidget(self.edit_button)
         buttons.addWidget(self.remove_button)
         buttons.addWidget(self.map_button)
+        buttons.addWidget(self.languages_button)
         buttons.addStretch(1)
         buttons.addWidget(self.field_button)
         self.combined = QLabel()
@@ -144,6 +148,7 @@ class DesignView(QWidget):
         self.edit_button.clicked.connect(self.edit_selected)
         self.remove_button.clicked.connect(self.remove_selected)
         self.map_button.clicked.connect(self.map_selected)
+        self.languages_button.clicked.connect(self.languages_selected)
         self.field_button.clicked.connect(self.field_it)
         self.field_dialog = None
         self.table.itemSelectionChanged.connect(self._update_buttons)
@@ -152,7 +157,8 @@ class DesignView(QWidget):
         self.setTabOrder(self.new_button, self.edit_button)
         self.setTabOrder(self.edit_button, self.remove_button)
         self.setTabOrder(self.remove_button, self.map_button)
-        self.setTabOrder(self.map_button, self.field_button)
+        self.setTabOrder(self.map_button, self.languages_button)
+        self.setTabOrder(self.languages_button, self.field_button)
         self.setTabOrder(self.field_button, self.table)
         self.refresh()
 
@@ -179,13 +185,28 @@ class DesignView(QWidget):
             privacy = ("infinite: not every answer is protected" if eps is None
                        else f"{eps:.2f}: answers at most {NumberStyle.ratio_in_text(math.exp(eps))} as likely")
             answers, where = mapping_words(item)
+            languages = self._languages_words(item.name)
             for col, text in enumerate((item.name, item.question, what, privacy, answers)):
                 cell = QTableWidgetItem(text)
-                cell.setToolTip({2: record.get("description") or text, 4: where}.get(col, text))
+                cell.setToolTip({1: f"{text}\n\n{languages}" if languages else text,
+                                 2: record.get("description") or text, 4: where}.get(col, text))
                 self.table.setItem(row, col, cell)
         self.table.resizeRowsToContents()
         self.combined.setText("<b>Combined privacy.</b> " + combined_words(epsilons))
         self._update_buttons()
+
+    def _languages_words(self, item_name: str) -> str:
+        """"Also in: Deutsch (reviewed), Français (check with a native speaker before fielding)"."""
+        from dpdesk.mechanisms.rr.wording_languages import LANGUAGES
+        from dpdesk.project import languages
+
+        project = self.window_.project
+        others = list(languages.item_languages(project, item_name).items())[1:]  # after the source language
+        if not others:
+            return ""
+        return self.tr("Also in: {0}").format(", ".join(
+            f"{LANGUAGES[lang]} ({self.tr('reviewed') if done else languages.CHECK_NOTE})"
+            for lang, (done, _by) in others))
 
     def _update_buttons(self) -> None:
         has_project = self.window_.project is not None
@@ -199,6 +220,7 @@ class DesignView(QWidget):
         self.edit_button.setEnabled(has_project and selected)
         self.remove_button.setEnabled(has_project and selected)
         self.map_button.setEnabled(has_project and selected and bool(self.window_.project.datasets()))
+        self.languages_button.setEnabled(has_project and selected)
         self.field_button.setEnabled(has_project and self.table.rowCount() > 0)
 
     def field_it(self) -> None:
@@ -246,6 +268,16 @@ class DesignView(QWidget):
         item_name = self.selected_name()
         if item_name is not None:
             self.window_.data_view.map_item(item_name)
+
+    def languages_selected(self, *_args):
+        """The selected item's respondent text in each language (the dialog, not blocking)."""
+        item_name = self.selected_name()
+        if item_name is None:
+            return None
+        from dpdesk.gui.dialogs.languages import open_languages
+
+        self.languages_dialog = open_languages(self.window_.project, item_name, self.window_.settings, self)
+        return self.languages_dialog
 
     def edit_selected(self, *_args):
         item_name = self.selected_name()

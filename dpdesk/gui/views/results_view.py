@@ -152,6 +152,12 @@ def _analyze(job, project, options: Options) -> ResultSet:
             continue
         job.check()
         e = r.estimate
+        if getattr(r, "survey", None) is not None:  # a weighted RR estimate against unweighted direct answers
+            direct.append({"item": r.item, "direct column": column,
+                           "problem": "The comparison with the direct question is not yet available with a survey "
+                                      "design (the direct answers would need the same weights and PSUs). Remove "
+                                      "the design in the Data view to compare the unweighted estimates."})
+            continue
         try:
             m = map_item(table, column, DIRECT_CODES, exclude=True)
             dc = rr.compare_direct(e, m.counts[1], m.n_used, confidence=options.confidence)

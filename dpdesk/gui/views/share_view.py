@@ -62,11 +62,10 @@ def load_job(job, project):
 
 
 def check_job(job, table, options, identifiers):
-    from dpdesk.project.sharing.extract import Extract
+    from dpdesk.project.sharing.extract import Extract, report_labels
 
     job.progress(0.2, "Checking…")
-    labels = {"variable_labels": table.report.variable_labels, "value_labels": table.report.value_labels}
-    return ("extract", Extract(table.frame, options, identifiers=identifiers, labels=labels))
+    return ("extract", Extract(table.frame, options, identifiers=identifiers, labels=report_labels(table.report)))
 
 
 def step_job(job, extract, method: str, *args, **kwargs):

@@ -158,11 +158,18 @@ class TabulateView(QWidget):
                        "Each release spends part of the privacy budget below; see its cost and accuracy "
                        "before you release.")
         intro.setWordWrap(True)
+        self.survey_note = QLabel("This dataset has a survey design (weights, strata, clusters). Noisy tabulations "
+                                  "stay unweighted counts of respondents: a weight would change how much one "
+                                  "person can move a release, and with it the privacy guarantee.")
+        self.survey_note.setObjectName("surveyDesignNote")
+        self.survey_note.setWordWrap(True)
+        self.survey_note.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(32, 24, 32, 24)
         layout.setSpacing(10)
         layout.addWidget(title)
         layout.addWidget(intro)
+        layout.addWidget(self.survey_note)
         layout.addWidget(self.panel)
         layout.addWidget(split, 1)
 
@@ -230,6 +237,9 @@ class TabulateView(QWidget):
             defaults = {"category": first, "category2": second, "numeric": default_column(active, numeric=True)}
             numeric, declared = numeric_columns(active), declared_bounds(active)
         self.form.set_columns(columns, defaults, numeric=numeric, declared=declared, groups=groups)
+        from dpdesk.project.survey_design import survey_design
+
+        self.survey_note.setVisible(active is not None and survey_design(p, active.name) is not None)
         self.refresh()
 
     def refresh(self) -> None:

@@ -30,6 +30,11 @@ def note(text: str = "", *, object_name: str = "") -> QLabel:
     return label
 
 
+def full_width(table) -> int:
+    """The width a table (an item view) needs to show every column whole, with its scroll bar."""
+    return table.horizontalHeader().length() + 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width() + 4
+
+
 def problem_label() -> QLabel:
     """A label for an inline problem message (red text, hidden while empty)."""
     label = QLabel()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
@@ -22,7 +23,8 @@ from PySide6.QtWidgets import (
 
 from dpdesk.gui.widgets.clipboard import copy_table
 from dpdesk.gui.widgets.table_model import RowsModel
-from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.common import full_width, name, note
+from dpdesk.gui.widgets.wheel import guard
 
 PLOT_FILTER = "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -37,6 +39,8 @@ from dpdesk.plotting import (  # noqa: F401 - the drawing functions, shared with
 )
 
 SHARE_KEYS = ("estimate", "SE", "CI low", "CI high")
+#: The narrowest a plot may get before its table moves under it, in pixels.
+PLOT_MIN_WIDTH = 380
 
 
 def shown_rows(rows: list[dict], style) -> list[dict]:
@@ -100,11 +104,25 @@ class PlotPanel(QWidget):
         right = QVBoxLayout()
         right.addWidget(self.table, 1)
         right.addLayout(buttons)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(self.plot_holder, 3)
-        layout.addLayout(right, 2)
+        self.box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self.box.setContentsMargins(0, 0, 0, 0)
+        self.box.addLayout(self.plot_holder, 3)
+        self.box.addLayout(right, 2)
         self._set_enabled(False)
+
+    def _arrange(self) -> None:
+        """The table beside the plot when both fit, else under it (never clipped)."""
+        beside = self.width() >= PLOT_MIN_WIDTH + full_width(self.table) + self.box.spacing()
+        direction = QBoxLayout.Direction.LeftToRight if beside else QBoxLayout.Direction.TopToBottom
+        if self.box.direction() != direction:
+            self.box.setDirection(direction)
+        rows = self.model.rowCount()
+        wanted = self.table.horizontalHeader().height() + sum(self.table.rowHeight(r) for r in range(rows)) + 6
+        self.table.setMinimumHeight(0 if beside else min(320, max(90, wanted)))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._arrange()
 
     def _ensure_canvas(self) -> None:
         if self.canvas is not None:
@@ -118,6 +136,7 @@ class PlotPanel(QWidget):
         self.canvas.setMinimumHeight(240)
         self.placeholder.hide()
         self.plot_holder.addWidget(self.canvas)
+        guard(self)  # the wheel over the plot or its table scrolls the document
 
     def plot(self, draw, rows: list[dict], table_rows: list[dict] | None = None, **kwargs) -> None:
         """Draw ``draw(figure, rows, **kwargs)`` and list ``table_rows`` (default ``rows``)."""
@@ -128,6 +147,8 @@ class PlotPanel(QWidget):
         draw(self.figure, rows, **kwargs)
         self.canvas.draw_idle()
         self.model.set_rows(shown_rows(self.rows, self.style))
+        self.table.resizeColumnsToContents()
+        self._arrange()
         self._set_enabled(bool(rows))
 
     def _set_enabled(self, on: bool) -> None:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.common import full_width, name, note
+from dpdesk.gui.widgets.wheel import guard
 
 
 #: The share of the progress bar for simulating; the rest is drawing (the bar is full once the plot is drawn).
@@ -91,6 +92,7 @@ class PreviewPlot(QWidget):
         self.canvas.setMinimumHeight(220)
         self.placeholder.hide()
         self.plot_holder.addWidget(self.canvas)
+        guard(self)  # the wheel over the plot or its table scrolls the page
 
     def show_preview(self, preview: Preview) -> None:
         self._ensure_canvas()
@@ -123,6 +125,8 @@ class PreviewPlot(QWidget):
             first = str(i) if k == 1 else f"{i}: {label}"
             for c, text in enumerate((first, f"{100 * e:.1f}%", f"{100 * lo:.1f}% to {100 * hi:.1f}%")):
                 self.table.setItem(r, c, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+        self.table.setMinimumWidth(min(440, full_width(self.table)))  # the plot gives way: numbers never cut
 
     def clear(self) -> None:
         self.table.setRowCount(0)

@@ -12,10 +12,11 @@ from fractions import Fraction as F
 YES_NO, CATEGORIES, MULTI = "yes/no", "categories", "multi-select"
 
 # Devices a parameter can come from.
-COINS, DIE, CARDS, BIRTHDAY, EXACT = "coins", "die", "cards", "birthday", "exact"
+COINS, DIE, DICE, CARDS, BIRTHDAY, EXACT = "coins", "die", "dice", "cards", "birthday", "exact"
 DEVICE_NAMES = {
     COINS: "Coins",
     DIE: "A die",
+    DICE: "Two or more dice, added up",
     CARDS: "A deck of cards",
     BIRTHDAY: "Birthday month",
     EXACT: "Exact probabilities",
@@ -57,7 +58,7 @@ CHOICES: tuple[Choice, ...] = (
            "Easy", YES_NO,
            (Param("p_truth", "Answer truthfully", F(1, 2)), Param("p_yes", "Just say 'yes'", F(1, 4)),
             Param("p_no", "Just say 'no'", F(1, 4))),
-           (COINS, DIE, CARDS, EXACT), recommended=True),
+           (COINS, DIE, DICE, CARDS, EXACT), recommended=True),
     Choice("crosswise", "Say whether two answers are the same or different",
            "The respondent thinks of the sensitive question and a harmless one (such as a birthday month) and "
            "only says whether both answers are the same. Nobody ever says 'yes' to the sensitive question, and "

@@ -23,6 +23,7 @@ class Draft:
     device_text: str = ""  # what the respondent does with the randomizer (for the card)
     question_b: str = ""  # two-question designs: the harmless question B, as respondents read it
     question_b_edited: bool = False
+    randomizer: dict | None = None  # the physical randomizer where the design alone does not say it (dice added up)
     notes: str = ""  # the researcher's notes on the randomizer (exact shares, caveats): never on the card
     card_title: str = ""  # the card's title (default: the question; never the short name)
     instructions: str = ""  # the (possibly edited) respondent instructions
@@ -32,6 +33,7 @@ class Draft:
     shares: list[float] = field(default_factory=list)  # guessed category shares
     halfwidth: float = 0.05
     null: float = 0.0
+    deff: float = 1.0  # expected design effect of the sample (1: a simple random sample)
     editing: str | None = None  # the item's name when an existing item is edited
 
     @property

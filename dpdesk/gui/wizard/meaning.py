@@ -36,9 +36,16 @@ def unprotected_answers(design) -> list[str]:
     return out
 
 
+NO_PRIVACY = ("This design protects no one. Every answer it allows can only come from one kind of respondent, "
+              "so each answer reveals the respondent's true answer, exactly as if you asked directly "
+              "(local epsilon is infinite for every answer). Give some randomizer outcomes a forced answer.")
+
+
 def epsilon_words(design) -> str:
     """The local epsilon explained: how much more likely an answer is from one kind of respondent."""
     eps = design.epsilon
+    if design.protects_no_one:
+        return NO_PRIVACY
     if math.isinf(eps):
         answers = unprotected_answers(design) if design.model != "unary" else []
         which = " or ".join(f"'{a}'" for a in answers) or "some"
@@ -75,6 +82,14 @@ def halfwidth_words(hw: Any, n: int) -> str:
     h = float(max(hw)) if hasattr(hw, "__len__") else float(hw)
     return (f"With {n:,} respondents the 95% confidence interval will be about ±{pct(h)} "
             f"(the estimate plus or minus {100 * h:.1f} percentage points).")
+
+
+def deff_words(deff: float, n: int) -> str:
+    """What an expected design effect means for the planned sample ("" for a simple random sample)."""
+    if abs(deff - 1) < 1e-9:
+        return ""
+    return (f"With a design effect of {deff:.2g} (weights, strata, clusters), {n:,} respondents are worth about "
+            f"{n / deff:,.0f} in a simple random sample; the figures here allow for it.")
 
 
 def required_n_words(n: int, target: float) -> str:

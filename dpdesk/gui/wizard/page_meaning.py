@@ -57,6 +57,12 @@ class MeaningPage(QWizardPage):
         self.halfwidth = _percent_spin(0.05, 0.1, 50, "Target margin", "The margin of error you would like (±)")
         self.null = _percent_spin(0.0, 0.0, 99.0, "Compare against",
                                   "The share you want to show the prevalence is above")
+        self.deff = name(QDoubleSpinBox(), "Expected design effect",
+                         "How much weights, strata and clusters will inflate the variance (1: a simple random "
+                         "sample; 1.5-2 is common for clustered samples)")
+        self.deff.setRange(1.0, 20.0)
+        self.deff.setDecimals(2)
+        self.deff.setSingleStep(0.1)
         form = QFormLayout()
         form.setVerticalSpacing(8)
         form.addRow("Planned &respondents:", self.n)
@@ -66,6 +72,7 @@ class MeaningPage(QWizardPage):
                                "Single-choice guesses are rescaled to add up to 100%.")
         form.addRow("&Target margin (±):", self.halfwidth)
         form.addRow("Show it is above:", self.null)
+        form.addRow("Expected &design effect:", self.deff)
         self.form = form
         self.privacy = note(object_name="privacyText")
         self.privacy.setAccessibleName("Privacy in words")
@@ -108,7 +115,7 @@ class MeaningPage(QWizardPage):
         self.timer.setSingleShot(True)
         self.timer.setInterval(PREVIEW_DELAY_MS)
         self.timer.timeout.connect(self.start_preview)
-        for spin in (self.n, self.prevalence, self.halfwidth, self.null):
+        for spin in (self.n, self.prevalence, self.halfwidth, self.null, self.deff):
             spin.valueChanged.connect(self._on_change)
         self.shares.textChanged.connect(self._on_change)
         self.cancel.clicked.connect(self.runner.cancel)
@@ -123,7 +130,7 @@ class MeaningPage(QWizardPage):
         self.form.setRowVisible(self.prevalence, binary)
         self.form.setRowVisible(self.shares, not binary)
         for spin, value in ((self.n, d.planned_n), (self.prevalence, 100 * d.prevalence),
-                            (self.halfwidth, 100 * d.halfwidth), (self.null, 100 * d.null)):
+                            (self.halfwidth, 100 * d.halfwidth), (self.null, 100 * d.null), (self.deff, d.deff)):
             spin.blockSignals(True)
             spin.setValue(value)
             spin.blockSignals(False)
@@ -147,6 +154,7 @@ class MeaningPage(QWizardPage):
         d.prevalence = self.prevalence.value() / 100
         d.halfwidth = self.halfwidth.value() / 100
         d.null = self.null.value() / 100
+        d.deff = self.deff.value()
         if not getattr(self, "_binary", True):
             try:
                 d.shares = [float(x) / 100 for x in self.shares.text().replace(";", ",").split(",") if x.strip()]
@@ -172,12 +180,16 @@ class MeaningPage(QWizardPage):
                     self.loader.start(prewarm.load_job, PLANNING)
                 return True
             guess = d.guessed_prevalence(design)
-            lines = [meaning.halfwidth_words(rr.expected_halfwidth(design, d.planned_n, guess), d.planned_n)]
+            lines = [meaning.halfwidth_words(rr.expected_halfwidth(design, d.planned_n, guess, deff=d.deff),
+                                             d.planned_n)]
             try:
-                lines.append(meaning.required_n_words(rr.required_n(design, d.halfwidth, guess), d.halfwidth))
+                lines.append(meaning.required_n_words(rr.required_n(design, d.halfwidth, guess, deff=d.deff),
+                                                      d.halfwidth))
             except DpdeskError as exc:
                 lines.append(str(exc))
-            lines.append(meaning.power_words(rr.power(design, d.planned_n, guess, null=d.null), d.null, d.planned_n))
+            lines.append(meaning.power_words(rr.power(design, d.planned_n, guess, null=d.null, deff=d.deff), d.null,
+                                             d.planned_n))
+            lines.append(meaning.deff_words(d.deff, d.planned_n))
             lines.append(meaning.efficiency_words(rr.efficiency(design, guess)))
             self.precision.setText("<b>Precision.</b> " + " ".join(lines))
             show_problem(self.problem, "")

@@ -7,7 +7,9 @@ from fractions import Fraction
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
+    QLineEdit,
     QPushButton,
     QFormLayout,
     QGroupBox,
@@ -20,8 +22,10 @@ from PySide6.QtWidgets import (
 from dpdesk.errors import DpdeskError
 
 from dpdesk.gui.wizard import meaning
-from dpdesk.gui.wizard.catalog import BIRTHDAY, CARDS, COIN_PRESETS, COINS, DEVICE_NAMES, DIE, EXACT
+from dpdesk.gui.wizard.catalog import BIRTHDAY, CARDS, COIN_PRESETS, COINS, DEVICE_NAMES, DICE, DIE, EXACT
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
+from dpdesk.gui.widgets.number_entry import EntryProblem
+from dpdesk.gui.widgets.wheel import guard
 from dpdesk.gui.wizard.param_editors import CountEditor, ExactEditor, MonthsEditor
 
 #: The parameter that is the harmless question B's "yes" share, per design.
@@ -38,20 +42,32 @@ class RandomizerPage(QWizardPage):
         self.coin_preset = name(QComboBox(), "Coin rule", "Which coin outcomes mean which instruction")
         for label, *_ in COIN_PRESETS:
             self.coin_preset.addItem(label)
-        self.sides = name(QSpinBox(), "Die sides", "How many faces the die has")
-        self.sides.setRange(2, 20)
+        self.sides = name(QSpinBox(), "Die sides", f"How many faces the die has, 2 to {MAX_SIDES} (for more, use "
+                                                   f"exact probabilities, for example from a random-number app)")
+        self.sides.setRange(2, MAX_SIDES)
         self.sides.setValue(6)
         self.deck = name(QSpinBox(), "Deck size", "How many cards are in each deck")
         self.deck.setRange(2, 100)
         self.deck.setValue(12)
-        for spin in (self.sides, self.deck):
+        self.dice = name(QSpinBox(), "Number of dice", "How many dice the respondent rolls and adds up")
+        self.dice.setRange(2, 10)
+        self.dice.setValue(2)
+        for spin in (self.sides, self.deck, self.dice):
             spin.setMaximumWidth(90)
+            spin.setKeyboardTracking(False)  # "36" is read as 36 when typed, not first as 3
+        self.dice_yes = name(QLineEdit("2, 3, 4"), "Totals that mean 'yes'",
+                             "The totals on which the respondent just says 'yes', such as 2, 3, 4 or 2-4")
+        self.dice_no = name(QLineEdit("11, 12"), "Totals that mean 'no'",
+                            "The totals on which the respondent just says 'no', such as 11, 12")
         top = QFormLayout()
         top.setVerticalSpacing(10)
         top.addRow("&Randomizer:", self.device)
         top.addRow("Coin &rule:", self.coin_preset)
+        top.addRow("N&umber of dice:", self.dice)
         top.addRow("Die &sides:", self.sides)
         top.addRow("Cards in the &deck:", self.deck)
+        top.addRow("Totals that mean '&yes':", self.dice_yes)
+        top.addRow("Totals that mean '&no':", self.dice_no)
         self.params_box = QGroupBox("Probabilities")
         self.params_form = QFormLayout(self.params_box)
         self.params_form.setVerticalSpacing(10)
@@ -61,6 +77,10 @@ class RandomizerPage(QWizardPage):
         self.use_nearest = name(QPushButton("Use the nearest achievable design"), "Use the nearest achievable design",
                                 "Switch to the nearest design this kind of die can produce")
         self.use_nearest.setVisible(False)
+        self.no_privacy = name(QCheckBox("I understand that this design protects no one, and want to go on"),
+                               "Go on without privacy", "Tick to use a design in which every answer reveals the truth")
+        self.no_privacy.setVisible(False)
+        self.no_privacy.toggled.connect(self.completeChanged)
         self.use_nearest.clicked.connect(self.apply_nearest)
         self._nearest = None
         layout = QVBoxLayout(self)
@@ -69,17 +89,21 @@ class RandomizerPage(QWizardPage):
         layout.addWidget(self.summary)
         layout.addWidget(self.problem)
         layout.addWidget(self.use_nearest, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.no_privacy)
         layout.addStretch(1)
         self.editors: dict = {}
         self._top = top
         self._ok = False
-        QWidget.setTabOrder(self.device, self.coin_preset)
-        QWidget.setTabOrder(self.coin_preset, self.sides)
-        QWidget.setTabOrder(self.sides, self.deck)
+        order = (self.device, self.coin_preset, self.dice, self.sides, self.deck, self.dice_yes, self.dice_no)
+        for first, second in zip(order, order[1:]):
+            QWidget.setTabOrder(first, second)
         self.device.currentIndexChanged.connect(self._on_device)
         self.coin_preset.currentIndexChanged.connect(self._recompute)
         self.sides.valueChanged.connect(self._on_total)
         self.deck.valueChanged.connect(self._on_total)
+        self.dice.valueChanged.connect(self._recompute)
+        self.dice_yes.editingFinished.connect(self._recompute)
+        self.dice_no.editingFinished.connect(self._recompute)
 
     # ------------------------------------------------------------------ setup
     def initializePage(self) -> None:
@@ -93,6 +117,14 @@ class RandomizerPage(QWizardPage):
             wanted = EXACT
         self.device.setCurrentIndex(choice.devices.index(wanted))
         self.device.blockSignals(False)
+        dice = self.draft.randomizer or {}
+        if dice.get("kind") == "dice_sum":  # an item made with dice opens with its dice
+            for spin, value in ((self.dice, dice["dice"]), (self.sides, dice["sides"])):
+                spin.blockSignals(True)
+                spin.setValue(int(value))
+                spin.blockSignals(False)
+            self.dice_yes.setText(", ".join(map(str, dice["yes"])))
+            self.dice_no.setText(", ".join(map(str, dice["no"])))
         self._on_device()
 
     def current_device(self) -> str:
@@ -105,16 +137,18 @@ class RandomizerPage(QWizardPage):
     def _on_device(self, *_args) -> None:
         device = self.current_device()
         self.draft.device = device
-        for widget, show in ((self.coin_preset, device == COINS), (self.sides, device == DIE),
-                             (self.deck, device == CARDS)):
+        for widget, show in ((self.coin_preset, device == COINS), (self.sides, device in (DIE, DICE)),
+                             (self.deck, device == CARDS), (self.dice, device == DICE),
+                             (self.dice_yes, device == DICE), (self.dice_no, device == DICE)):
             self._top.setRowVisible(widget, show)
         while self.params_form.rowCount():
             self.params_form.removeRow(0)
         self.editors = {}
-        previous: QWidget = {COINS: self.coin_preset, DIE: self.sides, CARDS: self.deck}.get(device, self.device)
+        previous: QWidget = {COINS: self.coin_preset, DIE: self.sides, DICE: self.dice_no,
+                             CARDS: self.deck}.get(device, self.device)
         for param in self.draft.choice.params:
             kind = device if device in param.devices else EXACT
-            if device == COINS:
+            if device in (COINS, DICE):
                 continue
             if kind == DIE:
                 editor = CountEditor(param, self._initial(param), self.sides.value(), "faces")
@@ -132,6 +166,7 @@ class RandomizerPage(QWizardPage):
         if self.draft.design_key == "forced" and device in (DIE, CARDS):
             self._complete_forced_counts()
         self.params_box.setVisible(bool(self.editors))
+        guard(self)  # the new boxes: a wheel over one that is not focused scrolls instead
         self._recompute()
         if self._nearest is not None:
             self.apply_nearest()  # the default must be a die design that exists
@@ -165,6 +200,12 @@ class RandomizerPage(QWizardPage):
         device = self.current_device()
         key = self.draft.design_key
         self._nearest = None
+        self.draft.randomizer = None
+        if device == DICE:
+            p = rr.randomizers.dice_sum(self.dice.value(), self.sides.value(), yes=_totals(self.dice_yes, "'yes'"),
+                                        no=_totals(self.dice_no, "'no'"))
+            self.draft.randomizer = p.randomizer
+            return dict(p.exact), p.respondent, "", p.description
         if device == COINS:
             _label, tosses, truth, yes, no = COIN_PRESETS[self.coin_preset.currentIndex()]
             p = rr.randomizers.coins(tosses, truth=truth, yes=yes, no=no)
@@ -224,14 +265,28 @@ class RandomizerPage(QWizardPage):
                 self.draft.question_b = question_b
             self.draft.notes = notes
             design = self.draft.design()
+        except EntryProblem:
+            self._ok = False
+            self.summary.setText("")
+            show_problem(self.problem, "A number above cannot be used: see the message beside its box.")
+            design = None
         except (DpdeskError, _Problem) as exc:
             self._ok = False
             self.summary.setText("")
             show_problem(self.problem, str(exc))
+            design = None
         else:
             self._ok = True
             show_problem(self.problem, "")
             self.summary.setText(self._summary(values, words, design, question_b, notes))
+        unsafe = design is not None and design.protects_no_one
+        if unsafe:
+            from dpdesk.gui.wizard.meaning import NO_PRIVACY
+
+            show_problem(self.problem, NO_PRIVACY)
+        elif self.no_privacy.isChecked():
+            self.no_privacy.setChecked(False)
+        self.no_privacy.setVisible(unsafe)
         self.use_nearest.setVisible(self._nearest is not None)
         if self._nearest is not None:
             self.use_nearest.setText(f"Use a {self._nearest.sides}-sided die, {self._nearest.truth} faces for the "
@@ -272,10 +327,31 @@ class RandomizerPage(QWizardPage):
         return out
 
     def isComplete(self) -> bool:
-        return self._ok
+        """Complete when the randomizer is consistent, and a design that protects no one was confirmed."""
+        return self._ok and (not self.no_privacy.isVisibleTo(self) or self.no_privacy.isChecked())
 
     def validatePage(self) -> bool:
-        return self._ok
+        return self.isComplete()
+
+
+#: The most faces a die may have (a d100 exists; more is a random-number app: use exact probabilities).
+MAX_SIDES = 100
+
+
+def _totals(box: QLineEdit, what: str) -> list[int]:
+    """The dice totals typed in ``box``: "2, 3, 4", "2-4" or "2 to 4" (blank: none)."""
+    out: list[int] = []
+    for part in box.text().replace(";", ",").split(","):
+        part = part.strip().replace(" to ", "-")
+        if not part:
+            continue
+        try:
+            low, _, high = part.partition("-")
+            out.extend(range(int(low), int(high or low) + 1))
+        except ValueError:
+            raise _Problem(f"The totals that mean {what} ('{box.text().strip()}') must be whole numbers separated "
+                           f"by commas, such as 2, 3, 4, or a range such as 2-4.") from None
+    return out
 
 
 class _Problem(Exception):

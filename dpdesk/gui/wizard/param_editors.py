@@ -10,9 +10,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QGridLayout, QSpinBox, QWidget, QHBoxLayout, QLabel
+from PySide6.QtWidgets import QCheckBox, QGridLayout, QSpinBox, QWidget, QHBoxLayout, QLabel
 
-from dpdesk.gui.widgets.common import name
+from dpdesk.gui.widgets.common import name, problem_label, show_problem
+from dpdesk.gui.widgets.number_entry import NumberEntry
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -32,28 +33,34 @@ class Editor(QWidget):
 
 
 class ExactEditor(Editor):
+    """A probability (or the privacy level) typed as a number: 0.75, 1/6 or 75%, read when the entry is
+    finished; a number that cannot be used gets a message beside the box."""
+
     def __init__(self, param, initial, parent=None) -> None:
         super().__init__(param, parent)
-        self.spin = QDoubleSpinBox()
         if param.kind == "epsilon":
-            self.spin.setRange(0.05, 20.0)
-            self.spin.setSingleStep(0.1)
-            self.spin.setDecimals(2)
+            self.spin = NumberEntry(initial, low=Fraction(1, 20), high=Fraction(20), decimals=2,
+                                    what="the privacy level", range_words="from 0.05 to 20")
         else:
-            self.spin.setRange(0.0, 1.0)
-            self.spin.setSingleStep(0.05)
-            self.spin.setDecimals(4)
-        self.spin.setValue(float(initial))
+            self.spin = NumberEntry(initial)
         name(self.spin, param.label, f"{param.label}: " + ("the privacy level, smaller is more private"
-                                                          if param.kind == "epsilon" else "a probability from 0 to 1"))
+                                                          if param.kind == "epsilon" else
+                                                          "a probability from 0 to 1, such as 0.25, 1/6 or 25%"))
+        self.message = problem_label()
+        self.message.setAccessibleName(f"Problem with {param.label}")
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.spin)
-        lay.addStretch(1)
-        self.spin.valueChanged.connect(self.changed)
+        lay.addWidget(self.message, 1)
+        self.spin.changed.connect(self._on_changed)
+
+    def _on_changed(self) -> None:
+        show_problem(self.message, self.spin.problem)
+        self.changed.emit()
 
     def value(self):
-        return Fraction(str(round(self.spin.value(), 4)))
+        """The exact number (raises :class:`EntryProblem` while the box holds something unusable)."""
+        return self.spin.value()
 
     def focus_widget(self):
         return self.spin
@@ -66,6 +73,7 @@ class CountEditor(Editor):
         super().__init__(param, parent)
         self.total, self.unit = total, unit
         self.spin = QSpinBox()
+        self.spin.setKeyboardTracking(False)  # "12" is read as 12 when typed, not first as 1
         self.spin.setRange(0, total)
         self.spin.setValue(round(float(initial) * total))
         self.suffix = QLabel()

@@ -10,7 +10,7 @@ from dpdesk.errors import DesignError
 
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.discard import AskBeforeDiscard, EnterStaysInNumberFields
-from dpdesk.gui.wizard.catalog import BY_KEY, EXACT
+from dpdesk.gui.wizard.catalog import BY_KEY, DICE, EXACT
 from dpdesk.gui.wizard.draft import Draft
 from dpdesk.gui.wizard.page_design import DesignPage
 from dpdesk.gui.wizard.page_instructions import InstructionsPage
@@ -37,9 +37,11 @@ def draft_from_item(item) -> Draft:
     values = {p.name: Fraction(str(params[p.name])) for p in choice.params if p.name in params}
     question_b = next((line[3:].strip() for line in (item.instructions or "").splitlines()
                        if line.startswith("B: ") and not line.startswith("B: [")), "")
+    randomizer = record.get("randomizer") if isinstance(record.get("randomizer"), dict) else None
+    device = DICE if randomizer and randomizer.get("kind") == "dice_sum" and DICE in choice.devices else EXACT
     return Draft(name=item.name, question=item.question or "", answers=choice.answers, categories=categories,
-                 design_key=key, device=EXACT, values=values, instructions=item.instructions or "",
-                 instructions_edited=bool(item.instructions), editing=item.name, question_b=question_b,
+                 design_key=key, device=device, randomizer=randomizer, values=values,
+                 instructions=item.instructions or "", instructions_edited=bool(item.instructions), editing=item.name, question_b=question_b,
                  question_b_edited=bool(question_b))
 
 
@@ -75,7 +77,16 @@ class DesignWizard(AskBeforeDiscard, EnterStaysInNumberFields, QWizard):
     def item_result(self) -> dict:
         """``{"name", "question", "design", "instructions"}`` for the project."""
         d = self.draft
-        return {"name": d.name, "question": d.question, "design": d.design(), "instructions": d.instructions}
+        design = d.design()
+        if d.randomizer:  # the dice (added up) are kept with the design, so the item reopens with them
+            design = {**design.to_dict(), "randomizer": dict(d.randomizer)}
+        return {"name": d.name, "question": d.question, "design": design, "instructions": d.instructions}
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        from dpdesk.gui.widgets.screen_fit import fit_on_screen
+
+        fit_on_screen(self)  # 820 x 680 does not fit every laptop: never partly off screen
 
     def done(self, code: int) -> None:
         self.meaning_page.timer.stop()

@@ -88,12 +88,14 @@ def _key(v, what: str):
 
 def _key_list(keys, what: str) -> list:
     if isinstance(keys, (str, bytes)) or not hasattr(keys, "__iter__"):
-        raise RequestError(f"{what} must be a list of values; got {keys!r}.")
+        raise RequestError(f"The {what} must be a list of values, such as [\"yes\", \"no\"]; got {keys!r}.")
     out = [_key(k, what) for k in keys]
     if not out:
-        raise RequestError(f"{what} must not be empty: declare the categories to count.")
+        raise RequestError(f"No {what} were given, so there is nothing to count. List the values to count "
+                           f"(for example every category of the column); they are public and never read from the data.")
     if len(set(map(canonical_json, out))) != len(out):
-        raise RequestError(f"{what} must not repeat a value; got {out!r}.")
+        raise RequestError(f"The {what} list a value twice ({out!r}), so it would be counted twice. "
+                           f"List each value once.")
     return out
 
 
@@ -153,7 +155,7 @@ def normalize(request: Mapping[str, Any]) -> dict:
             if (k is None) == (b is None):
                 raise RequestError(f"Declare either keys (categories) or bins (numeric edges) for "
                                    f"column {col!r}; they are public and never read from the data.")
-            out_k.append(None if k is None else _key_list(k, f"keys of {col!r}"))
+            out_k.append(None if k is None else _key_list(k, f"categories of the column {col!r}"))
             out_b.append(None if b is None else _edges(b, f"bins of {col!r}"))
         spec["keys"], spec["bins"] = out_k, out_b
     elif keys is not None or (bins is not None and stat not in ("median", "quantile")):
@@ -196,7 +198,7 @@ def normalize(request: Mapping[str, Any]) -> dict:
     if by is not None:
         if stat == "crosstab":
             raise RequestError("A cross-tab has no subgroups; use its first column for them.")
-        spec["by"], spec["by_keys"] = str(by), _key_list(by_keys, f"subgroup keys of {by!r}")
+        spec["by"], spec["by_keys"] = str(by), _key_list(by_keys, f"subgroups of {by!r}")
 
     mech = request.get("mechanism") or "laplace"
     if mech not in MECHANISMS:

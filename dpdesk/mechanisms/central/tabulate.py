@@ -27,7 +27,8 @@ def _keys(keys, what: str) -> tuple:
                                   "from the data.")
     ks = tuple(keys)
     if not ks:
-        raise NoiseParameterError(f"{what} must not be empty.")
+        raise NoiseParameterError(f"No {what} were given, so there is nothing to count. List the values to count; "
+                                  f"they are public and never read from the data.")
     try:
         if len(set(ks)) != len(ks):
             raise NoiseParameterError(f"{what} must be unique; got {list(ks)!r}.")

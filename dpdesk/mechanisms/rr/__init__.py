@@ -23,6 +23,8 @@ _PUBLIC = {
                     "dpdesk.mechanisms.rr.planning"),
     **dict.fromkeys(("expected_counts", "simulate", "simulate_responses"), "dpdesk.mechanisms.rr.simulate"),
     **dict.fromkeys(("compare", "compare_direct", "estimate_by"), "dpdesk.mechanisms.rr.subgroups"),
+    **dict.fromkeys(("SurveyEstimate", "survey_estimate"), "dpdesk.mechanisms.rr.survey"),
+    "survey_estimate_by": "dpdesk.mechanisms.rr.survey_by",
 }
 _public = exports(__name__, _PUBLIC)
 
@@ -75,5 +77,8 @@ __all__ = [
     "required_n_for_power",
     "simulate",
     "simulate_responses",
+    "survey_estimate",
+    "survey_estimate_by",
+    "SurveyEstimate",
     "unary_multiselect_epsilon",
 ]

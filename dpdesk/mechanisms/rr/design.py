@@ -85,8 +85,12 @@ class Design:
             return str(response)
 
     def answer_words(self) -> dict[str, set[str]]:
-        """Per response key, the words (labels, translations) a file's codes may use for it."""
-        return {r: wording.answer_words(lab, short, r)
+        """Per response key, the words (labels, translations, and the card's labels in every
+        language dpdesk writes) a file's codes may use for it."""
+        from dpdesk.mechanisms.rr.wording_languages import labels_in_every_language
+
+        everywhere = labels_in_every_language(self)
+        return {r: wording.answer_words(lab, short, r) | everywhere[r]
                 for r, lab, short in zip(self.responses, self.response_labels, self.short_labels)}
 
     @property
@@ -129,6 +133,17 @@ class Design:
             down = max(_log_ratio(bit[b, 0], bit[b, 1]) for b in range(2))
             return up + down
         return max(matrix_epsilon(m[:, list(self.privacy_states)]) for m in self.matrices)
+
+    @property
+    def protects_no_one(self) -> bool:
+        """True when every answer a respondent can give reveals their true state: each possible
+        response is impossible for some privacy state (its local epsilon is infinite), as in
+        forced response where every outcome says "answer truthfully"."""
+        for m in self.matrices:
+            sub = m if self.model == "unary" else m[:, list(self.privacy_states)]
+            if any(row.max() > 0 and row.min() > 0 for row in sub):
+                return False
+        return True
 
     def describe(self) -> str:
         """What the respondent does, in plain words."""
@@ -202,41 +217,62 @@ def unary_multiselect_epsilon(d: Design) -> float:
 # --------------------------------------------------------------------------- checks
 
 
+#: What each parameter is, in a researcher's words (messages name it so, not by its code).
+PARAM_WORDS = {
+    "p": "the design's probability", "p_truth": "the chance to answer truthfully",
+    "p_yes": "the chance to just say 'yes'", "p_no": "the chance to just say 'no'",
+    "p_sensitive": "the chance to answer the sensitive question",
+    "q": "the share of people who answer 'yes' to the harmless question",
+    "p1": "group 1's probability", "p2": "group 2's probability",
+}
+
+
+def _words(name: str) -> str:
+    if name.startswith("p_forced["):
+        return f"the chance of forced answer {int(name[9:-1]) + 1}"
+    return PARAM_WORDS.get(name, name)
+
+
 def _prob(name: str, value: Any, *, low_open: bool = False, high_open: bool = False) -> float:
+    lo = "above 0" if low_open else "from 0"
+    hi = "below 1" if high_open else "to 1"
+    what = _words(name)
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise DesignError(f"Parameter {name} must be a probability (a number from 0 to 1), not {value!r}.") from None
+        raise DesignError(f"{what.capitalize()} is {value!r}, which is not a number. Give a probability {lo} {hi}, "
+                          f"such as 0.25.") from None
     if not math.isfinite(x) or x < 0 or x > 1 or (low_open and x <= 0) or (high_open and x >= 1):
-        lo = "above 0" if low_open else "from 0"
-        hi = "below 1" if high_open else "to 1"
-        raise DesignError(f"Parameter {name} = {value!r} is not valid: it must be a probability {lo} {hi}.")
+        raise DesignError(f"{what.capitalize()} is {value!r}, but it must be a probability {lo} {hi}. "
+                          f"Change it to a number in that range.")
     return x
 
 
 def _distinct(n1: str, v1: float, n2: str, v2: float, why: str) -> None:
     if abs(v1 - v2) < 1e-6:
         raise DesignError(
-            f"Parameters {n1} = {v1:g} and {n2} = {v2:g} must differ: {why} "
-            f"Choose values at least 0.1 apart for a useful design."
+            f"Both get the same probability ({v1:g}), but they must differ: {why} "
+            f"Choose probabilities at least 0.1 apart for a useful design."
         )
 
 
 def _categories(categories: Any) -> tuple[str, ...]:
     if isinstance(categories, int) and not isinstance(categories, bool):
         if categories < 2:
-            raise DesignError(f"Parameter categories = {categories} must be at least 2.")
+            raise DesignError(f"There are {categories} categories, but a question with categories needs at least 2.")
         return tuple(str(i) for i in range(categories))
     try:
         cats = tuple(str(c) for c in categories)
     except TypeError:
         raise DesignError(
-            f"Parameter categories must be a list of category labels or a number of categories, not {categories!r}."
+            f"The categories must be a list of their labels, such as ['never', 'once', 'often'], or their number; "
+            f"got {categories!r}."
         ) from None
     if len(cats) < 2:
-        raise DesignError(f"Parameter categories needs at least 2 categories; got {list(cats)}.")
+        raise DesignError(f"A question with categories needs at least 2 of them; got {list(cats)}.")
     if len(set(cats)) != len(cats):
-        raise DesignError(f"Parameter categories has repeated labels: {list(cats)}. Give each category a unique label.")
+        raise DesignError(f"The categories {list(cats)} have repeated labels, so answers could not be told "
+                          f"apart. Give each category its own label.")
     return cats
 
 
@@ -244,9 +280,11 @@ def _epsilon_param(value: Any) -> float:
     try:
         eps = float(value)
     except (TypeError, ValueError):
-        raise DesignError(f"Parameter epsilon must be a positive number, not {value!r}.") from None
+        raise DesignError(f"The privacy level (epsilon) must be a positive number such as 1 or 2, not {value!r}.") \
+            from None
     if not (eps > 0 and math.isfinite(eps)):
-        raise DesignError(f"Parameter epsilon = {value!r} must be a positive finite number (for example 1 or 2).")
+        raise DesignError(f"The privacy level (epsilon) is {value!r}, but it must be a positive number, for "
+                          f"example 1 or 2 (smaller is more private).")
     return eps
 
 
@@ -261,8 +299,8 @@ def _binary(name, params, lam0, lam1, summary, instructions, *, states=ABSENT_PR
     m = np.array([[1 - lam0, 1 - lam1], [lam0, lam1]], dtype=float)
     if abs(lam1 - lam0) < 1e-9:
         raise DesignError(
-            f"With these parameters ({params}) the {name!r} design gives a 'yes' with the same probability "
-            f"whatever the truth, so nothing can be estimated. Change the probabilities."
+            f"With these probabilities a 'yes' is just as likely whatever the truth ({lam0:g} either way), so the "
+            f"answers say nothing about the question. Change the probabilities."
         )
     return Design(name, params, YES_NO, states, (m,), "prevalence", (0, 1), (), summary, instructions)
 
@@ -271,8 +309,9 @@ def _warner(p):
     p = _prob("p", p)
     if abs(p - 0.5) < 1e-9:
         raise DesignError(
-            "Parameter p = 0.5 makes the Warner design unidentifiable: 'yes' is equally likely whatever the truth. "
-            "Choose p away from 0.5, for example 0.7 or 0.3."
+            "With a chance of 0.5 of getting the statement 'I have the attribute', a 'yes' is equally likely "
+            "whatever the truth, so the answers cannot be told apart (the design is unidentifiable). Choose a "
+            "chance away from 1/2, for example 0.7 or 0.3."
         )
     return _binary("warner", {"p": p}, 1 - p, p, "Warner (1965) mirrored question", wording.warner(p))
 
@@ -281,8 +320,10 @@ def _forced(p_truth, p_yes, p_no):
     t, y, n = _prob("p_truth", p_truth, low_open=True), _prob("p_yes", p_yes), _prob("p_no", p_no)
     if abs(t + y + n - 1) > TOL:
         raise DesignError(
-            f"Parameters p_truth + p_yes + p_no must sum to 1; they sum to {t + y + n:g}. "
-            f"The coin design is p_truth=0.5, p_yes=0.25, p_no=0.25."
+            f"The chances to answer truthfully ({t:g}), to just say 'yes' ({y:g}) and to just say 'no' ({n:g}) "
+            f"add up to {t + y + n:.6g}, but each respondent does exactly one of the three, so they must add up "
+            f"to 1. Change one of them; for thirds and sixths type fractions such as 2/3 and 1/6. For example, "
+            f"two coins give 1/2 truthfully, 1/4 'yes' and 1/4 'no'."
         )
     return _binary("forced", {"p_truth": t, "p_yes": y, "p_no": n}, y, t + y,
                    "Forced response (Boruch 1971)", wording.forced(t, y, n))
@@ -298,8 +339,10 @@ def _crosswise(p):
     p = _prob("p", p)
     if abs(p - 0.5) < 1e-9:
         raise DesignError(
-            "Parameter p = 0.5 makes the crosswise design unidentifiable. Choose an innocuous question whose "
-            "'yes' probability is far from 0.5, for example a birthday in January-March (p about 0.25)."
+            "A harmless question that half of people answer 'yes' (0.5) makes 'same' and 'different' equally "
+            "likely whatever the truth, so the answers cannot be told apart (the design is unidentifiable). "
+            "Choose a harmless question whose 'yes' share is far from 1/2, for example a birthday in January to "
+            "March (about 0.25)."
         )
     # recorded 1 = "both yes or both no"
     return _binary("crosswise", {"p": p}, 1 - p, p, "Crosswise model (Yu, Tian & Tang 2008)", wording.crosswise(p))
@@ -386,7 +429,9 @@ def _forced_multi(p_truth, p_forced, categories=None):
     if len(cats) != len(forced):
         raise DesignError(f"Parameter p_forced has {len(forced)} probabilities but there are {len(cats)} categories.")
     if abs(t + sum(forced) - 1) > TOL:
-        raise DesignError(f"Parameters p_truth + sum(p_forced) must be 1; they sum to {t + sum(forced):g}.")
+        raise DesignError(f"The chance to give the true answer ({t:g}) and the chances of the forced answers "
+                          f"({', '.join(f'{f:g}' for f in forced)}) add up to {t + sum(forced):.6g}, but each "
+                          f"respondent does exactly one of these, so they must add up to 1. Change them so they do.")
     k = len(cats)
     m = t * np.eye(k) + np.array(forced)[:, None] * np.ones((1, k))
     params = {"p_truth": t, "p_forced": forced, "categories": list(cats)}

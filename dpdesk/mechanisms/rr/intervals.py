@@ -139,16 +139,22 @@ def z_value(confidence: float) -> float:
 
 
 def mover_difference(
-    a: float, a_ci: tuple[float, float], b: float, b_ci: tuple[float, float]
+    a: float, a_ci: tuple[float, float], b: float, b_ci: tuple[float, float], correlation: float = 0.0
 ) -> tuple[float, float]:
     """Interval for ``a - b`` from the two intervals (MOVER; Newcombe 1998, Zou & Donner 2008).
 
     ``[d - sqrt((a-la)^2 + (ub-b)^2), d + sqrt((ua-a)^2 + (b-lb)^2)]``: it inherits the
     boundary behaviour of the single intervals, unlike a Wald interval for the difference.
+    For correlated estimates (domains of one complex sample) each square root loses
+    ``2 r (a-la)(ub-b)`` (resp. ``2 r (ua-a)(b-lb)``), r the correlation of the two
+    estimates (Zou & Donner 2008, *Stat. Med.* 27, 1693, eq. 6).
     """
     d = a - b
     (la, ua), (lb, ub) = a_ci, b_ci
-    return d - math.hypot(a - la, ub - b), d + math.hypot(ua - a, b - lb)
+    r = correlation if math.isfinite(correlation) else 0.0
+    low = math.sqrt(max((a - la) ** 2 + (ub - b) ** 2 - 2 * r * (a - la) * (ub - b), 0.0))
+    high = math.sqrt(max((ua - a) ** 2 + (b - lb) ** 2 - 2 * r * (ua - a) * (b - lb), 0.0))
+    return d - low, d + high
 
 
 # ----------------------------------------------------------------------------- two parameters

@@ -128,6 +128,8 @@ class LogisticFit:
     average_prevalence: tuple[float, float, float]
     se_method: str = "observed information (inverse of minus the Hessian)"
     _data: Any = field(default=None, repr=False)
+    df: int | None = None
+    sample_design: Any = field(default=None, repr=False)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -181,7 +183,8 @@ class LogisticFit:
             "loglik": self.loglik, "deviance": self.deviance, "aic": self.aic, "bic": self.bic,
             "n": self.n, "n_direct": self.n_direct, "n_params": self.n_params,
             "iterations": self.iterations, "converged": self.converged, "confidence": self.confidence,
-            "ci_method": self.ci_method, "se_method": self.se_method,
+            "ci_method": self.ci_method, "se_method": self.se_method, "design_df": self.df,
+            "sample_design": None if self.sample_design is None else self.sample_design.describe(),
             "vcov": [[_plain(v) for v in row] for row in self.vcov.tolist()],
             "average_prevalence": [_plain(v) for v in self.average_prevalence],
         }
@@ -249,7 +252,8 @@ def _separation_error(names, beta, se, bad) -> EstimationError:
 
 def logistic(design: Design, responses, X, *, group=None, names=None, confidence: float = 0.95,
              offset=None, ci: str = "profile", terms: dict[str, Any] | None = None,
-             lr_tests: bool = True, progress=None) -> LogisticFit:
+             lr_tests: bool = True, progress=None, weights=None, strata=None, clusters=None, fpc=None,
+             lonely_psu: str = "fail", used=None) -> LogisticFit:
     """Fit ``logit P(carrier | x) = x' beta + offset`` to randomized responses.
 
     ``responses``: codes into ``design.responses`` (0 = "no", 1 = "yes"). ``X``: the
@@ -263,6 +267,13 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     ``progress(fraction, text)``, if given, is called before each coefficient's interval
     and tests (the slow part); an exception it raises (a cancelled job) stops the fit.
 
+    ``weights``, ``strata``, ``clusters``, ``fpc``, ``lonely_psu`` (as :func:`rr.survey_estimate`)
+    make the fit design-based: weighted pseudo-maximum likelihood with sandwich SEs, Wald
+    intervals and tests on the design df (``survey_logistic``); profile intervals and
+    likelihood-ratio tests are not valid then and are not made (``ci_method`` says so).
+    ``used`` (with a design): True for the rows to fit; the others (a missing answer or
+    covariate) are left out but keep their PSU in the design, as ``svyglm`` does.
+
     Raises :class:`~dpdesk.errors.EstimationError` for invalid input, collinear
     predictors, separation (coefficients running off to infinity), a singular
     information matrix or a fit that does not converge; never returns numbers from a
@@ -271,7 +282,23 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     conf = check_confidence(confidence)
     if ci not in CI_NAMES:
         raise EstimationError(f"ci = {ci!r} is not a known interval; choose 'profile' or 'wald'.")
+    survey = any(v is not None for v in (weights, strata, clusters, fpc))
+    keep = None
+    if survey and used is not None:
+        keep = np.flatnonzero(np.asarray(used, bool))
+        responses, X = np.asarray(responses)[keep], np.asarray(X, float)[keep]
+        group = None if group is None else np.asarray(group)[keep]
+        offset = None if offset is None else np.asarray(offset, float)[keep]
     data, names, r, g = prepare(design, responses, X, group, names, offset)
+    sample = None
+    if survey:
+        from dpdesk.mechanisms.rr.survey_variance import sample_design
+
+        n_all = data.n if keep is None else len(np.asarray(used))
+        sample = sample_design(n_all, weights=weights, strata=strata, clusters=clusters, fpc=fpc,
+                               lonely_psu=lonely_psu)
+        w = sample.weights if keep is None else sample.weights[keep]
+        data.weights = w / w.mean()
     lm.check_columns(data.X, names)
     p = data.X.shape[1]
     eta0 = eta_start(design, r, g)
@@ -296,6 +323,8 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     bad = lm.runaway(fit.beta, se, data.X, lp)
     if bad:
         raise _separation_error(names, fit.beta, se, bad)
+    if sample is not None:
+        return _survey_fit(design, data, fit, names, g, sample, conf, terms, keep)
     z = _z(conf)
     coefs = []
     for j in range(p):
@@ -370,3 +399,48 @@ def _nuisance(design, data, fit, vcov, p, z, ci) -> Nuisance:
     zval = (est - null) / se if fit.eta_free else math.nan
     chi2 = inf.nuisance_test(data, fit, null)
     return Nuisance(name, est, se, interval, null, zval, chi2, float(chdtrc(1, chi2)))
+
+
+def _survey_fit(design, data, fit, names, g, sample, conf, terms, keep=None) -> LogisticFit:
+    """The design-based fit: sandwich covariance, Wald intervals and tests on the design df."""
+    from dpdesk.mechanisms.rr import survey_logistic as sl
+
+    p = len(fit.beta)
+    free = list(range(p)) + ([p] if fit.eta_free else [])
+    vcov = sl.sandwich(data, fit, sample, free, keep)
+    df = sample.df
+    t = sl.t_quantile(df, conf)
+    coefs = []
+    for j in range(p):
+        b, s = float(fit.beta[j]), float(math.sqrt(vcov[j, j]))
+        wald = (b - t * s, b + t * s)
+        coefs.append(Coefficient(names[j], b, s, b / s, sl.t_p(b / s, df), wald, wald))
+    term_tests = []
+    for tname, cols in (terms or {}).items():
+        unknown = [c for c in cols if (c not in names if isinstance(c, str) else not 0 <= int(c) < p)]
+        if unknown:
+            raise EstimationError(f"Term {tname!r} names columns that are not in X: {unknown}; columns are {names}.")
+        idx = [names.index(c) if isinstance(c, str) else int(c) for c in cols]
+        x2, pv = sl.wald_f(fit.beta, vcov, idx, df)
+        term_tests.append(TermTest(str(tname), tuple(names[i] for i in idx), len(idx), x2, pv))
+    intercept = [j for j in range(p) if np.all(data.X[:, j] == 1)]
+    model_test = None
+    if intercept and p > 1:
+        others = [j for j in range(p) if j != intercept[0]]
+        x2, pv = sl.wald_f(fit.beta, vcov, others, df)
+        model_test = TermTest("model", tuple(names[j] for j in others), len(others), x2, pv)
+    nuisance = None
+    if data.has_eta:
+        est = float(fit.eta)
+        se = float(math.sqrt(vcov[p, p])) if fit.eta_free else math.nan
+        interval = (max(0.0, est - t * se), min(1.0, est + t * se)) if fit.eta_free else (est, est)
+        null = lm.NUISANCE_NULL.get(design.model)
+        zval = (est - null) / se if null is not None and fit.eta_free else math.nan
+        nuisance = Nuisance(lm.NUISANCE[design.model], est, se, interval, null, zval)
+    return LogisticFit(
+        design=design, coefficients=tuple(coefs), terms=tuple(term_tests), model_test=model_test,
+        nuisance=nuisance, loglik=fit.loglik, n=data.n, n_direct=int(np.sum(g == 0)),
+        n_params=p + int(data.has_eta), iterations=fit.iterations, converged=True, confidence=conf,
+        ci_method=sl.CI_NAME, vcov=vcov, se_method=sl.SE_METHOD,
+        average_prevalence=sl.average(data.X, fit.beta, vcov[:p, :p], t, data.offset, data.weights),
+        _data=data, df=df, sample_design=sample)

@@ -22,6 +22,10 @@ in [0, 1], estimated jointly as RRreg's ``RRlog`` does:
   carriers among everyone) is ``(1 - gamma) pi``. (RRlog 0.7.5 names a ``gamma`` but
   its likelihood ignores it, i.e. it fits gamma = 0 with a zero Hessian row.)
 
+With survey weights (``rr.logistic(..., weights=...)``, ``survey_logistic``) each
+respondent's term is multiplied by their weight, scaled to mean 1: the weighted
+pseudo-log-likelihood (Binder 1983; Skinner 1989), maximized the same way.
+
 ``loglik = sum_i log L_i``; with ``w_i = pi_i (1 - pi_i)`` and ``c_i = dL_i/d eta``:
 
     d/d beta  = sum_i x_i B_i w_i / L_i
@@ -66,6 +70,12 @@ class Data:
     B0: np.ndarray
     B1: np.ndarray
     has_eta: bool
+    weights: np.ndarray | None = None  # survey weights: the weighted pseudo-log-likelihood
+
+    @property
+    def w(self):
+        """The weights, or 1.0 (unweighted)."""
+        return 1.0 if self.weights is None else self.weights
 
     @property
     def n(self) -> int:
@@ -73,10 +83,11 @@ class Data:
 
     def drop(self, cols) -> "Data":
         keep = np.setdiff1d(np.arange(self.X.shape[1]), np.atleast_1d(cols))
-        return Data(self.X[:, keep], self.offset, self.A0, self.A1, self.B0, self.B1, self.has_eta)
+        return Data(self.X[:, keep], self.offset, self.A0, self.A1, self.B0, self.B1, self.has_eta, self.weights)
 
     def shifted(self, extra_offset: np.ndarray) -> "Data":
-        return Data(self.X, self.offset + extra_offset, self.A0, self.A1, self.B0, self.B1, self.has_eta)
+        return Data(self.X, self.offset + extra_offset, self.A0, self.A1, self.B0, self.B1, self.has_eta,
+                    self.weights)
 
 
 def coefficients(design: Design, responses: np.ndarray, group: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -127,7 +138,7 @@ def loglik(data: Data, beta: np.ndarray, eta: float) -> float:
     _, _, _, _, L = _parts(data, beta, eta)
     if np.any(L <= 0):
         return -math.inf
-    return float(np.sum(np.log(L)))
+    return float(np.sum(data.w * np.log(L)))
 
 
 def derivatives(data: Data, beta: np.ndarray, eta: float) -> Derivatives:
@@ -139,15 +150,16 @@ def derivatives(data: Data, beta: np.ndarray, eta: float) -> Derivatives:
     w = pi * one_minus
     s = B * w / L
     X = data.X
-    gb = X.T @ s
-    hbb = (X * (B * w * (1 - 2 * pi) / L - s * s)[:, None]).T @ X
-    ll = float(np.sum(np.log(L)))
+    ww = data.w
+    gb = X.T @ (ww * s)
+    hbb = (X * (ww * (B * w * (1 - 2 * pi) / L - s * s))[:, None]).T @ X
+    ll = float(np.sum(ww * np.log(L)))
     if not data.has_eta:
         return Derivatives(ll, gb, hbb, pi, L)
     c = data.A1 + data.B1 * pi
-    ge = float(np.sum(c / L))
-    hbe = X.T @ (data.B1 * w / L - s * c / L)
-    hee = -float(np.sum((c / L) ** 2))
+    ge = float(np.sum(ww * c / L))
+    hbe = X.T @ (ww * (data.B1 * w / L - s * c / L))
+    hee = -float(np.sum(ww * (c / L) ** 2))
     p = len(beta)
     H = np.empty((p + 1, p + 1))
     H[:p, :p], H[:p, p], H[p, :p], H[p, p] = hbb, hbe, hbe, hee
@@ -165,10 +177,10 @@ def em_start(data: Data, eta: float, beta: np.ndarray | None = None, iterations:
         pi = expit(lp)
         L = A + B * pi
         z = np.where(L > 0, pi * (A + B) / np.maximum(L, 1e-300), pi)  # P(carrier | response)
-        w = np.maximum(pi * expit(-lp), 1e-10)
+        w = np.maximum(pi * expit(-lp), 1e-10) * data.w
         H = (X * w[:, None]).T @ X
         try:
-            step = np.linalg.solve(H + 1e-8 * np.eye(len(beta)), X.T @ (z - pi))
+            step = np.linalg.solve(H + 1e-8 * np.eye(len(beta)), X.T @ (data.w * (z - pi)))
         except np.linalg.LinAlgError:
             break
         step = np.clip(step, -2.0, 2.0)

@@ -9,6 +9,11 @@ unrelated-unknown) split n by ``share`` and use the SE of ``pi`` with the nuisan
 parameter profiled out (Schur complement of the 2 x 2 information) at assumed nuisance
 values (``t=1``, ``gamma=0``, ``pi_uq=0.5`` unless given).
 
+A complex sample (weights, strata, clusters) enters through its expected design effect
+``deff`` (Kish 1965, *Survey Sampling*, 8.2): n respondents estimate as precisely as
+``n / deff`` in a simple random sample, so ``se = unit_se * sqrt(deff / n)`` and the
+required n is ``deff`` times that of a simple random sample.
+
 Power is computed as in the R package rr, ``power.rr.test`` (Blair, Imai & Zhou 2015,
 *JASA* 110, 1304): a Wald test of ``H0: pi = null`` with ``se`` at the null, and the
 estimate ``~ N(pi, se(pi))`` under the alternative. (rr treats the nuisance of its
@@ -40,6 +45,17 @@ NUISANCE_DEFAULTS = {
 
 
 # ----------------------------------------------------------------------------- checks
+
+
+def _check_deff(deff: Any) -> float:
+    try:
+        x = float(deff)
+    except (TypeError, ValueError):
+        x = math.nan
+    if not (x > 0 and math.isfinite(x)):
+        raise EstimationError(f"deff = {deff!r} must be a positive design effect, for example 1.5 (1: a simple "
+                              f"random sample).")
+    return x
 
 
 def _check_design(d: Any) -> Design:
@@ -182,20 +198,20 @@ def unit_se(design: Design, prevalence: Any, *, share=(0.5, 0.5), **nuisance: An
 
 
 def expected_halfwidth(design: Design, n: Any, prevalence: Any, *, confidence: float = 0.95,
-                       share=(0.5, 0.5), **nuisance: Any) -> Any:
+                       share=(0.5, 0.5), deff: float = 1.0, **nuisance: Any) -> Any:
     """Expected half-width ``z_{1-a/2} * se(prevalence; n)`` of the confidence interval.
 
     The Wald half-width from the expected information; the default (likelihood-ratio)
     interval has nearly this width away from 0 and 1, and is narrower on the side of a
     boundary. Arrays for designs with categories.
     """
-    n = _check_n(n)
+    n = _check_n(n) / _check_deff(deff)
     z = float(ndtri(0.5 + _check_open(confidence, "confidence", "0.95") / 2))
     return z * unit_se(design, prevalence, share=share, **nuisance) / math.sqrt(n)
 
 
 def required_n(design: Design, halfwidth: Any, prevalence: Any, *, confidence: float = 0.95,
-               share=(0.5, 0.5), **nuisance: Any) -> int:
+               share=(0.5, 0.5), deff: float = 1.0, **nuisance: Any) -> int:
     """The smallest total n whose expected half-width is at most ``halfwidth``.
 
     Closed form ``n = z^2 / (I1(pi) * halfwidth^2)`` rounded up (``z = z_{1-a/2}``);
@@ -210,7 +226,7 @@ def required_n(design: Design, halfwidth: Any, prevalence: Any, *, confidence: f
     if not (h > 0 and math.isfinite(h)):
         raise EstimationError(f"halfwidth = {halfwidth!r} must be a positive margin of error, for example 0.05.")
     z = float(ndtri(0.5 + _check_open(confidence, "confidence", "0.95") / 2))
-    se1 = float(np.max(unit_se(design, prevalence, share=share, **nuisance)))
+    se1 = float(np.max(unit_se(design, prevalence, share=share, **nuisance))) * math.sqrt(_check_deff(deff))
     if not math.isfinite(se1):
         raise EstimationError(
             f"The {design.name!r} design carries no information about the prevalence at {prevalence!r}; "
@@ -280,7 +296,7 @@ def _check_test(alpha: Any, alternative: Any) -> tuple[float, str]:
 
 
 def power(design: Design, n: Any, prevalence: Any, *, null: Any = 0.0, alpha: float = 0.05,
-          alternative: str = "greater", share=(0.5, 0.5), **nuisance: Any) -> Any:
+          alternative: str = "greater", share=(0.5, 0.5), deff: float = 1.0, **nuisance: Any) -> Any:
     """Power of the Wald test of ``H0: prevalence = null`` with n respondents.
 
     As rr's ``power.rr.test`` (Blair, Imai & Zhou 2015): one-sided ``"greater"``:
@@ -291,7 +307,7 @@ def power(design: Design, n: Any, prevalence: Any, *, null: Any = 0.0, alpha: fl
     each category, and the result is one power per category.
     """
     d = _check_design(design)
-    nn = _check_n(n)
+    nn = _check_n(n) / _check_deff(deff)
     a, alt = _check_test(alpha, alternative)
     h0 = _check_prob(null, "null")
     if d.is_binary:

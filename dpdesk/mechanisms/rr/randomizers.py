@@ -27,6 +27,8 @@ __all__ = [
     "birthday_range",
     "cards",
     "coins",
+    "dice_sum",
+    "dice_sum_ways",
     "die",
     "forced_from_die",
     "forced_multi_die",
@@ -60,6 +62,7 @@ class DesignParams(dict):
         self.exact = dict(exact)
         self.description = description
         self.respondent = respondent
+        self.randomizer: dict | None = None  # the device where the design alone does not say it (dice_sum)
 
     def build(self):
         """The design itself: ``rr.design(self.design, **self)``."""
@@ -180,8 +183,14 @@ def die(faces_truth: Any, faces_yes: Any, faces_no: Any, sides: int = 6) -> Desi
     if all(isinstance(v, int) and not isinstance(v, bool) for v in groups.values()):
         counts = dict(groups)
         if any(v < 0 for v in counts.values()) or sum(counts.values()) != sides:
+            shown = ", ".join(f"{v} for {k}" for k, v in counts.items())
+            if any(v < 0 for v in counts.values()):
+                raise DesignError(f"The faces given to each instruction ({shown}) include a negative number, but "
+                                  f"an instruction can have no fewer than 0 faces. Use 0 or more for each.")
             raise DesignError(
-                f"The face counts {list(counts.values())} must be at least 0 and add up to the {sides} sides of the die."
+                f"The faces given to each instruction ({shown}) add up to {sum(counts.values())}, but the die has "
+                f"{sides} sides and every face needs exactly one instruction. Change the numbers so they add "
+                f"up to {sides}."
             )
         words = f"Roll a fair {sides}-sided die."
     else:
@@ -214,6 +223,91 @@ def die(faces_truth: Any, faces_yes: Any, faces_no: Any, sides: int = 6) -> Desi
 def forced_from_die(truth: Any = (1, 2, 3, 4), yes: Any = (5,), no: Any = (6,), sides: int = 6) -> DesignParams:
     """Forced-response parameters from die faces: ``forced_from_die([1, 2, 3, 4], [5], [6])``."""
     return die(truth, yes, no, sides=sides)
+
+
+def dice_sum_ways(dice: int, sides: int) -> dict[int, int]:
+    """In how many of the ``sides ** dice`` equally likely rolls each total comes up.
+
+    The number of ways ``n`` fair dice with faces 1..s add up to ``t`` is the coefficient of
+    x^t in (x + x^2 + ... + x^s)^n (de Moivre 1711; Feller 1968, *An Introduction to
+    Probability Theory and Its Applications*, vol. 1, ch. XI), computed here exactly by
+    convolving the whole-number counts one die at a time. Two dice: 1, 2, 3, 4, 5, 6, 5, 4, 3,
+    2, 1 ways for the totals 2 to 12, out of 36.
+    """
+    ways = {0: 1}
+    for _ in range(dice):
+        nxt: dict[int, int] = {}
+        for total, count in ways.items():
+            for face in range(1, sides + 1):
+                nxt[total + face] = nxt.get(total + face, 0) + count
+        ways = nxt
+    return ways
+
+
+def _number_words(n: int) -> str:
+    return {2: "both", 3: "all three", 4: "all four"}.get(n, f"all {n}")
+
+
+def dice_sum(dice: int = 2, sides: int = 6, *, yes: Iterable[int] = (), no: Iterable[int] = (),
+             truth: Iterable[int] | None = None) -> DesignParams:
+    """Forced response with several fair dice whose faces are added up.
+
+    Totals in ``yes`` mean "say 'yes'", totals in ``no`` mean "say 'no'", and every other total
+    (or the totals in ``truth``, which must then cover the rest) means "answer truthfully".
+    The probabilities are exact fractions from :func:`dice_sum_ways`. The classic two-dice
+    design (Boruch 1971; Fox & Tracy 1986) is ``dice_sum(2, 6, yes=[2, 3, 4], no=[11, 12])``:
+    truthful 27/36, 'yes' 6/36, 'no' 3/36. ``.randomizer`` records the dice for the project.
+    """
+    for value, label, low, high in ((dice, "number of dice", 1, 10), (sides, "number of sides", 2, 100)):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise DesignError(f"The {label} is {value!r}, but it must be a whole number from {low} to {high}.")
+    low, high = dice, dice * sides
+    groups: dict[str, list[int]] = {}
+    for label, totals in (("yes", yes), ("no", no), ("truth", truth)):
+        if totals is None:
+            continue
+        try:
+            values = sorted({int(t) for t in ([totals] if isinstance(totals, int) else totals)})
+        except (TypeError, ValueError):
+            raise DesignError(f"The totals for '{label}' ({totals!r}) must be whole numbers, "
+                              f"for example [2, 3, 4].") from None
+        bad = [t for t in values if not low <= t <= high]
+        if bad:
+            raise DesignError(f"{dice} dice with {sides} sides cannot add up to {bad[0]}: the totals run from "
+                              f"{low} to {high}. Choose totals in that range.")
+        groups[label] = values
+    seen: dict[int, str] = {}
+    for label, values in groups.items():
+        for t in values:
+            if t in seen:
+                raise DesignError(f"The total {t} is given two instructions, '{seen[t]}' and '{label}'. "
+                                  f"Give each total one instruction.")
+            seen[t] = label
+    rest = [t for t in range(low, high + 1) if t not in seen]
+    if truth is None:
+        groups["truth"] = rest
+    elif rest:
+        raise DesignError(f"The total {rest[0]} has no instruction. Say for every total whether to answer "
+                          f"truthfully, say 'yes' or say 'no'.")
+    if not groups["truth"]:
+        raise DesignError("No total asks for the truth, so the survey would learn nothing. "
+                          "Leave some totals for answering truthfully.")
+    ways = dice_sum_ways(dice, sides)
+    outcomes = sides ** dice
+    p = {k: Fraction(sum(ways[t] for t in groups.get(k, [])), outcomes) for k in ("truth", "yes", "no")}
+    what = f"a fair {sides}-sided die" if dice == 1 else f"{dice} fair {sides}-sided dice and add them up"
+    roll = (f"Roll a fair {sides}-sided die privately, where nobody can see it." if dice == 1 else
+            f"Roll {_number_words(dice)} dice privately, where nobody can see them, and add them up.")
+    shows = "it shows" if dice == 1 else "the total is"
+    respondent = roll + " " + " ".join(
+        f"If {shows} {faces_text(groups[k])}, {_DIE_DOES[k]}." for k in ("yes", "no", "truth") if groups.get(k))
+    shares = "; ".join(f"{faces_text(groups[k])} -> {k} ({sum(ways[t] for t in groups[k])} of {outcomes} rolls)"
+                       for k in ("truth", "yes", "no") if groups.get(k))
+    words = f"Roll {what} ({shares})."
+    out = _forced(p["truth"], p["yes"], p["no"], words, respondent)
+    out.randomizer = {"kind": "dice_sum", "dice": dice, "sides": sides, "yes": groups.get("yes", []),
+                      "no": groups.get("no", [])}
+    return out
 
 
 #: Dice a respondent can buy: the nearest achievable design is looked for among these.

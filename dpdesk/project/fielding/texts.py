@@ -1,9 +1,10 @@
 """What a respondent reads for one item, in one language: the text every exporter fields.
 
-:func:`respondent_text` is the one place an exporter gets words from. Only English exists
-today (the text dpdesk generates: the design's wording, its response labels, the item's
-question, question B and edited instructions); another language raises a clear error until
-its templates are written. Codes are the numbers the platforms store: the answer options are
+:func:`respondent_text` is the one place an exporter gets words from. English is the text
+dpdesk generates here (the design's wording, its response labels, the item's question,
+question B and edited instructions); every other language comes from
+:func:`dpdesk.project.languages.platform_text` (dpdesk's templates and the researcher's
+words in that language). Codes are the numbers the platforms store: the answer options are
 numbered 1, 2, ... in the order the card prints them (``Yes`` / ``Both answers are the
 same`` first), the groups of a two-group design 1 and 2, a unary option's tick box 1
 (ticked) and 2 (not ticked).
@@ -14,11 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dpdesk.errors import DesignError
+from dpdesk.mechanisms.rr.wording_languages import LANGUAGES  # noqa: F401 - the languages dpdesk writes
 
 #: Designs where the respondent considers two questions: the sensitive one (A) and a harmless one (B).
 TWO_QUESTIONS = ("crosswise", "triangular", "unrelated", "unrelated_unknown")
-#: The languages dpdesk has respondent text in (another engineer adds templates here).
-LANGUAGES = {"en": "English"}
 #: What XLSForm and the app call a language (``label::German (de)``).
 LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanish", "nl": "Dutch",
                   "it": "Italian", "pt": "Portuguese"}
@@ -114,6 +114,10 @@ def respondent_text(project, item_name: str, language: str = "en", mode: str = "
     check_language(language)
     if mode not in MODES:
         raise DesignError(f"Unknown mode {mode!r}: use one of {', '.join(MODES)}.")
+    if language != "en":
+        from dpdesk.project.languages import platform_text
+
+        return RespondentText(language, **platform_text(project, item_name, language, mode))
     item = project.item(item_name)
     return text_of(item, item_text(project, item_name, "question_b", language), language, mode)
 

@@ -302,7 +302,22 @@ def _v4_column_labels(conn: sqlite3.Connection) -> None:
 
 
 def _v4_survey_designs(conn: sqlite3.Connection) -> None:
-    """v4 part: a dataset's survey design (weights, strata, clusters, population sizes)."""
+    """v4 part: a dataset's survey design (weights, strata, clusters, population sizes).
+
+    One row per dataset that has a design (``dpdesk.project.survey_design``): the names of
+    its weight, stratum, cluster (PSU) and population-size (fpc) columns, a known population
+    size for Horvitz-Thompson means, and what to do with strata of one PSU.
+    """
+    conn.execute("""CREATE TABLE survey_designs (
+    dataset_id INTEGER PRIMARY KEY REFERENCES datasets(id) ON DELETE CASCADE,
+    weights    TEXT,                           -- column names in the dataset (NULL: none)
+    strata     TEXT,
+    clusters   TEXT,
+    fpc        TEXT,
+    population REAL CHECK (population IS NULL OR population > 0),
+    lonely_psu TEXT NOT NULL DEFAULT 'fail' CHECK (lonely_psu IN ('fail', 'certainty', 'average', 'adjust')),
+    updated_at TEXT NOT NULL
+)""")
 
 
 def _v4_respondent_texts(conn: sqlite3.Connection) -> None:
@@ -314,6 +329,10 @@ def _v4_respondent_texts(conn: sqlite3.Connection) -> None:
     ``instruments`` records each instrument exported for a survey platform: its format, the
     languages and items, and a copy of the exported text, so a later reader knows what
     respondents saw.
+    ``item_languages``: the languages an item is fielded in besides the one it was written in, and
+    whether the research team has reviewed its text in each (TRAPD). ``item_texts`` parts are
+    question, question_b, instructions, card and options; a part without a row is generated
+    from dpdesk's templates in that language.
     """
     conn.execute("""CREATE TABLE item_texts (
     item_id  INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
@@ -337,6 +356,14 @@ def _v4_respondent_texts(conn: sqlite3.Connection) -> None:
         if b:
             conn.execute("INSERT INTO item_texts(item_id, language, part, text) VALUES (?, 'en', 'question_b', ?)",
                          (item_id, b))
+    conn.execute(f"""CREATE TABLE item_languages (
+    item_id     INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    language    TEXT NOT NULL CHECK (length(language) > 0),
+    reviewed    INTEGER NOT NULL DEFAULT 0 CHECK (reviewed IN (0, 1)),  -- checked by a native speaker
+    reviewed_by TEXT NOT NULL DEFAULT '',                                -- who reviewed it, in words
+    modified_at TEXT NOT NULL DEFAULT {_NOW},
+    PRIMARY KEY (item_id, language)
+)""")
 
 
 def _v4_ledger(conn: sqlite3.Connection) -> None:

@@ -118,6 +118,9 @@ class MappingReport:
     warnings: list = field(default_factory=list)
     source: str | None = None
     labels: tuple = ()
+    #: per row of the data: {"used": bool, "response": index into responses, "group": index into
+    #: groups or None}; for design-based estimates (``survey_design``), never saved
+    rows: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -174,7 +177,7 @@ class MappingReport:
             raise DataError(" ".join(self.problems))
 
     def to_dict(self) -> dict:
-        data = {k: v for k, v in asdict(self).items() if k not in ("unmatched", "missing")}
+        data = {k: v for k, v in asdict(self).items() if k not in ("unmatched", "missing", "rows")}
         data["unmatched"] = [p._asdict() for p in self.unmatched]
         data["missing"] = [p._asdict() for p in self.missing]
         data["ok"] = self.ok
@@ -329,6 +332,8 @@ def _count(mapping: ItemMapping, data, exclude, value_labels, missing_codes, fir
                            int(round(weight.sum())), mapping.groups, mapping.group_column,
                            excluded=exclude, source=source,
                            labels=tuple(design.label(r) for r in mapping.responses) if design is not None else ())
+    result.rows = {"used": valid, "response": position,
+                   "group": np.clip(group, 0, None) if mapping.group_column is not None else None}
     _list_problems(result, frame, problems, weight, first_row, labels_all, missing_all)
     _describe_problems(result, where, exclude)
     return result

@@ -20,6 +20,7 @@ import re
 import warnings
 
 from dpdesk.errors import DataError
+from dpdesk.project.reading.option_words import choose
 
 MAX_COLUMNS = 16_384  # Excel's limit; more is a wrong delimiter or a transposed file
 DELIMITERS = (",", ";", "\t", "|")
@@ -70,8 +71,8 @@ def read_text(path: str, report, overrides: dict, progress):
     title = 0 if hint or overrides.get("header_rows") is not None else _title_lines(rows, lines)
     if title:
         report.warnings.append(f"Skipped {len(_LINE_BREAK.findall(title))} line(s) above the header that look "
-                               f"like a title ({_short(rows[0])}). Pass header_rows=1 (or more) to read "
-                               f"the top line as the header instead.")
+                               f"like a title ({_short(rows[0])}). To read the top line as the header instead, "
+                               f"set the header rows to 1 (or more): {choose('header_rows', '1')}.")
         rows = _first_records(_unix(lines[len(title):]), complete, delimiter, name)
         skipped += len(_LINE_BREAK.findall(title))
         offset = None if offset is None else offset + _byte_length(title, encoding)
@@ -82,11 +83,13 @@ def read_text(path: str, report, overrides: dict, progress):
                         f"), or if the file is transposed (one respondent per column), transpose it.")
     decimal = overrides.get("decimal") or sniff_decimal(rows[1:], delimiter)
     if decimal not in (".", ","):
-        raise DataError(f"{name}: decimal mark {decimal!r} is not '.' or ','. Pass decimal='.' or "
-                        f"decimal=','.")
+        raise DataError(f"{name}: the decimal mark {decimal!r} is neither a point nor a comma, so numbers "
+                        f"cannot be read. Say which it is: {choose('decimal', '.')}.")
     if decimal == delimiter:
-        raise DataError(f"{name}: the decimal mark and the delimiter are both {decimal!r}. Pass "
-                        f"delimiter=';' with decimal=',' (European CSV), or decimal='.'.")
+        raise DataError(f"{name}: the decimal mark and the delimiter are both {decimal!r}, so values and "
+                        f"numbers cannot be told apart. A European CSV has ';' between values and ',' in "
+                        f"numbers: set the delimiter ({choose('delimiter', ';')}) or the decimal mark "
+                        f"({choose('decimal', '.')}).")
     report.decimal = decimal
     lay = platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))
     text_columns = _text_columns(rows[lay.header_rows:], decimal)
@@ -210,7 +213,7 @@ def _first_records(sample: str, complete: bool, delimiter: str, name: str) -> li
                             f"{csv.field_size_limit():,} characters, usually a quote (\") that is opened and never closed. "
                             f"Fix the quotes in the file (or save it again from Excel).") from None
         raise DataError(f"{name}: the first rows cannot be split into fields ({exc}). Check the "
-                        f"quotes and the delimiter, or pass delimiter='...'.") from None
+                        f"quotes and the delimiter; if the delimiter is wrong, {choose('delimiter', ';')}.") from None
     if not complete and len(rows) > 1:
         rows = rows[:-1]  # the last record of a cut sample may be incomplete
     rows = [r for r in rows if r] or [[]]
@@ -319,15 +322,15 @@ def _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtyp
                 return pd.read_csv(stream, header=None, skiprows=skip, encoding=encoding, **options)
         except pd.errors.EmptyDataError:
             raise DataError(f"{name}: there are no data rows below the {header_rows} header "
-                            f"row(s). Export the responses again (check filters), or pass "
-                            f"header_rows=... if the header is shorter.") from None
+                            f"row(s). Export the responses again (check filters); if the header is shorter, "
+                            f"{choose('header_rows', '1')}.") from None
         except pd.errors.ParserError as exc:
             fields = _FIELDS.search(str(exc))
             if padded or not fields or not named or int(fields.group(3)) > named:
                 raise _parser_error(exc, name, delimiter, named, above) from None
         except UnicodeDecodeError as exc:
             raise DataError(f"{name}: bytes that are not {encoding} ({exc.reason}). Save the file "
-                            f"as 'CSV UTF-8' or pass encoding='...'.") from None
+                            f"as 'CSV UTF-8', or name its encoding: {choose('encoding', 'cp1252')}.") from None
     return _parse(path, encoding, delimiter, decimal, header_rows, name, progress, dtypes, blank, named, True)
 
 
@@ -342,14 +345,14 @@ def _parser_error(exc, name: str, delimiter: str, named: int | None = None, abov
         return DataError(f"{name}: row {line} has {saw} fields but {compared} "
                          f"(delimiter: {_NAMES.get(delimiter, repr(delimiter))}). A value there "
                          f"probably contains the delimiter without quotes, or a quote is "
-                         f"unbalanced. Fix row {line}, or pass delimiter='...' if it is wrong.")
+                         f"unbalanced. Fix row {line}; if the delimiter is wrong, {choose('delimiter', ';')}.")
     eof = _EOF_QUOTE.search(text)
     if eof:
         return DataError(f"{name}: a quoted value starting near row {int(eof.group(1)) + 1} is never "
                          f"closed, so the rest of the file would be one cell. Add the missing "
                          f"quote (\") or remove the stray one.")
     return DataError(f"{name}: the text cannot be split into rows and columns ({' '.join(text.split())[:200]})."
-                     f" Check quotes and the delimiter, or pass delimiter='...'.")
+                     f" Check the quotes; if the delimiter is wrong, {choose('delimiter', ';')}.")
 
 
 def name_columns(frame, lay, report, name: str, skipped: int = 0):

@@ -15,6 +15,7 @@ import os
 import re
 
 from dpdesk.errors import DataError
+from dpdesk.project.reading.option_words import choose
 
 BLOCK = 1 << 18
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
@@ -57,7 +58,7 @@ def detect_encoding(path: str, forced: str | None, progress=None) -> tuple[str, 
                             f"damaged. {_ENCODING_FIX}.") from None
         warnings.append(f"The file is not UTF-8 (first at line {first.line}); it was read as "
                         f"Windows-1252 (Western European). If accented letters look wrong, save "
-                        f"the file as 'CSV UTF-8' or pass encoding='...'.")
+                        f"the file as 'CSV UTF-8', or name its encoding: {choose('encoding', 'utf-8')}.")
         return "cp1252", warnings, digest
 
 

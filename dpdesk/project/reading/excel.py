@@ -21,6 +21,7 @@ import os
 import zipfile
 
 from dpdesk.errors import DataError
+from dpdesk.project.reading.option_words import choose
 
 MAX_EXPANDED = 2 << 30  # 2 GiB of XML is far beyond any survey export
 MAX_RATIO = 200
@@ -200,8 +201,8 @@ def choose_sheet(sheets: list[str], wanted, name: str) -> str:
         if str(wanted).strip().isdigit() and int(wanted) < len(sheets):  # "1" from a command line
             return sheets[int(wanted)]
     raise DataError(f"{name}: there is no sheet {wanted!r}. The sheets are: "
-                    f"{', '.join(repr(s) for s in sheets)}; pass sheet= with one of these names "
-                    f"(or its position, 0 for the first).")
+                    f"{', '.join(repr(s) for s in sheets)}. Choose one of these under Sheet in the import "
+                    f"window (command line: --sheet NAME, or its position, 0 for the first).")
 
 
 def read_workbook(path: str, report, overrides: dict, progress):
@@ -217,14 +218,14 @@ def read_workbook(path: str, report, overrides: dict, progress):
     report.sheets, report.sheet = sheets, sheet
     if len(sheets) > 1 and overrides.get("sheet") is None:
         report.warnings.append(f"The workbook has {len(sheets)} sheets; read the first, "
-                               f"'{sheet}'. Pass sheet='...' to read another.")
+                               f"'{sheet}'. If the data are on another sheet, {choose('sheet', sheets[-1])}.")
     progress(0.1)
     with _xml_errors(path):
         raw = _sheet_rows(path, sheet, progress, report)
     progress(0.8)
     if raw.shape[0] == 0 or raw.shape[1] == 0:
         raise DataError(f"{name}: sheet '{sheet}' is empty. Choose the sheet with the data "
-                        f"(sheets: {', '.join(sheets)}) with sheet='...'.")
+                        f"(sheets: {', '.join(sheets)}): {choose('sheet', sheets[-1])}.")
     lead = _blank_rows_above(raw)
     if lead:
         raw = raw.iloc[lead:]
@@ -236,8 +237,8 @@ def read_workbook(path: str, report, overrides: dict, progress):
         if title:
             words = " ".join(_text(v) for v in raw.iloc[0].tolist() if _text(v).strip())
             report.warnings.append(f"Skipped {title} row(s) above the header that look like a title "
-                                   f"({words[:60]!r}). Pass header_rows=1 (or more) to read the top row as "
-                                   f"the header instead.")
+                                   f"({words[:60]!r}). To read the top row as the header instead, set the "
+                                   f"header rows to 1 (or more): {choose('header_rows', '1')}.")
             raw, lead = raw.iloc[title:], lead + title
     rows = [[_text(v) for v in raw.iloc[i].tolist()] for i in range(min(4, len(raw)))]
     lay = platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))

@@ -77,6 +77,8 @@ def store_import(project, table, *, name: str, options: dict | None = None,
 
     from dpdesk.project import respondents
     from dpdesk.project.active import active_dataset, set_active_dataset
+    from dpdesk.errors import DpdeskError
+    from dpdesk.project.survey_design import set_survey_design, survey_design
 
     options = {k: v for k, v in (options or {}).items() if k != "progress"}
     signature, seen = respondents.import_warnings(project, table.frame)
@@ -91,14 +93,22 @@ def store_import(project, table, *, name: str, options: dict | None = None,
     mappings = dict(mappings)
     with project.transaction() as conn:
         before = active_dataset(project)
+        design = None
         if replace and before is not None:
             name = before.name
+            design = survey_design(project, name)
             for item, kept in _kept_mappings(project, name, table, mappings).items():
                 mappings[item] = kept
                 table.auto_mapped.append(f"{item} → {kept['column']} (kept from the data it replaces)")
             project.remove_dataset(name)
         dataset_id = project.add_dataset(name, table.frame, source=table.source.to_dict(), options=options,
                                          report=table.report.to_dict())
+        if design is not None:  # the corrected export keeps the survey design, if its columns still fit
+            try:
+                set_survey_design(project, design, name, frame=table.frame)
+            except DpdeskError as exc:
+                table.report.warnings.append(f"The survey design of the replaced data ({design.describe()}) was "
+                                             f"not kept: {exc}")
         conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)",
                      (respondents.CACHE_KEY.format(dataset_id), json.dumps(signature)))
         set_active_dataset(project, name if (before is None or replace or use) else before.name)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from dpdesk.errors import DataError
+from dpdesk.project.reading.option_words import choose
 
 MAX_CELL = 1_000_000
 
@@ -34,7 +35,8 @@ def finish(frame, report, overrides: dict, name: str, progress):
     _refuse_huge_cells(frame, report, name)
     kind = overrides.get("kind")
     if kind not in (None, "responses", "counts"):
-        raise DataError(f"{name}: kind={kind!r} is not known; pass kind='responses' or kind='counts'.")
+        raise DataError(f"{name}: {kind!r} is not a kind of file dpdesk reads. Say whether it has one row per "
+                        f"respondent or is a counts table: {choose('kind', 'counts')}.")
     counts = counts.describe(frame, kind == "counts", name, report.first_data_row) if kind != "responses" else None
     if counts is None:
         frame = identifiers.exclude(frame, report, overrides.get("keep_identifiers", False), name)

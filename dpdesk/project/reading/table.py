@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from dpdesk.errors import DataError, DpdeskError
+from dpdesk.project.reading.option_words import choose
 
 __all__ = ["Cancelled", "ImportReport", "Source", "Table", "list_sheets", "read_table"]
 
@@ -204,8 +205,8 @@ def _read(path: str, overrides: dict) -> Table:
                         f"Use only: {', '.join(sorted(_KNOWN))}.")
     name = os.path.basename(path)
     if overrides.get("kind") not in (None, "responses", "counts"):
-        raise DataError(f"{name}: kind={overrides['kind']!r} is not known; pass kind='responses' "
-                        f"(one row per respondent) or kind='counts' (a counts table).")
+        raise DataError(f"{name}: {overrides['kind']!r} is not a kind of file dpdesk reads. Say whether it has "
+                        f"one row per respondent or is a counts table: {choose('kind', 'counts')}.")
     if not os.path.exists(path):
         raise DataError(f"{name}: no such file ({path}). Check the path and try again.")
     if os.path.isdir(path):

@@ -62,6 +62,7 @@ class RegressionResult:
     excluded_covariates: dict[str, int] = field(default_factory=dict)
     dataset: str = ""
     direct_column: str | None = None
+    sample_design: Any = None  # the SurveyDesign used, or None (a simple random sample)
 
     @property
     def n_excluded(self) -> int:
@@ -75,6 +76,7 @@ class RegressionResult:
                 "predictors": [p.to_dict() for p in self.predictors], "interactions": list(self.interactions),
                 "n_rows": self.n_rows, "n_used": self.n_used, "excluded_answers": self.excluded_answers,
                 "excluded_covariates": dict(self.excluded_covariates), "direct_column": self.direct_column,
+                "survey_design": None if self.sample_design is None else self.sample_design.to_dict(),
                 "fit": self.fit.to_dict()}
 
 
@@ -280,7 +282,7 @@ def _level_order(level: str):
 def regress(project, item_name: str, predictors, *, reference=None, interactions=(), center=(),
             confidence: float = 0.95, categorical=(), dataset: str | None = None,
             direct_column: str | None = None, direct_codes: dict | None = None,
-            progress=None) -> RegressionResult:
+            progress=None, survey=None) -> RegressionResult:
     """Fit ``logit P(item = yes) = b0 + b' x`` for a binary RR item on the named columns.
 
     ``reference``: ``{column: level}`` for categorical predictors; ``interactions``:
@@ -290,6 +292,9 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     randomized answer but with a direct one enter as group 0, taken at face value (RRreg's
     ``RRlog``); ``direct_codes`` its codes (default ``DIRECT_CODES``: Yes/No, 1/0).
     ``progress(fraction, text)`` is passed to ``rr.logistic`` (a worker's progress and Cancel).
+    ``survey``: the sample design (default: the dataset's stored one; ``False``: none). With
+    a design the fit is design-based: weighted pseudo-likelihood, sandwich SEs, Wald
+    intervals and tests on the design df; rows left out keep their PSU in the design.
     """
     item = _item(project, item_name)
     if dataset is not None:  # its mapping in that dataset (items are read as mapped in the active one)
@@ -313,14 +318,23 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     if d.groups > 1 and len(set(group[use].tolist()) - {0}) < 2:
         raise DataError(f"Item {item_name!r}: after leaving out missing values only one randomization group is "
                         f"left; the design needs both.")
-    fit = rr.logistic(d, response[use], X[use], group=group[use], names=names,
-                      confidence=confidence, terms=terms, progress=progress)
+    from dpdesk.project.analysis import sample_design
+    from dpdesk.project.survey_design import estimator_arguments
+
+    sd = sample_design(project, dataset, survey)
+    if sd is None:
+        fit = rr.logistic(d, response[use], X[use], group=group[use], names=names,
+                          confidence=confidence, terms=terms, progress=progress)
+    else:
+        args = estimator_arguments(table.frame, sd, table.report.first_data_row, table.report)
+        fit = rr.logistic(d, response, X, group=group, names=names, confidence=confidence, terms=terms,
+                          progress=progress, used=use, **args)
     from dpdesk.project.active import dataset_named
 
     ds = dataset or dataset_named(project, None).name  # the active dataset, which stored_table read
     excluded = {c: int((m & ~bad_answer).sum()) for c, m in missing_by.items() if (m & ~bad_answer).any()}
     return RegressionResult(item.name, item.question, d, fit, info, clean, len(table.frame), n_used,
-                            int(bad_answer.sum()), excluded, ds, direct_column)
+                            int(bad_answer.sum()), excluded, ds, direct_column, sd)
 
 
 #: Default codes of a directly asked yes/no question (matched case-insensitively).

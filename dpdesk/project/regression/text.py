@@ -59,14 +59,28 @@ def _outcome(res: RegressionResult) -> str:
     return f"a true 'yes' to {res.item}"
 
 
+def design_based(res: RegressionResult) -> bool:
+    """A fit with a survey design: Wald t and F tests on the design df, no likelihood-ratio tests."""
+    return res.fit.df is not None
+
+
+def _f_test(t, df: int) -> str:
+    return f"Wald F({t.df}, {df}) = {num(t.chi2 / t.df)}, {p_text(t.p)}"
+
+
 def coefficient_lines(res: RegressionResult) -> list[list[str]]:
-    """Rows of the coefficient table as text: term, b, SE, z, p, OR, CI of the OR, LR chi2, p."""
+    """Rows of the coefficient table as text: term, b, SE, z, p, OR, CI of the OR, LR chi2, p.
+
+    With a survey design: t (on the design df) instead of z, and no likelihood-ratio columns.
+    """
     conf = round(100 * res.fit.confidence)
-    rows = [["Term", "b", "SE", "z", "p", "OR", f"{conf}% CI (OR)", "LR χ²", "p (LR)"]]
+    survey = design_based(res)
+    rows = [["Term", "b", "SE", "t" if survey else "z", "p", "OR", f"{conf}% CI (OR)"]
+            + ([] if survey else ["LR χ²", "p (LR)"])]
     for c in res.fit.coefficients:
         lo, hi = c.odds_ratio_ci
         rows.append([c.name, num(c.estimate), num(c.se), num(c.z), p_cell(c.p), num(c.odds_ratio),
-                     f"[{limit(lo)}, {limit(hi)}]", num(c.lr_chi2), p_cell(c.lr_p)])
+                     f"[{limit(lo)}, {limit(hi)}]"] + ([] if survey else [num(c.lr_chi2), p_cell(c.lr_p)]))
     return rows
 
 
@@ -98,8 +112,9 @@ def sentences(res: RegressionResult, labels=None) -> list[str]:
     mt = fit.model_test
     if mt is not None:
         verb = "explain" if mt.p < 0.05 else "do not significantly explain"
-        out.append(f"Together the predictors {verb} the answers better than the prevalence alone "
-                   f"(likelihood-ratio χ²({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}).")
+        test = (_f_test(mt, fit.df) if design_based(res) else
+                f"likelihood-ratio χ²({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}")
+        out.append(f"Together the predictors {verb} the answers better than the prevalence alone ({test}).")
     nu = fit.nuisance
     if nu is not None:
         ci = f"({conf} {pct(nu.ci[0])} to {pct(nu.ci[1])})"
@@ -123,6 +138,10 @@ def _exclusions(res: RegressionResult, name=str) -> str:
 
 def fit_line(res: RegressionResult) -> str:
     f = res.fit
+    if design_based(res):
+        return (f"n = {f.n:,}{f' ({f.n_direct:,} asked directly)' if f.n_direct else ''}; "
+                f"{f.sample_design.describe()}; design df {f.df}; weighted pseudo-log-likelihood "
+                f"(weights scaled to mean 1) = {f.loglik:.3f}; converged after {f.iterations} Newton steps.")
     return (f"n = {f.n:,}{f' ({f.n_direct:,} asked directly)' if f.n_direct else ''}, log-likelihood = "
             f"{f.loglik:.3f}, deviance = {f.deviance:.2f}, AIC = {f.aic:.2f}, BIC = {f.bic:.2f}; "
             f"converged after {f.iterations} iterations.")
@@ -148,25 +167,34 @@ def report_text(res: RegressionResult) -> str:
         lines.append("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))))
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
-    lines.append(f"b: log-odds; OR = exp(b); {f.ci_method} intervals; z and p: Wald; LR: likelihood-ratio test "
-                 f"of dropping the term (as RRreg's RRlog).")
+    survey = design_based(res)
+    if survey:
+        lines.append(f"b: log-odds; OR = exp(b); SE: {f.se_method}; intervals, t and p: {f.ci_method}.")
+    else:
+        lines.append(f"b: log-odds; OR = exp(b); {f.ci_method} intervals; z and p: Wald; LR: likelihood-ratio "
+                     f"test of dropping the term (as RRreg's RRlog).")
     if f.terms:
         lines.append("")
-        lines.append("Terms with several columns (likelihood-ratio tests):")
+        lines.append("Terms with several columns (" + ("design-based Wald F tests):" if survey else
+                                                        "likelihood-ratio tests):"))
         for t in f.terms:
-            lines.append(f"  {t.name}: χ²({t.df}) = {num(t.chi2)}, {p_text(t.p)}")
+            lines.append(f"  {t.name}: " + (_f_test(t, f.df) if survey else f"χ²({t.df}) = {num(t.chi2)}, "
+                                                                            f"{p_text(t.p)}"))
     nu = f.nuisance
     if nu is not None:
         lines.append("")
         se = "on the boundary" if nu.on_boundary else f"SE {num(nu.se, 3)}"
         test = "" if nu.null is None else f"; test of {nu.name} = {nu.null:g}: LR χ²(1) = {num(nu.lr_chi2)}, " \
                                           f"{p_text(nu.lr_p)}"
+        if survey and nu.null is not None:
+            test = f"; test of {nu.name} = {nu.null:g}: Wald t = {num(nu.z)} on {f.df} df"
         lines.append(f"{nu.name} = {num(nu.estimate, 3)} ({se}; {round(100 * f.confidence)}% CI "
                      f"{_interval(nu.ci[0], nu.ci[1], 3)}){test}")
     lines.append("")
     if f.model_test is not None:
         mt = f.model_test
-        lines.append(f"Model against the intercept only: LR χ²({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}")
+        lines.append("Model against the intercept only: " + (_f_test(mt, f.df) if survey else
+                                                              f"LR χ²({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}"))
     lines.append(fit_line(res))
     m, lo, hi = f.average_prevalence
     lines.append(f"Average predicted prevalence: {pct(m)} ({round(100 * f.confidence)}% CI {pct(lo)} to {pct(hi)}).")

@@ -18,11 +18,11 @@ from typing import Any
 from dpdesk import __version__
 from dpdesk.project import labels, review
 from dpdesk.project.labels import MISSING
-from dpdesk.project.result_tables import adjusted_p_values, every_group, subgroup_adjust_note
-from dpdesk.project.report.design_words import design_words
+from dpdesk.project.report.design_words import design_words, item_randomizer
 from dpdesk.project.report.model import Cell, Column, Document, Row, Section, Table
 from dpdesk.project.report.number_style import DEFAULT, NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite
+from dpdesk.project.result_tables import adjusted_p_values, by_heading, every_group, subgroup_adjust_note
 
 EXTRA_NAMES = {"t": "honest carriers (t)", "beta": "honest non-carriers (β)", "gamma": "cheaters (γ)",
                "pi_uq": "innocuous prevalence"}
@@ -120,7 +120,7 @@ def _design_notes(results, items: dict) -> list[str]:
     out = []
     for r in results:
         it = items.get(r.item)
-        words = design_words(r.design, getattr(it, "instructions", None))
+        words = design_words(r.design, getattr(it, "instructions", None), item_randomizer(it))
         out.append(f"<i>{_e(r.item)}</i>: {_e(words)}.")
     return out
 
@@ -136,7 +136,7 @@ def epsilon_note() -> str:
 
 
 def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float, by: str) -> list[Table]:
-    grid_cols = [Column(f"{by}", numeric=False), Column("n", italic=True),
+    grid_cols = [Column(by_heading(by), numeric=False), Column("n", italic=True),
                  Column("Estimate", suffix=style.unit_label), Column(f"{_conf(confidence)} CI")]
     comp_cols = [Column("Comparison", numeric=False), Column("Difference", suffix=style.unit_label),
                  Column(f"{_conf(confidence)} CI"), Column("p", italic=True)]
@@ -188,7 +188,8 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
         if t is not None:
             cnotes.append(f"Test that {_e(every_group(r, by))} has the same "
                           f"{'prevalence' if r.design.is_binary else 'distribution'}: "
-                          f"{_e(t.method).replace('G^2', 'G²')}, {test_text(t)}.")
+                          f"{_e(t.method).replace('G^2', 'G²')}, "
+                          f"{test_text(t, r.survey.df if getattr(r, 'survey', None) is not None else None)}.")
         note = subgroup_adjust_note([r]).split(";")[0]
         if note and adjusted:
             cnotes.append(_e(f"p: {note[0].lower()}{note[1:]}; unadjusted p-values are in the exported tables."))
@@ -208,9 +209,10 @@ def _f(x):
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
 
-def test_text(t) -> str:
-    """APA: ``<i>χ</i>²(3) = 12.34, <i>p</i> = .006``."""
-    return (f"<i>χ</i>²({t.df}) = {NumberStyle.number(t.statistic)}, "
+def test_text(t, df_design: int | None = None) -> str:
+    """APA: ``<i>χ</i>²(3) = 12.34, <i>p</i> = .006``; a design-based test (``df_design``): ``<i>F</i>(3, 32) = 4.11``."""
+    stat = f"<i>F</i>({t.df}, {df_design})" if df_design is not None else f"<i>χ</i>²({t.df})"
+    return (f"{stat} = {NumberStyle.number(t.statistic)}, "
             f"{NumberStyle.p_in_text(t.p_value).replace('p ', '<i>p</i> ', 1)}")
 
 
@@ -274,8 +276,14 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
              "Software": f"dpdesk {__version__}"}
     doc = Document(title, cover)
     est = estimates_table(results, items, style, confidence)
-    est.notes = (["<i>Note.</i> " + " ".join(_design_notes(results, items))] + [interval_note(ci, confidence),
-                 epsilon_note()] + [_e(t) for t in (_left_out_text(r) for r in results) if t])
+    interval = interval_note(ci, confidence)
+    if any(getattr(r, "survey", None) is not None for r in results):
+        interval += (" With the survey design they are computed on the effective sample size, with a correction "
+                     "for the degrees of freedom of the variance (Korn & Graubard, 1998)" if ci == "default" else
+                     " With the survey design they are t intervals on the degrees of freedom of the variance")
+        interval += "; standard errors by Taylor linearization (Binder, 1983; Lumley, 2004)."
+    est.notes = (["<i>Note.</i> " + " ".join(_design_notes(results, items))] + [interval, epsilon_note()]
+                 + [_e(t) for t in (_left_out_text(r) for r in results) if t])
     notes = [f"{_e(r.item)}: {_e(n)}" for r in results if r.estimate is not None for n in r.estimate.notes]
     notes += [f"{_e(r.item)}: no estimate ({_e(r.error)})." for r in results
               if r.estimate is None and not getattr(r, "not_mapped", False)]

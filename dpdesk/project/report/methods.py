@@ -14,9 +14,12 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from dpdesk.project.report.design_words import design_key, design_words
+import numpy as np
+
+from dpdesk.project.report.design_words import design_key, design_words, item_randomizer
 from dpdesk.project.report.number_style import NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite, reference_list
+from dpdesk.project.result_tables import BY_DATASET
 
 MECHANISMS = {"laplace": ("the discrete Laplace (geometric) mechanism", "dwork2006"),
               "gaussian": ("the discrete Gaussian mechanism", "canonne2020"),
@@ -76,7 +79,7 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
     for r in results:
         it = items.get(r.item)
         question = f"“{r.question}”" if r.question else f"'{r.item}'"
-        words = design_words(r.design, getattr(it, "instructions", None))
+        words = design_words(r.design, getattr(it, "instructions", None), item_randomizer(it))
         key = design_key(r.design)
         if key:
             keys.append(key)
@@ -95,27 +98,86 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
         if r.estimate is None:
             parts.append(f"No estimate could be computed ({r.error}).")
         paragraphs.append(" ".join(parts))
-    if any(r.estimate is not None for r in results):
+    survey = next((r for r in results if getattr(r, "survey", None) is not None), None)
+    if survey is not None:
+        paragraphs.append(_survey_paragraph(results, survey, confidence, c, _column_labels(project, dataset)))
+    elif any(r.estimate is not None for r in results):
         paragraphs.append(f"Prevalences (and the shares of categories) were estimated by maximum likelihood from the "
                           f"counts of each recorded answer and each design's response matrix, as in RRreg "
                           f"({c('heck2018')}), with {100 * confidence:g}% {CI_WORDS.get(ci, ci)} "
                           f"({c(*CI_KEYS.get(ci, ()))}).")
-    by = next((r.by_label or r.by for r in results if r.by), None)
-    if by:
-        adjust = next((r.adjust for r in results if r.by and getattr(r, "adjust", "none") != "none"), None)
-        adjusted = {"holm": f" p-values of the pairwise differences were adjusted for the number of comparisons "
-                            f"with Holm's step-down method ({c('holm1979')}).",
-                    "bonferroni": " p-values of the pairwise differences were adjusted for the number of "
-                                  "comparisons with the Bonferroni method."}.get(adjust, "")
-        paragraphs.append(f"Estimates were also computed separately for each group of {by}; differences between "
-                          f"groups have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) and the equality of "
-                          f"all groups was tested with a likelihood-ratio test.{adjusted}")
+    by = next((r.by for r in results if r.by), None)
+    by_label = next((r.by_label or r.by for r in results if r.by), None)  # "dataset" when datasets are compared
+    groups = "datasets" if by == BY_DATASET else "groups"
+    adjust = next((r.adjust for r in results if r.by and getattr(r, "adjust", "none") != "none"), None)
+    adjusted = {"holm": f" p-values of the pairwise differences were adjusted for the number of comparisons "
+                        f"with Holm's step-down method ({c('holm1979')}).",
+                "bonferroni": " p-values of the pairwise differences were adjusted for the number of "
+                              "comparisons with the Bonferroni method."}.get(adjust, "") if by else ""
+    if by and survey is not None:
+        paragraphs.append(f"Estimates were also computed for {_each_group(results, by_label)} as domains of the "
+                          f"whole sample design (never a subset of it); differences between {groups} use their "
+                          f"design-based covariance, and the equality of all {groups} was tested with a design-based "
+                          f"Wald F test.{adjusted}")
+    elif by:
+        paragraphs.append(f"Estimates were also computed separately for {_each_group(results, by_label)}; "
+                          f"differences between {groups} have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) "
+                          f"and the equality of all {groups} was tested with a likelihood-ratio test.{adjusted}")
+    if project is not None:
+        from dpdesk.project.languages.methods import languages_sentence
+
+        languages = languages_sentence(project, c)
+        if languages:
+            paragraphs.append(languages)
     if project is not None:
         from dpdesk.project.report.regression import regression_paragraphs
 
         paragraphs += regression_paragraphs(project, c)
     paragraphs += _release_paragraphs(project, c)
     return Methods(paragraphs, list(dict.fromkeys(keys)))
+
+
+def _each_group(results, by: str) -> str:
+    """The subgroups in words: "each group of gender", or "each dataset (wave 1, wave 2)" when the datasets
+    are compared."""
+    if by != BY_DATASET:
+        return f"each group of {by}"
+    names = dict.fromkeys(str(g) for r in results if r.subgroups is not None for g in r.subgroups.estimates)
+    return "each dataset" + (f" ({', '.join(names)})" if names else "")
+
+
+def _column_labels(project, dataset: str | None) -> dict:
+    """``{column: label}`` of the dataset analysed (none without a project)."""
+    if project is None or not project.datasets():
+        return {}
+    from dpdesk.project.active import dataset_named
+    from dpdesk.project.labels import Labels
+
+    return Labels.from_stored(project.column_labels(dataset_named(project, dataset).name)).columns
+
+
+def _survey_paragraph(results, first, confidence: float, c, labels: dict | None = None) -> str:
+    """How the sample design entered the estimates (weights, strata, PSUs, design effects)."""
+    s = first.survey
+    what = first.sample_design.describe(labels) if first.sample_design is not None else "its weights"
+    deffs = [float(d) for r in results if getattr(r, "survey", None) is not None
+             for d in np.atleast_1d(np.asarray(r.survey.deff, float)) if np.isfinite(d)]
+    sample = s.sample
+    layout = (f"{sample.n_strata} strata and {sample.n_psus} primary sampling units"
+              if sample.stratified or sample.clustered else "respondents as the sampling units")
+    text = (f"The estimates take the survey design into account ({what}; {layout}). Prevalences were estimated as "
+            f"weighted means of each respondent's answer transformed by the design's response matrix (two-group "
+            f"designs: by weighted pseudo-maximum likelihood), with standard errors by Taylor linearization, PSUs "
+            f"taken with replacement within strata ({c('binder1983', 'lumley2004')}), and {100 * confidence:g}% "
+            f"intervals computed on the effective sample size with a correction for the degrees of freedom of the "
+            f"variance estimate ({c('korn1998', 'satterthwaite1946')}).")
+    if s.population is not None:
+        text += (f" Means are Horvitz-Thompson estimates with the known population size of "
+                 f"{s.population:,.0f}, as in RRTCS ({c('cobo2021')}).")
+    if deffs:
+        text += (f" Design effects were {min(deffs):.2g}" + (f" to {max(deffs):.2g}" if max(deffs) > min(deffs)
+                                                               else "") + ".")
+    return text
 
 
 def _release_paragraphs(project, c) -> list[str]:

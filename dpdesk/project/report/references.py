@@ -57,6 +57,9 @@ REFERENCES: dict[str, tuple[str, str]] = {
     "clopper1934": ("Clopper & Pearson, 1934",
                     "Clopper, C. J., & Pearson, E. S. (1934). The use of confidence or fiducial limits illustrated "
                     "in the case of the binomial. <i>Biometrika, 26</i>(4), 404–413."),
+    "harkness2003": ("Harkness, 2003",
+                     "Harkness, J. A. (2003). Questionnaire translation. In J. A. Harkness, F. J. R. van de Vijver, "
+                     "& P. Ph. Mohler (Eds.), <i>Cross-cultural survey methods</i> (pp. 35–56). Wiley."),
     "efron1993": ("Efron & Tibshirani, 1993",
                   "Efron, B., & Tibshirani, R. J. (1993). <i>An introduction to the bootstrap</i>. Chapman & Hall."),
     "holm1979": ("Holm, 1979",
@@ -71,6 +74,21 @@ REFERENCES: dict[str, tuple[str, str]] = {
     "koskela2020": ("Koskela et al., 2020",
                     "Koskela, A., Jälkö, J., & Honkela, A. (2020). Computing tight differential privacy guarantees "
                     "using FFT. In <i>Proceedings of AISTATS 2020</i> (pp. 2560–2569)."),
+    "binder1983": ("Binder, 1983",
+                   "Binder, D. A. (1983). On the variances of asymptotically normal estimators from complex "
+                   "surveys. <i>International Statistical Review, 51</i>(3), 279–292."),
+    "lumley2004": ("Lumley, 2004",
+                   "Lumley, T. (2004). Analysis of complex survey samples. <i>Journal of Statistical Software, "
+                   "9</i>(8), 1–19."),
+    "korn1998": ("Korn & Graubard, 1998",
+                 "Korn, E. L., & Graubard, B. I. (1998). Confidence intervals for proportions with small expected "
+                 "number of positive counts estimated from survey data. <i>Survey Methodology, 24</i>(2), 193–201."),
+    "satterthwaite1946": ("Satterthwaite, 1946",
+                          "Satterthwaite, F. E. (1946). An approximate distribution of estimates of variance "
+                          "components. <i>Biometrics Bulletin, 2</i>(6), 110–114."),
+    "cobo2021": ("Cobo, Rueda & Arcos, 2021",
+                 "Cobo, B., Rueda, M. M., & Arcos, A. (2021). <i>RRTCS: Randomized response techniques for complex "
+                 "surveys</i> (R package version 0.0.4). https://CRAN.R-project.org/package=RRTCS"),
 }
 
 #: Interval method -> the references its text cites.

@@ -97,6 +97,16 @@ def regression_paragraphs(project, c) -> list[str]:
         centred = f" ({', '.join(spec.center)} centred at the mean)" if spec.center else ""
         conf = f"{100 * spec.confidence:g}%"
         method = str(fit.get("ci_method", "profile-likelihood")) if isinstance(fit, dict) else "profile-likelihood"
+        if isinstance(fit, dict) and fit.get("design_df") is not None:
+            out.append(
+                f"The probability of a true 'yes' to {spec.item} was modelled by logistic regression with a "
+                f"randomized-response outcome ({c('vandenhout2007')}) and the predictors {preds}{centred}, fitted "
+                f"by weighted pseudo-maximum likelihood on {n:,} respondents of a complex sample "
+                f"({fit.get('sample_design')}); standard errors are the sandwich estimator with the between-PSU "
+                f"variance of the weighted scores ({c('binder1983', 'lumley2004')}), and coefficients have {conf} "
+                f"Wald intervals and t and F tests on {fit['design_df']} design degrees of freedom (likelihood-ratio "
+                f"tests and profile-likelihood intervals are not valid with survey weights).")
+            continue
         out.append(
             f"The probability of a true 'yes' to {spec.item} was modelled by logistic regression with a "
             f"randomized-response outcome ({c('vandenhout2007')}), the recorded answers following the design's "

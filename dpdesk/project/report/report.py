@@ -27,9 +27,10 @@ from dpdesk.project.report.render import document_html
 
 def report_parts(project, *, by: str | None = None, ci: str = "default", confidence: float = 0.95,
                  style: NumberStyle = DEFAULT, direct: list[dict] | None = None, results=None,
-                 dataset: str | None = None, figures=None, by_dataset: bool = False):
+                 dataset: str | None = None, figures=None, by_dataset: bool = False, survey=None):
     """``(document, methods, figures)`` of the project; ``results`` are computed when not given
-    (``by_dataset=True``: the datasets compared, as in ``analysis.analyze``).
+    (``by_dataset=True``: the datasets compared, as in ``analysis.analyze``; ``survey``: the
+    sample design, default the dataset's stored one).
 
     ``figures`` (:class:`FigureRows`) defaults to the rows of ``results``; the app passes
     its own, which include the direct-question estimates. The third element lists the
@@ -38,7 +39,8 @@ def report_parts(project, *, by: str | None = None, ci: str = "default", confide
     if results is None:
         from dpdesk.project.analysis import analyze
 
-        results = analyze(project, by=by, ci=ci, confidence=confidence, dataset=dataset, by_dataset=by_dataset)
+        results = analyze(project, by=by, ci=ci, confidence=confidence, dataset=dataset, by_dataset=by_dataset,
+                          survey=survey)
     name = Path(str(getattr(project, "path", "project"))).stem
     doc = build_document(project, results, style=style, direct=direct, ci=ci, confidence=confidence,
                          dataset=dataset, title=f"Results of {name}")

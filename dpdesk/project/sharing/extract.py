@@ -5,8 +5,10 @@ remedy -- generalise a quasi-identifier, suppress cells or records, drop a colum
 pseudonymise an identifier -- makes a new frame, reruns :func:`sharing.check` and
 records the information lost (``dpdesk.mechanisms.disclosure.loss``) beside the risk;
 :meth:`Extract.undo` goes back one step. Direct identifiers are left out of the
-extract unless pseudonymised. Stata's extended missing values (``.a``-``.z``) are missing
-from the start: blanks in the extract and in the checks, counted in the report.
+extract unless pseudonymised. Declared missing codes -- SPSS user-missing values (98
+refused, 99 don't know: the import's ``missing_values``) and Stata's extended missing values
+(``.a``-``.z``) -- are missing from the start: blanks in the extract and in the checks,
+counted in the report by code and label.
 
 Generalisation rules (``COLUMN=RULE`` on the command line):
 
@@ -31,6 +33,7 @@ import pandas as pd
 
 from dpdesk.errors import DataError
 from dpdesk.mechanisms import disclosure as dc
+from dpdesk.project.mapping.code_matching import _is_missing_code, _key, _missing_keys
 from dpdesk.project.reading.stata import tag_of, tags_as_missing
 from dpdesk.project.sharing import pseudonymize as pz
 from dpdesk.project.sharing.checks import (
@@ -69,16 +72,53 @@ class _State:
     loss: dc.InformationLoss | None = None
 
 
-def _tags_as_blanks(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
-    """The frame with Stata's ``.a``-``.z`` codes as blanks, and ``{column: {".a": count}}`` of them."""
+def report_labels(report) -> dict:
+    """The ``labels`` an :class:`Extract` takes, from an import report: question texts, value
+    labels and the declared missing codes."""
+    return {"variable_labels": report.variable_labels, "value_labels": report.value_labels,
+            "missing_values": report.missing_values}
+
+
+def _missing_as_blanks(frame: pd.DataFrame, declared: dict) -> tuple[pd.DataFrame, dict]:
+    """The frame with Stata's ``.a``-``.z`` and the ``declared`` missing codes (``{column: [98, 99]}``,
+    ranges as ``{"from", "to"}``) as blanks, and ``{column: {".a" or "98": count}}`` of them."""
     found = {}
     for column in frame.columns:
         series, counts = tags_as_missing(frame[column])
+        if declared.get(column):
+            series, codes = _codes_as_missing(series, _missing_keys(declared[column]))
+            counts = {**counts, **codes}
         if counts:
             frame = frame.copy() if not found else frame
             frame[column] = series
             found[column] = counts
     return frame, found
+
+
+def _codes_as_missing(series: pd.Series, missing) -> tuple[pd.Series, dict]:
+    """``series`` with the values matching ``missing`` (see ``code_matching``) blanked, and their counts."""
+    factor, uniques = pd.factorize(series, use_na_sentinel=True)
+    hits = [i for i, value in enumerate(uniques) if _is_missing_code(_key(value), missing)]
+    if not hits:
+        return series, {}
+    per_code = np.bincount(factor[factor >= 0], minlength=len(uniques))
+    hits.sort(key=lambda i: (isinstance(_key(uniques[i]), str), _key(uniques[i])))
+    counts = {_code_text(uniques[i]): int(per_code[i]) for i in hits}
+    return series.mask(np.isin(factor, hits)), counts
+
+
+def _is_declared(code, missing) -> bool:
+    """Whether a value label's ``code`` is one of Stata's tags or a ``missing`` code (``_missing_keys``)."""
+    return tag_of(code) is not None or _is_missing_code(_key(code), missing)
+
+
+def _code_text(code) -> str:
+    """A code as the report shows it: ``98`` (not ``98.0``), ``.a`` for Stata's tags."""
+    tag = tag_of(code)
+    if tag is not None:
+        return tag
+    key = _key(code)
+    return str(int(key)) if isinstance(key, float) and key.is_integer() else str(code).strip()
 
 
 def _number(text: str, rule: str) -> float:
@@ -92,7 +132,8 @@ class Extract:
     """A copy of ``frame`` to make safe; ``identifiers`` are left out unless pseudonymised."""
 
     def __init__(self, frame: pd.DataFrame, options: ShareOptions, *, identifiers=(), labels: dict | None = None):
-        frame, self.tagged_missing = _tags_as_blanks(frame)
+        declared = dict((labels or {}).get("missing_values") or {})
+        frame, self.declared_missing = _missing_as_blanks(frame, declared)
         _check_columns(frame, options.quasi, "quasi-identifier")
         _check_columns(frame, options.sensitive, "sensitive")
         identifiers = [c for c in identifiers if c in frame.columns]
@@ -109,9 +150,11 @@ class Extract:
         self.options = options
         self.identifiers = list(identifiers)
         value_labels = dict((labels or {}).get("value_labels") or {})
-        self.value_labels = {c: {k: v for k, v in m.items() if tag_of(k) is None} for c, m in value_labels.items()}
-        self.tagged_labels = {c: {tag_of(k): str(v) for k, v in value_labels.get(c, {}).items() if tag_of(k)}
-                              for c in self.tagged_missing}
+        missing = {c: _missing_keys(declared.get(c)) for c in value_labels}
+        self.value_labels = {c: {k: v for k, v in m.items() if not _is_declared(k, missing[c])}
+                             for c, m in value_labels.items()}
+        self.declared_labels = {c: {_code_text(k): str(v) for k, v in value_labels.get(c, {}).items()
+                                    if _is_declared(k, missing[c])} for c in self.declared_missing}
         self.variable_labels = dict((labels or {}).get("variable_labels") or {})
         n = len(frame)
         state = _State(frame.copy(), np.ones(n, dtype=bool), {}, list(options.quasi), list(options.sensitive),

@@ -83,11 +83,12 @@ def report_rows(extract: Extract, *, source: str | None = None, dataset: str | N
     for column, alphabet in extract.pseudonymised.items():
         rows.append(("pseudonymised", f"{column}: FF3-1 (NIST SP 800-38G Rev. 1) over {alphabet}; the key is "
                                       "not in this file or the project"))
-    for column, counts in extract.tagged_missing.items():
-        labels = extract.tagged_labels.get(column, {})
-        shown = ", ".join(tag + (f" = {labels[tag]}" if labels.get(tag, tag) != tag else "") + f" ({n})"
-                          for tag, n in counts.items())
-        rows.append(("missing values", f"{column}: {sum(counts.values())} Stata missing value(s) written as "
+    for column, counts in extract.declared_missing.items():
+        labels = extract.declared_labels.get(column, {})
+        shown = ", ".join(code + (f" = {labels[code]}" if labels.get(code, code) != code else "") + f" ({n})"
+                          for code, n in counts.items())
+        kind = "Stata missing" if all(code.startswith(".") for code in counts) else "user-missing"
+        rows.append(("missing values", f"{column}: {sum(counts.values())} {kind} value(s) written as "
                                        f"blanks: {shown}"))
     for column, blank_rows in extract.blanked.items():
         rows.append(("left blank", f"{column}: {len(blank_rows)} value(s) that did not fit the format, rows "

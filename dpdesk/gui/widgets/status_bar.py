@@ -1,0 +1,59 @@
+"""The main window's status bar: a message too long for the space left is shortened with "…" and
+shown whole in the tooltip, never cut off mid-word; the project and dataset labels keep to a
+bounded width."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QStatusBar
+
+#: The widest a permanent label (project file, dataset) may grow, in pixels; longer names are shortened.
+LABEL_WIDTH = 260
+
+
+class StatusBar(QStatusBar):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._permanent: list = []
+        self.full_message = ""
+        self._until: float | None = None  # when the message times out (None: shown until replaced)
+
+    def addPermanentWidget(self, widget, stretch: int = 0) -> None:  # noqa: N802 - Qt API
+        if isinstance(widget, QLabel):
+            widget.setMaximumWidth(LABEL_WIDTH)
+        self._permanent.append(widget)
+        super().addPermanentWidget(widget, stretch)
+
+    def message_width(self) -> int:
+        """The pixels left for the message beside the permanent labels."""
+        used = sum(w.sizeHint().width() if w.width() <= 0 else w.width() for w in self._permanent if w.isVisible())
+        return max(80, self.width() - used - 12 * (len(self._permanent) + 2))
+
+    def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 - Qt API
+        """Show ``text`` (shortened to fit, whole in the tooltip) for ``timeout`` ms (0: until replaced)."""
+        self.full_message = text
+        self._until = time.monotonic() + timeout / 1000 if timeout else None
+        self._show_fitted(timeout)
+
+    def _show_fitted(self, timeout: int) -> None:
+        text = self.full_message
+        shown = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, self.message_width())
+        self.setToolTip(text if shown != text else "")
+        super().showMessage(shown, timeout)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        """A narrower window shortens the message again (for the time it has left), never cuts it."""
+        super().resizeEvent(event)
+        if self.full_message and self.currentMessage():
+            left = 0 if self._until is None else max(1, int((self._until - time.monotonic()) * 1000))
+            self._show_fitted(left)
+
+
+def fit_label(label: QLabel, text: str) -> None:
+    """Set ``text`` on a permanent label, shortened to its width with the whole text in the tooltip."""
+    shown = label.fontMetrics().elidedText(text, Qt.TextElideMode.ElideMiddle, LABEL_WIDTH - 8)
+    label.setText(shown)
+    if shown != text and not label.toolTip():
+        label.setToolTip(text)

@@ -1,0 +1,49 @@
+"""An item's text in one language as a survey platform fields it (the fielding exporters' fields).
+
+``platform_text(project, item, language, mode)`` gives the keyword arguments of the fielding
+package's ``RespondentText`` (everything but ``language``): the question(s), the
+instructions with the sentences online or interview fielding adds (whose randomizer, the
+birthday group, why the answer is private), the answer options numbered in card order, and
+what the researcher must still write in that language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dpdesk.errors import DesignError
+
+from dpdesk.mechanisms.rr.wording_languages import phrase
+from dpdesk.project.languages.texts import respondent_text_in
+
+MODES = ("online", "interview")
+
+
+def platform_text(project, item_name: str, language: str, mode: str = "online") -> dict[str, Any]:
+    """The fields of one item's respondent text in ``language`` for an online or interview instrument."""
+    if mode not in MODES:
+        raise DesignError(f"Unknown mode {mode!r}: use one of {', '.join(MODES)}.")
+    t = respondent_text_in(project, item_name, language)
+    d = project.item(item_name).design
+    missing = tuple({"question": "question", "question_b": "question B (the harmless question)"}[p]
+                    for p in t.untranslated)
+    body = t.instructions
+    if d.groups == 2:
+        body = f"{phrase('group_note', language)}\n\n{body}"
+    no_randomizer = d.name in ("crosswise", "triangular")  # question B's answer is the respondent's secret
+    if not no_randomizer:
+        body += "\n\n" + phrase("interview_randomizer" if mode == "interview" else "own_randomizer", language)
+    why = phrase("why_private_two" if no_randomizer else "why_private_interview" if mode == "interview"
+                 else "why_private", language)
+    fields: dict[str, Any] = {"question": t.question, "question_b": t.question_b, "instructions": body,
+                              "why_private": why, "missing": missing}
+    if d.model == "unary":
+        fields["tick_options"] = tuple(zip(d.categories, t.options))
+        fields["tick_labels"] = (phrase("ticked", language), phrase("not_ticked", language))
+        return fields
+    fields["options"] = tuple((i + 1, label) for i, label in enumerate(t.options))
+    fields["responses"] = t.responses
+    if d.groups == 2:
+        fields["group_question"] = phrase("group_question", language)
+        fields["group_options"] = ((1, phrase("group_odd", language)), (2, phrase("group_even", language)))
+    return fields

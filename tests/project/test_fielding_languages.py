@@ -1,0 +1,50 @@
+"""Every export carries the chosen languages, in dpdesk's templates and the researcher's words."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dpdesk.errors import DesignError
+from dpdesk.project import languages as L
+from dpdesk.project.fielding import FORMATS, export_instrument
+from tests.helpers.fielding import fielding_project
+
+NAMES = ["forced", "crosswise", "sld", "unary"]
+
+
+def _german(project):
+    for name in NAMES:
+        L.set_text(project, name, "de", question=f"Haben Sie jemals {name} getan?")
+    L.set_text(project, "crosswise", "de", question_b="Hat Ihre Mutter im Januar, Februar oder März Geburtstag?")
+
+
+def test_every_format_in_english_and_german(tmp_path):
+    with fielding_project(tmp_path / "p.dpdesk", NAMES) as project:
+        _german(project)
+        out = {fmt: export_instrument(project, tmp_path / f"x_{fmt}", fmt, languages=["en", "de"]).files
+               for fmt in FORMATS}
+    survey = json.loads(out["qsf"][0].read_text(encoding="utf-8"))
+    cw = next(e["Payload"] for e in survey["SurveyElements"] if e["Element"] == "SQ"
+              and e["Payload"]["DataExportTag"] == "crosswise")
+    assert cw["Language"]["DE"]["Choices"]["1"]["Display"] == "Beide Antworten sind gleich"
+    lime = out["limesurvey"][0].read_text(encoding="utf-8")
+    assert "Haben Sie jemals forced getan?" in lime and "Benutzen Sie Ihren eigenen Zufallsgenerator" in lime
+    german = out["redcap"][1].read_text(encoding="utf-8")
+    assert "An einem ungeraden Tag" in german and "Beide Antworten sind gleich" in german
+    from openpyxl import load_workbook
+    from pyxform.xls2xform import convert
+
+    book = load_workbook(out["xlsform"][0])
+    header = [c.value for c in book["survey"][1]]
+    assert "label::German (de)" in header
+    labels = [row[header.index("label::German (de)")] for row in book["survey"].iter_rows(min_row=2, values_only=True)]
+    assert "Haben Sie jemals sld getan?" in labels
+    assert not convert(xlsform=str(out["xlsform"][0]), validate=False).warnings
+
+
+def test_a_language_whose_question_is_not_written_waits(tmp_path):
+    with fielding_project(tmp_path / "p.dpdesk", ["forced"]) as project:
+        with pytest.raises(DesignError, match="question"):
+            export_instrument(project, tmp_path / "out", "redcap", languages=["en", "fr"])
