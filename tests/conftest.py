@@ -31,6 +31,15 @@ def _qt_settings_in_temp_folder():
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _none_kept_alive():
+    """As the app does (dpdesk.gui.shell.none_guard): PySide6's None leak never aborts the suite."""
+    from dpdesk.gui.shell import none_guard
+
+    none_guard.install()
+    yield
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _garbage_on_the_main_thread():
     """As the app does (dpdesk.gui.shell.gc_guard): no automatic cyclic collection, which could run
     in a worker thread and destroy Qt objects there; tests collect on the main thread instead."""

@@ -603,7 +603,7 @@ def build_demo(outdir) -> dict:
     """Build the example project in ``outdir`` and export its results; return the paths."""
     from dpdesk.project import Project, export_results
     from dpdesk.project.analysis import analyze, results_bundle
-    from dpdesk.project.example import ITEMS, example_folder, write_example
+    from dpdesk.project.example import add_example_items, example_folder, write_example
 
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -614,14 +614,9 @@ def build_demo(outdir) -> dict:
     for stale in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         if stale.exists():
             stale.unlink()
-    from dpdesk.mechanisms import rr
-
     with Project.create(path) as project:
         import_file(project, csv, name="students")
-        for it in ITEMS:
-            project.add_item(it["name"], rr.design(it["design"], **it["params"]), column=it["column"],
-                             codes=it["codes"], group_column=it.get("group_column"),
-                             group_codes=it.get("group_codes"), question=it["question"])
+        add_example_items(project)
         results = analyze(project, by="faculty")
         bundle = results_bundle(project, results)
         xlsx = outdir / "example-results.xlsx"

@@ -38,14 +38,14 @@ EXTENSIONS = {"qsf": "Qualtrics survey (*.qsf)", "qualtrics-txt": "Text (*.txt)"
               "redcap": "CSV (*.csv)", "xlsform": "Excel workbook (*.xlsx)"}
 
 
-def export_job(job, project, out: str, fmt: str, languages: list[str], mode: str = "online"):
-    """Worker: write the instrument and remember it in the project."""
+def export_job(job, project, out: str, fmt: str, languages: list[str], mode: str = "online", items=None):
+    """Worker: write the instrument (all items, or those named) and remember it in the project."""
     from dpdesk.project.fielding import export_instrument
     from dpdesk.project.reading.importing import own_connection
 
     job.progress(0.1, "Writing the instrument…")
     with own_connection(project) as own:
-        return export_instrument(own, out, fmt, languages=languages, mode=mode)
+        return export_instrument(own, out, fmt, languages=languages, items=items, mode=mode)
 
 
 class FieldDialog(QDialog):
@@ -53,8 +53,10 @@ class FieldDialog(QDialog):
 
     exported = Signal(object)
 
-    def __init__(self, project, parent=None) -> None:
+    def __init__(self, project, parent=None, items: list[str] | None = None, mode: str | None = None) -> None:
+        """``items``: export only these (the wizard's new item); ``mode``: the mode chosen first."""
         super().__init__(parent)
+        self.items = list(items) if items else None
         HelpKey(self, "Field")
         self.setWindowTitle(self.tr("Field it"))
         self.setObjectName("fieldDialog")
@@ -109,6 +111,8 @@ class FieldDialog(QDialog):
         self.languages.itemChanged.connect(self._on_language)
         self.export_button.clicked.connect(self.choose_and_export)
         self._on_mode(0)
+        if mode in MODES:
+            self.mode.setCurrentIndex(self.mode.findData(mode))
 
     # ------------------------------------------------------------------ choices
     def _on_mode(self, _index: int) -> None:
@@ -132,14 +136,14 @@ class FieldDialog(QDialog):
         """Refusals in words before anything is written; Export only when every item can be fielded."""
         from dpdesk.project.fielding.instrument import problems
 
-        items = self.project.items()
+        items = [i for i in self.project.items() if self.items is None or i.name in self.items]
         self.items_label.setText(", ".join(i.name for i in items) or self.tr("none yet: add one first"))
         mode = self.mode.currentData()
         found = []
         if mode == "paper":
             found.append(self.tr("On paper, print the respondent card: Edit the item, and on the wizard's "
                                  "last step choose Save printable card (PDF)."))
-        found += problems(self.project, mode="interview" if mode == "interview" else "online")
+        found += problems(self.project, self.items, mode="interview" if mode == "interview" else "online")
         show_problem(self.problem, "\n\n".join(found))
         self.export_button.setEnabled(bool(items) and not found and bool(self.chosen_languages()))
 
@@ -155,7 +159,7 @@ class FieldDialog(QDialog):
         self.export_button.setEnabled(False)
         self.status.setText(self.tr("Writing the instrument…"))
         self.jobs.start(export_job, self.project, path, self.format.currentData(), self.chosen_languages(),
-                        self.mode.currentData())
+                        self.mode.currentData(), self.items)
 
     def _on_done(self, result) -> None:
         names = ", ".join(p.name for p in result.files)

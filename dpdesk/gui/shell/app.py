@@ -17,6 +17,9 @@ from dpdesk import __version__
 
 
 def make_app(argv: list[str] | None = None) -> QApplication:
+    from dpdesk.gui.shell import none_guard
+
+    none_guard.install()  # PySide6 6.12 leaks a reference to None per call on Python 3.11
     app = QApplication.instance() or QApplication([sys.argv[0], *(argv or [])])
     app.setApplicationName("dpdesk")
     app.setOrganizationName("dpdesk")

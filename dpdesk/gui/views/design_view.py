@@ -223,11 +223,11 @@ class DesignView(QWidget):
         self.languages_button.setEnabled(has_project and selected)
         self.field_button.setEnabled(has_project and self.table.rowCount() > 0)
 
-    def field_it(self) -> None:
-        """The Field it dialog: export the items for a survey platform."""
+    def field_it(self, *_args, items: list[str] | None = None, mode: str | None = None) -> None:
+        """The Field it dialog: export the items (all, or those named) for a survey platform."""
         from dpdesk.gui.dialogs.field_it import FieldDialog
 
-        self.field_dialog = FieldDialog(self.window_.project, self)
+        self.field_dialog = FieldDialog(self.window_.project, self, items=items, mode=mode)
         self.field_dialog.open()
 
     def _on_short_label(self) -> None:
@@ -318,6 +318,8 @@ class DesignView(QWidget):
         self.refresh()
         self.select(result["name"])
         self.window_.statusBar().showMessage(f"Saved item '{result['name']}' to the project.", 5000)
+        if wizard.draft.field_mode:  # the wizard's last step: field it next
+            self.field_it(items=[result["name"]], mode=wizard.draft.field_mode)
 
     def _on_wizard_finished(self, code: int) -> None:
         wizard, self.wizard = self.wizard, None

@@ -78,6 +78,8 @@ T = {
     "does_no": "antworten Sie mit „Nein“",
     "die": "Würfeln Sie unbeobachtet mit einem fairen {sides}-seitigen Würfel, sodass niemand das Ergebnis sieht.",
     "die_if": "Zeigt er {faces}, {does}.",
+    "dice": "Würfeln Sie unbeobachtet mit {n} fairen {sides}-seitigen Würfeln, sodass niemand sie sieht, und zählen Sie die Augen zusammen.",
+    "dice_if": "Ist die Summe {faces}, {does}.",
     "cards": ("Ziehen Sie unbeobachtet eine Karte aus dem gemischten Stapel mit {total} Karten und legen Sie sie "
               "zurück."),
     "card_truth": "Wahrheitsgemäß antworten", "card_yes": "Ja sagen", "card_no": "Nein sagen",

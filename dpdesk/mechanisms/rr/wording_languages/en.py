@@ -23,6 +23,8 @@ T = {
     "does_no": "answer 'no'",
     "die": "Roll a fair {sides}-sided die privately, where nobody can see it.",
     "die_if": "If it shows {faces}, {does}.",
+    "dice": "Roll {n} fair {sides}-sided dice privately, where nobody can see them, and add them up.",
+    "dice_if": "If the total is {faces}, {does}.",
     "cards": "Draw one card privately from the shuffled deck of {total} cards and put it back.",
     "card_truth": "answer truthfully", "card_yes": "say yes", "card_no": "say no",
     "card_if": "If it says '{label}', {does}.",

@@ -77,6 +77,8 @@ T = {
     "does_no": "responda «No»",
     "die": "Lance en privado un dado equilibrado de {sides} caras, sin que nadie vea el resultado.",
     "die_if": "Si sale {faces}, {does}.",
+    "dice": "Lance en privado {n} dados equilibrados de {sides} caras, sin que nadie los vea, y sume los resultados.",
+    "dice_if": "Si la suma es {faces}, {does}.",
     "cards": "Saque en privado una carta de la baraja mezclada de {total} cartas y devuélvala.",
     "card_truth": "Responder con sinceridad", "card_yes": "Decir sí", "card_no": "Decir no",
     "card_if": "Si la carta dice «{label}», {does}.",

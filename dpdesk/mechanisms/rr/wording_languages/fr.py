@@ -80,6 +80,8 @@ T = {
     "does_no": "répondez « Non »",
     "die": "Lancez en privé un dé équilibré à {sides} faces, sans que personne ne voie le résultat.",
     "die_if": "Si le dé affiche {faces}, {does}.",
+    "dice": "Lancez en privé {n} dés équilibrés à {sides} faces, sans que personne ne les voie, et additionnez-les.",
+    "dice_if": "Si le total est {faces}, {does}.",
     "cards": "Tirez en privé une carte du paquet mélangé de {total} cartes, puis remettez-la.",
     "card_truth": "Répondre sincèrement", "card_yes": "Dire oui", "card_no": "Dire non",
     "card_if": "Si la carte indique « {label} », {does}.",

@@ -86,6 +86,8 @@ T = {
     "does_no": "risponda «No»",
     "die": "Lanci in privato un dado equo a {sides} facce, senza che nessuno veda il risultato.",
     "die_if": "Se esce {faces}, {does}.",
+    "dice": "Lanci in privato {n} dadi equi a {sides} facce, senza che nessuno li veda, e sommi i risultati.",
+    "dice_if": "Se la somma è {faces}, {does}.",
     "cards": "Peschi in privato una carta dal mazzo mescolato di {total} carte e la rimetta nel mazzo.",
     "card_truth": "Rispondere sinceramente", "card_yes": "Dire sì", "card_no": "Dire no",
     "card_if": "Se la carta dice «{label}», {does}.",

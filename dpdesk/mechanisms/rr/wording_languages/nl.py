@@ -75,6 +75,8 @@ T = {
     "does_no": "antwoordt u ‘Nee’",
     "die": f"Gooi {_HIDDEN} met een eerlijke dobbelsteen met {{sides}} zijden.",
     "die_if": "Gooit u {faces}, dan {does}.",
+    "dice": f"Gooi {_HIDDEN} met {{n}} eerlijke dobbelstenen met {{sides}} zijden en tel de ogen op.",
+    "dice_if": "Is het totaal {faces}, dan {does}.",
     "cards": f"Trek {_HIDDEN} één kaart uit de geschudde stapel van {{total}} kaarten en leg die terug.",
     "card_truth": "Naar waarheid antwoorden", "card_yes": "Ja zeggen", "card_no": "Nee zeggen",
     "card_if": "Staat er ‘{label}’ op de kaart, dan {does}.",

@@ -76,6 +76,8 @@ T = {
     "does_no": "responda «Não»",
     "die": "Lance um dado equilibrado de {sides} faces sem que ninguém veja o resultado.",
     "die_if": "Se sair {faces}, {does}.",
+    "dice": "Lance {n} dados equilibrados de {sides} faces sem que ninguém os veja e some os resultados.",
+    "dice_if": "Se a soma for {faces}, {does}.",
     "cards": f"Tire uma carta do baralho misturado de {{total}} cartas {_HIDDEN} e devolva-a ao baralho.",
     "card_truth": "Responder com sinceridade", "card_yes": "Dizer sim", "card_no": "Dizer não",
     "card_if": "Se a carta disser «{label}», {does}.",

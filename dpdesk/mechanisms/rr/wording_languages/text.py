@@ -238,6 +238,42 @@ def die_text(faces: dict[str, list[int]], sides: int, language: str = "en") -> s
         for k in ("truth", "yes", "no") if faces.get(k)])
 
 
+def dice_text(dice: int, sides: int, yes, no, language: str = "en") -> str:
+    """Forced response with ``dice`` dice added up: totals in ``yes`` / ``no`` force that answer, the rest truth."""
+    low, high = dice, dice * sides
+    truth = [t for t in range(low, high + 1) if t not in set(yes) | set(no)]
+    return " ".join([phrase("dice", language, n=dice, sides=sides)] + [
+        phrase("dice_if", language, faces=_faces(totals, language), does=phrase(f"does_{k}", language))
+        for k, totals in (("yes", yes), ("no", no), ("truth", truth)) if totals])
+
+
+def randomizer_sentence(record: dict | None, language: str = "en") -> str:
+    """What the respondent does with the randomizer kept with an item's design, in ``language``.
+
+    ``record`` is ``{"kind": "coins", "tosses", "truth", "yes", "no"}``, ``{"kind": "die", "sides",
+    "truth", "yes", "no"}`` (faces), ``{"kind": "cards", "truth", "yes", "no"}`` (counts),
+    ``{"kind": "dice_sum", "dice", "sides", "yes", "no"}`` (totals) or ``{"kind": "exact"}``;
+    ``""`` for none, or for ``{"kind": "birthday"}``. Any record may have ``"birthday_months"``:
+    question B asks for a birthday in those months (:func:`birthday_question`).
+    """
+    kind = (record or {}).get("kind")
+    try:
+        if kind == "coins":
+            return coin_text(int(record["tosses"]), record["truth"], record["yes"], record["no"], language)
+        if kind == "die":
+            return die_text({k: record.get(k) or [] for k in ("truth", "yes", "no")}, int(record["sides"]), language)
+        if kind == "cards":
+            return cards_text(int(record["truth"]), int(record["yes"]), int(record["no"]), language)
+        if kind == "dice_sum":
+            return dice_text(int(record["dice"]), int(record["sides"]), record.get("yes") or [],
+                             record.get("no") or [], language)
+        if kind == "exact":
+            return exact_text(language)
+    except (KeyError, TypeError, ValueError):
+        return ""  # a damaged record: the card goes without the sentence rather than misread it
+    return ""
+
+
 def cards_text(truth: int, yes: int, no: int, language: str = "en") -> str:
     """A forced-response deck of ``truth + yes + no`` cards marked with what to do."""
     return " ".join([phrase("cards", language, total=truth + yes + no)] + [
