@@ -18,6 +18,7 @@ from dpdesk.errors import DataError, DpdeskError
 from dpdesk.mechanisms import multiple_testing, rr
 from dpdesk.project import review
 from dpdesk.project.active import dataset_named
+from dpdesk.project.direct_question import DIRECT_CODES, direct_comparison  # noqa: F401 - the Results view's
 from dpdesk.project.export.model import ReproItem, ResultsBundle
 from dpdesk.project.labels import Labels, item_label, labels_of
 from dpdesk.project.mapping import MappingReport, counts_by
@@ -34,8 +35,8 @@ from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay impor
     subgroup_test_rows,
     subgroup_test_sentences,
 )
-from dpdesk.project.survey_analysis import subgroup_sizes, survey_item, survey_subgroups
-from dpdesk.project.survey_design import estimator_arguments, survey_design
+from dpdesk.project.survey_analysis import result_figures, subgroup_sizes, survey_item, survey_repro, survey_subgroups
+from dpdesk.project.survey_design import SurveyDesign, estimator_arguments, survey_design
 from dpdesk.project.mapping.unary import is_unary_codes, unary_counts_by
 
 #: What an item without a mapping in the dataset analysed shows instead of an estimate.
@@ -249,8 +250,15 @@ def labelled_by(table: Table, by: str, mapping) -> tuple[Any, int | None]:
     values = table.frame[by]
     missing_codes = set((getattr(table.report, "missing_values", None) or {}).get(by, []))
     codes = [None if pd.isna(v) or v in missing_codes else v for v in values.tolist()]
-    names = labels_of(table).values_of(by, dict.fromkeys(c for c in codes if c is not None))
-    shown = pd.Series([None if c is None else names[c] for c in codes], index=values.index, dtype=object)
+    present = list(dict.fromkeys(c for c in codes if c is not None))
+    try:
+        present = sorted(present)
+    except TypeError:
+        present = sorted(present, key=str)
+    names = labels_of(table).values_of(by, present)  # in the codes' order, as the unweighted path
+    shown = pd.Series(pd.Categorical([None if c is None else names[c] for c in codes],
+                                     categories=list(dict.fromkeys(names.values())), ordered=True),
+                      index=values.index)
     n_missing = int((np.asarray(mapping.rows["used"], bool) & shown.isna().to_numpy()).sum())
     return table.frame.assign(**{by: shown}), n_missing or None
 
@@ -410,8 +418,8 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         metadata["survey design"] = survey.sample_design.describe(
             Labels.from_stored(project.column_labels(ds.name)).columns if ds is not None else None)
         metadata["sampling"] = survey.survey.describe()
-        metadata["reproducibility script"] = ("design-based (weighted) estimates are not recomputed by the script; "
-                                              "it recomputes only the unweighted items")
+        metadata["reproducibility script"] = ("design-based (weighted) estimates are refitted from the project "
+                                              "file's rows and survey design and checked")
     left_out = {g for r in results for g in r.left_out_groups}
     sizes = {r.min_group_size for r in results if r.min_group_size is not None}
     if by and sizes:
@@ -422,8 +430,10 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         metadata["warnings"] = notes
     metadata.update(_budget_metadata(project))
     by_name = {it.name: it for it in items}
-    repro = []
+    repro, surveys = [], []
     for r in results:
+        if r.estimate is not None and r.survey is not None:
+            surveys.append(survey_repro(r, ds.name, confidence=confidence, ci=ci))
         if r.estimate is None or r.survey is not None:
             continue
         counts = [c.tolist() for c in r.estimate.counts]  # per group (two-group) or per category (unary)
@@ -435,7 +445,8 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         by_column = r.by if r.by != BY_DATASET else None  # the script recounts one dataset
         repro.append(ReproItem(r.item, r.design.name, dict(r.design.params), counts,
                                r.subgroup_counts if by_column else {}, confidence, ci, mapping=mapping, by=by_column))
-    return ResultsBundle(tables=tables, metadata=metadata, repro=repro, project_file=str(project.path))
+    return ResultsBundle(tables=tables, metadata=metadata, repro=repro, surveys=surveys or None,
+                         project_file=str(project.path))
 
 
 def rebuild_counts(project, item_name: str, mapping: dict, *, dataset: str | None = None, by: str | None = None):
@@ -455,6 +466,23 @@ def rebuild_counts(project, item_name: str, mapping: dict, *, dataset: str | Non
         per, _ = named_subgroups(subgroup_counts(stand_in, d, table, by), table, by)
         subgroups = {k: _counts_of(d, m) for k, m in per.items() if m.n_used > 0}
     return counts, subgroups
+
+
+def refit_survey(project, spec: dict) -> list[list]:
+    """Refit an item's weighted estimates as ``survey_repro`` recorded them: its figures, from the stored rows.
+
+    The item is estimated again in ``spec["dataset"]`` with the recorded survey design,
+    subgroup column, interval and confidence; the reproducibility script compares the
+    figures (``survey_analysis.result_figures``) with the exported ones.
+    """
+    (res,) = analyze(project, dataset=spec["dataset"], by=spec.get("by"), ci=spec["ci"],
+                     confidence=spec["confidence"], items=[spec["item"]], min_group_size=spec.get("min_group_size"),
+                     survey=SurveyDesign.from_dict(spec["survey_design"]))
+    if res.estimate is None or res.survey is None:
+        raise DataError(f"{spec['item']}: the weighted estimate cannot be refitted ({res.error or 'no design'}).")
+    if res.error:
+        raise DataError(f"{spec['item']}: {res.error}")
+    return result_figures(res)
 
 
 @dataclass

@@ -2,8 +2,8 @@
 
 The document (``dpdesk.project.report``) has a titled section per analysis: estimates,
 subgroups, the comparison with direct questions. Its numbers follow the number style of
-the Preferences (screen, copy, report and plots alike). Everything is computed in a worker by the project layer (``analysis.analyze``) and ``rr``
-(``compare_direct`` for a direct-question column); this view only shows the rows. When
+the Preferences (screen, copy, report and plots alike). Everything is computed in a worker by the project layer (``analysis.analyze``, and
+``analysis.direct_comparison`` for a direct-question column); this view only shows the rows. When
 an option changes the results are recomputed, and until the new ones arrive the old ones
 are greyed out under an "Updating…" line: stale results are never shown as current.
 """
@@ -38,8 +38,6 @@ from dpdesk.gui.shell.worker import JobRunner
 
 CI_METHODS = [("default", "likelihood ratio (recommended)"), ("wald", "Wald"), ("bootstrap", "bootstrap (slower)")]
 CONFIDENCE = [(0.95, "95%"), (0.90, "90%"), (0.99, "99%")]
-#: Answers to a direct question (matched ignoring case); anything else is "not counted" (shown).
-DIRECT_CODES = {"no": ["no", 0, "false", "nein", "non", "n"], "yes": ["yes", 1, "true", "ja", "oui", "y"]}
 NONE = "(none)"
 #: How the pairwise p-values of one item's subgroups are adjusted for many comparisons.
 ADJUSTMENTS = [("holm", "Holm (recommended)"), ("bonferroni", "Bonferroni"), ("none", "none (unadjusted)")]
@@ -109,10 +107,7 @@ def analyze_job(job, project, options: Options) -> ResultSet:
 
 
 def _analyze(job, project, options: Options) -> ResultSet:
-    from dpdesk.errors import DpdeskError
-    from dpdesk.mechanisms import rr
     from dpdesk.project import analysis
-    from dpdesk.project.mapping import map_item
 
     if options.by is not None and not options.confirmed:
         warnings = analysis.subgroup_warnings(project, options.by)
@@ -151,26 +146,11 @@ def _analyze(job, project, options: Options) -> ResultSet:
         if not column:
             continue
         job.check()
-        e = r.estimate
-        if getattr(r, "survey", None) is not None:  # a weighted RR estimate against unweighted direct answers
-            direct.append({"item": r.item, "direct column": column,
-                           "problem": "The comparison with the direct question is not yet available with a survey "
-                                      "design (the direct answers would need the same weights and PSUs). Remove "
-                                      "the design in the Data view to compare the unweighted estimates."})
-            continue
-        try:
-            m = map_item(table, column, DIRECT_CODES, exclude=True)
-            dc = rr.compare_direct(e, m.counts[1], m.n_used, confidence=options.confidence)
-        except DpdeskError as exc:
-            direct.append({"item": shown, "direct column": column, "problem": str(exc)})
-            continue
-        forest.append({"item": shown, "kind": "direct question", "n": m.n_used, "estimate": dc.direct,
-                       "CI low": dc.direct_ci[0], "CI high": dc.direct_ci[1]})
-        direct.append({"item": shown, "direct column": column, "n direct": m.n_used,
-                       "not counted": m.n_unmatched + m.n_missing,
-                       "RR estimate": dc.rr, "direct estimate": dc.direct,
-                       "difference (RR - direct)": dc.difference, "SE": dc.se, "CI low": dc.ci[0],
-                       "CI high": dc.ci[1], "p-value (RR > direct)": dc.p_value})
+        row, point = analysis.direct_comparison(table, r, column, confidence=options.confidence)
+        row["item"] = shown  # the item as the tables and plots name it (its label)
+        if point is not None:
+            forest.append({**point, "item": shown})
+        direct.append(row)
     bars, sub_plot, sub_bars = figures.bars, figures.subgroups, figures.subgroup_bars
     tests = analysis.subgroup_test_sentences(results, options.by_label)
     warnings = list(dict.fromkeys(w for r in results for w in r.warnings))

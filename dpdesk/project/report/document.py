@@ -234,6 +234,10 @@ def direct_table(direct: list[dict], style: NumberStyle, confidence: float) -> T
                       f"direct answer)" for d in rows_in)
     notes = [f"<i>Note.</i> Direct: the share answering 'yes' when asked directly: {asked}."] if rows_in else []
     notes.append("p: one-sided test that randomized response gives the higher estimate (fewer evasive answers).")
+    if any(d.get("design-based") for d in rows_in):
+        notes.append("With the survey design: weighted shares; the difference's standard error is the joint "
+                     "Taylor linearization of both estimates over the strata and PSUs (Binder, 1983), and p is "
+                     "from a t test on the design degrees of freedom.")
     notes += [f"{_e(d['item'])}: {_e(d['problem'])}" for d in direct if "problem" in d]
     return Table("direct", "Randomized response against asking directly", cols, rows, notes)
 
