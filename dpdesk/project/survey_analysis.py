@@ -75,6 +75,8 @@ def survey_subgroups(d: rr.Design, mapping, args: dict, frame, by: str, *, confi
 
 def _levels(values, used: set) -> list[str]:
     """The subgroups in the unweighted path's order (``counts_by``: sorted values, 9 before 10)."""
+    if hasattr(values, "cat"):  # value labels in their codes' order (analysis.labelled_by)
+        return [str(c) for c in values.cat.categories if str(c) in used]
     present = values.dropna().unique().tolist()
     try:
         present = sorted(present)

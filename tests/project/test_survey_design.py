@@ -183,6 +183,24 @@ def test_report_and_methods_name_the_design_based_methods(project):
     assert "On the variances of asymptotically normal estimators from complex surveys" in page
 
 
+def test_design_based_subgroups_are_named_by_value_labels_and_missing_codes_are_no_group(tmp_path):
+    frame = pd.read_csv(FIXTURES / "sample.csv")
+    frame.loc[frame.index[:20], "g"] = 9  # refused: a user-missing code
+    with Project.create(tmp_path / "labelled.dpdesk") as p:
+        p.add_dataset("sample", frame, source={"name": "sample.csv"},
+                      report={"first_data_row": 2, "missing_values": {"g": [9]}})
+        _item(p, "warner", "warner", {"p": 0.7}, "z_warner")
+        p.set_column_label("sample", "g", "Gender", value_labels={1: "Female", 2: "Male"})
+        p.set_column_label("sample", "stratum", "Region")
+        (res,) = analyze(p, items=["warner"], by="g", survey=FULL)
+        from dpdesk.project.report.methods import methods
+
+        assert "strata 'stratum' (Region)" in methods(p, [res]).text()
+    assert res.error is None and set(res.subgroups.estimates) == {"Female", "Male"}
+    assert res.by_label == "Gender" and res.missing_n == 20
+    assert sum(e.n for e in res.subgroups.estimates.values()) + res.missing_n == res.estimate.n
+
+
 def test_multi_select_items_are_design_based(project):
     from dpdesk.mechanisms import rr
     from dpdesk.project.mapping.unary import unary_codes

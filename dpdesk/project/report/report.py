@@ -48,7 +48,7 @@ def report_parts(project, *, by: str | None = None, ci: str = "default", confide
                          dataset=dataset, title=f"Results of {name}")
     if not results:  # a project of noisy releases only: no empty table of estimates
         doc.sections = [s for s in doc.sections if s.key != "estimates"]
-    by = next((r.by for r in results if r.by), None)
+    by = next((r.by_label or r.by for r in results if r.by), None)
     subgroups = doc.section("subgroups")
     grid = subgroup_grid(results, {it.name: it for it in project.items()}, style, confidence, by) if by else None
     if subgroups is not None and grid is not None:
