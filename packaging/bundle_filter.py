@@ -19,12 +19,27 @@ EXCLUDES = [
     "matplotlib.backends.backend_gtk3agg", "matplotlib.backends.backend_gtk4agg",
     "matplotlib.backends.backend_wxagg", "matplotlib.backends.backend_webagg", "matplotlib.backends.backend_nbagg",
     "matplotlib.tests", "numpy.tests", "pandas.tests", "scipy.conftest",
+    # lxml's hook collects every sub-module; python-docx uses lxml.etree only (and pandas' read_html,
+    # which dpdesk never calls, lxml.html): 4 MB.
+    "lxml.html", "lxml.objectify", "lxml.isoschematron", "lxml.sax", "lxml.builder", "lxml.cssselect",
+    "lxml.doctestcompare", "lxml.usedoctest",
+    # Pillow's AVIF codec (libavif, 5 MB): matplotlib never reads or writes AVIF; Pillow's AVIF
+    # plugin says "not supported" without it.
+    "PIL._avif",
+    # Test-only (the XLSForm round trip of tests/): never imported by dpdesk.
+    "pyxform", "lark",
 ]
 
 #: Modules the frozen app imports at run time; excluding any of them breaks it only when frozen.
 #: (PySide6.QtNetwork: the single-instance hand-over, dpdesk.gui.shell.single_instance.)
+#: (lxml.etree, docx, segno: the Word report and the ledger's receipt QR codes.)
 MUST_KEEP = ["unittest", "pydoc", "doctest", "email", "xml", "sqlite3", "multiprocessing", "concurrent",
-             "PySide6.QtNetwork"]
+             "PySide6.QtNetwork", "lxml.etree", "lxml._elementpath", "docx", "segno"]
+
+#: matplotlib backends the app draws with (``matplotlib.backends.backend_NAME``): found by name at run
+#: time, so PyInstaller cannot see them. qtagg: the views; agg: PNG; svg: the HTML report and Save plot;
+#: pdf: Save plot.
+MPL_BACKENDS = ["qtagg", "agg", "svg", "pdf"]
 
 _QT_PLUGINS_DROPPED = (
     "qmltooling", "sqldrivers", "generic", "tls", "networkinformation", "egldeviceintegrations",

@@ -82,12 +82,27 @@ def register(sub) -> None:
                    help="codes counted as missing answers in this dataset (e.g. 98 99), instead of the file's "
                    "own user-missing codes")
     p.add_argument("--question", default="", help="the question text")
+    p.add_argument("--label", help="a short label for tables and plots (default: the question)")
     p.add_argument("--force", action="store_true",
                    help="add the item even though its design protects no one (every answer reveals the truth)")
     p.add_argument("--question-b", default="", metavar="TEXT",
                    help="two-question designs (crosswise, triangular, unrelated question): the harmless "
                    "question B, as respondents read it")
     p.set_defaults(func=cmd_item)
+
+    p = sub.add_parser("label", help="label a column (or an item) with words readers recognise",
+                       description="Give a data column a label (its question) and value labels, or an item a "
+                       "short label. Output (tables, plots, reports, workbooks) shows labels; the column's name "
+                       "stays its identifier. Example: dpdesk label P.dpdesk Q3 \"Gender\" --value 1=Female "
+                       "--value 2=Male. Without TEXT it shows the labels.")
+    p.add_argument("project")
+    p.add_argument("column", help="the column's name (or the item's name, with --item)")
+    p.add_argument("text", nargs="?", help="the label (\"\" removes the researcher's label)")
+    p.add_argument("--value", action="append", default=[], metavar="CODE=TEXT",
+                   help="a value label (repeat for each code); replaces the column's value labels")
+    p.add_argument("--item", action="store_true", help="COLUMN names an item: set its short label")
+    p.add_argument("--dataset", help="dataset name (default: the active one)")
+    p.set_defaults(func=cmd_label)
 
     p = sub.add_parser("estimate", help="estimate every item of a project",
                        description="Estimate the prevalence of every RR item from the latest imported data.")
@@ -138,6 +153,9 @@ def _analysis_options(p) -> None:
                    "blanks and user-missing codes, are always left out and reported)")
     p.add_argument("--min-group-size", type=int, metavar="N",
                    help="leave out subgroups with fewer than N answers (their estimates and exact counts)")
+    p.add_argument("--adjust", default="holm", choices=["holm", "bonferroni", "none"],
+                   help="adjust the p-values of the pairwise subgroup differences for many comparisons "
+                   "(default: holm; the unadjusted p-values are kept beside them)")
     add_design_options(p)
 
 
@@ -283,6 +301,12 @@ def cmd_item(args) -> int:
     from dpdesk.mechanisms import rr
     from dpdesk.project import Project
 
+    if args.design is None and args.label is not None and not (args.column or args.codes or args.option_column):
+        with Project.open(args.project) as project:  # only the short label of an existing item
+            project.set_item_label(args.name, args.label)
+        print(f"Output calls {args.name!r} {args.label!r} now." if args.label else
+              f"Output calls {args.name!r} by its question now.")
+        return 0
     if args.design is None:
         return _map_item(args)
     from dpdesk.project.fielding.texts import TWO_QUESTIONS
@@ -310,6 +334,8 @@ def cmd_item(args) -> int:
                 set_item_text(project, args.name, "question_b", args.question_b)
         if args.missing_codes and column and codes and project.datasets():
             project.update_item(args.name, dataset=args.dataset, missing_codes=_missing_codes(args))
+        if args.label:
+            project.set_item_label(args.name, args.label)
         item = project.item(args.name, args.dataset)
     eps = d.epsilon
     print(f"Added item {args.name!r}: {d.summary}; local epsilon {'infinite' if math.isinf(eps) else f'{eps:.3f}'}.")
@@ -393,6 +419,41 @@ def _mapping_args(args, d):
     return column, codes, group_codes
 
 
+def cmd_label(args) -> int:
+    from dpdesk.project import Project
+    from dpdesk.project.active import dataset_named
+    from dpdesk.project.analysis import stored_table
+    from dpdesk.project.labels import labels_of, parse_value_labels
+
+    with Project.open(args.project) as project:
+        if args.item:
+            if args.text is not None:
+                project.set_item_label(args.column, args.text)
+            item = project.item(args.column)
+            short = project.item_labels().get(item.name)
+            print(f"{item.name}: {short or '(no short label; output uses its question)'}")
+            return 0
+        ds = dataset_named(project, args.dataset)
+        table = stored_table(project, ds.name)
+        if args.column not in table.frame.columns:
+            raise DataError(f"The dataset {ds.name!r} has no column {args.column!r}; its columns are "
+                            f"{', '.join(map(str, list(table.frame.columns)[:20]))}.")
+        values = None
+        if args.value:  # each CODE=TEXT, the code typed as the column holds it
+            values = {}
+            for text in args.value:
+                values.update(parse_value_labels(text, table.frame[args.column], args.column))
+        if args.text is not None or values is not None:
+            project.set_column_label(ds.name, args.column, **({} if args.text is None else {"label": args.text}),
+                                     **({} if values is None else {"value_labels": values}))
+            table = stored_table(project, ds.name)
+        labels = labels_of(table)
+    print(labels.choice(args.column))
+    for code, text in (labels.values.get(args.column) or {}).items():
+        print(f"  {code} = {text}")
+    return 0
+
+
 def _check_codes_against_data(project, d, column: str, codes: dict, dataset: str | None = None) -> None:
     """Refuse codes that contradict the dataset's value labels (nothing is stored)."""
     from dpdesk.project.analysis import stored_table
@@ -419,7 +480,8 @@ def _run_analysis(args):
             print(f"warning: {warning}", file=sys.stderr)
         results = analyze(project, dataset=args.dataset, by=args.by, ci=args.ci, confidence=args.confidence,
                           exclude=not args.strict, min_group_size=args.min_group_size,
-                          by_dataset=getattr(args, "by_dataset", False), survey=design_from_args(args))
+                          by_dataset=getattr(args, "by_dataset", False), adjust=args.adjust,
+                          survey=design_from_args(args))
         _warn_subgroups(check_results(project, results, threshold=args.min_group_size))
         for warning in dict.fromkeys(w for r in results for w in r.warnings if w not in shown):
             print(f"warning: {warning}", file=sys.stderr)
@@ -486,7 +548,7 @@ def print_table(rows: list[dict]) -> None:
             v = r.get(c)
             if c in ("estimate", "SE", "CI low", "CI high"):  # the SE in the unit of its estimate
                 line.append(_fmt(v))
-            elif c == "p-value":
+            elif c == "p-value" or c.startswith("p-value ("):
                 line.append("-" if v is None else NumberStyle.p(v))  # APA: .923, < .001
             elif c in ("local epsilon", "statistic"):
                 line.append("-" if v is None else NumberStyle.number(v))
@@ -512,10 +574,12 @@ def cmd_estimate(args) -> int:
             print(f"\n{name}")
             print_table(rows)
         print()
-        from dpdesk.project.analysis import subgroup_test_sentences
+        from dpdesk.project.result_tables import missing_note, subgroup_adjust_note, subgroup_test_sentences
 
-        for line in subgroup_test_sentences(results, next((r.by for r in results if r.by), None)):
-            print(line)
+        by = next((r.by for r in results if r.by), None)
+        for line in (missing_note(results), subgroup_adjust_note(results), *subgroup_test_sentences(results, by)):
+            if line:
+                print(line)
         for r in results:
             print(r.sentence())
             for note in (r.estimate.notes if r.estimate is not None else ()):
@@ -539,7 +603,7 @@ def build_demo(outdir) -> dict:
     """Build the example project in ``outdir`` and export its results; return the paths."""
     from dpdesk.project import Project, export_results
     from dpdesk.project.analysis import analyze, results_bundle
-    from dpdesk.project.example import ITEMS, example_folder, write_example
+    from dpdesk.project.example import add_example_items, example_folder, write_example
 
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -550,14 +614,9 @@ def build_demo(outdir) -> dict:
     for stale in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         if stale.exists():
             stale.unlink()
-    from dpdesk.mechanisms import rr
-
     with Project.create(path) as project:
         import_file(project, csv, name="students")
-        for it in ITEMS:
-            project.add_item(it["name"], rr.design(it["design"], **it["params"]), column=it["column"],
-                             codes=it["codes"], group_column=it.get("group_column"),
-                             group_codes=it.get("group_codes"), question=it["question"])
+        add_example_items(project)
         results = analyze(project, by="faculty")
         bundle = results_bundle(project, results)
         xlsx = outdir / "example-results.xlsx"

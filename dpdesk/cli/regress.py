@@ -52,7 +52,7 @@ def _references(pairs: list[str]) -> dict[str, str]:
 def cmd_regress(args) -> int:
     from dpdesk.project import Project
     from dpdesk.project.regression import regress
-    from dpdesk.project.regression.report import RegressionSpec, report_of, save_report
+    from dpdesk.project.regression.report import RegressionSpec, labelled_report, save_report
     from dpdesk.project.regression.text import report_text
 
     written = []
@@ -64,7 +64,7 @@ def cmd_regress(args) -> int:
         if args.direct is None:  # the saved report and the export refit exactly this model
             spec = RegressionSpec(args.item, list(args.predictors), _references(args.ref), list(args.interaction),
                                   list(args.center), list(args.categorical), args.confidence, result.dataset)
-            report = report_of(result, spec)
+            report = labelled_report(project, result, spec)
             if not args.no_save:
                 save_report(project, report)
             if args.export:

@@ -15,10 +15,12 @@ from typing import Any
 
 from dpdesk import __version__
 from dpdesk.errors import DataError, DpdeskError
-from dpdesk.mechanisms import rr
+from dpdesk.mechanisms import multiple_testing, rr
 from dpdesk.project import review
 from dpdesk.project.active import dataset_named
+from dpdesk.project.direct_question import DIRECT_CODES, direct_comparison  # noqa: F401 - the Results view's
 from dpdesk.project.export.model import ReproItem, ResultsBundle
+from dpdesk.project.labels import Labels, item_label, labels_of
 from dpdesk.project.mapping import MappingReport, counts_by
 from dpdesk.project.mapping.item_counts import item_counts  # noqa: F401 - importable from here too
 from dpdesk.project.mapping.item_counts import responses as _responses
@@ -29,11 +31,12 @@ from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay impor
     COLUMNS,
     estimate_rows,
     subgroup_rows,
+    subgroup_adjust_note,
     subgroup_test_rows,
     subgroup_test_sentences,
 )
-from dpdesk.project.survey_analysis import subgroup_sizes, survey_item, survey_subgroups
-from dpdesk.project.survey_design import estimator_arguments, survey_design
+from dpdesk.project.survey_analysis import result_figures, subgroup_sizes, survey_item, survey_repro, survey_subgroups
+from dpdesk.project.survey_design import SurveyDesign, estimator_arguments, survey_design
 from dpdesk.project.mapping.unary import is_unary_codes, unary_counts_by
 
 #: What an item without a mapping in the dataset analysed shows instead of an estimate.
@@ -61,19 +64,28 @@ class ItemResult:
     min_group_size: int | None = None  # groups with fewer answers used were left out
     left_out_groups: dict = field(default_factory=dict)  # subgroup label -> n, left out as too small
     warnings: list[str] = field(default_factory=list)  # e.g. too many or too small subgroups
+    label: str = ""  # what output calls the item: its short label, else its question, else its name
+    by_label: str | None = None  # the label of the "Subgroups by" column
+    missing_n: int | None = None  # answers used of respondents with no subgroup value: the "(missing)" row
+    adjust: str = multiple_testing.DEFAULT  # the adjustment of the pairwise p-values for many comparisons
     survey: Any = None  # rr.SurveyEstimate, when the dataset has a survey design
     sample_design: Any = None  # the SurveyDesign used (column names), or None
+
+    def __post_init__(self):
+        self.label = self.label or (self.question or "").strip() or self.item
+        if self.by is not None and self.by_label is None:
+            self.by_label = self.by
 
     def sentence(self) -> str:
         """One plain sentence: "We estimate that 23% (95% CI 17% to 29%) of respondents ..."."""
         e = self.estimate
         if e is None:
-            return f"{self.item}: {self.error}." if self.not_mapped else f"{self.item}: no estimate ({self.error})."
+            return f"{self.label}: {self.error}." if self.not_mapped else f"{self.label}: no estimate ({self.error})."
         if not self.design.is_binary:
             parts = ", ".join(f"{c} {_pct(f)}" for c, f in zip(self.design.categories, e.frequencies))
-            return f"We estimate the shares for {self.item!r} as {parts}."
+            return f"We estimate the shares for {self.label!r} as {parts}."
         lo, hi = e.ci
-        about = f"would truthfully answer 'yes' to: {self.question}" if self.question else f"have '{self.item}'"
+        about = f"would truthfully answer 'yes' to: {self.question}" if self.question else f"have '{self.label}'"
         return f"We estimate that {_pct(e.prevalence)} ({_pct(e.confidence)} CI {_pct(lo)} to {_pct(hi)}) {about}"
 
     def left_out_sentence(self) -> str:
@@ -81,7 +93,7 @@ class ItemResult:
         m = self.mapping
         if m is None or self.estimate is None or not m.n_excluded:
             return ""
-        return f"{self.item}: {self.estimate.n:,} answers used; {m.left_out_text()}."
+        return f"{self.label}: {self.estimate.n:,} answers used; {m.left_out_text()}."
 
 
 def _pct(x: float) -> str:
@@ -93,6 +105,8 @@ def stored_table(project, dataset: str | None = None) -> Table:
     ds = dataset_named(project, dataset)
     known = set(ImportReport.__dataclass_fields__)
     report = ImportReport(**{k: v for k, v in (ds.report or {}).items() if k in known})
+    labels = Labels.from_stored(project.column_labels(ds.name))  # the project's labels (typed codes)
+    report.variable_labels, report.value_labels = labels.columns, labels.values
     src = ds.source or {}
     source = Source(src.get("name") or ds.name, src.get("path") or "", int(src.get("size") or 0),
                     src.get("sha256") or "")  # a dataset added without a file has none of these
@@ -105,7 +119,8 @@ def stored_table(project, dataset: str | None = None) -> Table:
 
 def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: str = "default",
             confidence: float = 0.95, exclude: bool = True, items: list[str] | None = None,
-            min_group_size: int | None = None, by_dataset: bool = False, survey=None) -> list[ItemResult]:
+            min_group_size: int | None = None, by_dataset: bool = False, survey=None,
+            adjust: str = multiple_testing.DEFAULT) -> list[ItemResult]:
     """Estimate every item (or the named ones) of the project, optionally by subgroup ``by``.
 
     ``by_dataset=True`` compares the datasets instead (wave 1 against wave 2): each item is
@@ -120,10 +135,16 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
     fewer than N answers used are left out of the subgroup estimates, differences and counts
     (``ItemResult.left_out_groups``; see :mod:`dpdesk.project.subgroup_disclosure`).
 
+    Subgroups are named by their value labels; respondents with no value in ``by`` (a blank
+    or a user-missing code) form no subgroup of their own but are counted
+    (``ItemResult.missing_n``, the "(missing)" row). ``adjust`` (``"holm"``, ``"bonferroni"``
+    or ``"none"``) is how the pairwise p-values of one item are adjusted in the tables.
+
     ``survey``: the sample design (:class:`~dpdesk.project.survey_design.SurveyDesign`);
     by default the dataset's stored one, ``False`` for none. With a design every estimate
     is design-based (:mod:`dpdesk.project.survey_analysis`; ``ItemResult.survey``).
     """
+    adjust = _adjust_method(adjust)
     if min_group_size is not None and (isinstance(min_group_size, bool) or not isinstance(min_group_size, int)
                                        or min_group_size < 1):
         raise DataError(f"The smallest group size must be a whole number of at least 1 (got {min_group_size!r}).")
@@ -132,7 +153,8 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
             raise DataError("Comparing datasets is not yet design-based: the dataset has a survey design (weights, "
                             "strata, clusters). Compare them without it (--no-design, or remove the design in the "
                             "Data view), or estimate each dataset on its own.")
-        return _analyze_by_dataset(project, ci=ci, confidence=confidence, exclude=exclude, items=items)
+        return _analyze_by_dataset(project, ci=ci, confidence=confidence, exclude=exclude, items=items,
+                                   adjust=adjust)
     dataset = dataset_named(project, dataset).name
     table = stored_table(project, dataset)
     design = sample_design(project, dataset, survey)
@@ -140,13 +162,18 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
     if design is not None:
         args = estimator_arguments(table.frame, design, table.report.first_data_row, table.report)
     by_warnings = subgroup_warnings(table, by, left_out_below=min_group_size) if by is not None else []
+    labels = labels_of(table)
+    short = project.item_labels()
+    by_label = labels.column(by) if by is not None else None
     results = []
     for item in project.items(dataset):
         if items is not None and item.name not in items:
             continue
         d = rr.Design.from_dict(item.design_record)
+        name = item_label(item, short)
         if not item.mapped:
-            results.append(ItemResult(item.name, item.question, d, None, None, error=NOT_MAPPED, not_mapped=True))
+            results.append(ItemResult(item.name, item.question, d, None, None, error=NOT_MAPPED, not_mapped=True,
+                                      label=name))
             continue
         try:
             mapping = item_counts(item, table, exclude=exclude)
@@ -156,16 +183,18 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
             else:
                 est, survey_est = survey_item(d, mapping, args, design, confidence=confidence, ci=ci)
         except DpdeskError as exc:
-            results.append(ItemResult(item.name, item.question, d, None, None, error=str(exc)))
+            results.append(ItemResult(item.name, item.question, d, None, None, error=str(exc), label=name))
             continue
-        res = ItemResult(item.name, item.question, d, mapping, est, by=by, survey=survey_est, sample_design=design)
+        res = ItemResult(item.name, item.question, d, mapping, est, by=by, label=name, by_label=by_label,
+                         adjust=adjust, survey=survey_est, sample_design=design)
         if by is not None:
             res.warnings.extend(by_warnings)
             if design is None:
-                per = subgroup_counts(item, d, table, by)
-                sizes = {str(k): m.n_used for k, m in per.items() if k is not None and m.n_used > 0}
+                per, res.missing_n = named_subgroups(subgroup_counts(item, d, table, by), table, by)
+                sizes = {k: m.n_used for k, m in per.items() if m.n_used > 0}
             else:
-                sizes = subgroup_sizes(mapping, table.frame, by)
+                by_frame, res.missing_n = labelled_by(table, by, mapping)
+                sizes = subgroup_sizes(mapping, by_frame, by)
             small = [f"{k} ({n})" for k, n in sizes.items() if n < MIN_SUBGROUP_SIZE]
             if min_group_size is not None:
                 res.min_group_size = min_group_size
@@ -173,27 +202,65 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
                 sizes = {k: n for k, n in sizes.items() if k not in res.left_out_groups}
                 small = [x for x in small if x.rsplit(" (", 1)[0] not in res.left_out_groups]
             if small:
-                res.warnings.append(f"{item.name}: {len(small)} subgroup(s) of {by!r} have fewer than "
+                res.warnings.append(f"{name}: {len(small)} subgroup(s) of {by_label} have fewer than "
                                     f"{MIN_SUBGROUP_SIZE} respondents with an answer: {', '.join(small[:10])}"
                                     f"{' ...' if len(small) > 10 else ''}. Their estimates are very uncertain.")
             try:
                 if not sizes and res.left_out_groups:
                     raise DataError(f"every group has fewer than {min_group_size} answers; none is shown")
                 if design is None:
-                    res.subgroup_counts = {k: _counts_of(d, per[_key(per, k)]) for k in sizes}
+                    res.subgroup_counts = {k: _counts_of(d, per[k]) for k in sizes}
                     res.subgroups = rr.estimate_by(d, res.subgroup_counts, confidence=confidence, ci=ci)
                 else:
                     res.subgroups, res.subgroup_counts, _ = survey_subgroups(
-                        d, mapping, args, table.frame, by, confidence=confidence, ci=ci,
+                        d, mapping, args, by_frame, by, confidence=confidence, ci=ci,
                         left_out=set(res.left_out_groups))
             except DpdeskError as exc:
-                res.error = f"subgroups by {by!r}: {exc}"
+                res.error = f"subgroups by {by_label}: {exc}"
         results.append(res)
     return results
 
 
-def _key(per: dict, label: str):
-    return next(k for k in per if k is not None and str(k) == label)
+def _adjust_method(method: str) -> str:
+    try:
+        return multiple_testing.check_method(method)
+    except ValueError as exc:
+        raise DataError(str(exc)) from None
+
+
+def named_subgroups(per: dict, table: Table, by: str) -> tuple[dict, int | None]:
+    """``({value label: counts}, answers used with no subgroup value)`` from :func:`subgroup_counts`.
+
+    A blank and the column's user-missing codes (refused, don't know) are no subgroup: their
+    answers used are summed into the "(missing)" count (None when there are none).
+    """
+    missing_codes = set((getattr(table.report, "missing_values", None) or {}).get(by, []))
+    names = labels_of(table).values_of(by, [k for k in per if k is not None and k not in missing_codes])
+    missing = [m for k, m in per.items() if k is None or k in missing_codes]
+    n_missing = sum(m.n_used for m in missing) if missing else None
+    return {names[k]: m for k, m in per.items() if k in names}, n_missing
+
+
+def labelled_by(table: Table, by: str, mapping) -> tuple[Any, int | None]:
+    """``(frame, answers used with no subgroup value)``: the frame with ``by`` holding the groups' value
+    labels, blank where the value is blank or a user-missing code (as :func:`named_subgroups` names them)."""
+    import numpy as np
+    import pandas as pd
+
+    values = table.frame[by]
+    missing_codes = set((getattr(table.report, "missing_values", None) or {}).get(by, []))
+    codes = [None if pd.isna(v) or v in missing_codes else v for v in values.tolist()]
+    present = list(dict.fromkeys(c for c in codes if c is not None))
+    try:
+        present = sorted(present)
+    except TypeError:
+        present = sorted(present, key=str)
+    names = labels_of(table).values_of(by, present)  # in the codes' order, as the unweighted path
+    shown = pd.Series(pd.Categorical([None if c is None else names[c] for c in codes],
+                                     categories=list(dict.fromkeys(names.values())), ordered=True),
+                      index=values.index)
+    n_missing = int((np.asarray(mapping.rows["used"], bool) & shown.isna().to_numpy()).sum())
+    return table.frame.assign(**{by: shown}), n_missing or None
 
 
 def sample_design(project, dataset: str | None, survey=None):
@@ -205,7 +272,8 @@ def sample_design(project, dataset: str | None, survey=None):
     return survey_design(project, dataset)
 
 
-def _analyze_by_dataset(project, *, ci: str, confidence: float, exclude: bool, items) -> list[ItemResult]:
+def _analyze_by_dataset(project, *, ci: str, confidence: float, exclude: bool, items,
+                        adjust: str = multiple_testing.DEFAULT) -> list[ItemResult]:
     """Estimates in the active dataset, and each item's datasets compared as its subgroups.
 
     The counts of each dataset an item is mapped in are a group, as for ``by``
@@ -216,7 +284,8 @@ def _analyze_by_dataset(project, *, ci: str, confidence: float, exclude: bool, i
     by_name = {it.name: it for it in project.items()}
     tables: dict[str, Table] = {}
     for res in results:
-        res.by = BY_DATASET
+        res.by = res.by_label = BY_DATASET
+        res.adjust = adjust
         item = by_name[res.item]
         mapped = [name for name in names if name in item.mappings]
         if res.estimate is None:
@@ -269,15 +338,21 @@ def subgroup_warnings(data, by: str, *, max_levels: int = MAX_SUBGROUPS, min_siz
         sizes = frame.groupby(by, dropna=True, observed=True)[weight].sum()
     else:
         sizes = frame[by].value_counts(dropna=True)
+    labels = labels_of(data)
+    label = labels.column(by)
+    missing = set((getattr(report, "missing_values", None) or {}).get(by, []))
+    sizes = sizes[[k not in missing for k in sizes.index]] if missing else sizes
     out = []
     if len(sizes) > max_levels:
-        out.append(f"The column {by!r} has {len(sizes):,} different values, so there would be {len(sizes):,} "
+        out.append(f"The column {labels.choice(by)} has {len(sizes):,} different values, so there would be "
+                   f"{len(sizes):,} "
                    f"subgroups (more than {max_levels}). Is it an identifier or a continuous variable? "
                    f"Choose a column with a few categories, or group its values first.")
     small = sizes[(sizes < min_size) & (sizes >= (left_out_below or 0))]
     if len(small):
-        shown = ", ".join(f"{k} ({int(v)})" for k, v in list(small.items())[:8])
-        out.append(f"{len(small):,} subgroup(s) of {by!r} have fewer than {min_size} respondents: {shown}"
+        names = labels.values_of(by, list(small.index))
+        shown = ", ".join(f"{names[k]} ({int(v)})" for k, v in list(small.items())[:8])
+        out.append(f"{len(small):,} subgroup(s) of {label} have fewer than {min_size} respondents: {shown}"
                    f"{' ...' if len(small) > 8 else ''}. Estimates for so few respondents are too uncertain "
                    f"to report.")
     return out
@@ -297,11 +372,12 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
 
     tables: dict[str, Any] = {"Estimates": estimate_rows(results)}
     by = next((r.by for r in results if r.by), None)
+    by_label = next((r.by_label for r in results if r.by), None)
     if by:
-        tables[f"By {by}"] = subgroup_rows(results)
+        tables[f"By {by_label}"] = subgroup_rows(results)
         tests = subgroup_test_rows(results)
         if tests:
-            tables[f"Tests by {by}"] = tests
+            tables[f"Tests by {by_label}"] = tests
     ds = dataset_named(project, dataset) if project.datasets() else None
     source = (ds.source or {}) if ds is not None else {}
     items = project.items(ds.name if ds is not None else None)
@@ -324,14 +400,26 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         "answers left out": {r.item: (r.mapping.left_out_text() or "none") for r in results if r.mapping is not None},
         **review.interval_metadata(ci),
         "confidence": confidence,
-        "subgroups by": by,
+        "subgroups by": by and (by_label if by_label == by else f"{by_label} (column {by})"),
     })
+    if ds is not None:  # the codes behind the labels the tables use
+        labels = Labels.from_stored(project.column_labels(ds.name))
+        used = [*columns, *([by] if by and by != BY_DATASET else [])]
+        shown = [c for c in dict.fromkeys(used) if c in labels.columns]
+        if shown:
+            metadata["column labels"] = {c: labels.columns[c] for c in shown}
+        short = project.item_labels()
+        metadata["item labels"] = {r.item: r.label for r in results if r.label != r.item or r.item in short}
+    if by:
+        metadata["subgroups: no value"] = {r.label: r.missing_n or 0 for r in results if r.subgroups is not None}
+        metadata["pairwise p-values adjusted"] = subgroup_adjust_note(results) or "no"
     survey = next((r for r in results if r.survey is not None), None)
     if survey is not None:
-        metadata["survey design"] = survey.sample_design.describe()
+        metadata["survey design"] = survey.sample_design.describe(
+            Labels.from_stored(project.column_labels(ds.name)).columns if ds is not None else None)
         metadata["sampling"] = survey.survey.describe()
-        metadata["reproducibility script"] = ("design-based (weighted) estimates are not recomputed by the script; "
-                                              "it recomputes only the unweighted items")
+        metadata["reproducibility script"] = ("design-based (weighted) estimates are refitted from the project "
+                                              "file's rows and survey design and checked")
     left_out = {g for r in results for g in r.left_out_groups}
     sizes = {r.min_group_size for r in results if r.min_group_size is not None}
     if by and sizes:
@@ -342,8 +430,10 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         metadata["warnings"] = notes
     metadata.update(_budget_metadata(project))
     by_name = {it.name: it for it in items}
-    repro = []
+    repro, surveys = [], []
     for r in results:
+        if r.estimate is not None and r.survey is not None:
+            surveys.append(survey_repro(r, ds.name, confidence=confidence, ci=ci))
         if r.estimate is None or r.survey is not None:
             continue
         counts = [c.tolist() for c in r.estimate.counts]  # per group (two-group) or per category (unary)
@@ -355,7 +445,8 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         by_column = r.by if r.by != BY_DATASET else None  # the script recounts one dataset
         repro.append(ReproItem(r.item, r.design.name, dict(r.design.params), counts,
                                r.subgroup_counts if by_column else {}, confidence, ci, mapping=mapping, by=by_column))
-    return ResultsBundle(tables=tables, metadata=metadata, repro=repro, project_file=str(project.path))
+    return ResultsBundle(tables=tables, metadata=metadata, repro=repro, surveys=surveys or None,
+                         project_file=str(project.path))
 
 
 def rebuild_counts(project, item_name: str, mapping: dict, *, dataset: str | None = None, by: str | None = None):
@@ -372,9 +463,26 @@ def rebuild_counts(project, item_name: str, mapping: dict, *, dataset: str | Non
     counts = _counts_of(d, item_counts(stand_in, table))
     subgroups = {}
     if by:
-        per = subgroup_counts(stand_in, d, table, by)
-        subgroups = {str(k): _counts_of(d, m) for k, m in per.items() if k is not None and m.n_used > 0}
+        per, _ = named_subgroups(subgroup_counts(stand_in, d, table, by), table, by)
+        subgroups = {k: _counts_of(d, m) for k, m in per.items() if m.n_used > 0}
     return counts, subgroups
+
+
+def refit_survey(project, spec: dict) -> list[list]:
+    """Refit an item's weighted estimates as ``survey_repro`` recorded them: its figures, from the stored rows.
+
+    The item is estimated again in ``spec["dataset"]`` with the recorded survey design,
+    subgroup column, interval and confidence; the reproducibility script compares the
+    figures (``survey_analysis.result_figures``) with the exported ones.
+    """
+    (res,) = analyze(project, dataset=spec["dataset"], by=spec.get("by"), ci=spec["ci"],
+                     confidence=spec["confidence"], items=[spec["item"]], min_group_size=spec.get("min_group_size"),
+                     survey=SurveyDesign.from_dict(spec["survey_design"]))
+    if res.estimate is None or res.survey is None:
+        raise DataError(f"{spec['item']}: the weighted estimate cannot be refitted ({res.error or 'no design'}).")
+    if res.error:
+        raise DataError(f"{spec['item']}: {res.error}")
+    return result_figures(res)
 
 
 @dataclass

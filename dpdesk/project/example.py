@@ -39,6 +39,7 @@ ITEMS = [
     {
         "name": "plagiarism",
         "question": "Have you ever handed in work that was partly copied without citing it?",
+        "question_b": "Is your mother's birthday in January, February or March?",  # yes for about 1 in 4: p
         "design": "crosswise",
         "params": {"p": 0.25},
         "column": "plag_cw",
@@ -121,6 +122,19 @@ def write_example(folder: str | Path) -> Path:
     frame.to_csv(csv, index=False)
     (folder / "items.json").write_text(json.dumps(ITEMS, indent=2) + "\n", encoding="utf-8")
     return csv
+
+
+def add_example_items(project) -> None:
+    """Add the example's items (:data:`ITEMS`) to ``project``, with question B of the crosswise item."""
+    from dpdesk.mechanisms import rr
+    from dpdesk.project.fielding.store import set_item_text
+
+    for it in ITEMS:
+        project.add_item(it["name"], rr.design(it["design"], **it["params"]), column=it["column"],
+                         codes=it["codes"], group_column=it.get("group_column"),
+                         group_codes=it.get("group_codes"), question=it["question"])
+        if it.get("question_b"):
+            set_item_text(project, it["name"], "question_b", it["question_b"])
 
 
 def example_folder() -> Path:

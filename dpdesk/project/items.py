@@ -89,6 +89,13 @@ def plain_dict(value: Any, what: str) -> dict[str, Any]:
     return dict(value)
 
 
+def item_randomizer(item) -> dict | None:
+    """The randomizer kept with an item's design (``{"kind": "coins", ...}``; ``None`` when not known)."""
+    record = getattr(item, "design_record", None) or {}
+    found = record.get("randomizer") if isinstance(record, dict) else None
+    return found if isinstance(found, dict) else None
+
+
 def design_record(design: Any) -> dict[str, Any]:
     """The stored form of a design: ``design.to_dict()`` (or a dict already). The parameters of a
     physical randomizer (``rr.randomizers.dice_sum(...)``) give their design, with the device kept

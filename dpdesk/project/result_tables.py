@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from dpdesk.mechanisms import multiple_testing
+from dpdesk.project.labels import MISSING
+
 #: What ``analysis.analyze(by_dataset=True)`` results give as their ``by``: the datasets are the subgroups.
 BY_DATASET = "dataset"
 
@@ -49,7 +52,7 @@ def estimate_rows(results: list) -> list[dict]:
 
     for r in results:
         e = r.estimate
-        base = {"item": r.item, "design": design_label(r.design), "local epsilon": float(r.design.epsilon)}
+        base = {"item": _name(r), "design": design_label(r.design), "local epsilon": float(r.design.epsilon)}
         if e is None:
             add(**base, **{"CI method": r.error})
             continue
@@ -64,12 +67,12 @@ def estimate_rows(results: list) -> list[dict]:
                 note=notes if survey is not None else None, **design)
             for name, (value, se) in e.extra.items():
                 note = notes if (name == "t" and _f(value) is None) else None
-                add(**{**common, "item": f"{r.item} [{name}]"}, estimate=_f(value), SE=_f(se), note=note)
+                add(**{**common, "item": f"{_name(r)} [{name}]"}, estimate=_f(value), SE=_f(se), note=note)
         else:
             for j, cat in enumerate(_categories(r)):
                 design = {} if survey is None else {"design effect": _f(survey.deff[j]),
                                                     "effective n": _f(survey.n_effective[j])}
-                add(**{**common, "item": f"{r.item}: {cat}"}, estimate=_f(e.frequencies[j]), SE=_f(e.se[j]),
+                add(**{**common, "item": f"{_name(r)}: {cat}"}, estimate=_f(e.frequencies[j]), SE=_f(e.se[j]),
                     **{"CI low": _f(e.ci[j][0]), "CI high": _f(e.ci[j][1])},
                     note=notes if j == 0 and survey is not None else None, **design)
     for column in OPTIONAL:  # the column only when some row fills it
@@ -79,8 +82,13 @@ def estimate_rows(results: list) -> list[dict]:
     return rows
 
 
+def _name(r) -> str:
+    """What a reader calls the item: its short label or question (``ItemResult.label``)."""
+    return getattr(r, "label", "") or r.item
+
+
 def by_heading(by: str) -> str:
-    """The heading of the subgroups' column: the column's name, or "Dataset" when the datasets are compared."""
+    """The heading of the subgroups' column: the column's label, or "Dataset" when the datasets are compared."""
     return "Dataset" if by == BY_DATASET else by
 
 
@@ -88,38 +96,85 @@ def subgroup_rows(results: list) -> list[dict]:
     """One row per item, subgroup (and category), then the differences between subgroups.
 
     Items with categories add a "category" column; a difference row's subgroup reads
-    "a - b" and its estimate is the difference, with its SE, MOVER interval and p-value.
+    "a - b" and its estimate is the difference, with its SE, MOVER interval and p-value, and
+    beside it the p-value adjusted for the item's pairwise comparisons (``ItemResult.adjust``:
+    Holm by default; the column is named for the method). Respondents with no subgroup value
+    get a "(missing)" row with their n and no estimate.
     """
     multi = any(r.subgroups is not None and not r.design.is_binary for r in results)
+    adjusted = [multiple_testing.column_name(getattr(r, "adjust", "none")) for r in results if r.subgroups]
+    adjusted = next((c for c in adjusted if c), None)
     rows = []
 
-    def add(item, subgroup, category, n, est, se, lo, hi, p):
+    def add(item, subgroup, category, n, est, se, lo, hi, p, p_adj=None):
         row = {"item": item, "subgroup": subgroup}
         if multi:
             row["category"] = category
         row.update({"n": n, "estimate": _f(est), "SE": _f(se), "CI low": _f(lo), "CI high": _f(hi),
                     "p-value": _f(p)})
+        if adjusted:
+            row[adjusted] = _f(p_adj)
         rows.append(row)
 
     for r in results:
         if r.subgroups is None:
             continue
         cats = _categories(r)
+        name = _name(r)
         for label, e in r.subgroups.estimates.items():
             if r.design.is_binary:
-                add(r.item, str(label), None, int(e.n), e.prevalence, e.se, e.ci[0], e.ci[1], None)
+                add(name, str(label), None, int(e.n), e.prevalence, e.se, e.ci[0], e.ci[1], None)
             else:
                 for j, cat in enumerate(cats):
-                    add(r.item, str(label), cat, int(e.n), e.frequencies[j], e.se[j], e.ci[j][0], e.ci[j][1], None)
+                    add(name, str(label), cat, int(e.n), e.frequencies[j], e.se[j], e.ci[j][0], e.ci[j][1], None)
+        if getattr(r, "missing_n", None):
+            add(name, MISSING, None, int(r.missing_n), None, None, None, None, None)
+        p_adj = iter(adjusted_p_values(r))
         for diff in r.subgroups.differences.values():
-            name = f"{diff.a} - {diff.b}"
+            diff_name = f"{diff.a} - {diff.b}"
             if r.design.is_binary:
-                add(r.item, name, None, None, diff.difference, diff.se, diff.ci[0], diff.ci[1], diff.p_value)
+                add(name, diff_name, None, None, diff.difference, diff.se, diff.ci[0], diff.ci[1], diff.p_value,
+                    next(p_adj))
             else:
                 for j, cat in enumerate(cats):
-                    add(r.item, name, cat, None, diff.difference[j], diff.se[j], diff.ci[j][0], diff.ci[j][1],
-                        diff.p_value[j])
+                    add(name, diff_name, cat, None, diff.difference[j], diff.se[j], diff.ci[j][0], diff.ci[j][1],
+                        diff.p_value[j], next(p_adj))
     return rows
+
+
+def adjusted_p_values(r) -> list:
+    """The item's pairwise p-values (every pair, every category, in table order), adjusted as it asks."""
+    if r.subgroups is None:
+        return []
+    raw = []
+    for diff in r.subgroups.differences.values():
+        raw.extend([diff.p_value] if r.design.is_binary else list(diff.p_value))
+    return multiple_testing.adjust([_f(p) for p in raw], getattr(r, "adjust", "none"))
+
+
+def subgroup_adjust_note(results: list) -> str:
+    """``"Holm (1979) for the 24 pairwise comparisons of each item"``, or "" when none are adjusted."""
+    counts = sorted({len(adjusted_p_values(r)) for r in results if r.subgroups is not None
+                     and getattr(r, "adjust", "none") != "none"} - {0, 1})
+    if not counts:
+        return ""
+    method = next(r.adjust for r in results if r.subgroups is not None and r.adjust != "none")
+    cite = {"holm": "Holm's step-down method (Holm 1979)", "bonferroni": "the Bonferroni method"}[method]
+    many = " or ".join(str(c) for c in counts)
+    return (f"p-values of the pairwise differences are adjusted with {cite} for the {many} comparisons of each "
+            f"item; the unadjusted p-values are in the column \"p-value\".")
+
+
+def missing_note(results: list) -> str:
+    """``"22 respondents with an answer have no value for gender: the (missing) row."``"""
+    ns = {_name(r): r.missing_n for r in results if r.subgroups is not None and getattr(r, "missing_n", None)}
+    if not ns:
+        return ""
+    by = next(r.by_label for r in results if r.subgroups is not None)
+    counts = sorted(set(ns.values()))
+    n = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}"
+    return (f"{n} respondents who answered have no value for {by} (blank or a missing code); they are in no "
+            f"subgroup and are shown as \"{MISSING}\".")
 
 
 def subgroup_test_rows(results: list) -> list[dict]:
@@ -136,7 +191,7 @@ def subgroup_test_rows(results: list) -> list[dict]:
         tests = [t, *t.by_category]
         for test in tests:
             pooled = test.pooled if isinstance(test.pooled, (int, float)) else None
-            rows.append({"item": r.item, "category": test.category or ("all categories" if test.by_category or not
+            rows.append({"item": _name(r), "category": test.category or ("all categories" if test.by_category or not
                                                                         r.design.is_binary else None),
                          "test": test.method, "statistic": _f(test.statistic), "df": int(test.df),
                          "p-value": _f(test.p_value), "pooled estimate": _f(pooled)})
@@ -144,6 +199,12 @@ def subgroup_test_rows(results: list) -> list[dict]:
         for row in rows:
             del row["category"]
     return rows
+
+
+def every_group(r, by: str | None = None) -> str:
+    """``"every faculty"`` for a column without a label, ``"every group of What is your gender?"`` with one."""
+    label = getattr(r, "by_label", None) or by or r.by
+    return f"every {label}" if label == (r.by or by) else f"every group of {label}"
 
 
 def subgroup_test_sentences(results: list, by: str | None) -> list[str]:
@@ -157,6 +218,6 @@ def subgroup_test_sentences(results: list, by: str | None) -> list[str]:
                 else "distribution over the categories")
         stat = "n/a" if not math.isfinite(t.statistic) else f"{t.statistic:.2f}"
         p = "n/a" if not math.isfinite(t.p_value) else f"{t.p_value:.3g}"
-        out.append(f"{r.item}: test that every {by} has the same {what}: {t.method}, statistic {stat} on "
-                   f"{t.df} df, p = {p}.")
+        out.append(f"{_name(r)}: test that {every_group(r, by)} has the same {what}: {t.method}, statistic "
+                   f"{stat} on {t.df} df, p = {p}.")
     return out

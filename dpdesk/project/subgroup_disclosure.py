@@ -17,7 +17,7 @@ limits the small-group risk; it does not make the remaining exact counts noisy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
 from dpdesk.project.column_protection import DEFAULT_MIN_GROUP
@@ -43,6 +43,7 @@ class SubgroupWarning:
     threshold: int = DEFAULT_MIN_GROUP
     small_groups: dict[str, int] = field(default_factory=dict)  # shown groups with n < threshold
     left_out: dict[str, int] = field(default_factory=dict)  # groups already left out (n < threshold)
+    label: str | None = None  # what output calls the column (its label)
 
     @property
     def reason(self) -> str:
@@ -58,7 +59,9 @@ class SubgroupWarning:
     @property
     def headline(self) -> str:
         """One line: what and why."""
-        return (f"Subgroups by {self.column!r} show exact counts (n), but {self.column!r} {self.reason}: "
+        name = f"{self.label} (column {self.column!r})" if self.label and self.label != self.column else \
+            repr(self.column)
+        return (f"Subgroups by {name} show exact counts (n), but {self.column!r} {self.reason}: "
                 "the exact n of each group undercuts that protection.")
 
     @property
@@ -172,5 +175,7 @@ def check_results(project, results: list, *, threshold: int | None = None) -> Su
         return None
     settings = protection(project)
     shown, left = group_sizes(results)
-    return subgroup_warning(by, shown, entries=project.ledger_rows(), protected=settings.reasons,
-                            threshold=settings.min_group if threshold is None else threshold, left_out=left)
+    warning = subgroup_warning(by, shown, entries=project.ledger_rows(), protected=settings.reasons,
+                               threshold=settings.min_group if threshold is None else threshold, left_out=left)
+    label = next((r.by_label for r in results if getattr(r, "by_label", None)), None)
+    return None if warning is None else replace(warning, label=label)

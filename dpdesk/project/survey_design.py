@@ -67,9 +67,13 @@ class SurveyDesign:
         known = {k: data.get(k) for k in ("weights", "strata", "clusters", "fpc", "population")}
         return cls(**known, lonely_psu=data.get("lonely_psu") or "fail")
 
-    def describe(self) -> str:
-        """``"weight 'wgt', strata 'region', PSUs 'school'"`` (or "no survey design")."""
+    def describe(self, labels: dict | None = None) -> str:
+        """``"weight 'wgt', strata 'region', PSUs 'school'"`` (or "no survey design").
+
+        ``labels`` (``{column: label}``) adds each labelled column's label: ``"strata 'region' (Region)"``."""
+        labels = labels or {}
         parts = [f"{ROLES[role].replace('cluster (PSU)', 'PSUs').replace('stratum', 'strata')} {name!r}"
+                 + (f" ({labels[name]})" if labels.get(name) and labels[name] != name else "")
                  for role, name in self.columns().items()]
         if self.population:
             parts.append(f"population size {self.population:,.0f}")

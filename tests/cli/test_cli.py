@@ -44,7 +44,8 @@ def test_estimate_json_and_subgroups(project, capsys):
     tables = json.loads(out)
     assert {"Estimates", "By faculty"} <= set(tables)
     rows = {r["item"]: r for r in tables["Estimates"]}
-    assert rows["cheating"]["n"] == 914 and rows["cheating"]["excluded"] == 286
+    cheating = rows["Cheated in an exam?"]  # output names an item by its question (the name is an identifier)
+    assert cheating["n"] == 914 and cheating["excluded"] == 286
     assert 0 <= rows["drugs"]["estimate"] <= 1 and "drugs [t]" in rows
     assert any(r["subgroup"] == "Arts - Law" for r in tables["By faculty"])
 
@@ -108,6 +109,19 @@ def test_demo_builds_and_exports(tmp_path, capsys):
     assert (tmp_path / "demo" / "example-results.xlsx").exists()
     assert "Results written to" in out
     assert run(capsys, "demo", tmp_path / "demo")[0] == 0  # a second run replaces the first
+
+
+def test_a_fresh_example_fields_as_it_is(tmp_path, capsys):
+    """The example's crosswise item has its question B, so its three items field without a word written."""
+    from dpdesk.gui.shell.example_project import build_example
+
+    assert run(capsys, "demo", tmp_path / "demo")[0] == 0
+    for path in (tmp_path / "demo" / "example.dpdesk", build_example(None, tmp_path / "app.dpdesk")):
+        code, out, err = run(capsys, "field", path, tmp_path / f"{path.stem}-survey", "--format", "qsf")
+        assert code == 0, err
+        survey = json.loads((tmp_path / f"{path.stem}-survey.qsf").read_text(encoding="utf-8"))
+        text = json.dumps(survey).replace("&#x27;", "'")  # QSF texts are HTML
+        assert "Is your mother's birthday in January, February or March?" in text and "3 item(s)" in out
 
 
 @pytest.mark.parametrize("args,words", [

@@ -53,9 +53,61 @@ def test_paper_mode_and_refusals_in_words(window, qtbot, tmp_path):
     assert not dialog.export_button.isEnabled()
     assert "travel" in dialog.problem.text() and "coin the respondent tosses at home" in dialog.problem.text()
     dialog.mode.setFocus()
-    qtbot.keyClick(dialog.mode, Qt.Key.Key_End)  # paper
+    qtbot.keyClick(dialog.mode, Qt.Key.Key_End)  # paper: any design, the randomizer in the respondent's hands
     assert dialog.mode.currentData() == "paper" and not dialog.format.isEnabled()
-    assert "printable card" in dialog.problem.text()
+    assert not dialog.problem.isVisible() and dialog.export_button.isEnabled()
+    assert dialog.export_button.text() == "Save cards…"
+    dialog.reject()
+
+
+def _check(dialog, qtbot, code, state):
+    """Tick or untick the language ``code`` with a real click on its check box."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
+
+    lst = dialog.languages
+    row = next(i for i in range(lst.count()) if lst.item(i).data(Qt.ItemDataRole.UserRole) == code)
+    lst.scrollToItem(lst.item(row))
+    rect = lst.visualItemRect(lst.item(row))
+    option = QStyleOptionViewItem()
+    option.initFrom(lst)
+    option.rect = rect
+    option.features |= QStyleOptionViewItem.ViewItemFeature.HasCheckIndicator
+    box = lst.style().subElementRect(QStyle.SubElement.SE_ItemViewItemCheckIndicator, option, lst)
+    qtbot.mouseClick(lst.viewport(), Qt.MouseButton.LeftButton, pos=box.center())
+    assert (lst.item(row).checkState() == Qt.CheckState.Checked) == state
+
+
+def test_paper_mode_writes_one_card_pdf_per_language(window, qtbot, tmp_path, monkeypatch):
+    """Paper: Save cards… writes each chosen language's cards as a PDF, in a worker; a language
+    whose card could not say how to draw the randomizer is refused in words first."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from dpdesk.mechanisms import rr
+
+    project = fielding_project(tmp_path / "s.dpdesk", ["forced", "crosswise"])  # each with its randomizer
+    project.add_item("bare", rr.design("warner", p=0.7), question="Did you?")  # no randomizer kept
+    project.close()
+    dialog = _open(window, qtbot, tmp_path / "s.dpdesk")
+    dialog.mode.setFocus()
+    qtbot.keyClick(dialog.mode, Qt.Key.Key_End)
+    assert dialog.mode.currentData() == "paper" and dialog.export_button.isEnabled()
+    _check(dialog, qtbot, "de", True)
+    assert not dialog.export_button.isEnabled()
+    assert "German instructions for 'bare' do not say how to draw" in dialog.problem.text()
+    from dpdesk.project import languages as L
+
+    for code, words in (("de", "Werfen Sie unbeobachtet eine Münze ..."), ("fr", "Lancez une pièce en privé ...")):
+        L.set_text(window.project, "bare", code, instructions=words)  # as the Languages… dialog stores them
+    _check(dialog, qtbot, "fr", True)
+    assert dialog.export_button.isEnabled(), dialog.problem.text()
+    target = tmp_path / "cards.pdf"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    with qtbot.waitSignal(dialog.cards_saved, timeout=30_000) as signal:
+        qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
+    paths = signal.args[0]
+    assert [p.name for p in paths] == ["cards-en.pdf", "cards-de.pdf", "cards-fr.pdf"]
+    assert all(p.read_bytes().startswith(b"%PDF") for p in paths)
+    assert "cards-de.pdf" in dialog.status.text() and dialog.export_button.isEnabled()
     dialog.reject()
 
 

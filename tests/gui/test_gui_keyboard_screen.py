@@ -219,7 +219,18 @@ def test_long_status_messages_are_shortened_whole_in_the_tooltip(window, qtbot, 
     assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_width()
     assert window.project_label.width() <= 260
     shot(window, "status_bar_1024")
-    bar.showMessage("Imported answers.csv: 1,200 rows, 14 columns; 2 identifier columns left out.")
+    QApplication.processEvents()
+    wide = bar.message_width()
+    window.resize(700, 600)  # as narrow as the window goes
+    QApplication.processEvents()
+    narrow = bar.message_width()
+    window.resize(1024, 700)
+    QApplication.processEvents()
+    assert narrow < wide
+    message = "Imported answers.csv: 1,200 rows, 14 columns; 2 identifier columns left out."
+    while bar.fontMetrics().horizontalAdvance(message) < (narrow + wide) // 2:  # fits wide, not narrow
+        message += " Nothing was lost."
+    bar.showMessage(message)
     assert not bar.currentMessage().endswith("…")
     window.resize(700, 600)  # narrower: shortened again, never cut off
     QApplication.processEvents()

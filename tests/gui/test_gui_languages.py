@@ -90,6 +90,19 @@ def test_edit_the_card_switch_language_and_back(window, qtbot, tmp_path):
     assert not dialog.isVisible()
 
 
+def test_the_researchers_own_language_is_chosen_in_the_dialog(window, qtbot, tmp_path):
+    dialog = _open(window, qtbot, tmp_path)
+    assert dialog.source.currentData() == "en" and dialog.language.currentData() == "de"
+    dialog.source.setFocus()
+    qtbot.keyClicks(dialog.source, "Deutsch")  # the combo box finds the language as it is typed
+    assert L.source_language(window.project) == "de"
+    assert dialog.mark.text() == "The language the items are written in." and not dialog.reviewed.isEnabled()
+    assert "Deutsch" in dialog.status.text()
+    qtbot.keyClick(dialog.source, Qt.Key.Key_Home)  # English, the first
+    assert L.source_language(window.project) == "en" and "native speaker" in dialog.mark.text()
+    qtbot.mouseClick(dialog.done_button, Qt.MouseButton.LeftButton)
+
+
 def test_undo_brings_back_an_items_texts(window, qtbot, tmp_path):
     dialog = _open(window, qtbot, tmp_path)
     type_text(qtbot, dialog.question, "Haben Sie geschummelt?")

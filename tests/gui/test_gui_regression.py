@@ -170,7 +170,7 @@ def test_export_writes_the_sheets_and_a_script_that_refits(window, qtbot, exampl
     sheet = wb["Regression"]
     head = [c.value for c in sheet[1]]
     rows = [{h: c.value for h, c in zip(head, r)} for r in sheet.iter_rows(min_row=2)]
-    row = next(r for r in rows if r["term"] == "age")
+    row = next(r for r in rows if r["term code"] == "age")  # "term" is its label
     assert row["b"] == report.coefficient("age")["b"]  # full precision
     run = subprocess.run([sys.executable, str(tmp_path / "reg_reproduce.py")], capture_output=True, text=True,
                          timeout=120)

@@ -27,8 +27,10 @@ def test_results_of_the_example(window, qtbot, example):
     rs = rv.current
     assert not rv.stale and rv.content.isEnabled()
     assert rv.state.text().startswith("Up to date")
+    label = {r.item: r.label for r in rs.results}  # output names an item by its question
+    assert label["exam_cheating"] == "In the last year, have you cheated in an exam?"
     items = [r["item"] for r in rs.estimates]
-    assert items[:2] == ["exam_cheating", "plagiarism"] and "drug_use" in items
+    assert items[:2] == [label["exam_cheating"], label["plagiarism"]] and label["drug_use"] in items
     for row in rs.estimates:
         if row["estimate"] is not None and "[" not in row["item"]:
             assert row["CI low"] <= row["estimate"] <= row["CI high"]
@@ -41,7 +43,8 @@ def test_results_of_the_example(window, qtbot, example):
     assert "Forced response" in shown and "Feldman & Cousins, 1998" in shown and "fingerprint SHA-256" in shown
     # direct questions preselected from the example's items: RR and direct rows beside each other
     kinds = {(r["item"], r["kind"]) for r in rs.forest}
-    assert ("exam_cheating", "direct question") in kinds and ("drug_use", "randomized response") in kinds
+    assert (rs.names["exam_cheating"], "direct question") in kinds
+    assert (rs.names["drug_use"], "randomized response") in kinds
     assert len(rs.direct) == 3 and all(0 <= d["p-value (RR > direct)"] <= 1 for d in rs.direct)
     assert all(d["n direct"] + d["not counted"] == 1200 for d in rs.direct)  # the RR rows are blank here
     assert rv.forest.model.rowCount() == len(rs.forest) == 6  # the table beside the plot
@@ -61,7 +64,7 @@ def test_options_recompute_and_stale_results_are_greyed(window, qtbot, example):
         assert not window.export_view.xlsx_button.isEnabled()
     rs = rv.current
     assert rs is not old and rs.options.by == "faculty"
-    labels = {r["subgroup"] for r in rs.subgroups if r["item"] == "exam_cheating"}
+    labels = {r["subgroup"] for r in rs.subgroups if r["item"] == rs.results[0].label}
     assert {"Arts", "Law", "Medicine", "Science"} <= labels
     diffs = [r for r in rs.subgroups if " - " in str(r["subgroup"])]
     assert diffs and all(0 <= r["p-value"] <= 1 and r["CI low"] <= r["estimate"] <= r["CI high"] for r in diffs)
@@ -123,8 +126,9 @@ def test_editing_items_makes_results_stale_and_recomputes(window, qtbot, example
         window.design_view.table.selectRow(2)
         window.design_view.remove_selected()  # an undoable change in Design
         assert rv.stale and not rv.content.isEnabled()
-    assert [r["item"] for r in rv.current.forest if r["kind"] == "randomized response"] == ["exam_cheating",
-                                                                                             "plagiarism"]
+    names = rv.current.names
+    assert [r["item"] for r in rv.current.forest if r["kind"] == "randomized response"] == [names["exam_cheating"],
+                                                                                             names["plagiarism"]]
     with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
         window.undo_stack.undo()
     assert len(rv.current.forest) == 6

@@ -38,7 +38,7 @@ def test_protected_subgroup_column_warns_and_small_groups_can_be_left_out(window
     assert rs.subgroup_warning is not None and bar.isVisibleTo(rv)
     assert "'faculty' is protected (marked as protected in the project)" in bar.text.text()
     assert bar.size.value() == 5 and not bar.leave_out.isChecked()
-    sizes = {r["subgroup"]: r["n"] for r in rs.subgroups if r["item"] == "exam_cheating" and r["n"] is not None}
+    sizes = {r["subgroup"]: r["n"] for r in rs.subgroups if r["item"] == rs.results[0].label and r["n"] is not None}
     smallest = min(sizes, key=sizes.get)
     assert "Note: Subgroups by 'faculty' show exact counts" in window.export_view.state.text()
     window.resize(1200, 900)
@@ -48,7 +48,7 @@ def test_protected_subgroup_column_warns_and_small_groups_can_be_left_out(window
     assert not rv.stale
     rs = _current(rv, qtbot, lambda: bar.leave_out.setChecked(True))
     assert rs.options.min_group == sizes[smallest] + 1
-    shown = {r["subgroup"] for r in rs.subgroups if r["item"] == "exam_cheating"}
+    shown = {r["subgroup"] for r in rs.subgroups if r["item"] == rs.results[0].label}
     assert smallest not in shown and not any(smallest in str(s) for s in shown)
     assert "are left out" in bar.text.text()
     window.resize(1024, 700)

@@ -23,7 +23,9 @@ def wizard(window, tmp_path, qtbot):
     wizard.next()
     wizard.next()  # forced response, recommended
     yield wizard
-    if wizard.isVisible():
+    from shiboken6 import isValid
+
+    if isValid(wizard) and wizard.isVisible():  # a finished wizard may be deleted already
         wizard.reject()
 
 
@@ -188,3 +190,59 @@ def test_enter_in_a_number_box_confirms_it_and_stays_on_the_page(wizard, qtbot):
     _choose_device(qtbot, rp, "Exact")
     type_number(qtbot, rp.editors["p_truth"].spin, "0.5")  # finished with Enter
     assert wizard.currentPage() is rp and rp.editors["p_truth"].value() == Fraction(1, 2)
+
+
+@pytest.mark.parametrize("device,kind,german", [
+    ("Coins", "coins", "Werfen Sie unbeobachtet nacheinander 2 Münzen"),
+    ("A die", "die", "Würfeln Sie unbeobachtet mit einem fairen 6-seitigen Würfel"),
+])
+def test_the_randomizer_is_kept_and_named_on_the_card_in_another_language(window, wizard, qtbot, device, kind,
+                                                                           german):
+    from dpdesk.project import languages as L
+
+    rp = wizard.randomizer_page
+    _choose_device(qtbot, rp, device)
+    assert rp.isComplete(), rp.problem.text()
+    with qtbot.waitSignal(wizard.meaning_page.runner.done, timeout=60_000):
+        wizard.next()
+    wizard.next()
+    with qtbot.waitSignal(wizard.finished, timeout=10_000):
+        wizard.button(QWizard.WizardButton.FinishButton).click()
+    record = window.project.item("cheated_exam").design_record["randomizer"]
+    assert record["kind"] == kind
+    card = L.respondent_text_in(window.project, "cheated_exam", "de").card
+    assert "Ihr Zufallsgenerator: " + german in card
+    window.design_view.select("cheated_exam")
+    again = window.design_view.edit_selected()  # reopens with its randomizer, and saves it again unchanged
+    again.next()
+    again.next()
+    assert again.randomizer_page.current_device() == kind
+    with qtbot.waitSignal(again.meaning_page.runner.done, timeout=60_000):
+        again.next()
+    again.next()
+    with qtbot.waitSignal(again.finished, timeout=10_000):
+        again.button(QWizard.WizardButton.FinishButton).click()
+    assert window.project.item("cheated_exam").design_record["randomizer"] == record
+
+
+def test_the_last_step_fields_the_new_item(window, wizard, qtbot, tmp_path):
+    from dpdesk.mechanisms import rr
+
+    window.project.add_item("older", rr.design("warner", p=0.7))  # not fielded: only the new item is
+    with qtbot.waitSignal(wizard.meaning_page.runner.done, timeout=60_000):
+        wizard.next()
+    wizard.next()
+    page = wizard.instructions_page
+    page.field_mode.setFocus()
+    qtbot.keyClick(page.field_mode, Qt.Key.Key_Down)  # "On an online platform"
+    assert wizard.draft.field_mode == "online"
+    with qtbot.waitSignal(wizard.finished, timeout=10_000):
+        wizard.button(QWizard.WizardButton.FinishButton).click()
+    dialog = window.design_view.field_dialog
+    qtbot.waitExposed(dialog)
+    assert dialog.mode.currentData() == "online" and dialog.items_label.text() == "cheated_exam"
+    assert dialog.export_button.isEnabled(), dialog.problem.text()
+    with qtbot.waitSignal(dialog.exported, timeout=30_000) as signal:
+        dialog.export_to(str(tmp_path / "survey.qsf"))
+    assert signal.args[0].items == ("cheated_exam",) and (tmp_path / "survey.qsf").exists()
+    dialog.reject()

@@ -13,7 +13,8 @@ FIELDABLE = dict(EXAMPLES, krr=dict(categories=["a", "b", "c"], epsilon=math.log
 
 
 def fielding_project(path, names=None):
-    """A project at ``path`` with one item per design (no data columns: designs waiting for fielding)."""
+    """A project at ``path`` with one item per design (no data columns: designs waiting for fielding),
+    each with the randomizer the wizard keeps for exact probabilities (a random-number app)."""
     from dpdesk.project import Project
 
     from dpdesk.project.fielding.store import set_item_text
@@ -21,7 +22,8 @@ def fielding_project(path, names=None):
 
     project = Project.create(path)
     for name in names or rr.DESIGN_NAMES:
-        project.add_item(name, rr.design(name, **FIELDABLE[name]), question=f"Have you ever done thing {name}?")
+        record = {**rr.design(name, **FIELDABLE[name]).to_dict(), "randomizer": {"kind": "exact"}}  # as the wizard keeps it
+        project.add_item(name, record, question=f"Have you ever done thing {name}?")
         if name in TWO_QUESTIONS:
             set_item_text(project, name, "question_b", f"Is your mother's birthday in January-March ({name})?")
     return project

@@ -18,12 +18,20 @@ def _objects(data: bytes) -> dict[int, bytes]:
     return {int(m.group(1)): m.group(2) for m in _OBJ.finditer(data)}
 
 
-def _stream(obj: bytes) -> bytes:
+def _stream(obj: bytes, objs: dict[int, bytes] | None = None) -> bytes:
+    """The object's stream, decompressed; its /Length (direct or an object of its own) says where it ends,
+    since compressed data may itself end in a carriage return."""
     m = _STREAM.search(obj)
     if not m:
         return b""
     raw = m.group(1)
-    if b"/FlateDecode" in obj.split(b"stream", 1)[0]:
+    head = obj.split(b"stream", 1)[0]
+    length = re.search(rb"/Length\s+(\d+)(\s+0\s+R)?", head)
+    if length:
+        n = length.group(1) if not length.group(2) else (objs or {}).get(int(length.group(1)), b"").strip()
+        if n.isdigit():
+            raw = obj[m.start(1):m.start(1) + int(n)]
+    if b"/FlateDecode" in head:
         try:
             return zlib.decompress(raw)
         except zlib.error:
@@ -62,10 +70,10 @@ def pdf_text(data: bytes) -> str:
             font = objs.get(int(ref), b"")
             m = re.search(rb"/ToUnicode\s+(\d+)\s+0\s+R", font)
             if m:
-                fonts[name] = _cmap(_stream(objs.get(int(m.group(1)), b"")))
+                fonts[name] = _cmap(_stream(objs.get(int(m.group(1)), b""), objs))
     words: list[str] = []
     for obj in objs.values():
-        content = _stream(obj)
+        content = _stream(obj, objs)
         if b" Tf" not in content:
             continue
         current: dict[int, str] = {}

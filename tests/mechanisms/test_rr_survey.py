@@ -219,3 +219,16 @@ def test_a_missing_domain_names_the_row_of_the_whole_sample():
     by = np.array(["a", "b", None, "a", None], dtype=object)
     with pytest.raises(EstimationError, match="missing in row 5"):
         rr.survey_estimate_by(d, [0, 1, 1, 0, 1], by, used=[True, True, False, True, True])
+
+
+def test_effective_df_comes_from_the_design_not_the_answers():
+    """The strata's shares in Satterthwaite's df are their squared weights: other answers, same df."""
+    d = rr.design("warner", p=0.7)
+    rng = np.random.default_rng(5)
+    strata = np.repeat([0, 1], 200)
+    w = np.where(strata == 1, 8.0, 1.0)
+    psu = np.where(strata == 1, np.arange(400) % 2, np.arange(400) // 10)
+    dfs = {rr.survey_estimate(d, rng.integers(0, 2, 400), weights=w, strata=strata, clusters=psu).df_effective
+           for _ in range(3)}
+    v = np.array([200 * 1.0, 200 * 64.0])  # sum of squared weights per stratum
+    assert len(dfs) == 1 and dfs.pop() == pytest.approx(v.sum() ** 2 / (v[0] ** 2 / 19 + v[1] ** 2 / 1))

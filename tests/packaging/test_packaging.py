@@ -83,6 +83,18 @@ def test_bundle_filter(dest, kept):
     assert _bundle_filter().keep(dest) is kept
 
 
+def test_spec_carries_the_matplotlib_backend_of_every_plot_format():
+    """matplotlib imports a format's backend by name when saving, which PyInstaller cannot see."""
+    from matplotlib.backend_bases import _default_backends
+
+    from dpdesk.gui.widgets.plots import PLOT_SUFFIXES
+
+    carried = {f"matplotlib.backends.backend_{name}" for name in _bundle_filter().MPL_BACKENDS}
+    for suffix in {*PLOT_SUFFIXES, ".svg"}:  # .svg: the figures of the HTML report
+        assert _default_backends[suffix[1:]] in carried, suffix
+    assert "MPL_BACKENDS" in (PKG / "dpdesk.spec").read_text(encoding="utf-8")
+
+
 def test_spec_carries_the_example_data_and_the_entry_point():
     spec = (PKG / "dpdesk.spec").read_text(encoding="utf-8")
     assert 'collect_data_files("dpdesk")' in spec  # dpdesk/resources, read with importlib.resources

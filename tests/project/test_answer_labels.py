@@ -77,7 +77,8 @@ def test_results_report_what_was_left_out_and_the_labels(tmp_path):
                          question="Have you ever handed in copied work?")
         (r,) = analyze(project)
         assert r.estimate is not None and r.mapping.n_missing == 286  # the direct-question group: blank
-        assert r.left_out_sentence() == f"plagiarism: {r.estimate.n:,} answers used; 286 left out: 286 blank."
+        assert r.left_out_sentence() == (f"Have you ever handed in copied work?: {r.estimate.n:,} answers used; "
+                                         "286 left out: 286 blank.")  # named by its question
         meta = results_bundle(project, [r]).metadata
         assert meta["response labels"]["plagiarism"] == {"no": "The answers are different",
                                                          "yes": "Both answers are the same"}

@@ -48,3 +48,37 @@ def test_a_language_whose_question_is_not_written_waits(tmp_path):
     with fielding_project(tmp_path / "p.dpdesk", ["forced"]) as project:
         with pytest.raises(DesignError, match="question"):
             export_instrument(project, tmp_path / "out", "redcap", languages=["en", "fr"])
+
+
+
+@pytest.mark.parametrize("kept", [{"kind": "exact"}, None])
+def test_no_language_is_fielded_without_how_to_draw_the_randomizer(tmp_path, kept):
+    """Rule 1: for every format, design and a non-English language, the fielded instructions say
+    how to draw the kept randomizer, or the export is refused in words; never instructions without it."""
+    from dpdesk.mechanisms import rr
+    from dpdesk.mechanisms.rr.wording_languages import randomizer_sentence
+    from dpdesk.project import Project
+    from dpdesk.project.fielding.store import instruments, set_item_text
+    from dpdesk.project.fielding.texts import TWO_QUESTIONS
+    from dpdesk.project.languages.platform import NO_RANDOMIZER
+    from tests.helpers.fielding import FIELDABLE
+
+    sentence = randomizer_sentence(kept, "de")
+    with Project.create(tmp_path / "p.dpdesk") as project:
+        for name in rr.DESIGN_NAMES:
+            record = rr.design(name, **FIELDABLE[name]).to_dict()
+            project.add_item(name, {**record, "randomizer": kept} if kept else record, question="Q?")
+            if name in TWO_QUESTIONS:
+                set_item_text(project, name, "question_b", "Is your mother's birthday in January?")
+            L.set_text(project, name, "de", question="Haben Sie es getan?",
+                       question_b="Hat Ihre Mutter im Januar Geburtstag?" if name in TWO_QUESTIONS else None)
+            for fmt in FORMATS:
+                out = tmp_path / f"{name}_{fmt}"
+                if kept or name in NO_RANDOMIZER:
+                    export_instrument(project, out, fmt, languages=["en", "de"], items=[name])
+                    fielded = instruments(project)[0].items[name]["texts"]  # what respondents saw, per language
+                    assert name in NO_RANDOMIZER or sentence in fielded["de"]["instructions"], (name, fmt)
+                    assert name in NO_RANDOMIZER or randomizer_sentence(kept) in fielded["en"]["instructions"]
+                else:
+                    with pytest.raises(DesignError, match=f"German instructions for '{name}' do not say how to draw"):
+                        export_instrument(project, out, fmt, languages=["en", "de"], items=[name], record=False)

@@ -15,7 +15,8 @@ QUESTION_DE = "Haben Sie im letzten Jahr bei einer Prüfung geschummelt? „Ja�
 @pytest.fixture
 def project(tmp_path):
     with Project.create(tmp_path / "p.dpdesk") as p:
-        p.add_item("cheat", rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25), question="Did you cheat in an exam?")
+        p.add_item("cheat", rr.randomizers.coins(2, truth=["H"], yes=["TH"], no=["TT"]),  # forced response 1/2, 1/4, 1/4
+                   question="Did you cheat in an exam?")
         p.add_item("mix", rr.design("crosswise", p=0.25), question="Have you ever shoplifted?")
         p.add_item("transport", rr.design("krr", categories=["bus", "car", "bike"], epsilon=2.0), question="How do you travel?")
         yield p
@@ -95,12 +96,15 @@ def test_removing_an_item_removes_its_texts(project):
 
 
 def test_platform_text_in_german(project):
-    project.add_item("sld", rr.design("sld", p1=0.3, p2=0.7), question="Did you ever drive drunk?")
-    project.add_item("media", rr.design("unary", categories=["tv", "radio"], epsilon=2.0), question="Which?")
+    project.add_item("sld", {**rr.design("sld", p1=0.3, p2=0.7).to_dict(), "randomizer": {"kind": "exact"}},
+                     question="Did you ever drive drunk?")
+    project.add_item("media", {**rr.design("unary", categories=["tv", "radio"], epsilon=2.0).to_dict(),
+                               "randomizer": {"kind": "exact"}}, question="Which?")
     L.set_text(project, "cheat", "de", question=QUESTION_DE)
     f = L.platform_text(project, "cheat", "de")
     assert f["question"] == QUESTION_DE and f["options"] == ((1, "Ja"), (2, "Nein")) and f["missing"] == ()
     assert "Benutzen Sie Ihren eigenen Zufallsgenerator" in f["instructions"]
+    assert "Werfen Sie unbeobachtet nacheinander 2 Münzen" in f["instructions"]  # how to draw, in German
     assert f["why_private"].startswith("Warum Ihre Antwort vertraulich bleibt")
     g = L.platform_text(project, "sld", "fr", mode="interview")
     assert g["group_question"] == "Quel jour du mois êtes-vous né(e)\u00a0?" and g["missing"] == ("question",)
@@ -120,7 +124,7 @@ def test_every_design_fields_in_every_language(tmp_path, language):
 
     with Project.create(tmp_path / "p.dpdesk") as p:
         for name in DESIGN_NAMES:
-            p.add_item(name, example_design(name), question="Q?")
+            p.add_item(name, {**example_design(name).to_dict(), "randomizer": {"kind": "exact"}}, question="Q?")
             t = L.respondent_text_in(p, name, language)
             f = L.platform_text(p, name, language, mode="interview")
             assert t.card and "{" not in t.card and f["instructions"] and f["why_private"]

@@ -186,8 +186,8 @@ def test_each_figure_has_its_own_caption(parts):
     by_key = {f.key: f for f in figures}
     assert by_key["bars:lateness"].kind == "bars" and BY not in by_key["bars:lateness"].caption  # the overall chart
     assert by_key["subgroup-bars:lateness"].kind == "grouped_bars" and BY in by_key["subgroup-bars:lateness"].caption
-    assert BY in by_key["subgroups"].caption and {r["item"].split(":")[0] for r in by_key["subgroups"].rows} == {
-        "cheating", "plagiarism"}
+    assert BY in by_key["subgroups"].caption and {r["of"] for r in by_key["subgroups"].rows} == {
+        "In the last year, have you cheated in an exam?", "Have you handed in copied work?"}  # items by their labels
     assert [f.number for f in figures] == list(range(1, len(figures) + 1))
 
 

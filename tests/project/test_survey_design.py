@@ -87,8 +87,8 @@ def test_estimates_with_the_stored_design_equal_r_survey(project):
     assert plain.survey is None and plain.estimate.se < res.estimate.se
     bundle = results_bundle(project, [res])
     assert bundle.metadata["survey design"] == "weight 'w', strata 'stratum', PSUs 'psu'"
-    assert bundle.repro == []  # the script does not refit weighted estimates (it says so in the metadata)
-    assert "not recomputed" in bundle.metadata["reproducibility script"]
+    assert bundle.repro == [] and [s["item"] for s in bundle.surveys] == ["warner"]  # refitted from the rows
+    assert "refitted" in bundle.metadata["reproducibility script"]
     assert bundle.tables["Estimates"][0]["note"].startswith("Weighted;")
 
 
@@ -181,3 +181,104 @@ def test_report_and_methods_name_the_design_based_methods(project):
     assert "Weighted; Taylor linearization with 4 strata and 36 PSUs" in page
     assert "Binder, 1983; Lumley, 2004" in page and "Korn &amp; Graubard, 1998" in page
     assert "On the variances of asymptotically normal estimators from complex surveys" in page
+
+
+def test_design_based_subgroups_are_named_by_value_labels_and_missing_codes_are_no_group(tmp_path):
+    frame = pd.read_csv(FIXTURES / "sample.csv")
+    frame.loc[frame.index[:20], "g"] = 9  # refused: a user-missing code
+    with Project.create(tmp_path / "labelled.dpdesk") as p:
+        p.add_dataset("sample", frame, source={"name": "sample.csv"},
+                      report={"first_data_row": 2, "missing_values": {"g": [9]}})
+        _item(p, "warner", "warner", {"p": 0.7}, "z_warner")
+        p.set_column_label("sample", "g", "Gender", value_labels={1: "Female", 2: "Male"})
+        p.set_column_label("sample", "stratum", "Region")
+        (res,) = analyze(p, items=["warner"], by="g", survey=FULL)
+        from dpdesk.project.report.methods import methods
+
+        assert "strata 'stratum' (Region)" in methods(p, [res]).text()
+    assert res.error is None and set(res.subgroups.estimates) == {"Female", "Male"}
+    assert res.by_label == "Gender" and res.missing_n == 20
+    assert sum(e.n for e in res.subgroups.estimates.values()) + res.missing_n == res.estimate.n
+
+
+def test_multi_select_items_are_design_based(project):
+    from dpdesk.mechanisms import rr
+    from dpdesk.project.mapping.unary import unary_codes
+
+    d = rr.design("unary", categories=["p", "q"], epsilon=2)
+    project.add_item("ticks", d, column="z_warner", codes=unary_codes({"p": "z_warner", "q": "z_forced"}))
+    (res,) = analyze(project, items=["ticks"], by="by", survey=FULL)
+    assert res.error is None and res.survey is not None
+    frame = pd.read_csv(FIXTURES / "sample.csv")
+    direct = rr.survey_estimate(d, frame[["z_warner", "z_forced"]].to_numpy(), weights=frame["w"],
+                                strata=frame["stratum"], clusters=frame["psu"])
+    assert res.survey.frequencies["q"].se == direct.frequencies["q"].se
+    assert [list(c) for c in res.estimate.counts] == [
+        [int((frame[c] == 0).sum()), int((frame[c] == 1).sum())] for c in ("z_warner", "z_forced")]
+    assert list(res.subgroups.estimates) == ["a", "b", "c"]
+
+
+def test_subgroups_are_in_the_unweighted_order(project):
+    frame = pd.read_csv(FIXTURES / "sample.csv")
+    frame["size"] = np.where(frame["by"] == "a", 9, np.where(frame["by"] == "b", 10, 100))
+    project.add_dataset("sizes", frame)
+    _item(project, "w2", "warner", {"p": 0.7}, "z_warner")  # mapped in "sizes"
+    (plain,) = analyze(project, dataset="sizes", items=["w2"], by="size", survey=False)
+    (res,) = analyze(project, dataset="sizes", items=["w2"], by="size", survey=FULL)
+    assert res.error is None and plain.error is None, (res.error, plain.error)
+    assert list(res.subgroups.estimates) == list(plain.subgroups.estimates) == ["9", "10", "100"]
+    assert list(res.subgroups.differences) == list(plain.subgroups.differences)
+
+
+def test_script_refits_the_weighted_estimates_and_finds_a_changed_figure(project, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from dpdesk.project.export.results import export_results
+
+    set_survey_design(project, FULL)
+    results = analyze(project, by="by")
+    written = export_results(results_bundle(project, results), tmp_path / "weighted.xlsx")
+    project.close()
+    script = written[-1]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 weighted item(s) refitted" in run.stdout and "agree with the exported estimates" in run.stdout
+    # a changed figure (the workbook's SE of warner in subgroup b, as the script carries it) is found
+    se = results[0].subgroups.estimates["b"].se
+    text = script.read_text()
+    assert repr(se) in text
+    script.write_text(text.replace(repr(se), repr(se * 1.01), 1))
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    assert run.returncode == 1 and "MISMATCH: warner b : SE is" in run.stdout, run.stdout + run.stderr
+    # without the project file it says it cannot refit, and fails nothing
+    run = subprocess.run([sys.executable, str(script), str(tmp_path / "gone.dpdesk")], capture_output=True,
+                         text=True, timeout=120, env=env)
+    assert run.returncode == 0 and "cannot be refitted" in run.stdout
+
+
+def test_rr_against_a_direct_question_uses_the_design(tmp_path):
+    from dpdesk.project.analysis import direct_comparison, stored_table
+
+    ref = json.loads((FIXTURES / "direct_expected.json").read_text())["split"]
+    frame = pd.concat([pd.read_csv(FIXTURES / "sample.csv"), pd.read_csv(FIXTURES / "direct.csv")], axis=1)
+    frame["z_rr"] = np.where(frame["arm"] == "rr", frame["z_warner"], np.nan)  # a split ballot
+    frame["asked"] = np.where(frame["arm"] == "dq", np.where(frame["d"] == 1, "Yes", "No"), None)
+    with Project.create(tmp_path / "split.dpdesk") as project:
+        project.add_dataset("split", frame, source={"name": "split.csv"}, report={"first_data_row": 2})
+        _item(project, "warner", "warner", {"p": 0.7}, "z_rr")
+        set_survey_design(project, FULL)
+        (res,) = analyze(project)
+        row, point = direct_comparison(stored_table(project), res, "asked", confidence=0.95)
+        assert row["design-based"] and row["n direct"] == int((frame["arm"] == "dq").sum())
+        assert row["difference (RR - direct)"] == pytest.approx(ref["difference"], rel=1e-9)
+        assert row["SE"] == pytest.approx(ref["difference_se"][0][0], rel=1e-6)
+        assert point["estimate"] == pytest.approx(ref["estimate"][0], rel=1e-9)
+        (plain,) = analyze(project, survey=False)  # unweighted: rr.compare_direct, as before
+        row, _ = direct_comparison(stored_table(project), plain, "asked", confidence=0.95)
+        assert "design-based" not in row and row["direct estimate"] == pytest.approx((frame["asked"] == "Yes").sum()
+                                                                                   / row["n direct"])
+        bad, point = direct_comparison(stored_table(project), res, "nope", confidence=0.95)
+        assert point is None and "nope" in bad["problem"]

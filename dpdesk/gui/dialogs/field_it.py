@@ -2,8 +2,9 @@
 
 Mode (online platform, interview on a tablet or laptop, paper card), the platform's format
 and the languages; the export runs in a worker (on its own connection to the project) and
-writes the instrument with its README. A design the platform would have to randomize is
-refused before anything is written, in words, with a suggestion.
+writes the instrument with its README, or on paper the respondent cards (one PDF per
+language). A design the platform would have to randomize, or a language whose text would not
+say how to draw the randomizer, is refused before anything is written, in words.
 """
 
 from __future__ import annotations
@@ -28,38 +29,63 @@ from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 
-#: Mode -> the formats that fit it (paper has none: the card is printed from the wizard).
+#: Mode -> the formats that fit it (paper has none: it writes the respondent cards as PDF).
 MODES = {
     "online": ("Online: respondents fill it in themselves", ("qsf", "qualtrics-txt", "limesurvey", "redcap", "xlsform")),
     "interview": ("Interview: an interviewer reads it from a tablet or laptop", ("redcap", "xlsform", "limesurvey")),
     "paper": ("Paper: a printed card handed to the respondent", ()),
 }
+PAPER = "paper"
 EXTENSIONS = {"qsf": "Qualtrics survey (*.qsf)", "qualtrics-txt": "Text (*.txt)", "limesurvey": "Text (*.txt)",
               "redcap": "CSV (*.csv)", "xlsform": "Excel workbook (*.xlsx)"}
 
 
-def export_job(job, project, out: str, fmt: str, languages: list[str], mode: str = "online"):
-    """Worker: write the instrument and remember it in the project."""
+def export_job(job, project, out: str, fmt: str, languages: list[str], mode: str = "online", items=None):
+    """Worker: write the instrument (all items, or those named) and remember it in the project."""
     from dpdesk.project.fielding import export_instrument
     from dpdesk.project.reading.importing import own_connection
 
     job.progress(0.1, "Writing the instrument…")
     with own_connection(project) as own:
-        return export_instrument(own, out, fmt, languages=languages, mode=mode)
+        return export_instrument(own, out, fmt, languages=languages, items=items, mode=mode)
+
+
+def cards_job(job, cards: dict[str, list[tuple[str, str]]], path: str):
+    """Worker: one PDF of the items' cards per language (``cards`` from ``paper_cards``)."""
+    from dpdesk.printing import write_cards
+
+    written = []
+    for k, (language, pages) in enumerate(cards.items()):
+        job.check()
+        job.progress(k / len(cards), f"Writing the {language} cards…")
+        written.append(write_cards(pages, card_path(path, language, len(cards))))
+    return written
+
+
+def card_path(path: str, language: str, count: int) -> Path:
+    """Where the cards of ``language`` go: ``path`` itself for one language, else ``<path>-<language>.pdf``."""
+    path = Path(path)
+    stem = path.with_suffix("") if path.suffix.lower() == ".pdf" else path
+    return Path(f"{stem}.pdf") if count == 1 else Path(f"{stem}-{language}.pdf")
 
 
 class FieldDialog(QDialog):
-    """Choose mode, format and languages; Export… writes the files. ``exported(Exported)`` after."""
+    """Choose mode, format and languages; Export… writes the files (on paper: Save cards… the card PDFs).
+    ``exported(Exported)`` or ``cards_saved([paths])`` after."""
 
     exported = Signal(object)
+    cards_saved = Signal(list)
 
-    def __init__(self, project, parent=None) -> None:
+    def __init__(self, project, parent=None, items: list[str] | None = None, mode: str | None = None) -> None:
+        """``items``: export only these (the wizard's new item); ``mode``: the mode chosen first."""
         super().__init__(parent)
+        self.items = list(items) if items else None
         HelpKey(self, "Field")
         self.setWindowTitle(self.tr("Field it"))
         self.setObjectName("fieldDialog")
         self.resize(620, 380)
         self.project = project
+        self._cards: dict = {}
         self.mode = name(QComboBox(), "Mode", "How respondents answer: online, in an interview or on paper")
         for key, (words, _) in MODES.items():
             self.mode.addItem(self.tr(words), key)
@@ -109,6 +135,8 @@ class FieldDialog(QDialog):
         self.languages.itemChanged.connect(self._on_language)
         self.export_button.clicked.connect(self.choose_and_export)
         self._on_mode(0)
+        if mode in MODES:
+            self.mode.setCurrentIndex(self.mode.findData(mode))
 
     # ------------------------------------------------------------------ choices
     def _on_mode(self, _index: int) -> None:
@@ -132,19 +160,37 @@ class FieldDialog(QDialog):
         """Refusals in words before anything is written; Export only when every item can be fielded."""
         from dpdesk.project.fielding.instrument import problems
 
-        items = self.project.items()
+        items = [i for i in self.project.items() if self.items is None or i.name in self.items]
         self.items_label.setText(", ".join(i.name for i in items) or self.tr("none yet: add one first"))
         mode = self.mode.currentData()
-        found = []
-        if mode == "paper":
-            found.append(self.tr("On paper, print the respondent card: Edit the item, and on the wizard's "
-                                 "last step choose Save printable card (PDF)."))
-        found += problems(self.project, mode="interview" if mode == "interview" else "online")
+        if mode == PAPER:  # the card: any design, with its physical randomizer in the respondent's hands
+            found = self._paper_problems()
+        else:
+            found = problems(self.project, self.items, mode=mode, languages=self.chosen_languages())
+        self.export_button.setText(self.tr("Save cards…") if mode == PAPER else self.tr("Export…"))
         show_problem(self.problem, "\n\n".join(found))
         self.export_button.setEnabled(bool(items) and not found and bool(self.chosen_languages()))
 
+    def _paper_problems(self) -> list[str]:
+        from dpdesk.errors import DpdeskError
+        from dpdesk.project.languages import paper_cards
+
+        try:
+            self._cards = paper_cards(self.project, self.chosen_languages(), self.items)
+        except DpdeskError as exc:
+            self._cards = {}
+            return [str(exc)]
+        return []
+
     # ------------------------------------------------------------------ export
     def choose_and_export(self) -> None:
+        if self.mode.currentData() == PAPER:
+            start = str(Path(self.project.path).with_suffix("")) + "-cards.pdf"
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the cards"), start,
+                                                  self.tr("PDF files (*.pdf)"))
+            if path:
+                self.save_cards(path)
+            return
         fmt = self.format.currentData()
         start = str(Path(self.project.path).with_suffix("")) + "-instrument"
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the instrument"), start, EXTENSIONS[fmt])
@@ -155,12 +201,25 @@ class FieldDialog(QDialog):
         self.export_button.setEnabled(False)
         self.status.setText(self.tr("Writing the instrument…"))
         self.jobs.start(export_job, self.project, path, self.format.currentData(), self.chosen_languages(),
-                        self.mode.currentData())
+                        self.mode.currentData(), self.items)
+
+    def save_cards(self, path: str) -> None:
+        """Write the cards (one PDF per chosen language) in a worker; ``cards_saved(paths)`` after."""
+        if self._paper_problems():
+            return self._check()
+        self.export_button.setEnabled(False)
+        self.status.setText(self.tr("Writing the cards…"))
+        self.jobs.start(cards_job, self._cards, path)
 
     def _on_done(self, result) -> None:
+        self.export_button.setEnabled(True)
+        if isinstance(result, list):  # the cards
+            names = ", ".join(p.name for p in result)
+            self.status.setText(self.tr("Wrote {names}. Print one card for each respondent.").format(names=names))
+            self.cards_saved.emit(result)
+            return
         names = ", ".join(p.name for p in result.files)
         self.status.setText(self.tr("Wrote {names}. Read the README before fielding.").format(names=names))
-        self.export_button.setEnabled(True)
         self.exported.emit(result)
 
     def _on_failed(self, exc) -> None:

@@ -47,8 +47,13 @@ class LanguagesDialog(QDialog):
         intro = note(self.tr("What respondents read for '{0}' in each language. dpdesk writes it from its own "
                              "templates; edit any language, then have a native speaker check it.").format(item_name))
         self.language = name(QComboBox(), self.tr("Language"), self.tr("The language of the respondent text"))
+        self.source = name(QComboBox(), self.tr("Items written in"),
+                           self.tr("The language you wrote the project's questions and instructions in "
+                                   "(for every item); the others are translations to review"))
         for code, own in LANGUAGES.items():
             self.language.addItem(f"{own} ({code})", code)
+            self.source.addItem(f"{own} ({code})", code)
+        self.source.setCurrentIndex(max(self.source.findData(languages.source_language(project)), 0))
         self.mark = QLabel()
         self.mark.setObjectName("reviewMark")
         self.mark.setWordWrap(True)
@@ -75,6 +80,7 @@ class LanguagesDialog(QDialog):
         self.status = note(object_name="languageStatus")
         self.problem = problem_label()
         form = QFormLayout()
+        form.addRow(self.tr("Items &written in:"), self.source)
         form.addRow(self.tr("&Language:"), self.language)
         form.addRow(self.tr("&Question:"), self.question)
         form.addRow(self.tr("Question &B:"), self.question_b)
@@ -107,6 +113,7 @@ class LanguagesDialog(QDialog):
         self._filling = False
         self.card_edited = self.text_edited = self.review_clicked = False
         self.language.currentIndexChanged.connect(self._on_language)
+        self.source.currentIndexChanged.connect(self._on_source)
         self.question.textEdited.connect(self._on_text_edited)
         self.question_b.textEdited.connect(self._on_text_edited)
         self.card.textChanged.connect(self._on_card_changed)
@@ -137,6 +144,23 @@ class LanguagesDialog(QDialog):
             self.language.blockSignals(False)
             return
         self.load(self.language.currentData())
+
+    def _on_source(self, *_args) -> None:
+        """The researcher's own language changed: keep this language's edits, then store it for the project."""
+        source = self.source.currentData()
+        if self.dirty and not self.save_current():
+            self.source.blockSignals(True)
+            self.source.setCurrentIndex(self.source.findData(self.L.source_language(self.project)))
+            self.source.blockSignals(False)
+            return
+        try:
+            self.L.set_source_language(self.project, source)
+        except DpdeskError as exc:
+            show_problem(self.problem, str(exc))
+            return
+        if self.current is not None:
+            self.load(self.current)
+        self.status.setText(self.tr("The items are now marked as written in {0}.").format(self.source.currentText()))
 
     def load(self, language: str) -> None:
         try:

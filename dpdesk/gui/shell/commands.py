@@ -126,6 +126,54 @@ class EditMappings(ItemCommand):
         self._set(self.before)
 
 
+class SetColumnLabel(ItemCommand):
+    """Give a data column a label readers recognise (its question); undo puts the old one back."""
+
+    def __init__(self, project, dataset: str, column: str, label: str) -> None:
+        super().__init__(f"Label column {column}", project)
+        self.dataset, self.column, self.label = dataset, column, label
+        old = project.column_labels(dataset).get(column) or {}
+        self.before, self.before_source = old.get("label", ""), old.get("source", "file")
+
+    def apply(self) -> None:
+        self.project.set_column_label(self.dataset, self.column, self.label)
+
+    def revert(self) -> None:
+        self.project.set_column_label(self.dataset, self.column, self.before, source=self.before_source)
+
+
+class SetValueLabels(ItemCommand):
+    """Name a column's codes (``{1: "Female", 2: "Male"}``); undo puts the old names back."""
+
+    def __init__(self, project, dataset: str, column: str, values: dict) -> None:
+        super().__init__(f"Value labels of {column}", project)
+        self.dataset, self.column, self.values = dataset, column, dict(values)
+        old = project.column_labels(dataset).get(column) or {}
+        self.before, self.before_source = old.get("value_labels", {}), old.get("value_source", "file")
+
+    def apply(self) -> None:
+        self.project.set_column_label(self.dataset, self.column, value_labels=self.values)
+
+    def revert(self) -> None:
+        self.project.set_column_label(self.dataset, self.column, value_labels=self.before,
+                                      source=self.before_source)
+
+
+class SetItemLabel(ItemCommand):
+    """Give an item a short label for tables and plots ("" goes back to its question)."""
+
+    def __init__(self, project, item: str, label: str) -> None:
+        super().__init__(f"Label item {item}", project)
+        self.item, self.label = item, label
+        self.before = project.item_labels().get(item, "")
+
+    def apply(self) -> None:
+        self.project.set_item_label(self.item, self.label)
+
+    def revert(self) -> None:
+        self.project.set_item_label(self.item, self.before)
+
+
 def push(stack, command: ItemCommand) -> None:
     """Apply ``command`` and record it on ``stack`` (nothing is recorded if applying raises)."""
     command.apply()

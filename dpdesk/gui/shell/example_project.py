@@ -13,8 +13,7 @@ EXAMPLE_NAME = "Example - student survey.dpdesk"
 
 def build_example(job, path: str | os.PathLike) -> Path:
     """Create the example project at ``path`` from ``resources/examples`` (never overwrites)."""
-    from dpdesk.mechanisms import rr
-    from dpdesk.project.example import ITEMS, example_folder, write_example
+    from dpdesk.project.example import add_example_items, example_folder, write_example
     from dpdesk.project.reading.table import read_table
     from dpdesk.project.file.store import Project
 
@@ -34,10 +33,7 @@ def build_example(job, path: str | os.PathLike) -> Path:
     with Project.create(tmp) as project:
         project.add_dataset("students", table.frame, source=table.source.to_dict(), options={},
                             report=table.report.to_dict())
-        for it in ITEMS:
-            project.add_item(it["name"], rr.design(it["design"], **it["params"]), column=it["column"],
-                             codes=it["codes"], group_column=it.get("group_column"),
-                             group_codes=it.get("group_codes"), question=it["question"])
+        add_example_items(project)
     os.replace(tmp, path)
     if job is not None:
         job.progress(1.0, "Example ready")

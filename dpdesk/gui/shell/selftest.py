@@ -1,8 +1,10 @@
 """``dpdesk --selftest``: the whole app path, offscreen, in a few seconds; exit 0 or say why not.
 
 It builds the main window, makes the example project (the bundled student survey with its
-three items) in a temporary folder and opens it, estimates every item, renders a plot
-(matplotlib, Agg) and writes a PDF instruction card. The installer and CI run it.
+three items) in a temporary folder and opens it, estimates every item, saves a plot as PNG,
+SVG and PDF (matplotlib), writes a PDF instruction card and a Word report, draws noise through
+OpenDP, and releases one noisy count into the ledger and writes its receipt as a QR code. The
+installer and CI run it.
 """
 
 from __future__ import annotations
@@ -70,6 +72,8 @@ def _exercise(app, window, tmp: Path) -> int:
     png = tmp / "estimates.png"
     _plot(results, png)
     _check(png.stat().st_size > 1000, "the plot was not rendered")
+    for drawing, head in (("estimates.svg", b"<?xml"), ("estimates.pdf", b"%PDF")):  # the other backends
+        _check(_plot(results, tmp / drawing).read_bytes().startswith(head), f"the plot was not saved as {drawing}")
     item = window.project.items()[0]
     pdf = write_card(None, tmp / "card.pdf", card_title("", item.question),
                      suggested_instructions(item.question, item.design, ""))
@@ -79,6 +83,7 @@ def _exercise(app, window, tmp: Path) -> int:
     _check(b"/FontFile" in data, "the instruction card embeds no font (are fonts installed?)")
     _check_word_report(window.project, tmp / "report.docx")
     _check_noise()
+    _check_receipt(window.project, tmp / "receipt.png")
     window.close()
     _check(window.project is None, "the project did not close with the window")
     return 0
@@ -104,9 +109,24 @@ def _check_noise() -> None:
     _check(len(noisy) == 3 and all(float(v).is_integer() for v in noisy), "OpenDP did not return integer noise")
 
 
-def _plot(results, path: Path) -> None:
+def _check_receipt(project, path: Path) -> None:
+    """Release one noisy count into the ledger and write its receipt as a QR code (a frozen build
+    must carry segno), then check the project against the receipt's text."""
+    from dpdesk.project import ledger
+
+    ledger.set_budget(project, 1)
+    ledger.release(project, {"statistic": "count", "epsilon": 0.1})
+    made = ledger.receipt(project).save(path)
+    _check(path.read_bytes().startswith(b"\x89PNG"), "the ledger receipt's QR code is not a PNG image")
+    check = ledger.verify_receipt(project, path.with_suffix(".txt").read_text(encoding="utf-8"))
+    _check(check.ok, f"the ledger receipt {made.name} does not match its project: {check.message}")
+
+
+def _plot(results, path: Path) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+
+    from dpdesk.gui.widgets.plots import save_figure
 
     fig = Figure(figsize=(5, 2.5))
     FigureCanvasAgg(fig)
@@ -118,4 +138,4 @@ def _plot(results, path: Path) -> None:
     ax.errorbar(est, range(len(names)), xerr=[low, high], fmt="o")
     ax.set_yticks(range(len(names)))
     ax.set_yticklabels(names)
-    fig.savefig(path)
+    return save_figure(fig, path)

@@ -43,15 +43,26 @@ def load_job(job, project, dataset: str):
         return dataset, stored_table(own, dataset)
 
 
+#: The columns of the variable list that hold each column's label and value labels (editable).
+LABEL_COLUMN = 2
+VALUES_COLUMN = 3
+#: Value labels shown in full (and editable) up to this many; more are shortened with "…".
+SHOWN_VALUES = 12
+
+
+def values_text(labels: dict) -> str:
+    """``"1 = Female; 2 = Male"`` (a code labelled with its own text shows once: ``.a``)."""
+    return "; ".join(f"{cell_text(k)} = {v}" if cell_text(k) != v else cell_text(k)
+                     for k, v in list(labels.items())[:SHOWN_VALUES]) + ("; …" if len(labels) > SHOWN_VALUES else "")
+
+
 def variable_rows(table) -> list[tuple[str, str, str, str, str]]:
     """(column, type, question text, value labels, missing codes) for the variable list."""
     r = table.report
     out = []
     for column in table.frame.columns:
         c = str(column)
-        labels = r.value_labels.get(c) or {}
-        shown = "; ".join(f"{cell_text(k)} = {v}" if cell_text(k) != v else cell_text(k)
-                          for k, v in list(labels.items())[:12]) + ("; …" if len(labels) > 12 else "")
+        shown = values_text(r.value_labels.get(c) or {})
         missing = ", ".join(cell_text(m) for m in (r.missing_values.get(c) or []))
         out.append((c, type_words(table.frame[column].dtype), r.variable_labels.get(c, ""), shown, missing))
     return out
@@ -71,6 +82,7 @@ class DataView(QWidget):
     dialog_opened = Signal(object)  # the ImportDialog (tests drive it)
     imported = Signal(str)  # a dataset was just imported (results are out of date)
     active_changed = Signal(str)  # another dataset is now the active one (every view follows it)
+    labels_changed = Signal(str)  # a column of this dataset was relabelled (output follows)
 
     def __init__(self, window, parent=None) -> None:
         super().__init__(parent)
@@ -108,9 +120,15 @@ class DataView(QWidget):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.variables = name(QTableWidget(0, 5), "Variables",
                               "Each column with its type, question text, value labels and missing codes")
-        self.variables.setHorizontalHeaderLabels(["Variable", "Type", "Question text", "Value labels", "Missing codes"])
+        self.variables.setHorizontalHeaderLabels(["Variable", "Type", "Label (question text)", "Value labels",
+                                                  "Missing codes"])
+        self.variables.horizontalHeaderItem(LABEL_COLUMN).setToolTip(
+            "What tables, plots and reports call the column. Double-click or press F2 to rename it.")
         self.variables.verticalHeader().setVisible(False)
-        self.variables.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.variables.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked  # or F2: never a stray key
+                                       | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.variables.itemChanged.connect(self._on_variable_edited)
+        self._dataset_shown: str | None = None
         header = self.variables.horizontalHeader()
         for c in (0, 1, 4):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
@@ -143,6 +161,7 @@ class DataView(QWidget):
         self.split = split
         # connected before the views created later, so this reads the project before their jobs start
         window.project_changed.connect(self.refresh)
+        window.undo_stack.indexChanged.connect(self._sync_labels)  # a label change undone or redone
 
     @property
     def project(self):
@@ -204,10 +223,16 @@ class DataView(QWidget):
         self.info.setText(f"<b>{dataset}</b>: {len(table.frame):,} rows, {len(table.frame.columns)} columns, "
                           f"{_origin(dataset, table.source)}{left}")
         rows = variable_rows(table)
+        self._dataset_shown = None  # filling the list is no edit
         self.variables.setRowCount(len(rows))
         for i, row in enumerate(rows):
             for j, text in enumerate(row):
-                self.variables.setItem(i, j, QTableWidgetItem(text))
+                cell = QTableWidgetItem(text)
+                editable = j == LABEL_COLUMN or j == VALUES_COLUMN and not text.endswith("…")
+                if not editable:
+                    cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                self.variables.setItem(i, j, cell)
+        self._dataset_shown = dataset
         self.empty.hide()
         self.split.show()
         counts = getattr(r, "kind", "") == "counts"  # a counts table has no respondents to weight
@@ -219,6 +244,73 @@ class DataView(QWidget):
         if self._map_when_loaded is not None:  # a Map button was pressed while the rows were loading
             item, self._map_when_loaded = self._map_when_loaded, None
             self.mapping_dialog(item=item or None)
+
+    def _sync_labels(self, _index: int = 0) -> None:
+        """Show the labels the project holds now (after Undo or Redo)."""
+        dataset = self._dataset_shown
+        if dataset is None or self.project is None or self.project.closed or self.table is None:
+            return
+        from dpdesk.project.labels import Labels
+
+        stored = Labels.from_stored(self.project.column_labels(dataset))
+        report = self.table.report
+        if (stored.columns, stored.values) == ({c: v for c, v in report.variable_labels.items() if v},
+                                               {c: v for c, v in report.value_labels.items() if v}):
+            return
+        report.variable_labels, report.value_labels = dict(stored.columns), dict(stored.values)
+        self.show_table(dataset, self.table)
+        self.labels_changed.emit(dataset)
+
+    def _on_variable_edited(self, cell) -> None:
+        """The researcher renamed a column (its label) or its values: store it as one undoable step."""
+        if self._dataset_shown is None or self.project is None:
+            return
+        if cell.column() == VALUES_COLUMN:
+            self._on_values_edited(cell)
+            return
+        if cell.column() != LABEL_COLUMN:
+            return
+        from dpdesk.gui.shell import commands
+
+        column = self.variables.item(cell.row(), 0).text()
+        label = " ".join(cell.text().split())
+        if label == (self.table.report.variable_labels.get(column) or ""):
+            return
+        try:
+            commands.push(self.window_.undo_stack, commands.SetColumnLabel(self.project, self._dataset_shown,
+                                                                           column, label))
+        except DpdeskError as exc:
+            show_error(exc, self)
+            return
+        self.table.report.variable_labels[column] = label
+        self.window_.statusBar().showMessage(f"Column {column} is now labelled {label!r}." if label else
+                                             f"Column {column} has no label now.", 8000)
+        self.labels_changed.emit(self._dataset_shown)
+
+    def _on_values_edited(self, cell) -> None:
+        from dpdesk.gui.shell import commands
+        from dpdesk.project.labels import parse_value_labels
+
+        column = self.variables.item(cell.row(), 0).text()
+        before = self.table.report.value_labels.get(column) or {}
+        try:
+            values = parse_value_labels(cell.text(), self.table.frame[column], column,
+                                        known={cell_text(k): k for k in before})
+            if values == before:
+                return
+            commands.push(self.window_.undo_stack, commands.SetValueLabels(self.project, self._dataset_shown,
+                                                                           column, values))
+        except DpdeskError as exc:
+            show_error(exc, self)
+            self._dataset_shown, shown = None, self._dataset_shown
+            cell.setText(values_text(before))
+            self._dataset_shown = shown
+            return
+        self.table.report.value_labels[column] = values
+        self.model.set_frame(self.table.frame, value_labels=self.table.report.value_labels,
+                             first_row=self.table.report.first_data_row)
+        self.window_.statusBar().showMessage(f"Column {column} has {len(values)} value label(s) now.", 8000)
+        self.labels_changed.emit(self._dataset_shown)
 
     def _on_design_changed(self, dataset: str) -> None:
         self.window_.statusBar().showMessage(f"Survey design of {dataset} updated; results follow it.", 8000)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -132,6 +133,16 @@ class DesignView(QWidget):
         layout.addWidget(intro)
         layout.addLayout(buttons)
         layout.addWidget(self.table, 1)
+        self.short_label = name(QLineEdit(), "Short label",
+                                "What tables, plots and reports call the selected item (empty: its question)")
+        self.short_label.setPlaceholderText("the question (type a short label, e.g. Exam cheating)")
+        self.short_label.editingFinished.connect(self._on_short_label)
+        label_row = QHBoxLayout()
+        caption = QLabel("Short label in output:")
+        caption.setBuddy(self.short_label)
+        label_row.addWidget(caption)
+        label_row.addWidget(self.short_label, 1)
+        layout.addLayout(label_row)
         layout.addWidget(self.combined)
         self.new_button.clicked.connect(self.new_item)
         self.edit_button.clicked.connect(self.edit_selected)
@@ -200,6 +211,11 @@ class DesignView(QWidget):
     def _update_buttons(self) -> None:
         has_project = self.window_.project is not None
         selected = bool(self.table.selectedItems())
+        item = self.selected_name()
+        project = self.window_.project
+        self.short_label.setEnabled(has_project and selected)
+        self.short_label.setText(project.item_labels().get(item, "") if item and project is not None
+                                 and not project.closed else "")
         self.new_button.setEnabled(has_project)
         self.edit_button.setEnabled(has_project and selected)
         self.remove_button.setEnabled(has_project and selected)
@@ -207,12 +223,28 @@ class DesignView(QWidget):
         self.languages_button.setEnabled(has_project and selected)
         self.field_button.setEnabled(has_project and self.table.rowCount() > 0)
 
-    def field_it(self) -> None:
-        """The Field it dialog: export the items for a survey platform."""
+    def field_it(self, *_args, items: list[str] | None = None, mode: str | None = None) -> None:
+        """The Field it dialog: export the items (all, or those named) for a survey platform."""
         from dpdesk.gui.dialogs.field_it import FieldDialog
 
-        self.field_dialog = FieldDialog(self.window_.project, self)
+        self.field_dialog = FieldDialog(self.window_.project, self, items=items, mode=mode)
         self.field_dialog.open()
+
+    def _on_short_label(self) -> None:
+        """The short label was edited (Enter or leaving the box): store it as one undoable step."""
+        item, project = self.selected_name(), self.window_.project
+        if item is None or project is None or project.closed:
+            return
+        text = " ".join(self.short_label.text().split())
+        if text == project.item_labels().get(item, ""):
+            return
+        try:
+            commands.push(self.window_.undo_stack, commands.SetItemLabel(project, item, text))
+        except DpdeskError as exc:
+            show_error(exc, self)
+            return
+        self.window_.statusBar().showMessage(f"Output calls {item} {text!r} now." if text else
+                                             f"Output calls {item} by its question now.", 8000)
 
     def selected_name(self) -> str | None:
         rows = {i.row() for i in self.table.selectedItems()}
@@ -286,6 +318,8 @@ class DesignView(QWidget):
         self.refresh()
         self.select(result["name"])
         self.window_.statusBar().showMessage(f"Saved item '{result['name']}' to the project.", 5000)
+        if wizard.draft.field_mode:  # the wizard's last step: field it next
+            self.field_it(items=[result["name"]], mode=wizard.draft.field_mode)
 
     def _on_wizard_finished(self, code: int) -> None:
         wizard, self.wizard = self.wizard, None

@@ -39,16 +39,19 @@ def columns_job(job, project):
     """Worker: the yes/no items and the columns that can be predictors (``predictor_choices``)."""
     from dpdesk.mechanisms import rr
     from dpdesk.project.analysis import stored_table
+    from dpdesk.project.labels import DASH, item_label
     from dpdesk.project.reading.importing import own_connection
     from dpdesk.project.regression.report import predictor_choices, saved_reports
 
     with own_connection(project) as own:
         items = own.items()
+        short = own.item_labels()
         binary = []
         for it in items:
             d = rr.Design.from_dict(it.design_record)
             if d.is_binary and it.column:
-                binary.append((it.name, f"{it.name}: {it.question}" if it.question else it.name))
+                shown = item_label(it, short)  # "exam_cheating — Exam cheating"
+                binary.append((it.name, f"{it.name}{DASH}{shown}" if shown != it.name else it.name))
         answers = {c for it in items for c in (it.column, it.group_column) if c}
         job.check()
         choices = predictor_choices(stored_table(own), exclude=answers)
@@ -62,15 +65,15 @@ def fit_job(job, project, spec):
 
     from dpdesk.project.reading.importing import own_connection
     from dpdesk.project.regression import regress
-    from dpdesk.project.regression.report import report_of
+    from dpdesk.project.regression.report import labelled_report
 
     job.progress(0.05, "Fitting the model…")
     with own_connection(project) as own:
         result = regress(own, spec.item, spec.predictors, reference=spec.reference, interactions=spec.interactions,
                          center=spec.center, categorical=spec.categorical, confidence=spec.confidence,
                          dataset=spec.dataset, progress=job.progress)
-    job.progress(0.95, "Predictions…")
-    return report_of(result, spec), result
+        job.progress(0.95, "Predictions…")
+        return labelled_report(own, result, spec), result
 
 
 def curve_job(job, report, result, predictor: str):

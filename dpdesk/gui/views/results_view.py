@@ -2,8 +2,8 @@
 
 The document (``dpdesk.project.report``) has a titled section per analysis: estimates,
 subgroups, the comparison with direct questions. Its numbers follow the number style of
-the Preferences (screen, copy, report and plots alike). Everything is computed in a worker by the project layer (``analysis.analyze``) and ``rr``
-(``compare_direct`` for a direct-question column); this view only shows the rows. When
+the Preferences (screen, copy, report and plots alike). Everything is computed in a worker by the project layer (``analysis.analyze``, and
+``analysis.direct_comparison`` for a direct-question column); this view only shows the rows. When
 an option changes the results are recomputed, and until the new ones arrive the old ones
 are greyed out under an "Updating…" line: stale results are never shown as current.
 """
@@ -38,9 +38,9 @@ from dpdesk.gui.shell.worker import JobRunner
 
 CI_METHODS = [("default", "likelihood ratio (recommended)"), ("wald", "Wald"), ("bootstrap", "bootstrap (slower)")]
 CONFIDENCE = [(0.95, "95%"), (0.90, "90%"), (0.99, "99%")]
-#: Answers to a direct question (matched ignoring case); anything else is "not counted" (shown).
-DIRECT_CODES = {"no": ["no", 0, "false", "nein", "non", "n"], "yes": ["yes", 1, "true", "ja", "oui", "y"]}
 NONE = "(none)"
+#: How the pairwise p-values of one item's subgroups are adjusted for many comparisons.
+ADJUSTMENTS = [("holm", "Holm (recommended)"), ("bonferroni", "Bonferroni"), ("none", "none (unadjusted)")]
 #: The "Subgroups by" choice that compares the datasets (never a column name: it starts with NUL).
 DATASETS = "\x00datasets"
 
@@ -54,6 +54,7 @@ class Options:
     min_group: int | None = None  # leave out subgroups with fewer answers
     confirmed: bool = False  # the researcher agreed to subgroups despite the warnings
     style: str = "percent:1"  # the number style (NumberStyle.to_text)
+    adjust: str = "holm"  # the adjustment of pairwise p-values for many comparisons
     by_dataset: bool = False  # compare the datasets each item is mapped in (wave 1 against wave 2)
 
     @property
@@ -82,6 +83,8 @@ class ResultSet:
     subgroup_warning: object = None  # subgroup_disclosure.SubgroupWarning: exact n of a released column
     document: object = None  # report.model.Document in the options' number style
     methods: object = None  # report.methods.Methods: the methods paragraph and its references
+    names: dict[str, str] = field(default_factory=dict)  # item -> what plots call it
+    by_label: str | None = None  # the label of the "Subgroups by" column
     dataset: str | None = None  # the dataset analysed (the active one)
 
 
@@ -104,10 +107,7 @@ def analyze_job(job, project, options: Options) -> ResultSet:
 
 
 def _analyze(job, project, options: Options) -> ResultSet:
-    from dpdesk.errors import DpdeskError
-    from dpdesk.mechanisms import rr
     from dpdesk.project import analysis
-    from dpdesk.project.mapping import map_item
 
     if options.by is not None and not options.confirmed:
         warnings = analysis.subgroup_warnings(project, options.by)
@@ -121,10 +121,11 @@ def _analyze(job, project, options: Options) -> ResultSet:
             job.progress(0.05 + 0.9 * i / max(1, len(names)), f"Bootstrapping {item}…")
             results += analysis.analyze(project, by=options.by, ci="bootstrap", confidence=options.confidence,
                                         items=[item], min_group_size=options.min_group,
-                                        by_dataset=options.by_dataset)
+                                        by_dataset=options.by_dataset, adjust=options.adjust)
     else:
         results = analysis.analyze(project, by=options.by, ci=options.ci, confidence=options.confidence,
-                                   min_group_size=options.min_group, by_dataset=options.by_dataset)
+                                   min_group_size=options.min_group, by_dataset=options.by_dataset,
+                                   adjust=options.adjust)
     job.check()
     from dpdesk.project.subgroup_disclosure import check_results
 
@@ -137,40 +138,26 @@ def _analyze(job, project, options: Options) -> ResultSet:
     table = analysis.stored_table(project) if direct_columns else None
     rr_rows = {row["item"]: row for row in figures.forest}
     for r in results:
-        if r.item not in rr_rows:
+        shown = figures.names.get(r.item, r.item)
+        if shown not in rr_rows:
             continue
-        forest.append(rr_rows[r.item])
+        forest.append(rr_rows[shown])
         column = direct_columns.get(r.item)
         if not column:
             continue
         job.check()
-        e = r.estimate
-        if getattr(r, "survey", None) is not None:  # a weighted RR estimate against unweighted direct answers
-            direct.append({"item": r.item, "direct column": column,
-                           "problem": "The comparison with the direct question is not yet available with a survey "
-                                      "design (the direct answers would need the same weights and PSUs). Remove "
-                                      "the design in the Data view to compare the unweighted estimates."})
-            continue
-        try:
-            m = map_item(table, column, DIRECT_CODES, exclude=True)
-            dc = rr.compare_direct(e, m.counts[1], m.n_used, confidence=options.confidence)
-        except DpdeskError as exc:
-            direct.append({"item": r.item, "direct column": column, "problem": str(exc)})
-            continue
-        forest.append({"item": r.item, "kind": "direct question", "n": m.n_used, "estimate": dc.direct,
-                       "CI low": dc.direct_ci[0], "CI high": dc.direct_ci[1]})
-        direct.append({"item": r.item, "direct column": column, "n direct": m.n_used,
-                       "not counted": m.n_unmatched + m.n_missing,
-                       "RR estimate": dc.rr, "direct estimate": dc.direct,
-                       "difference (RR - direct)": dc.difference, "SE": dc.se, "CI low": dc.ci[0],
-                       "CI high": dc.ci[1], "p-value (RR > direct)": dc.p_value})
+        row, point = analysis.direct_comparison(table, r, column, confidence=options.confidence)
+        row["item"] = shown  # the item as the tables and plots name it (its label)
+        if point is not None:
+            forest.append({**point, "item": shown})
+        direct.append(row)
     bars, sub_plot, sub_bars = figures.bars, figures.subgroups, figures.subgroup_bars
     tests = analysis.subgroup_test_sentences(results, options.by_label)
     warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
     sentences = [r.sentence() for r in results]
     for r in results:
         for remark in (r.estimate.notes if r.estimate is not None else ()):
-            sentences.append(f"{r.item}: {remark}")
+            sentences.append(f"{r.label}: {remark}")
         if r.left_out_sentence():
             sentences.append(r.left_out_sentence())
     from dpdesk.project.report.document import build_document
@@ -183,7 +170,8 @@ def _analyze(job, project, options: Options) -> ResultSet:
     job.progress(1.0, "Done")
     return ResultSet(options, results, analysis.estimate_rows(results), analysis.subgroup_rows(results), sentences,
                      forest, direct, bars, sub_plot, tests, sub_bars, warnings, subgroup_warning=warning,
-                     document=document, methods=methods_text, dataset=analysis.dataset_named(project, None).name)
+                     document=document, methods=methods_text, names=figures.names, by_label=figures.by,
+                     dataset=analysis.dataset_named(project, None).name)
 
 
 COPIED = {"shown": "Table copied as shown.", "full": "Table copied with full precision.",
@@ -226,10 +214,13 @@ class ResultsView(QWidget):
         self.ci = self._combo("Interval method", "How the confidence interval is computed", CI_METHODS)
         self.confidence = self._combo("Confidence level", "The confidence level of every interval", CONFIDENCE)
         self.by = self._combo("Subgroups", "Estimate separately for each value of this column", [(None, NONE)])
+        self.adjust = self._combo("Pairwise p-values", "How the p-values of the differences between subgroups "
+                                  "are adjusted for making many comparisons", ADJUSTMENTS)
         self.direct = name(QTableWidget(0, 2), "Direct questions",
                            "For each item, the column (if any) where the same question was asked directly")
         self.direct.setHorizontalHeaderLabels(["Item", "Asked directly in column"])
         self.direct.verticalHeader().setVisible(False)
+        self.direct.setWordWrap(False)  # a question on one line, shortened with "…" (the tooltip has it all)
         self.direct.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.direct.setMaximumHeight(120)
         self.state = QLabel()
@@ -244,6 +235,7 @@ class ResultsView(QWidget):
         form.addRow("Confidence interval:", self.ci)
         form.addRow("Confidence level:", self.confidence)
         form.addRow("Subgroups by:", self.by)
+        form.addRow("Pairwise p-values:", self.adjust)
         options = QHBoxLayout()
         options.addLayout(form)
         options.addWidget(self.direct, 1)
@@ -273,7 +265,7 @@ class ResultsView(QWidget):
         layout.addWidget(self.subgroup_warning)
         layout.addWidget(self.not_mapped)
         layout.addWidget(scroll, 1)
-        for combo in (self.ci, self.confidence, self.by):
+        for combo in (self.ci, self.confidence, self.by, self.adjust):
             combo.currentIndexChanged.connect(self.recompute)
         window.undo_stack.indexChanged.connect(self._on_items_changed)  # items edited in Design
         # connected before the views created later, so this reads the project before their jobs start
@@ -298,14 +290,16 @@ class ResultsView(QWidget):
 
     # ------------------------------------------------------------------ options
     def options(self) -> Options:
-        direct = tuple((self.direct.item(r, 0).text(), self.direct.cellWidget(r, 1).currentData())
+        direct = tuple((self.direct.item(r, 0).data(Qt.ItemDataRole.UserRole),
+                        self.direct.cellWidget(r, 1).currentData())
                        for r in range(self.direct.rowCount()) if self.direct.cellWidget(r, 1).currentData())
         by = self.by.currentData()
         by_dataset = by == DATASETS
         by = None if by_dataset else by
         return Options(self.ci.currentData(), self.confidence.currentData(), by, direct,
                        self.subgroup_warning.min_group_size(), confirmed=by is not None and by == self._confirmed_by,
-                       style=self.number_style().to_text(), by_dataset=by_dataset)
+                       style=self.number_style().to_text(), by_dataset=by_dataset,
+                       adjust=self.adjust.currentData())
 
     def number_style(self):
         """The number style chosen in the Preferences (default: percent with 1 decimal)."""
@@ -328,7 +322,6 @@ class ResultsView(QWidget):
         sets = project.datasets() if project is not None else []
         active = active_dataset(project) if sets else None
         columns = active.columns if active is not None else []
-        dtypes = active.dtypes if active is not None else {}
         self.by.blockSignals(True)
         keep = self.by.currentData()
         self.by.clear()
@@ -336,12 +329,14 @@ class ResultsView(QWidget):
         items = project.items() if project is not None else []
         if sum(len(it.mappings) >= 2 for it in items):  # an item mapped in two datasets: compare them
             self.by.addItem("dataset (compare the datasets)", DATASETS)
-        for c in columns:
-            if dtypes.get(c, "") in ("object", "category", "str", "string", "bool") or "int" in dtypes.get(c, ""):
-                self.by.addItem(c, c)
+        if active is not None:
+            from dpdesk.project.subgroup_choice import project_subgroup_columns
+
+            for column, text in project_subgroup_columns(project, active.name):  # "Q3 — What is your gender?"
+                self.by.addItem(text, column)
         self.by.setCurrentIndex(max(0, self.by.findData(keep)))
         self.by.blockSignals(False)
-        self._fill_direct(project, columns)
+        self._fill_direct(project, columns, active.name if active is not None else None)
         self._has_data = bool(sets)
         if project is None or not sets:
             self.current = None
@@ -375,21 +370,30 @@ class ResultsView(QWidget):
         super().showEvent(event)
         QTimer.singleShot(0, self.ensure_current)
 
-    def _fill_direct(self, project, columns: list[str]) -> None:
+    def _fill_direct(self, project, columns: list[str], dataset: str | None = None) -> None:
         from dpdesk.project.example import ITEMS
+        from dpdesk.project.labels import Labels
+
+        labels = Labels.from_stored(project.column_labels(dataset)) if dataset else Labels()
 
         preset = {it["name"]: it.get("direct_column") for it in ITEMS}
         items = [it for it in project.items() if it.design.is_binary] if project is not None else []
         self.direct.setRowCount(len(items))
         from PySide6.QtWidgets import QTableWidgetItem
 
+        from dpdesk.project.labels import item_label, short_text
+
+        short = project.item_labels() if items else {}
         for r, it in enumerate(items):
-            self.direct.setItem(r, 0, QTableWidgetItem(it.name))
+            cell = QTableWidgetItem(short_text(item_label(it, short)))
+            cell.setData(Qt.ItemDataRole.UserRole, it.name)
+            cell.setToolTip(f"{item_label(it, short)} (item {it.name})")
+            self.direct.setItem(r, 0, cell)
             combo = name(QComboBox(), f"Direct column of {it.name}", "The column where this question was asked directly")
             combo.addItem(NONE, None)
             for c in columns:
                 if c != it.column:
-                    combo.addItem(c, c)
+                    combo.addItem(labels.choice(c), c)  # "Q7 — Did you ever cheat? (asked directly)"
             combo.setCurrentIndex(max(0, combo.findData(preset.get(it.name))))
             combo.currentIndexChanged.connect(self.recompute)
             self.direct.setCellWidget(r, 1, combo)
@@ -452,32 +456,34 @@ class ResultsView(QWidget):
             self.forest.plot(draw_forest, rs.forest, confidence=conf)
         self.forest.setVisible(bool(rs.forest))
         if rs.subgroup_plot:
-            self.subgroup_plot.title = f"Subgroups by {rs.options.by_label}"
-            table = [{"item": r["item"].split(": ", 1)[0], "subgroup": r["item"].split(": ", 1)[-1],
+            self.subgroup_plot.title = f"Subgroups by {rs.by_label}"
+            table = [{"item": r["of"], "subgroup": r["subgroup"],
                       **{k: r[k] for k in ("n", "estimate", "CI low", "CI high")}} for r in rs.subgroup_plot]
             self.subgroup_plot.plot(draw_forest, rs.subgroup_plot, table_rows=table, confidence=conf)
         self.subgroup_plot.setVisible(bool(rs.subgroup_plot))
-        self._show_bars(rs.bars, conf, rs.subgroup_bars, rs.options.by_label)
+        self._show_bars(rs.bars, conf, rs.subgroup_bars, rs.by_label, rs.names)
         self.content.setEnabled(True)
         method = dict(CI_METHODS)[rs.options.ci]
         self._show_state(f"Up to date: {method} intervals at {100 * conf:.0f}%"
-                         + (f", by {rs.options.by_label}" if rs.options.by_label else "") + ".")
+                         + (f", by {rs.by_label}" if rs.options.by else "") + ".")
         self.updated.emit(rs)
 
-    def _show_bars(self, bars: dict, confidence: float, by_subgroup: dict | None = None, by: str | None = None) -> None:
+    def _show_bars(self, bars: dict, confidence: float, by_subgroup: dict | None = None, by: str | None = None,
+                   names: dict | None = None) -> None:
         for item in list(self.bars):
             if item not in bars:
                 self.bars.pop(item).deleteLater()
         for item, rows in bars.items():
+            label = (names or {}).get(item, item)
             panel = self.bars.get(item)
             if panel is None:
-                panel = self.bars[item] = PlotPanel(f"{item} categories", f"the share of each category of {item}")
+                panel = self.bars[item] = PlotPanel(f"{label} categories", f"the share of each category of {label}")
                 panel.style = self.number_style()
                 self.bars_box.addWidget(panel)
             if by_subgroup and item in by_subgroup:  # one colour per subgroup
-                panel.plot(draw_grouped_bars, by_subgroup[item], title=f"{item} by {by}", confidence=confidence)
+                panel.plot(draw_grouped_bars, by_subgroup[item], title=f"{label} by {by}", confidence=confidence)
             else:
-                panel.plot(draw_bars, rows, title=item, confidence=confidence)
+                panel.plot(draw_bars, rows, title=label, confidence=confidence)
 
     def _on_failed(self, exc) -> None:
         from dpdesk.errors import DpdeskError

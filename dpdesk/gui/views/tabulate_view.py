@@ -223,17 +223,20 @@ class TabulateView(QWidget):
 
         active = active_dataset(p) if p is not None else None
         columns = list(active.columns) if active is not None else []
-        defaults = {}
+        defaults, groups = {}, None
         numeric, declared = [], {}
         if active is not None:
             from dpdesk.project.ledger.column_choice import (
                 avoided_columns, declared_bounds, default_column, numeric_columns)
+            from dpdesk.project.subgroup_choice import project_subgroup_columns
+
+            groups = project_subgroup_columns(p, active.name)  # sensible groups, as "Q3 — What is your gender?"
 
             first = default_column(active)
             second = next((c for c in columns if c != first and c not in avoided_columns(active)), first)
             defaults = {"category": first, "category2": second, "numeric": default_column(active, numeric=True)}
             numeric, declared = numeric_columns(active), declared_bounds(active)
-        self.form.set_columns(columns, defaults, numeric=numeric, declared=declared)
+        self.form.set_columns(columns, defaults, numeric=numeric, declared=declared, groups=groups)
         from dpdesk.project.survey_design import survey_design
 
         self.survey_note.setVisible(active is not None and survey_design(p, active.name) is not None)

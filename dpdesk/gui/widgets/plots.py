@@ -112,10 +112,13 @@ class PlotPanel(QWidget):
 
     def _arrange(self) -> None:
         """The table beside the plot when both fit, else under it (never clipped)."""
-        beside = self.width() >= PLOT_MIN_WIDTH + full_width(self.table) + self.box.spacing()
+        need = full_width(self.table)
+        beside = self.width() >= PLOT_MIN_WIDTH + need + self.box.spacing()
         direction = QBoxLayout.Direction.LeftToRight if beside else QBoxLayout.Direction.TopToBottom
         if self.box.direction() != direction:
             self.box.setDirection(direction)
+        # beside the plot, the table gets its whole width (the 3:2 stretch alone could clip it)
+        self.table.setMinimumWidth(max(300, need) if beside else 300)
         rows = self.model.rowCount()
         wanted = self.table.horizontalHeader().height() + sum(self.table.rowHeight(r) for r in range(rows)) + 6
         self.table.setMinimumHeight(0 if beside else min(320, max(90, wanted)))

@@ -79,7 +79,8 @@ class RegressionForm(QWidget):
             use = QCheckBox()
             name(use, f"Use {c['column']}", f"Make {c['column']} a predictor")
             self.table.setCellWidget(i, 0, use)
-            item = QTableWidgetItem(c["column"])
+            item = QTableWidgetItem(c.get("label") or c["column"])  # "Q3 — What is your gender?"
+            item.setToolTip(c.get("label") or c["column"])
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
             self.table.setItem(i, 1, item)
             kind = name(QComboBox(), f"{c['column']} treated as", "Numeric (as it is) or categorical (dummies)")

@@ -174,12 +174,13 @@ class ReleaseForm(QWidget):
 
     # ------------------------------------------------------------------ state
     def set_columns(self, columns: list[str], defaults: dict | None = None, numeric: list[str] | None = None,
-                    declared: dict | None = None) -> None:
+                    declared: dict | None = None, groups: list[tuple[str, str]] | None = None) -> None:
         """The dataset's columns; ``defaults`` ({"category": name, "numeric": name}) is what each
         choice starts at (never a time stamp or an identifier: ``ledger.column_choice``).
         ``numeric`` lists the columns a sum, mean or median can use (default: all); without
         any, those statistics are not offered. ``declared`` maps a column to public bounds
-        (lower, upper) its file declares. The form counts as untouched afterwards."""
+        (lower, upper) its file declares. ``groups`` are the columns offered as groups, as a chooser shows
+        them ("Q3 — What is your gender?"). The form counts as untouched afterwards."""
         defaults = defaults or {}
         numeric = list(columns) if numeric is None else [c for c in columns if c in numeric]
         self._setting = True
@@ -196,11 +197,13 @@ class ReleaseForm(QWidget):
             elif defaults.get(kind) in names:
                 combo.setCurrentText(defaults[kind])
             combo.blockSignals(False)
-        current = self.by.currentText()
+        current = self.by.currentData()
         self.by.blockSignals(True)
         self.by.clear()
-        self.by.addItems([NO_GROUPS, *columns])
-        self.by.setCurrentText(current if current in columns else NO_GROUPS)
+        self.by.addItem(NO_GROUPS, None)
+        for column, text in (groups if groups is not None else [(c, c) for c in columns]):
+            self.by.addItem(text, column)  # "Q3 — What is your gender?"
+        self.by.setCurrentIndex(max(0, self.by.findData(current)) if current is not None else 0)
         self.by.blockSignals(False)
         items = self.statistic.model()
         for i, (_label, key) in enumerate(STATISTICS):
@@ -260,7 +263,7 @@ class ReleaseForm(QWidget):
             self.what_form.setRowVisible(widget, show[key])
         self.what_form.labelForField(self.axis1).setText("Rows" if stat == "crosstab" else "Column")
         self.what_form.labelForField(self.axis2).setText("Columns")
-        self.by_keys.setEnabled(self.by.currentText() not in ("", NO_GROUPS))
+        self.by_keys.setEnabled(self.by.currentData() is not None)
         fixed_eps = stat in ("mean", "median")  # set by epsilon only (release_request)
         if fixed_eps and self.by_accuracy.isChecked():
             self.by_cost.setChecked(True)
@@ -293,8 +296,8 @@ class ReleaseForm(QWidget):
                 req["bounds"] = [lo or "?", hi or "?"]
         else:
             req["columns"] = []
-        if stat != "crosstab" and self.by.currentText() not in ("", NO_GROUPS):
-            req["by"], req["by_keys"] = self.by.currentText(), split_values(self.by_keys.text())
+        if stat != "crosstab" and self.by.currentData() is not None:
+            req["by"], req["by_keys"] = self.by.currentData(), split_values(self.by_keys.text())
         if self.cost_mode:
             req["epsilon"] = f"{self.epsilon.value():.4f}"
         else:

@@ -35,6 +35,7 @@ class Draft:
     null: float = 0.0
     deff: float = 1.0  # expected design effect of the sample (1: a simple random sample)
     editing: str | None = None  # the item's name when an existing item is edited
+    field_mode: str | None = None  # after saving, field it: "online", "interview" or "paper" (the Field it dialog)
 
     @property
     def choice(self):

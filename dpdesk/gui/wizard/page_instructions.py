@@ -4,7 +4,8 @@ The card's title is the question, or a title the researcher sets; never the item
 name. Two-question designs ask question B outright (a field here, prefilled from the
 randomizer, e.g. the birthday question). The researcher's notes on the randomizer (exact
 shares, the birthday-seasonality caveat) are shown here for the methods text and are
-never printed on the card.
+never printed on the card. "Then field it" opens the Field it dialog for the item once it is
+saved (mode, languages, export).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QApplication,
+    QComboBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -29,6 +31,9 @@ from dpdesk.errors import DpdeskError
 from dpdesk.gui.widgets.card import TWO_QUESTIONS, card_title, suggested_instructions, write_card
 
 PLACEHOLDER = "[write the harmless question"
+#: The last step's "Then field it" choice: after saving, the Field it dialog opens in that mode.
+FIELD_MODES = (("Not now", None), ("On an online platform (Qualtrics, LimeSurvey, REDCap, ODK)", "online"),
+               ("In an interview (tablet or laptop)", "interview"), ("On a paper card", "paper"))
 from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 
@@ -60,14 +65,21 @@ class InstructionsPage(QWizardPage):
         buttons.addStretch(1)
         buttons.addWidget(self.copy)
         buttons.addWidget(self.save_pdf)
+        self.field_mode = name(QComboBox(), "Then field it",
+                               "After saving, export the item for the survey: online platform, interview or paper")
+        for words, mode in FIELD_MODES:
+            self.field_mode.addItem(words, mode)
         self.fields = QFormLayout()
         self.fields.addRow("Card &title:", self.card_title)
         self.fields.addRow("Question &B:", self.question_b)
+        then = QFormLayout()
+        then.addRow("Then &field it:", self.field_mode)
         layout = QVBoxLayout(self)
         layout.addLayout(self.fields)
         layout.addWidget(self.text, 1)
         layout.addWidget(self.notes)
         layout.addLayout(buttons)
+        layout.addLayout(then)
         layout.addWidget(self.status)
         layout.addWidget(self.problem)
         self.runner = JobRunner(self)
@@ -79,6 +91,7 @@ class InstructionsPage(QWizardPage):
         self.save_pdf.clicked.connect(self._ask_and_save)
         self.card_title.textEdited.connect(self._on_title)
         self.question_b.textEdited.connect(self._on_question_b)
+        self.field_mode.currentIndexChanged.connect(lambda _i: setattr(draft, "field_mode", self.field_mode.currentData()))
         self._filling = False
         self.last_card: Path | None = None
 

@@ -125,7 +125,24 @@ class RandomizerPage(QWizardPage):
                 spin.blockSignals(False)
             self.dice_yes.setText(", ".join(map(str, dice["yes"])))
             self.dice_no.setText(", ".join(map(str, dice["no"])))
+        elif wanted in (COINS, DIE, CARDS) and dice.get("kind") in ("coins", "die", "cards"):
+            self._restore(dice)  # an item made with coins, a die or cards opens with them
         self._on_device()
+
+    def _restore(self, record: dict) -> None:
+        """Put the kept coins (their preset), die (its sides) or deck (its size) back on the page."""
+        if record["kind"] == "coins":
+            index = next(i for i, (_l, n, t, y, o) in enumerate(COIN_PRESETS)
+                         if (n, list(t), list(y), list(o)) == (record["tosses"], record["truth"], record["yes"],
+                                                                record["no"]))
+            widget, value = self.coin_preset, index
+        elif record["kind"] == "die":
+            widget, value = self.sides, int(record["sides"])
+        else:
+            widget, value = self.deck, sum(int(record.get(k) or 0) for k in ("truth", "yes", "no", "a", "b"))
+        widget.blockSignals(True)
+        (widget.setCurrentIndex if widget is self.coin_preset else widget.setValue)(value)
+        widget.blockSignals(False)
 
     def current_device(self) -> str:
         return self.device.currentData() or EXACT
@@ -209,6 +226,7 @@ class RandomizerPage(QWizardPage):
         if device == COINS:
             _label, tosses, truth, yes, no = COIN_PRESETS[self.coin_preset.currentIndex()]
             p = rr.randomizers.coins(tosses, truth=truth, yes=yes, no=no)
+            self.draft.randomizer = p.randomizer  # kept with the item: the card in other languages names it
             return dict(p.exact), _label + ".", "", ""
         values = {k: e.value() for k, e in self.editors.items()}
         if key == "forced" and device in (DIE, CARDS):
@@ -225,6 +243,7 @@ class RandomizerPage(QWizardPage):
                 if p is None:
                     raise _Problem(f"The cards add up to {sum(counts)}, but the deck has {self.deck.value()} "
                                    f"cards. Make them add up.")
+            self.draft.randomizer = p.randomizer
             return dict(p.exact), p.respondent, "", p.description
         if key == "forced_multi" and device == DIE:
             truth = self.editors["p_truth"].spin.value()
@@ -235,6 +254,7 @@ class RandomizerPage(QWizardPage):
                     self._nearest = rr.randomizers.nearest_forced_multi_die(
                         Fraction(truth, self.sides.value()), len(self.draft.categories), self.sides.value())
                 raise
+            self.draft.randomizer = p.randomizer  # kept with the item: the card in other languages names it
             return {"p_truth": p.exact["p_truth"]}, p.respondent, "", p.description
         innocuous = INNOCUOUS.get(key)
         b_editor = self.editors.get(innocuous)
@@ -254,6 +274,13 @@ class RandomizerPage(QWizardPage):
                 ([] if innocuous else [e for e in others if isinstance(e, ExactEditor)])
             words = "Any private randomizer with these probabilities (for example a random-number app)." \
                 if exact or (device == EXACT and not innocuous) else ""
+            if words:
+                self.draft.randomizer = {"kind": "exact"}
+        if key == "unrelated" and device in (DIE, CARDS) and isinstance(self.editors.get("p_sensitive"), CountEditor):
+            self.draft.randomizer = _which_question(self.editors["p_sensitive"])
+        if isinstance(b_editor, MonthsEditor):  # question B asks for a birthday: written in every language
+            self.draft.randomizer = {**(self.draft.randomizer or {"kind": "birthday"}),
+                                     "birthday_months": b_editor.months()}
         return values, words, question_b, notes
 
     def _recompute(self, *_args) -> None:
@@ -332,6 +359,16 @@ class RandomizerPage(QWizardPage):
 
     def validatePage(self) -> bool:
         return self.isComplete()
+
+
+def _which_question(editor: CountEditor) -> dict:
+    """The die or deck that chooses the question of the unrelated-question design: the first
+    faces (or the marked cards) mean question A, the sensitive one; the rest question B."""
+    k = editor.spin.value()
+    if editor.unit == "faces":
+        return {"kind": "die", "sides": editor.total, "a": list(range(1, k + 1)),
+                "b": list(range(k + 1, editor.total + 1))}
+    return {"kind": "cards", "a": k, "b": editor.total - k}
 
 
 #: The most faces a die may have (a d100 exists; more is a random-number app: use exact probabilities).

@@ -10,7 +10,7 @@ from dpdesk.errors import DesignError
 
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.discard import AskBeforeDiscard, EnterStaysInNumberFields
-from dpdesk.gui.wizard.catalog import BY_KEY, DICE, EXACT
+from dpdesk.gui.wizard.catalog import BY_KEY, CARDS, COIN_PRESETS, COINS, DICE, DIE, EXACT
 from dpdesk.gui.wizard.draft import Draft
 from dpdesk.gui.wizard.page_design import DesignPage
 from dpdesk.gui.wizard.page_instructions import InstructionsPage
@@ -38,11 +38,22 @@ def draft_from_item(item) -> Draft:
     question_b = next((line[3:].strip() for line in (item.instructions or "").splitlines()
                        if line.startswith("B: ") and not line.startswith("B: [")), "")
     randomizer = record.get("randomizer") if isinstance(record.get("randomizer"), dict) else None
-    device = DICE if randomizer and randomizer.get("kind") == "dice_sum" and DICE in choice.devices else EXACT
+    device = _device_of(randomizer) if randomizer else EXACT
+    device = device if device in choice.devices else EXACT
     return Draft(name=item.name, question=item.question or "", answers=choice.answers, categories=categories,
                  design_key=key, device=device, randomizer=randomizer, values=values,
                  instructions=item.instructions or "", instructions_edited=bool(item.instructions), editing=item.name, question_b=question_b,
                  question_b_edited=bool(question_b))
+
+
+def _device_of(record: dict) -> str:
+    """The randomizer page's device for a kept randomizer (coins only as one of the offered presets)."""
+    kind = record.get("kind")
+    if kind == "coins":
+        same = [(n, list(t), list(y), list(o)) for _l, n, t, y, o in COIN_PRESETS]
+        wanted = (record.get("tosses"), record.get("truth"), record.get("yes"), record.get("no"))
+        return COINS if wanted in same else EXACT
+    return {"dice_sum": DICE, "die": DIE, "cards": CARDS}.get(kind, EXACT)
 
 
 class DesignWizard(AskBeforeDiscard, EnterStaysInNumberFields, QWizard):

@@ -25,6 +25,7 @@ _PUBLIC = {
     **dict.fromkeys(("compare", "compare_direct", "estimate_by"), "dpdesk.mechanisms.rr.subgroups"),
     **dict.fromkeys(("SurveyEstimate", "survey_estimate"), "dpdesk.mechanisms.rr.survey"),
     "survey_estimate_by": "dpdesk.mechanisms.rr.survey_by",
+    "survey_compare_direct": "dpdesk.mechanisms.rr.survey_direct",
 }
 _public = exports(__name__, _PUBLIC)
 
@@ -77,6 +78,7 @@ __all__ = [
     "required_n_for_power",
     "simulate",
     "simulate_responses",
+    "survey_compare_direct",
     "survey_estimate",
     "survey_estimate_by",
     "SurveyEstimate",

@@ -62,7 +62,7 @@ class DesignParams(dict):
         self.exact = dict(exact)
         self.description = description
         self.respondent = respondent
-        self.randomizer: dict | None = None  # the device where the design alone does not say it (dice_sum)
+        self.randomizer: dict | None = None  # the device (coins, die, cards, dice_sum), kept with the item
 
     def build(self):
         """The design itself: ``rr.design(self.design, **self)``."""
@@ -153,7 +153,10 @@ def coins(tosses: int = 2, *, truth: Iterable[str] = ("H",), yes: Iterable[str] 
     p = {lab: each * sum(1 for v in share.values() if v == lab) for lab in ("truth", "yes", "no")}
     if p["truth"] == 0:
         raise DesignError("No coin outcome asks for the truth; the survey would learn nothing.")
-    return _forced(p["truth"], p["yes"], p["no"], f"Toss {tosses} fair coin{'s' if tosses > 1 else ''}.")
+    out = _forced(p["truth"], p["yes"], p["no"], f"Toss {tosses} fair coin{'s' if tosses > 1 else ''}.")
+    out.randomizer = {"kind": "coins", "tosses": tosses, **{k: [str(x).upper() for x in ([v] if isinstance(v, str) else v)]
+                                                            for k, v in (("truth", truth), ("yes", yes), ("no", no))}}
+    return out
 
 
 # ----------------------------------------------------------------------------- die
@@ -216,8 +219,10 @@ def die(faces_truth: Any, faces_yes: Any, faces_no: Any, sides: int = 6) -> Desi
             start += counts[k]
     respondent = f"Roll a fair {sides}-sided die privately, where nobody can see it. " + " ".join(
         f"If it shows {faces_text(lists[k])}, {_DIE_DOES[k]}." for k in ("truth", "yes", "no") if lists[k])
-    return _forced(Fraction(counts["truth"], sides), Fraction(counts["yes"], sides), Fraction(counts["no"], sides),
-                   words, respondent)
+    out = _forced(Fraction(counts["truth"], sides), Fraction(counts["yes"], sides), Fraction(counts["no"], sides),
+                  words, respondent)
+    out.randomizer = {"kind": "die", "sides": sides, **{k: sorted(lists[k]) for k in ("truth", "yes", "no")}}
+    return out
 
 
 def forced_from_die(truth: Any = (1, 2, 3, 4), yes: Any = (5,), no: Any = (6,), sides: int = 6) -> DesignParams:
@@ -401,7 +406,9 @@ def forced_multi_die(truth_faces: int, categories: Iterable[Any], sides: int = 6
     exact = {"p_truth": Fraction(truth_faces, sides), "p_forced": [Fraction(each, sides)] * k, "categories": cats}
     text = (f"Roll a fair {sides}-sided die. Probabilities: true answer {_fmt(Fraction(truth_faces, sides))}, "
             f"each category {_fmt(Fraction(each, sides))}.")
-    return DesignParams("forced_multi", exact, text, respondent)
+    out = DesignParams("forced_multi", exact, text, respondent)
+    out.randomizer = {"kind": "die", "sides": sides, "truth": truth, "forced": list(faces.values()), "categories": cats}
+    return out
 
 
 # ----------------------------------------------------------------------------- cards
@@ -427,9 +434,11 @@ def cards(truth: int, yes: int, no: int) -> DesignParams:
                   + " ".join(f"If it says '{label}', {does}." for label, count, does in (
                       ("answer truthfully", t, "answer the question truthfully"), ("say yes", y, "answer 'yes'"),
                       ("say no", n, "answer 'no'")) if count))
-    return _forced(Fraction(t, total), Fraction(y, total), Fraction(n, total),
-                   f"Draw one card from a deck of {total} ({t} 'answer truthfully', {y} 'say yes', {n} 'say no').",
-                   respondent)
+    out = _forced(Fraction(t, total), Fraction(y, total), Fraction(n, total),
+                  f"Draw one card from a deck of {total} ({t} 'answer truthfully', {y} 'say yes', {n} 'say no').",
+                  respondent)
+    out.randomizer = {"kind": "cards", "truth": t, "yes": y, "no": n}
+    return out
 
 
 def kuk_cards(deck1: tuple[int, int], deck2: tuple[int, int]) -> DesignParams:

@@ -16,6 +16,7 @@ estimators and their sources are in ``survey_fit``, the variance in ``survey_var
   population correction when ``fpc`` is given (``svymean``'s SE).
 * ``.deff`` (``survey``'s ``deff = TRUE``), ``.n_effective = n / deff``, ``.df`` (PSUs -
   strata), ``.df_effective`` (Satterthwaite's degrees of freedom of the variance estimate,
+  with the strata's shares of the variance from the weights (``SampleDesign.effective_df``),
   at most ``.df``: fewer when a few strata carry most of the variance).
 * ``.ci``: by default today's boundary-calibrated likelihood-ratio interval computed on
   the effective sample size, which Korn & Graubard (1998, *Survey Methodology* 24, 193)
@@ -121,10 +122,10 @@ class SurveyEstimate:
         """The same numbers as an :class:`rr.Estimate`, for the tables, reports and exports written for it.
 
         ``counts``: the respondents' unweighted response counts (per group for two-group
-        designs), kept as the sample's counts; ``notes`` carries :meth:`describe`.
+        designs, ``[not ticked, ticked]`` per option for unary designs), kept as the sample's counts; ``notes`` carries :meth:`describe`.
         """
         freqs = None if self.frequencies is None else np.array([c.frequency for c in self.frequencies.values()])
-        rows = counts if self.design.groups > 1 else [counts]
+        rows = counts if self.design.groups > 1 or self.design.model == "unary" else [counts]
         return Estimate(design=self.design, counts=tuple(np.asarray(c, np.int64) for c in rows),
                         prevalence=self.prevalence, se=self.se, ci=self.ci if freqs is None else np.asarray(self.ci),
                         method=self.method, ci_method=self.ci_method, confidence=self.confidence, n=self.n,

@@ -129,14 +129,29 @@ def _wald(est: np.ndarray, cov: np.ndarray, df: int, category=None) -> DomainTes
     return DomainTest(f, k - 1, df, float(fdtrc(k - 1, max(df, 1), f)), category)
 
 
+def _order(labels: list, levels) -> list[int]:
+    """Indices of ``labels`` in the order of ``levels`` (default: sorted, else as they first appear)."""
+    if levels is None:
+        try:
+            return sorted(range(len(labels)), key=lambda i: labels[i])
+        except TypeError:
+            return list(range(len(labels)))
+    levels = list(levels)
+    if sorted(map(repr, levels)) != sorted(map(repr, labels)):
+        raise EstimationError(f"levels = {levels!r} must list each domain once; the domains are {labels!r}.")
+    index = {repr(lab): i for i, lab in enumerate(labels)}
+    return [index[repr(lev)] for lev in levels]
+
+
 def survey_estimate_by(design: Design, responses, by, *, weights=None, strata=None, clusters=None, fpc=None,
                        groups=None, confidence: float = 0.95, ci: str = "default", lonely_psu: str = "fail",
-                       reference: Any = None, used=None) -> SurveyDomains:
+                       reference: Any = None, used=None, levels=None) -> SurveyDomains:
     """Estimate in each domain (level of ``by``) on the whole design, and compare the domains.
 
     Arguments as :func:`rr.survey_estimate`; ``by`` gives each respondent's domain (it may
     be missing where ``used`` is False).
-    Returns a dict ``level -> SurveyEstimate`` (levels sorted) with ``.covariance``,
+    ``levels``: the order of the domains (every value of ``by`` that is used, once); by
+    default sorted. Returns a dict ``level -> SurveyEstimate`` with ``.covariance``,
     ``.differences`` (every pair, or each level against ``reference``) and ``.tests``
     (module docstring).
     """
@@ -151,10 +166,7 @@ def survey_estimate_by(design: Design, responses, by, *, weights=None, strata=No
                               f"is used a domain, or leave them out with used.")
     codes = np.full(len(z), -1, np.int64)
     codes[used], labels = _codes(by[used], int(used.sum()), "domain (by)")
-    try:
-        order = sorted(range(len(labels)), key=lambda i: labels[i])
-    except TypeError:
-        order = list(range(len(labels)))
+    order = _order(labels, levels)
     out = SurveyDomains()
     influences = []
     for i in order:

@@ -129,7 +129,7 @@ def one_group_binary(d: Design, matrix, z, wd, sample, population, conf, ci):
     mean, cov, deff, n_eff, u = linear(r, wd, sample, population)
     raw, se = float(mean[0]), math.sqrt(max(cov[0, 0], 0.0))
     n = int((wd > 0).sum())
-    df = sample.effective_df(u)
+    df = sample.effective_df(wd)
     interval = binary_interval(matrix, raw, se, float(n_eff[0]), df, n, conf, ci)
     return dict(prevalence=min(1.0, max(0.0, raw)), unconstrained=raw, se=se, ci=interval, deff=float(deff[0]),
                 n_effective=float(n_eff[0]), influence=u, df_effective=df,
@@ -156,7 +156,7 @@ def categorical(d: Design, z, wd, sample, population, conf, ci):
         shares /= shares.sum()
     n = int((wd > 0).sum())
     cis = []
-    dfs = np.array([sample.effective_df(u[:, j]) for j in range(len(freq))])
+    dfs = np.full(len(freq), sample.effective_df(wd))
     for j in range(len(freq)):
         df = dfs[j]
         if ci == "t":
@@ -216,7 +216,7 @@ def kuk_draws(d: Design, z, wd, sample, population, conf, ci):
     n = int((wd > 0).sum())
     deff, n_eff = effective(np.diag(cov), srs_variance(e, wd), n)
     se = math.sqrt(cov[0, 0]) if cov[0, 0] >= 0 else math.nan
-    df = sample.effective_df(u)
+    df = sample.effective_df(wd)
     if ci == "t":
         interval = t_interval(pi, se, df, conf)
     else:
@@ -262,7 +262,7 @@ def two_group(d: Design, z, g, wd, sample, population, conf, ci):
         extra = {"beta": (eta, se_eta), "gamma": (max(0.0, 1 - pi - eta), math.sqrt(var_g) if var_g >= 0 else math.nan)}
     else:
         extra = {"pi_uq": (eta, se_eta)}
-    df = sample.effective_df(u[:, :1])
+    df = sample.effective_df(wd)
     if ci == "t":
         interval = t_interval(pi, se, df, conf)
     else:

@@ -72,7 +72,8 @@ class ResultsBundle:
     key/value pairs (nested dicts are flattened as ``key / subkey``). ``readme`` is a list
     of paragraphs; None means :func:`default_readme`. ``repro`` lists :class:`ReproItem`;
     ``regressions`` the regressions the script refits and checks (plain dicts, see
-    ``dpdesk.project.regression.export.regression_repro``); ``project_file`` the project's path,
+    ``dpdesk.project.regression.export.regression_repro``); ``surveys`` the weighted items it
+    refits and checks (``dpdesk.project.survey_analysis.survey_repro``); ``project_file`` the project's path,
 for the script only (the metadata a reader sees names the file, never its folder).
     """
 
@@ -81,6 +82,7 @@ for the script only (the metadata a reader sees names the file, never its folder
     readme: list[str] | None = None
     repro: list[ReproItem] | None = None
     regressions: list[dict[str, Any]] | None = None
+    surveys: list[dict[str, Any]] | None = None  # weighted items the script refits (survey_analysis.survey_repro)
     project_file: str | None = None  # where the script finds the rows; the sheets name the file only
 
     def to_dict(self) -> dict[str, Any]:
@@ -92,6 +94,7 @@ for the script only (the metadata a reader sees names the file, never its folder
             "readme": None if self.readme is None else list(self.readme),
             "repro": None if self.repro is None else [_jsonable(asdict(r)) for r in self.repro],
             "regressions": None if self.regressions is None else _jsonable(self.regressions),
+            "surveys": None if self.surveys is None else _jsonable(self.surveys),
             "project_file": self.project_file,
         }
 
@@ -104,6 +107,7 @@ for the script only (the metadata a reader sees names the file, never its folder
             readme=record.get("readme"),
             repro=None if repro is None else [ReproItem(**r) for r in repro],
             regressions=record.get("regressions"),
+            surveys=record.get("surveys"),
             project_file=record.get("project_file"),
         )
 

@@ -1,6 +1,10 @@
 """The reproducibility script: a short Python file that recomputes every estimate.
 
-A bundle with regressions (``regression_export``) also refits each of them from the
+A bundle with weighted (design-based) items does the same for them: the script refits
+each with ``dpdesk.project.analysis.refit_survey`` (the stored rows, the survey design
+recorded at export, the same subgroups, interval and confidence) and checks every
+estimate, SE and interval against the exported ones (``TOLERANCE``, relative; exit
+status 1 on a MISMATCH). A bundle with regressions (``regression_export``) also refits each of them from the
 project file with ``dpdesk.project.regression.regress`` and checks the log-likelihood and
 every coefficient, SE and interval against the exported ones (``TOLERANCE``, relative);
 without the project file a regression cannot be refitted (it needs the rows), and says so.
@@ -30,14 +34,58 @@ from typing import Any
 
 from dpdesk.project.export.model import ExportError, ResultsBundle, atomic_write
 
-_REGRESSION_CHECK = '''def _close(a, b):
+_CLOSE = '''def _close(a, b):
     """Equal within TOLERANCE (relative to the size of the number); None (an open interval) only equals None."""
     if a is None or b is None:
         return a is None and b is None
     return abs(a - b) <= TOLERANCE * max(1.0, abs(a), abs(b))
 
 
-def check_regressions(project_file):
+'''
+
+_SURVEY_CHECK = '''def check_surveys(project_file):
+    """Refit every weighted (design-based) item from the stored rows and design; exit 1 if a figure differs."""
+    import os
+
+    if not project_file or not os.path.exists(project_file):
+        print("Project file", clean(project_file), "not found: the weighted estimates cannot be refitted (they "
+              "need the respondents' rows and survey design; give the project file's path as the first argument).")
+        return False
+    from dpdesk.project import Project
+    from dpdesk.project.analysis import refit_survey
+
+    problems = []
+    with Project.open(project_file, shared=True) as project:
+        for spec in SURVEYS:
+            print(f"Weighted estimates of {clean(spec['item'])}, refitted with the survey design "
+                  f"{clean(spec['survey_design'])}:")
+            try:
+                got = refit_survey(project, spec)
+            except Exception as exc:  # a message in words from dpdesk (a changed project, a missing column)
+                problems.append(f"{clean(spec['item'])}: {clean(exc)}")
+                continue
+            if [row[:2] for row in got] != [row[:2] for row in spec["figures"]]:
+                problems.append(f"{clean(spec['item'])}: the refitted subgroups or categories differ from the exported")
+                continue
+            for row, exported in zip(got, spec["figures"]):
+                print(f"  {clean(row[0])[:16]:<16} {clean(row[1])[:12]:<12} " +
+                      " ".join(f"{v:>10.6f}" if v is not None else f"{'n/a':>10}" for v in row[2:]))
+                for what, g, e in zip(("estimate", "SE", "CI low", "CI high"), row[2:], exported[2:]):
+                    if not _close(g, e):
+                        problems.append(f"{clean(spec['item'])} {clean(row[0])} {clean(row[1])}: {what} is {g}, "
+                                        f"exported {e}")
+    if problems:
+        for p in problems:
+            print("MISMATCH:", p)
+        raise SystemExit(1)
+    print(f"{len(SURVEYS)} weighted item(s) refitted from the stored data and survey design agree with the exported "
+          f"estimates (tolerance {TOLERANCE:g}).")
+    return True
+
+
+'''
+
+_REGRESSION_CHECK = '''def check_regressions(project_file):
     """Refit every exported regression on the stored data; exit 1 if a coefficient differs."""
     import math
     import os
@@ -230,12 +278,14 @@ def repro_script_text(bundle: ResultsBundle, results_file: str = "results", scri
 
     items = bundle.repro or []
     regressions = bundle.regressions or []
-    if not items and not regressions:
+    surveys = bundle.surveys or []
+    if not items and not regressions and not surveys:
         raise ExportError("There is nothing to reproduce: the results carry no counts and designs.")
     version = bundle.metadata.get("app version", bundle.metadata.get("dpdesk version", __version__))
     script = "".join(ch if ch.isprintable() else "?" for ch in os.path.basename(script_name))
     meta = bundle.metadata
-    project = (bundle.project_file or meta.get("project")) if any(e.mapping for e in items) or regressions else None
+    needs_rows = any(e.mapping for e in items) or regressions or surveys
+    project = (bundle.project_file or meta.get("project")) if needs_rows else None
     out = [_HEADER.format(script=script, results=literal(str(results_file)),
                           version=literal(str(version)), project=literal(None if project is None else str(project)),
                           dataset=literal(meta.get("dataset")),
@@ -267,13 +317,22 @@ def repro_script_text(bundle: ResultsBundle, results_file: str = "results", scri
     out.append("# coefficients [term, b, SE, CI low, CI high] that refitting it on the stored rows must give.")
     out.append("TOLERANCE = 1e-06")
     out.append(f"REGRESSIONS = {literal(list(regressions), 'regressions')}")
+    if surveys:
+        out.append("# Each weighted item: how analysis.refit_survey estimates it again from the stored rows and survey")
+        out.append("# design, and the exported figures [subgroup, category, estimate, SE, CI low, CI high] it must give.")
+        out.append(f"SURVEYS = {literal(list(surveys), 'weighted items')}")
     footer = _FOOTER
-    if regressions:  # only then: a script without regressions calls nothing more than before
-        footer = footer.replace("\ndef main(argv=()):", "\n" + _REGRESSION_CHECK + "def main(argv=()):")
-        footer = footer.replace("    # REGRESSION CHECK\n", "    if REGRESSIONS:\n"
-                                "        check_regressions(argv[0] if argv else PROJECT_FILE)\n")
-    else:
-        footer = footer.replace("    # REGRESSION CHECK\n", "")
+    checks, calls = "", ""
+    if regressions or surveys:  # only then: a script without them calls nothing more than before
+        checks += _CLOSE
+    if surveys:
+        checks += _SURVEY_CHECK
+        calls += "    if SURVEYS:\n        check_surveys(argv[0] if argv else PROJECT_FILE)\n"
+    if regressions:
+        checks += _REGRESSION_CHECK
+        calls += "    if REGRESSIONS:\n        check_regressions(argv[0] if argv else PROJECT_FILE)\n"
+    footer = footer.replace("\ndef main(argv=()):", "\n" + checks + "def main(argv=()):")
+    footer = footer.replace("    # REGRESSION CHECK\n", calls)
     out.append(footer)
     return "\n".join(out)
 

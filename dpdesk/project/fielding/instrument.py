@@ -65,12 +65,18 @@ def plan(project, languages=("en",), items=None, provider: TextProvider = respon
     return plans
 
 
-def problems(project, items=None, mode: str = "online") -> list[str]:
-    """Why items (all, or those named) cannot be fielded yet, in words (empty when they can)."""
+def problems(project, items=None, mode: str = "online", languages=("en",)) -> list[str]:
+    """Why items (all, or those named) cannot be fielded yet in ``languages``, in words (empty when they can)."""
     out = []
     for item in project.items():
         if items is None or item.name in items:
-            out += _problems(item, {"en": respondent_text(project, item.name, "en", mode=mode)})
+            texts = {}
+            for lang in languages or ("en",):
+                try:
+                    texts[lang] = respondent_text(project, item.name, lang, mode=mode)
+                except DesignError as exc:  # e.g. instructions that would not say how to draw the randomizer
+                    out.append(str(exc))
+            out += _problems(item, texts)
     return out
 
 
@@ -150,8 +156,17 @@ def lime_name(base: str, suffix: str, limit: int = 20) -> str:
     return head[: limit - len(tail)] + tail
 
 
+def seen_text(t: RespondentText) -> dict:
+    """What a respondent saw of one item in one language, as the project records it (the report's appendix)."""
+    return {"question": t.question, "question_b": t.question_b, "instructions": t.full_instructions,
+            "group_question": t.group_question, "group_options": [label for _, label in t.group_options],
+            "options": [f"{code} = {label}" for code, label in t.options]
+            + [f"{label} ({' / '.join(t.tick_labels)})" for _, label in t.tick_options]}
+
+
 def recorded_items(plans: list[ItemPlan], extra: Callable[[ItemPlan, Field], dict] | None = None) -> dict:
-    """What the import needs per item: field names, codes (with labels) and question texts."""
+    """What the import needs per item: field names, codes (with labels) and question texts; and
+    under ``texts`` what respondents saw in every language (:func:`seen_text`)."""
     out = {}
     for p in plans:
         lang = next(iter(p.texts))
@@ -165,5 +180,6 @@ def recorded_items(plans: list[ItemPlan], extra: Callable[[ItemPlan, Field], dic
                 rec.update(extra(p, f))
             entry["fields"].append(rec)
         entry["responses"] = list(p.responses)
+        entry["texts"] = {lang: seen_text(t) for lang, t in p.texts.items()}
         out[p.item] = entry
     return out

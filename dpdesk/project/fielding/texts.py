@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 from dpdesk.errors import DesignError
 from dpdesk.mechanisms.rr.wording_languages import LANGUAGES  # noqa: F401 - the languages dpdesk writes
+from dpdesk.project.items import item_randomizer
+from dpdesk.project.languages.platform import NO_RANDOMIZER, how_to_draw
 
 #: Designs where the respondent considers two questions: the sensitive one (A) and a harmless one (B).
 TWO_QUESTIONS = ("crosswise", "triangular", "unrelated", "unrelated_unknown")
@@ -171,8 +173,10 @@ def _instructions(item, design, randomizer: str) -> str:
     body = "\n\n".join(kept) if kept else design.describe()
     if design.groups == 2:
         body = f"{GROUP_NOTE}\n\n{body}"
-    if design.name in ("crosswise", "triangular"):
+    if design.name in NO_RANDOMIZER:
         return body  # no randomizer: question B's answer is the respondent's secret
+    if not kept and item_randomizer(item):  # the researcher's own card says how to draw; else the kept randomizer
+        body = f"{body}\n\n{how_to_draw(item, 'en')}"
     return f"{body}\n\n{randomizer}"
 
 

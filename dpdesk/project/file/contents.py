@@ -15,6 +15,7 @@ from typing import Any
 from dpdesk import __version__
 from dpdesk.errors import ProjectError
 from dpdesk.project.file import database, datasets
+from dpdesk.project.file.labels import ProjectLabels, write_file_labels
 from dpdesk.project.items import (
     MAPPING_FIELDS,
     Analysis,
@@ -37,8 +38,8 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-class ProjectContents:
-    """Items, datasets, analyses and ledger rows; needs ``transaction()``, ``_read()`` and ``path``."""
+class ProjectContents(ProjectLabels):
+    """Items, datasets, analyses, labels and ledger rows; needs ``transaction()``, ``_read()`` and ``path``."""
 
     # ------------------------------------------------------------------ items
     def add_item(
@@ -297,6 +298,7 @@ class ProjectContents:
             dataset_id = cur.lastrowid
             table, n_rows = datasets.write_frame(conn, dataset_id, frame)
             conn.execute("UPDATE datasets SET table_name = ?, n_rows = ? WHERE id = ?", (table, n_rows, dataset_id))
+            write_file_labels(conn, dataset_id, report.to_dict() if hasattr(report, "to_dict") else report)
             return dataset_id
 
     def datasets(self) -> list[Dataset]:

@@ -274,7 +274,31 @@ def _v4_item_mappings(conn: sqlite3.Connection) -> None:
 
 
 def _v4_column_labels(conn: sqlite3.Connection) -> None:
-    """v4 part: column labels and value labels, from the file or set by the researcher."""
+    """v4 part: column labels and value labels, from the file or set by the researcher.
+
+    ``column_labels`` holds one row per labelled column of a dataset: its label (the
+    question text) and its value labels as JSON ``[[code, label], ...]`` with each code in
+    the exact stored form of :func:`dpdesk.project.file.columns.tag` (so 1, 1.0 and "1" stay
+    apart), and who set each (``'file'`` or ``'researcher'``). ``item_labels`` holds the short
+    label a researcher gives an item for tables and plots. The labels a v3 file kept in its
+    import report are copied over (:func:`dpdesk.project.file.labels.migrate_report_labels`).
+    """
+    conn.execute("""CREATE TABLE column_labels (
+    dataset_id   INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL,
+    label        TEXT,
+    value_labels TEXT,
+    source       TEXT NOT NULL DEFAULT 'file' CHECK (source IN ('file', 'researcher')),
+    value_source TEXT NOT NULL DEFAULT 'file' CHECK (value_source IN ('file', 'researcher')),
+    PRIMARY KEY (dataset_id, position)
+)""")
+    conn.execute("""CREATE TABLE item_labels (
+    item_id     INTEGER PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+    short_label TEXT NOT NULL
+)""")
+    from dpdesk.project.file.labels import migrate_report_labels
+
+    migrate_report_labels(conn)
 
 
 def _v4_survey_designs(conn: sqlite3.Connection) -> None:

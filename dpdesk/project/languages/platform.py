@@ -2,8 +2,9 @@
 
 ``platform_text(project, item, language, mode)`` gives the keyword arguments of the fielding
 package's ``RespondentText`` (everything but ``language``): the question(s), the
-instructions with the sentences online or interview fielding adds (whose randomizer, the
-birthday group, why the answer is private), the answer options numbered in card order, and
+instructions with the sentences online or interview fielding adds (how to draw the
+randomizer kept with the design, whose randomizer, the birthday group, why the answer is
+private), the answer options numbered in card order, and
 what the researcher must still write in that language.
 """
 
@@ -13,10 +14,29 @@ from typing import Any
 
 from dpdesk.errors import DesignError
 
-from dpdesk.mechanisms.rr.wording_languages import phrase
+from dpdesk.mechanisms.rr.wording_languages import phrase, randomizer_sentence
+from dpdesk.mechanisms.rr.wording_languages.text import ENGLISH_NAMES
+from dpdesk.project.items import item_randomizer
 from dpdesk.project.languages.texts import respondent_text_in
 
 MODES = ("online", "interview")
+#: Designs whose format itself randomizes (question B's answer is the secret): no randomizer to draw.
+NO_RANDOMIZER = ("crosswise", "triangular")
+
+
+def how_to_draw(item, language: str, categories=None) -> str:
+    """The sentence telling the respondent how to draw the item's randomizer, in ``language``,
+    from the randomizer kept with its design; a :class:`DesignError` in words where none is kept
+    (instructions that do not say how to randomize are never fielded)."""
+    d = item.design
+    sentence = randomizer_sentence(item_randomizer(item), language,
+                                   list(categories) if d.name == "forced_multi" and categories else None)
+    if not sentence:
+        raise DesignError(
+            f"The {ENGLISH_NAMES.get(language, language)} instructions for {item.name!r} do not say how to draw "
+            f"the randomizer: write them in Languages… (or `dpdesk text PROJECT {item.name} --language {language} "
+            f"--instructions ...`), or choose the randomizer in the design wizard (Design view, Edit…).")
+    return sentence
 
 
 def platform_text(project, item_name: str, language: str, mode: str = "online") -> dict[str, Any]:
@@ -30,8 +50,10 @@ def platform_text(project, item_name: str, language: str, mode: str = "online") 
     body = t.instructions
     if d.groups == 2:
         body = f"{phrase('group_note', language)}\n\n{body}"
-    no_randomizer = d.name in ("crosswise", "triangular")  # question B's answer is the respondent's secret
+    no_randomizer = d.name in NO_RANDOMIZER  # question B's answer is the respondent's secret
     if not no_randomizer:
+        if "instructions" not in t.edited:  # the researcher's own words say how to draw; dpdesk's must too
+            body += "\n\n" + how_to_draw(project.item(item_name), language, t.options)
         body += "\n\n" + phrase("interview_randomizer" if mode == "interview" else "own_randomizer", language)
     why = phrase("why_private_two" if no_randomizer else "why_private_interview" if mode == "interview"
                  else "why_private", language)

@@ -14,6 +14,7 @@ from dpdesk.errors import ProjectError
 
 from dpdesk.mechanisms.rr import wording_languages as words
 from dpdesk.mechanisms.rr.wording_languages.text import TWO_QUESTIONS
+from dpdesk.project.items import item_randomizer
 
 #: The parts of a respondent text a researcher can write in a language.
 PARTS = ("question", "question_b", "instructions", "card", "options")
@@ -190,9 +191,12 @@ def respondent_text_in(project, item_name: str, language: str) -> ItemText:
         question = (item.question or "").strip()
         if not is_source:
             untranslated.append("question")
+    record = item_randomizer(item) or {}
     question_b = ""
     if d.name in TWO_QUESTIONS:
         question_b = stored.get("question_b") or (_question_b_from(item.instructions) if is_source else "")
+        if not question_b and record.get("birthday_months"):  # a birthday question: dpdesk's template
+            question_b = words.birthday_question(record["birthday_months"], language)
         if not question_b:
             untranslated.append("question_b")
     options = _options(d, language, stored.get("options", ""))
@@ -203,7 +207,8 @@ def respondent_text_in(project, item_name: str, language: str) -> ItemText:
     elif stored.get("card"):
         card = stored["card"]
     else:
-        card = words.card_text(question, d, "", question_b, language, categories)
+        card = words.card_text(question, d, words.randomizer_sentence(record, language, categories), question_b,
+                               language, categories)
         if stored.get("instructions"):
             card = card.replace(words.instructions(d, language, categories), stored["instructions"])
     responses = tuple(d.categories) if d.model == "unary" else tuple(d.responses[i] for i in words.card_order(d))

@@ -201,6 +201,12 @@ def release_cells(entry) -> ReleaseCells:
         cells = [Cell(path, value, value) for path, value in flat]
         if stat in ("median", "quantile"):
             notes.append("Chosen among the declared candidate values by the exponential mechanism; no ± interval.")
+    grouped = ([str(c) for c in request.get("columns") or []] if stat in ("histogram", "crosstab") else []) + (
+        [str(request["by"])] if request.get("by") else [])
+    if grouped:
+        notes.append(f"Rows with a blank (or a value that is not a declared key) in {', '.join(grouped)} are "
+                     "in no cell; how many there are is not released, since an exact count would not be "
+                     "private. Declare a key for them to release their count with noise.")
     return ReleaseCells(stat, axis_names(entry, len(keys)), cells, confidence, _noise_text(entry, events),
                         _cost_text(entry), coverage, post, notes)
 

@@ -250,14 +250,14 @@ def counts_by(data, column: str, codes: dict, by: str, *, responses=None, group_
         sub = map_item(_subset(data, blank), column, codes, group_column=group_column,
                        group_codes=group_codes, responses=responses, exclude=exclude, **options)
         sub.warnings.append(f"{int(blank.sum())} row(s) have no value in '{by}' and are counted "
-                            f"under the subgroup None.")
+                            f"in the group (missing).")
         result[None] = sub
     return result
 
 
 def _subset(data, mask):
     frame, report = _frame_and_report(data)
-    part = frame.loc[mask.to_numpy()]
+    part = frame.loc[mask.to_numpy(dtype=bool, na_value=False)]  # a blank in a nullable column: not in the group
     if report is None:
         return part
     return type(data)(frame=part, report=report, source=data.source)

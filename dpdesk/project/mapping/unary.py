@@ -78,6 +78,8 @@ def unary_counts(data, codes: dict, categories=None, *, exclude: bool = True) ->
     first_row = report.first_data_row if report is not None else frame.attrs.get("dpdesk_first_row", 2)
     result = MappingReport(columns[cats[0]], tuple(cats), counts, int(valid.sum()), len(frame), excluded=exclude,
                            source=source)
+    ticks = np.column_stack(kinds) if kinds else np.zeros((len(frame), 0), np.int64)
+    result.rows = {"used": valid, "response": np.where(valid[:, None], ticks, 0), "group": None}  # design-based path
     _list_problems(result, frame, problems, np.ones(len(frame)), first_row,
                    report.value_labels if report is not None else {}, missing_all)
     _describe_problems(result, where, exclude)

@@ -76,7 +76,7 @@ def regression_repro(report: RegressionReport) -> dict[str, Any]:
             "interactions": list(spec.interactions), "center": list(spec.center),
             "categorical": list(spec.categorical), "confidence": spec.confidence,
             "dataset": spec.dataset or report.fit.get("dataset"), "loglik": report.fit["fit"]["loglik"],
-            "coefficients": [[r["term"], r["b"], r["SE"], r["CI low (b)"], r["CI high (b)"]]
+            "coefficients": [[r.get("term code", r["term"]), r["b"], r["SE"], r["CI low (b)"], r["CI high (b)"]]
                              for r in report.coefficients]}
 
 

@@ -78,7 +78,8 @@ class RegressionReport:
         return cls(**{k: v for k, v in record.items() if k in known})
 
     def coefficient(self, term: str) -> dict:
-        return next(r for r in self.coefficients if r["term"] == term)
+        """The row of ``term``, by its label ("Faculty: Law (vs Arts)") or code (``faculty[Law]``)."""
+        return next(r for r in self.coefficients if term in (r["term"], r.get("term code")))
 
 
 def _finite(value):
@@ -100,26 +101,43 @@ def fit_report(project, spec: RegressionSpec, progress=None) -> RegressionReport
     result = regress(project, spec.item, spec.predictors, reference=spec.reference, interactions=spec.interactions,
                      center=spec.center, categorical=spec.categorical, confidence=spec.confidence,
                      dataset=spec.dataset, progress=progress)
-    return report_of(result, spec)
+    return labelled_report(project, result, spec)
 
 
-def report_of(result: RegressionResult, spec: RegressionSpec) -> RegressionReport:
+def labelled_report(project, result: RegressionResult, spec: RegressionSpec) -> RegressionReport:
+    """:func:`report_of` in the project's labels: its columns' labels and the item's short label or question."""
+    from dpdesk.project.labels import Labels, item_label
+
+    labels = Labels.from_stored(project.column_labels(result.dataset)) if result.dataset else Labels()
+    item = next((it for it in project.items() if it.name == result.item), None)
+    return report_of(result, spec, labels, item_label(item, project.item_labels()) if item else None)
+
+
+def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
+              item: str | None = None) -> RegressionReport:
+    """The report of a fit; terms and the title in ``labels`` (a ``Labels``) and the item's ``item`` label."""
+    from dpdesk.project.labels import Labels
+
+    labels = labels or Labels()
     f = result.fit
     conf = round(100 * f.confidence)
     header = ["Predictor", "b", "SE", "z", "p", "OR", f"{conf}% CI"]
     cells, rows, forest = [], [], []
     for c in f.coefficients:
         lo, hi = c.odds_ratio_ci
-        cells.append([_term_label(result, c.name), num(c.estimate), num(c.se), num(c.z), apa_p(c.p),
+        cells.append([_term_label(result, c.name, labels), num(c.estimate), num(c.se), num(c.z), apa_p(c.p),
                       num(c.odds_ratio), f"[{limit(lo)}, {limit(hi)}]"])
-        rows.append({"term": c.name, "b": c.estimate, "SE": c.se, "z": c.z, "p": c.p,
+        rows.append({"term": _term_label(result, c.name, labels), "term code": c.name, "b": c.estimate, "SE": c.se,
+                     "z": c.z, "p": c.p,
                      "CI low (b)": c.ci[0], "CI high (b)": c.ci[1], "OR": c.odds_ratio, "CI low (OR)": lo,
                      "CI high (OR)": hi, "Wald CI low (b)": c.wald_ci[0], "Wald CI high (b)": c.wald_ci[1],
                      "LR chi2": c.lr_chi2, "p (LR)": c.lr_p})
         if c.name != INTERCEPT:
-            forest.append({"term": _term_label(result, c.name), "OR": c.odds_ratio, "CI low": lo, "CI high": hi})
-    tests = [{"test": f"{t.name} (all its levels)", "df": t.df, "chi2": t.chi2, "p": t.p} for t in f.terms]
-    tests += [{"test": _term_label(result, c.name), "df": 1, "chi2": c.lr_chi2, "p": c.lr_p}
+            forest.append({"term": _term_label(result, c.name, labels), "OR": c.odds_ratio, "CI low": lo,
+                           "CI high": hi})
+    tests = [{"test": f"{labels.column(t.name)} (all its levels)", "df": t.df, "chi2": t.chi2, "p": t.p}
+             for t in f.terms]
+    tests += [{"test": _term_label(result, c.name, labels), "df": 1, "chi2": c.lr_chi2, "p": c.lr_p}
               for c in f.coefficients if c.name != INTERCEPT]
     if f.model_test is not None:
         tests.insert(0, {"test": "model against the intercept only", "df": f.model_test.df,
@@ -151,9 +169,9 @@ def report_of(result: RegressionResult, spec: RegressionSpec) -> RegressionRepor
     spec = RegressionSpec(**{**asdict(spec), "plot": plot, "dataset": spec.dataset or result.dataset})
     note = (f"Note. N = {f.n:,}. b: log-odds; OR = exp(b) with its {conf}% {f.ci_method} interval; z and p: Wald "
             f"tests; SEs from the {f.se_method}.")
-    title = f"Logistic regression of {result.item} ({result.design.summary or result.design.name})"
+    title = f"Logistic regression of {item or result.item} ({result.design.summary or result.design.name})"
     report = RegressionReport(spec, title, header, cells, rows, tests, statistics, forest,
-                              prevalence_curve(result, plot), sentences(result), report_text(result), note,
+                              prevalence_curve(result, plot), sentences(result, labels), report_text(result), note,
                               result.to_dict())
     return RegressionReport.from_dict(report.to_dict())  # the same values as a saved one reads back
 
@@ -163,13 +181,14 @@ def apa_p(p) -> str:
     return p_cell(p)
 
 
-def _term_label(result: RegressionResult, name: str) -> str:
-    """``faculty[Law]`` -> ``faculty: Law (vs Arts)``; numeric and interaction names stay."""
+def _term_label(result: RegressionResult, name: str, labels=None) -> str:
+    """``Q2[Law]`` -> ``Faculty: Law (vs Arts)`` in the columns' ``labels``; interactions keep their codes."""
+    label = labels.column if labels is not None else str
     for p in result.predictors:
         if p.kind == "categorical" and name in p.columns:
-            return f"{p.column}: {name[len(p.column) + 1:-1]} (vs {p.reference})"
-        if p.kind == "numeric" and name == p.column and p.centre is not None:
-            return f"{p.column} (centred at {p.centre:.2f})"
+            return f"{label(p.column)}: {name[len(p.column) + 1:-1]} (vs {p.reference})"
+        if p.kind == "numeric" and name == p.column:
+            return label(p.column) + (f" (centred at {p.centre:.2f})" if p.centre is not None else "")
     return name
 
 
@@ -218,13 +237,15 @@ def saved_reports(project) -> list[RegressionReport]:
 
 
 def predictor_choices(table, exclude=()) -> list[dict]:
-    """Each column that can be a predictor: ``{"column", "kind", "levels"}`` (levels of categories).
+    """Each column that can be a predictor: ``{"column", "kind", "levels", "label"}`` (levels of categories;
+    the label as a chooser shows it, "Q3 — What is your gender?").
 
     ``kind`` as ``design_matrix`` detects it (numeric columns as they are, others as
     categories); ``levels`` the distinct values of a categorical column (at most 50) as the
     reference choices, in the order the model uses. Columns in ``exclude`` (the item's own
     answers) and columns with a single value are left out.
     """
+    from dpdesk.project.labels import labels_of
     from dpdesk.project.regression.fit import _column, _display, _labels, _level_order
 
     frame, report = table.frame, table.report
@@ -246,5 +267,6 @@ def predictor_choices(table, exclude=()) -> list[dict]:
             levels = sorted(set(shown.values()), key=_level_order)
         elif not numeric:
             continue  # free text or identifiers: too many levels to be a predictor
-        out.append({"column": str(col), "kind": "numeric" if numeric else "categorical", "levels": levels})
+        out.append({"column": str(col), "kind": "numeric" if numeric else "categorical", "levels": levels,
+                    "label": labels_of(table).choice(col)})
     return out

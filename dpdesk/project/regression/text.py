@@ -84,8 +84,12 @@ def coefficient_lines(res: RegressionResult) -> list[list[str]]:
     return rows
 
 
-def sentences(res: RegressionResult) -> list[str]:
-    """Plain sentences: one per coefficient (except the intercept), the model test, the nuisance."""
+def sentences(res: RegressionResult, labels=None) -> list[str]:
+    """Plain sentences: one per coefficient (except the intercept), the model test, the nuisance.
+
+    Columns are named by their ``labels`` (a :class:`dpdesk.project.labels.Labels`) when given.
+    """
+    name = labels.column if labels is not None else str
     fit = res.fit
     conf = f"{round(100 * fit.confidence)}% CI"
     by_col = {col: p for p in res.predictors for col in p.columns}
@@ -97,11 +101,11 @@ def sentences(res: RegressionResult) -> list[str]:
         ci = f"({conf} {_interval(lo, hi)})"
         p = by_col.get(c.name)
         if p is not None and p.kind == "numeric":
-            unit = _UNITS.get(p.column.lower(), f"unit of {p.column}")
+            unit = _UNITS.get(p.column.lower(), f"unit of {name(p.column)}")
             out.append(f"Each additional {unit} multiplies the odds of {_outcome(res)} by {num(c.odds_ratio)} {ci}.")
         elif p is not None:
             level = c.name[len(p.column) + 1:-1]
-            out.append(f"The odds of {_outcome(res)} are {num(c.odds_ratio)} times as high with {p.column} "
+            out.append(f"The odds of {_outcome(res)} are {num(c.odds_ratio)} times as high with {name(p.column)} "
                        f"{level} as with {p.reference} {ci}.")
         else:
             out.append(f"The interaction {c.name} multiplies the odds of {_outcome(res)} by {num(c.odds_ratio)} {ci}.")
@@ -118,16 +122,16 @@ def sentences(res: RegressionResult) -> list[str]:
                 "gamma": "of respondents cheated, answering 'no' whatever the truth (the CDM's gamma)",
                 "pi_uq": "would answer 'yes' to the innocuous question (pi_uq)"}[nu.name]
         out.append(f"An estimated {pct(nu.estimate)} {ci} {what}.")
-    out.append(_exclusions(res))
+    out.append(_exclusions(res, name))
     return out
 
 
-def _exclusions(res: RegressionResult) -> str:
+def _exclusions(res: RegressionResult, name=str) -> str:
     parts = []
     if res.excluded_answers:
         parts.append(f"{res.excluded_answers:,} had no usable answer to {res.item}")
     for col, k in res.excluded_covariates.items():
-        parts.append(f"{k:,} no value of {col}")
+        parts.append(f"{k:,} no value of {name(col)}")
     left = f"; {', '.join(parts)}" if parts else ""
     return f"{res.n_used:,} of {res.n_rows:,} rows were used{left}."
 

@@ -10,6 +10,7 @@ instructions name it; dpdesk does not otherwise know which device was used.
 from __future__ import annotations
 
 from dpdesk.project.design_text import NAMES, details, prob, randomizer  # noqa: F401 - prob: re-exported
+from dpdesk.project.items import item_randomizer  # noqa: F401 - re-exported
 
 
 _COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -45,13 +46,6 @@ def design_words(d, instructions: str | None = None, randomizer_record: dict | N
     if key:
         title += f" ({cite(key)})"
     return f"{title}: {details(d)}" + (f"; {rules}" if rules else "")
-
-
-def item_randomizer(item) -> dict | None:
-    """The randomizer kept with an item's design (``None`` when the design alone describes it)."""
-    record = getattr(item, "design_record", None) or {}
-    found = record.get("randomizer") if isinstance(record, dict) else None
-    return found if isinstance(found, dict) else None
 
 
 def design_key(d) -> str | None:

@@ -16,28 +16,24 @@ from pathlib import Path
 from typing import Any
 
 from dpdesk import __version__
-from dpdesk.project import review
+from dpdesk.project import labels, review
+from dpdesk.project.labels import MISSING
 from dpdesk.project.report.design_words import design_words, item_randomizer
 from dpdesk.project.report.model import Cell, Column, Document, Row, Section, Table
 from dpdesk.project.report.number_style import DEFAULT, NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite
-from dpdesk.project.result_tables import by_heading
-
-SHORT = 48  # characters of the question shown in the Item column
+from dpdesk.project.result_tables import adjusted_p_values, by_heading, every_group, subgroup_adjust_note
 
 EXTRA_NAMES = {"t": "honest carriers (t)", "beta": "honest non-carriers (β)", "gamma": "cheaters (γ)",
                "pi_uq": "innocuous prevalence"}
 
 
 def short_text(item) -> str:
-    """The question's first words (up to :data:`SHORT` characters), else the item's name."""
+    """The question's first words (up to :data:`dpdesk.project.labels.SHORT` characters), else the item's name."""
     q = (getattr(item, "question", "") or "").strip()
     if not q:
         return item.name if hasattr(item, "name") else str(item)
-    if len(q) <= SHORT:
-        return q
-    cut = q[:SHORT].rsplit(" ", 1)[0]
-    return cut.rstrip(",;:") + "…"
+    return labels.short_text(q)
 
 
 def _e(text) -> str:
@@ -61,8 +57,12 @@ def _conf(confidence: float) -> str:
 
 
 def _item_label(r, items: dict) -> str:
+    """The researcher's short label, else the question's first words, else the item's name."""
     it = items.get(r.item)
-    return short_text(it) if it is not None else r.item
+    label = getattr(r, "label", "") or r.item
+    if it is not None and label == ((getattr(it, "question", "") or "").strip() or it.name):
+        return short_text(it)
+    return label
 
 
 def sentence(r, style: NumberStyle = DEFAULT) -> str:
@@ -145,6 +145,7 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
         if r.subgroups is None:
             continue
         label = _item_label(r, items)
+        adjusted = getattr(r, "adjust", "none") != "none"
         rows = []
         for group, e in r.subgroups.estimates.items():
             n = Cell(NumberStyle.count(e.n), int(e.n))
@@ -155,33 +156,53 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
                 for j, cat in enumerate(r.design.categories):
                     rows.append(Row([Cell(str(cat)), Cell(""), _num(style, e.frequencies[j]),
                                      _ci(style, *e.ci[j])], indent=1))
+        if getattr(r, "missing_n", None):
+            rows.append(Row([Cell(MISSING), Cell(NumberStyle.count(r.missing_n), int(r.missing_n)), Cell("—"),
+                             Cell("—")]))
         notes = []
+        if getattr(r, "missing_n", None):
+            notes.append(f"{MISSING}: {NumberStyle.count(r.missing_n)} respondents who answered have no value for "
+                         f"{_e(by)} (blank or a missing code); they are in no group and in no comparison.")
         if r.left_out_groups:
             notes.append(f"{len(r.left_out_groups)} group(s) with fewer than {r.min_group_size} answers are left out.")
+        if adjusted:
+            method = {"holm": "Holm", "bonferroni": "Bonferroni"}[r.adjust]
+            comp_cols = [*comp_cols[:3], Column("p", italic=True, suffix=f" ({method})")]
         tables.append(Table(f"subgroups:{r.item}", f"{label.rstrip('?')}, by {by}", grid_cols, rows, notes))
         comp = []
+        p_adj = iter(adjusted_p_values(r))
         for diff in r.subgroups.differences.values():
             name = f"{diff.a} − {diff.b}"
             if r.design.is_binary:
                 comp.append(Row([Cell(name), Cell(style.share(diff.difference, signed=True), float(diff.difference)),
-                                 _ci(style, *diff.ci), Cell(NumberStyle.p(diff.p_value), _f(diff.p_value))]))
+                                 _ci(style, *diff.ci), _p(diff.p_value, next(p_adj), adjusted)]))
             else:
                 comp.append(Row([Cell(name), Cell(""), Cell(""), Cell("")], heading=True))
                 for j, cat in enumerate(r.design.categories):
                     comp.append(Row([Cell(str(cat)), Cell(style.share(diff.difference[j], signed=True),
                                                            float(diff.difference[j])),
-                                     _ci(style, *diff.ci[j]), Cell(NumberStyle.p(diff.p_value[j]),
-                                                                   _f(diff.p_value[j]))], indent=1))
+                                     _ci(style, *diff.ci[j]), _p(diff.p_value[j], next(p_adj), adjusted)],
+                                    indent=1))
         t = r.subgroups.test
         cnotes = []
         if t is not None:
-            cnotes.append(f"Test that every {_e(by)} has the same {'prevalence' if r.design.is_binary else 'distribution'}: "
+            cnotes.append(f"Test that {_e(every_group(r, by))} has the same "
+                          f"{'prevalence' if r.design.is_binary else 'distribution'}: "
                           f"{_e(t.method).replace('G^2', 'G²')}, "
                           f"{test_text(t, r.survey.df if getattr(r, 'survey', None) is not None else None)}.")
+        note = subgroup_adjust_note([r]).split(";")[0]
+        if note and adjusted:
+            cnotes.append(_e(f"p: {note[0].lower()}{note[1:]}; unadjusted p-values are in the exported tables."))
         if comp:
             tables.append(Table(f"comparisons:{r.item}", f"Differences between the groups of {by}: {label}",
                                 comp_cols, comp, cnotes))
     return tables
+
+
+def _p(raw, adjusted_value, adjusted: bool) -> Cell:
+    """The p-value a reader uses: adjusted for the item's many comparisons (or the raw one)."""
+    value = _f(adjusted_value if adjusted else raw)
+    return Cell(NumberStyle.p(value), value)
 
 
 def _f(x):
@@ -213,6 +234,10 @@ def direct_table(direct: list[dict], style: NumberStyle, confidence: float) -> T
                       f"direct answer)" for d in rows_in)
     notes = [f"<i>Note.</i> Direct: the share answering 'yes' when asked directly: {asked}."] if rows_in else []
     notes.append("p: one-sided test that randomized response gives the higher estimate (fewer evasive answers).")
+    if any(d.get("design-based") for d in rows_in):
+        notes.append("With the survey design: weighted shares; the difference's standard error is the joint "
+                     "Taylor linearization of both estimates over the strata and PSUs (Binder, 1983), and p is "
+                     "from a t test on the design degrees of freedom.")
     notes += [f"{_e(d['item'])}: {_e(d['problem'])}" for d in direct if "problem" in d]
     return Table("direct", "Randomized response against asking directly", cols, rows, notes)
 
@@ -271,7 +296,7 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
     if fp:
         est.notes.append(fp)
     doc.sections.append(Section("estimates", "Estimates", [_e(sentence(r, style)) for r in results], [est]))
-    by = next((r.by for r in results if r.by), None)
+    by = next((r.by_label or r.by for r in results if r.by), None)
     if by:
         warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
         doc.sections.append(Section("subgroups", f"Subgroups by {by}", [f"<i>Note.</i> {_e(w)}" for w in warnings],

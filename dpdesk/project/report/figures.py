@@ -17,16 +17,22 @@ class FigureRows:
     bars: dict[str, list[dict]] = field(default_factory=dict)  # item -> one row per category
     subgroups: list[dict] = field(default_factory=list)  # "item: subgroup" rows of the yes/no items
     subgroup_bars: dict[str, list[dict]] = field(default_factory=dict)  # item -> rows per subgroup and category
+    names: dict[str, str] = field(default_factory=dict)  # item -> what a reader calls it (short label or question)
+    by: str | None = None  # the label of the "Subgroups by" column
 
 
 def figure_rows(results) -> FigureRows:
+    from dpdesk.project.labels import short_text
+
     out = FigureRows()
     for r in results:
         e = r.estimate
         if e is None:
             continue
+        name = out.names[r.item] = short_text(getattr(r, "label", "") or r.item)
+        out.by = out.by or getattr(r, "by_label", None)
         if r.design.is_binary:
-            out.forest.append({"item": r.item, "kind": "randomized response", "n": e.n,
+            out.forest.append({"item": name, "kind": "randomized response", "n": e.n,
                                "estimate": float(e.prevalence), "CI low": float(e.ci[0]), "CI high": float(e.ci[1])})
         else:
             out.bars[r.item] = [{"category": str(c), "estimate": float(e.frequencies[j]), "SE": float(e.se[j]),
@@ -34,7 +40,8 @@ def figure_rows(results) -> FigureRows:
                                 for j, c in enumerate(r.design.categories)]
         if r.subgroups is not None and r.design.is_binary:
             for label, s in r.subgroups.estimates.items():
-                out.subgroups.append({"item": f"{r.item}: {label}", "kind": "randomized response", "n": s.n,
+                out.subgroups.append({"item": f"{name}: {label}", "subgroup": str(label), "of": name,
+                                      "kind": "randomized response", "n": s.n,
                                       "estimate": float(s.prevalence), "CI low": float(s.ci[0]),
                                       "CI high": float(s.ci[1])})
         elif r.subgroups is not None:
@@ -54,13 +61,16 @@ def report_figures(rows: FigureRows, *, by: str | None = None, confidence: float
         out["forest"] = Figure("forest", "Estimated prevalence of each item with its confidence interval", "forest",
                                rows.forest, conf)
     for item, bars in rows.bars.items():
-        out[f"bars:{item}"] = Figure(f"bars:{item}", f"Estimated shares of the answers to {item}", "bars", bars, conf)
+        out[f"bars:{item}"] = Figure(f"bars:{item}", f"Estimated shares of the answers to {rows.names.get(item, item)}",
+                                     "bars", bars, conf)
     if rows.subgroups:
-        out["subgroups"] = Figure("subgroups", f"Estimated prevalence of each item by {by or 'subgroup'}", "forest",
+        out["subgroups"] = Figure("subgroups", f"Estimated prevalence of each item by {rows.by or by or 'subgroup'}",
+                                  "forest",
                                   rows.subgroups, conf)
     for item, bars in rows.subgroup_bars.items():
         out[f"subgroup-bars:{item}"] = Figure(f"subgroup-bars:{item}",
-                                              f"Estimated shares of the answers to {item}, by {by or 'subgroup'}",
+                                              f"Estimated shares of the answers to {rows.names.get(item, item)}, "
+                                              f"by {rows.by or by or 'subgroup'}",
                                               "grouped_bars", bars, conf)
     return out
 

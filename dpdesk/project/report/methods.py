@@ -100,23 +100,29 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
         paragraphs.append(" ".join(parts))
     survey = next((r for r in results if getattr(r, "survey", None) is not None), None)
     if survey is not None:
-        paragraphs.append(_survey_paragraph(results, survey, confidence, c))
+        paragraphs.append(_survey_paragraph(results, survey, confidence, c, _column_labels(project, dataset)))
     elif any(r.estimate is not None for r in results):
         paragraphs.append(f"Prevalences (and the shares of categories) were estimated by maximum likelihood from the "
                           f"counts of each recorded answer and each design's response matrix, as in RRreg "
                           f"({c('heck2018')}), with {100 * confidence:g}% {CI_WORDS.get(ci, ci)} "
                           f"({c(*CI_KEYS.get(ci, ()))}).")
     by = next((r.by for r in results if r.by), None)
+    by_label = next((r.by_label or r.by for r in results if r.by), None)  # "dataset" when datasets are compared
     groups = "datasets" if by == BY_DATASET else "groups"
+    adjust = next((r.adjust for r in results if r.by and getattr(r, "adjust", "none") != "none"), None)
+    adjusted = {"holm": f" p-values of the pairwise differences were adjusted for the number of comparisons "
+                        f"with Holm's step-down method ({c('holm1979')}).",
+                "bonferroni": " p-values of the pairwise differences were adjusted for the number of "
+                              "comparisons with the Bonferroni method."}.get(adjust, "") if by else ""
     if by and survey is not None:
-        paragraphs.append(f"Estimates were also computed for {_each_group(results, by)} as domains of the whole "
-                          f"sample design (never a subset of it); differences between {groups} use their "
+        paragraphs.append(f"Estimates were also computed for {_each_group(results, by_label)} as domains of the "
+                          f"whole sample design (never a subset of it); differences between {groups} use their "
                           f"design-based covariance, and the equality of all {groups} was tested with a design-based "
-                          "Wald F test.")
+                          f"Wald F test.{adjusted}")
     elif by:
-        paragraphs.append(f"Estimates were also computed separately for {_each_group(results, by)}; differences "
-                          f"between {groups} have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) and the "
-                          f"equality of all {groups} was tested with a likelihood-ratio test.")
+        paragraphs.append(f"Estimates were also computed separately for {_each_group(results, by_label)}; "
+                          f"differences between {groups} have Newcombe-type (MOVER) intervals ({c('newcombe1998')}) "
+                          f"and the equality of all {groups} was tested with a likelihood-ratio test.{adjusted}")
     if project is not None:
         from dpdesk.project.languages.methods import languages_sentence
 
@@ -140,10 +146,20 @@ def _each_group(results, by: str) -> str:
     return "each dataset" + (f" ({', '.join(names)})" if names else "")
 
 
-def _survey_paragraph(results, first, confidence: float, c) -> str:
+def _column_labels(project, dataset: str | None) -> dict:
+    """``{column: label}`` of the dataset analysed (none without a project)."""
+    if project is None or not project.datasets():
+        return {}
+    from dpdesk.project.active import dataset_named
+    from dpdesk.project.labels import Labels
+
+    return Labels.from_stored(project.column_labels(dataset_named(project, dataset).name)).columns
+
+
+def _survey_paragraph(results, first, confidence: float, c, labels: dict | None = None) -> str:
     """How the sample design entered the estimates (weights, strata, PSUs, design effects)."""
     s = first.survey
-    what = first.sample_design.describe() if first.sample_design is not None else "its weights"
+    what = first.sample_design.describe(labels) if first.sample_design is not None else "its weights"
     deffs = [float(d) for r in results if getattr(r, "survey", None) is not None
              for d in np.atleast_1d(np.asarray(r.survey.deff, float)) if np.isfinite(d)]
     sample = s.sample

@@ -62,6 +62,9 @@ REFERENCES: dict[str, tuple[str, str]] = {
                      "& P. Ph. Mohler (Eds.), <i>Cross-cultural survey methods</i> (pp. 35–56). Wiley."),
     "efron1993": ("Efron & Tibshirani, 1993",
                   "Efron, B., & Tibshirani, R. J. (1993). <i>An introduction to the bootstrap</i>. Chapman & Hall."),
+    "holm1979": ("Holm, 1979",
+                 "Holm, S. (1979). A simple sequentially rejective multiple test procedure. <i>Scandinavian "
+                 "Journal of Statistics, 6</i>(2), 65–70."),
     "newcombe1998": ("Newcombe, 1998",
                      "Newcombe, R. G. (1998). Interval estimation for the difference between independent "
                      "proportions: Comparison of eleven methods. <i>Statistics in Medicine, 17</i>(8), 873–890."),

@@ -3,7 +3,8 @@
 ``report_parts(project)`` analyses the project (as the Results view does, with the same
 options) and returns ``(document, methods, figures)``: the estimates, the subgroups of every
 item, the saved regressions (tables, odds-ratio forest, prevalence curve), the noisy releases
-(grids with margins, means with intervals), each figure with its caption (:class:`Figure`);
+(grids with margins, means with intervals), the fielded text in every language
+(:mod:`.fielded`, an appendix), each figure with its caption (:class:`Figure`);
 with subgroups, every yes/no item in one grid (:mod:`.subgroup_grid`) before each item's tables.
 Every writer takes these same parts: HTML and PDF (``dpdesk.printing``, which also draws
 the plots), Word (:mod:`.docx`) and LaTeX (:mod:`.latex`). ``methods.methods`` is the one
@@ -16,6 +17,7 @@ import os
 from pathlib import Path
 
 from dpdesk.project.report.document import build_document
+from dpdesk.project.report.fielded import fielded_section
 from dpdesk.project.report.figures import figure_rows, place_figures, report_figures
 from dpdesk.project.report.methods import methods
 from dpdesk.project.report.number_style import DEFAULT, NumberStyle
@@ -46,7 +48,7 @@ def report_parts(project, *, by: str | None = None, ci: str = "default", confide
                          dataset=dataset, title=f"Results of {name}")
     if not results:  # a project of noisy releases only: no empty table of estimates
         doc.sections = [s for s in doc.sections if s.key != "estimates"]
-    by = next((r.by for r in results if r.by), None)
+    by = next((r.by_label or r.by for r in results if r.by), None)
     subgroups = doc.section("subgroups")
     grid = subgroup_grid(results, {it.name: it for it in project.items()}, style, confidence, by) if by else None
     if subgroups is not None and grid is not None:
@@ -57,6 +59,9 @@ def report_parts(project, *, by: str | None = None, ci: str = "default", confide
     releases = release_section(project)
     if releases is not None:
         doc.sections.append(releases)
+    fielded = fielded_section(project)
+    if fielded is not None:  # the appendix: what respondents saw, in every language
+        doc.sections.append(fielded)
     doc.number_tables()
     doc.cover["Contents"] = _contents(doc, results, by)
     return doc, methods(project, results, ci=ci, confidence=confidence, dataset=dataset), doc.figures()

@@ -24,6 +24,7 @@ from dpdesk.mechanisms.rr.wording_languages.text import (
     check_language,
     coin_text,
     cards_text,
+    dice_text,
     die_text,
     exact_text,
     instructions,
@@ -31,10 +32,12 @@ from dpdesk.mechanisms.rr.wording_languages.text import (
     language_name,
     phrase,
     question_b_placeholder,
+    randomizer_sentence,
 )
 
 __all__ = [
     "DesignError", "LANGUAGES", "answer_labels", "birthday_question", "card_order", "card_text",
-    "cards_text", "check_language", "coin_text", "die_text", "exact_text", "instructions",
+    "cards_text", "check_language", "coin_text", "dice_text", "die_text", "exact_text", "instructions",
     "labels_in_every_language", "language_name", "phrase", "question_b_placeholder",
+    "randomizer_sentence",
 ]

@@ -73,11 +73,16 @@ T = {
     # the randomizers
     "or": " oder ",
     "to": "{a} bis {b}",
+    "does_a": "beantworten Sie Frage A", "does_b": "beantworten Sie Frage B",
+    "card_a": "Frage A", "card_b": "Frage B",
+    "does_category": "antworten Sie mit „{c}“",
     "does_truth": "beantworten Sie die Frage wahrheitsgemäß",
     "does_yes": "antworten Sie mit „Ja“",
     "does_no": "antworten Sie mit „Nein“",
     "die": "Würfeln Sie unbeobachtet mit einem fairen {sides}-seitigen Würfel, sodass niemand das Ergebnis sieht.",
     "die_if": "Zeigt er {faces}, {does}.",
+    "dice": "Würfeln Sie unbeobachtet mit {n} fairen {sides}-seitigen Würfeln, sodass niemand sie sieht, und zählen Sie die Augen zusammen.",
+    "dice_if": "Ist die Summe {faces}, {does}.",
     "cards": ("Ziehen Sie unbeobachtet eine Karte aus dem gemischten Stapel mit {total} Karten und legen Sie sie "
               "zurück."),
     "card_truth": "Wahrheitsgemäß antworten", "card_yes": "Ja sagen", "card_no": "Nein sagen",

@@ -231,18 +231,75 @@ def _faces(faces, language: str) -> str:
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + phrase("or", language) + shown[-1]
 
 
-def die_text(faces: dict[str, list[int]], sides: int, language: str = "en") -> str:
-    """A forced-response die: ``faces`` = ``{"truth": [1, 2, 3, 4], "yes": [5], "no": [6]}``."""
+#: What a die face or a card can tell the respondent: forced response ("truth", "yes", "no") or
+#: the unrelated-question design's choice of question ("a": the sensitive one, "b": the harmless one).
+OUTCOMES = ("truth", "yes", "no", "a", "b")
+
+
+def die_text(faces: dict[str, list[int]], sides: int, language: str = "en",
+             categories: list[tuple[str, list[int]]] = ()) -> str:
+    """A die: ``faces`` = ``{"truth": [1, 2, 3, 4], "yes": [5], "no": [6]}`` (forced response) or
+    ``{"a": [1, 2, 3, 4], "b": [5, 6]}`` (which question); ``categories``: ``(name, faces)`` of
+    forced response with categories."""
     return " ".join([phrase("die", language, sides=sides)] + [
         phrase("die_if", language, faces=_faces(faces[k], language), does=phrase(f"does_{k}", language))
-        for k in ("truth", "yes", "no") if faces.get(k)])
+        for k in OUTCOMES if faces.get(k)] + [
+        phrase("die_if", language, faces=_faces(f, language), does=phrase("does_category", language, c=c))
+        for c, f in categories if f])
 
 
-def cards_text(truth: int, yes: int, no: int, language: str = "en") -> str:
-    """A forced-response deck of ``truth + yes + no`` cards marked with what to do."""
-    return " ".join([phrase("cards", language, total=truth + yes + no)] + [
+def dice_text(dice: int, sides: int, yes, no, language: str = "en") -> str:
+    """Forced response with ``dice`` dice added up: totals in ``yes`` / ``no`` force that answer, the rest truth."""
+    low, high = dice, dice * sides
+    truth = [t for t in range(low, high + 1) if t not in set(yes) | set(no)]
+    return " ".join([phrase("dice", language, n=dice, sides=sides)] + [
+        phrase("dice_if", language, faces=_faces(totals, language), does=phrase(f"does_{k}", language))
+        for k, totals in (("yes", yes), ("no", no), ("truth", truth)) if totals])
+
+
+def randomizer_sentence(record: dict | None, language: str = "en", categories=None) -> str:
+    """What the respondent does with the randomizer kept with an item's design, in ``language``.
+
+    ``record`` is ``{"kind": "coins", "tosses", "truth", "yes", "no"}``, ``{"kind": "die", "sides",
+    "truth", "yes", "no"}`` (faces), ``{"kind": "cards", "truth", "yes", "no"}`` (counts),
+    ``{"kind": "dice_sum", "dice", "sides", "yes", "no"}`` (totals) or ``{"kind": "exact"}``;
+    ``""`` for none, or for ``{"kind": "birthday"}``. A die or cards choosing the question of the
+    unrelated-question design have ``"a"`` and ``"b"`` (faces or counts) instead of truth/yes/no;
+    a die of forced response with categories has ``"forced"``: the faces of each category, named
+    ``categories`` (in ``language``; by default the record's ``"categories"``). Any record may
+    have ``"birthday_months"``: question B asks for a birthday in those months
+    (:func:`birthday_question`).
+    """
+    kind = (record or {}).get("kind")
+    try:
+        if kind == "coins":
+            return coin_text(int(record["tosses"]), record["truth"], record["yes"], record["no"], language)
+        if kind == "die":
+            names = list(categories or record.get("categories") or [])
+            forced = list(zip(names, record.get("forced") or []))
+            if len(forced) != len(record.get("forced") or []):
+                return ""
+            return die_text({k: record.get(k) or [] for k in OUTCOMES}, int(record["sides"]), language, forced)
+        if kind == "cards":
+            truth, yes, no, a, b = (int(record.get(k) or 0) for k in OUTCOMES)
+            return cards_text(truth, yes, no, language, a, b)
+        if kind == "dice_sum":
+            return dice_text(int(record["dice"]), int(record["sides"]), record.get("yes") or [],
+                             record.get("no") or [], language)
+        if kind == "exact":
+            return exact_text(language)
+    except (KeyError, TypeError, ValueError):
+        return ""  # a damaged record: the card goes without the sentence rather than misread it
+    return ""
+
+
+def cards_text(truth: int, yes: int, no: int, language: str = "en", a: int = 0, b: int = 0) -> str:
+    """A deck of cards marked with what to do: forced response (``truth``, ``yes``, ``no``) or
+    which question to answer (``a`` the sensitive one, ``b`` the harmless one)."""
+    counts = dict(zip(OUTCOMES, (truth, yes, no, a, b)))
+    return " ".join([phrase("cards", language, total=sum(counts.values()))] + [
         phrase("card_if", language, label=phrase(f"card_{k}", language), does=phrase(f"does_{k}", language))
-        for k, count in (("truth", truth), ("yes", yes), ("no", no)) if count])
+        for k, count in counts.items() if count])
 
 
 def coin_text(tosses: int, truth, yes, no, language: str = "en") -> str:
