@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QApplication, QScrollArea
 
+from dpdesk.gui.widgets.common import full_width
+from dpdesk.gui.widgets.plots import PLOT_MIN_WIDTH
 from tests.gui.test_gui_fit_1024 import VIEWS, example  # noqa: F401 - the example project, results shown
 from tests.gui.test_gui_keyboard_screen import wheel
 
@@ -47,4 +49,7 @@ def test_side_tables_are_never_clipped_at_1024_by_700(example, qtbot):  # noqa: 
     shot(rv.forest, "results_forest_plot_1024")
     window.resize(1100, 720)
     QApplication.processEvents()
-    assert rv.forest.box.direction() == rv.forest.box.Direction.LeftToRight  # room for both: side by side
+    forest = rv.forest  # side by side exactly when both fit (the labels set the table's width)
+    fits = forest.width() >= PLOT_MIN_WIDTH + full_width(forest.table) + forest.box.spacing()
+    assert (forest.box.direction() == forest.box.Direction.LeftToRight) == fits
+    assert forest.table.viewport().width() >= forest.table.horizontalHeader().length()

@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from tests.helpers.gui import shot
 
@@ -55,6 +56,8 @@ def test_choose_save_and_use_a_survey_design(survey_window, qtbot):
     window.resize(1200, 900)
     shot(window, "survey_design_panel")
     window.resize(1024, 700)
+    QApplication.processEvents()
+    assert window.width() <= 1024, "the Survey design panel widened the window past a 1024 px screen"
     shot(window, "survey_design_panel_1024")
 
     rv = window.results_view

@@ -332,3 +332,20 @@ def test_the_die_or_cards_are_kept_for_every_language(project_window, qtbot, key
     assert item.design_record["randomizer"] == expected
     german = L.platform_text(project_window.project, item.name, "de")["instructions"]
     assert randomizer_sentence(expected, "de", ["bus", "car"] if categories else None) in german
+
+
+def test_typing_into_a_suggested_short_name_replaces_it(project_window, qtbot):
+    """The walk clicked into the suggested name and typed: "copy_exams" + "copying" = "copy_examscopying"."""
+    from PySide6.QtCore import Qt
+
+    wizard = _start(project_window, "Have you ever copied in an exam?")
+    box = wizard.question_page.item_name
+    assert box.text()  # a suggestion
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=box.rect().center())
+    qtbot.waitUntil(box.hasSelectedText)
+    qtbot.keyClicks(box, "copying")
+    assert box.text() == "copying"
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=box.rect().center())  # the researcher's own name stays
+    qtbot.keyClicks(box, "_x")
+    assert box.text().startswith("copy") and "_x" in box.text() and box.text() != "_x"
+    wizard.reject()

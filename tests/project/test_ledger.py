@@ -211,7 +211,7 @@ def test_keys_match_the_column_type_and_bad_requests_say_what_to_fix(project):
     assert e.result["keys"] == [[1, 2, 3]]
     with pytest.raises(DataError, match="no column 'nope'"):
         ledger.release(project, {"statistic": "histogram", "columns": ["nope"], "keys": ["a"], "epsilon": 1})
-    with pytest.raises(DataError, match="not a number"):
+    with pytest.raises(DataError, match="holds numbers .codes.. Type the codes"):
         ledger.release(project, {"statistic": "histogram", "columns": ["age"], "keys": ["old"], "epsilon": 1})
     for bad, msg in [({"statistic": "total", "epsilon": 1}, "statistic must be"),
                      ({"statistic": "count"}, "exactly one of epsilon"),

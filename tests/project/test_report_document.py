@@ -103,3 +103,15 @@ def test_html_and_tsv_at_the_shown_precision(project):
     assert "<i>n</i>" in page and "<i>SE</i>" in page and "border-left" not in page  # horizontal rules only
     assert "Data fingerprint (SHA-256)" in page
     assert "<table" in table_clipboard_html(est) and repr(float(e.prevalence)) in table_clipboard_html(est, full=True)
+
+
+def test_a_test_with_p_below_001_keeps_its_p_in_html_and_in_word_runs():
+    """The walk found '..., χ²(3) = 17.15, p' : the '<' of 'p < .001' was read as markup and swallowed."""
+    from types import SimpleNamespace
+
+    from dpdesk.project.report.document import test_text
+    from dpdesk.project.report.inline import runs
+
+    text = test_text(SimpleNamespace(df=3, statistic=17.15, p_value=0.0007))
+    assert text.endswith("<i>p</i> &lt; .001")
+    assert "".join(r.text for r in runs(text)).endswith("p < .001")

@@ -296,8 +296,9 @@ class MappingDialog(AskBeforeDiscard, QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Tell dpdesk which column holds each item's answers and what each value means. "
-                                + intro))
+        heading = QLabel("Tell dpdesk which column holds each item's answers and what each value means. " + intro)
+        heading.setWordWrap(True)  # one long line made the dialog 1,398 px wide, its OK button off screen
+        layout.addWidget(heading)
         layout.addLayout(body, 1)
         layout.addWidget(self.buttons)
         for it in items:

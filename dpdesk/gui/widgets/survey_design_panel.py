@@ -39,19 +39,22 @@ class SurveyDesignPanel(QGroupBox):
         grid = QGridLayout()
         for k, (role, label, tip) in enumerate(ROLES):
             combo = name(QComboBox(), label, tip)
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-            combo.setMinimumContentsLength(10)
+            # a labelled column's long name must not widen the window past a 1024 px screen (the list shows it whole)
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(14)
             self.combos[role] = combo
-            grid.addWidget(QLabel(label + ":"), 0, 2 * k)
-            grid.addWidget(combo, 0, 2 * k + 1)
+            grid.addWidget(QLabel(label + ":"), k // 2, 2 * (k % 2))  # two columns of two
+            grid.addWidget(combo, k // 2, 2 * (k % 2) + 1)
         from dpdesk.project.survey_design import LONELY_WORDS
 
         self.lonely = name(QComboBox(), "Single-PSU strata",
                            "What to do with a stratum that has only one PSU (R survey's survey.lonely.psu)")
         for key, words in LONELY_WORDS.items():
             self.lonely.addItem(words, key)
-        grid.addWidget(QLabel("A stratum with one PSU:"), 1, 0, 1, 2)
-        grid.addWidget(self.lonely, 1, 2, 1, 2)
+        self.lonely.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.lonely.setMinimumContentsLength(20)
+        grid.addWidget(QLabel("A stratum with one PSU:"), 2, 0)
+        grid.addWidget(self.lonely, 2, 1)
         self.suggest = name(QPushButton("Use suggestions"), "Use suggested columns",
                             "Fill in the columns whose names look like a survey design's (not saved until you save)")
         self.suggest.clicked.connect(self.use_suggestions)
@@ -65,11 +68,11 @@ class SurveyDesignPanel(QGroupBox):
         buttons.addStretch(1)
         for b in (self.suggest, self.save, self.remove):
             buttons.addWidget(b)
-        grid.addLayout(buttons, 1, 4, 1, 4)
+        grid.addLayout(buttons, 2, 2, 1, 2)
         self.status = note(object_name="surveyDesignStatus")
         self.hint = note(object_name="surveyDesignHint")
-        grid.addWidget(self.status, 2, 0, 1, 8)
-        grid.addWidget(self.hint, 3, 0, 1, 8)
+        grid.addWidget(self.status, 3, 0, 1, 4)
+        grid.addWidget(self.hint, 4, 0, 1, 4)
         self.setLayout(grid)
         self.suggested = None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFormLayout,
@@ -65,6 +66,7 @@ class QuestionPage(QWizardPage):
         layout.addStretch(1)
         self.question.textChanged.connect(self._on_question)
         self.item_name.textEdited.connect(self._on_name_edited)
+        self.item_name.installEventFilter(self)  # a suggested name is selected on entry, so typing replaces it
         self.item_name.textChanged.connect(self.completeChanged)
         self.categories.textChanged.connect(self.completeChanged)
         self.kind_group.buttonToggled.connect(self._on_kind)
@@ -87,6 +89,13 @@ class QuestionPage(QWizardPage):
 
     def _on_name_edited(self, _text: str) -> None:
         self._name_touched = True
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt API
+        """Clicking into a suggested short name selects it: typing then replaces the suggestion
+        instead of appending to it (the walk got "copy_examscopying")."""
+        if watched is self.item_name and event.type() == QEvent.Type.FocusIn and not self._name_touched:
+            QTimer.singleShot(0, self.item_name.selectAll)  # after the click has placed the cursor
+        return super().eventFilter(watched, event)
 
     def _on_kind(self, *_args) -> None:
         self.categories.setEnabled(self.kind() != YES_NO)

@@ -53,8 +53,10 @@ def columns_of(spec: Mapping, frame: Any, dataset: str, missing: Mapping | None 
             try:
                 f = Fraction(str(k))
             except (ValueError, ZeroDivisionError):
-                raise DataError(f"Column {name!r} holds numbers, but the key {k!r} is not a number. "
-                                "Declare its keys as numbers.") from None
+                raise DataError(f"{k!r} is not one of the values of the column {name!r}: that column holds "
+                                "numbers (codes). Type the codes of the groups you want to count (for example "
+                                "1, 2, 3); the Data view shows what each code means. Nothing was released "
+                                "and no budget was spent.") from None
             out.append(int(f) if f.denominator == 1 else float(f))
         return out
 

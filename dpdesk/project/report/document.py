@@ -213,7 +213,7 @@ def test_text(t, df_design: int | None = None) -> str:
     """APA: ``<i>χ</i>²(3) = 12.34, <i>p</i> = .006``; a design-based test (``df_design``): ``<i>F</i>(3, 32) = 4.11``."""
     stat = f"<i>F</i>({t.df}, {df_design})" if df_design is not None else f"<i>χ</i>²({t.df})"
     return (f"{stat} = {NumberStyle.number(t.statistic)}, "
-            f"{NumberStyle.p_in_text(t.p_value).replace('p ', '<i>p</i> ', 1)}")
+            f"{_e(NumberStyle.p_in_text(t.p_value)).replace('p ', '<i>p</i> ', 1)}")  # 'p &lt; .001'
 
 
 def direct_table(direct: list[dict], style: NumberStyle, confidence: float) -> Table | None:
