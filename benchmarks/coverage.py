@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import importlib
 import math
 import os
 import platform
@@ -270,7 +271,7 @@ BOUNDARY_GRID = np.linspace(0.0, 1.0, 201)
 
 
 def _boundary_intervals(d, n: int, widen: bool) -> np.ndarray:
-    est = sys.modules["dpdesk.mechanisms.rr.estimate"]
+    est = importlib.import_module("dpdesk.mechanisms.rr.estimate")  # rr loads its parts lazily
     original = est._widen_at_boundary
     if not widen:
         est._widen_at_boundary = lambda model, counts, low, high, confidence: (low, high)
