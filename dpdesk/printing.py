@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -62,8 +63,34 @@ def html_to_pdf(html: str, path: str | os.PathLike, *, title: str = "dpdesk repo
 
     ``images`` maps the ``src`` names used in ``html`` to PNG bytes.
     """
-    app = _application()  # noqa: F841 - kept alive while painting
-    return write_pdf([html], path, title=title, images=images, page_numbers=True, before_painting=keep_captions)
+    return run_steps(html_pdf_steps(html, path, title=title, images=images))
+
+
+def html_pdf_steps(html: str, path: str | os.PathLike, *, title: str = "dpdesk report",
+                   images: dict[str, bytes] | None = None):
+    """:func:`html_to_pdf` as steps (see :func:`pdf_steps`)."""
+    return pdf_steps([html], path, title=title, images=images, page_numbers=True, before_painting=keep_captions)
+
+
+def run_steps(steps):
+    """Run the steps of a generator such as :func:`pdf_steps` to the end; returns its result."""
+    try:
+        while True:
+            next(steps)
+    except StopIteration as stop:
+        return stop.value
+
+
+def scaled_steps(steps, start: float, share: float):
+    """The steps of ``steps`` with their fractions mapped onto ``start`` .. ``start + share`` (``yield from`` it
+    for one part of a longer job); returns their result, and closes them if it is closed."""
+    try:
+        while True:
+            yield start + share * next(steps)
+    except StopIteration as stop:
+        return stop.value
+    finally:
+        steps.close()
 
 
 def write_pdf(htmls: list[str], path: str | os.PathLike, *, title: str, page: str = "A4", margin_mm: float = 20,
@@ -73,12 +100,30 @@ def write_pdf(htmls: list[str], path: str | os.PathLike, *, title: str, page: st
     at 300 dpi in DejaVu Sans ``font_pt`` and write them as one PDF to ``path`` atomically; returns the path.
 
     ``images`` maps ``src`` names to PNG bytes; ``page_numbers`` prints "2 / 5" below each page;
-    ``before_painting(document)`` runs once a document's pages are laid out (to move blocks, or to
-    check for a Cancel). Needs a Qt GUI application; any thread (no widgets).
+    ``before_painting(document)`` runs once a document's pages are laid out (to move blocks).
     """
-    from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSizeF, QUrl
+    return run_steps(pdf_steps(htmls, path, title=title, page=page, margin_mm=margin_mm, font_pt=font_pt,
+                               images=images, page_numbers=page_numbers, before_painting=before_painting))
+
+
+def pdf_steps(htmls: list[str], path: str | os.PathLike, *, title: str, page: str = "A4", margin_mm: float = 20,
+              font_pt: int = 9, images: dict[str, bytes] | None = None, page_numbers: bool = False,
+              before_painting=None):
+    """:func:`write_pdf` as a generator: it yields the fraction done after the layout and after each page,
+    and returns the path (``StopIteration.value``). Closing it early leaves no file behind.
+
+    Runs on the GUI thread only (or in a process without one, as the command line): the app steps it
+    from its event loop (``dpdesk.gui.shell.steps.StepRunner``), never in a worker. ``QTextDocument`` and
+    ``QPdfWriter`` are QObjects, and PySide6 keeps the GIL while Qt takes its signal-slot locks for them;
+    in a worker that deadlocked against the GUI thread destroying any Qt object (seen: the wizard's card
+    while a window animation ended, the process hung for good).
+    """
+    app = _application()  # kept alive while painting
+    from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSizeF, QThread, QUrl
     from PySide6.QtGui import QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
+    if QThread.currentThread() is not app.thread():
+        raise RuntimeError("A PDF is laid out on the GUI thread only (dpdesk.gui.shell.steps), never in a worker.")
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp")
     writer = QPdfWriter(str(tmp))
@@ -104,8 +149,10 @@ def write_pdf(htmls: list[str], path: str | os.PathLike, *, title: str, page: st
             before_painting(doc)
         docs.append(doc)
     pages = sum(doc.pageCount() for doc in docs)
-    painter = QPainter(writer)
+    painter, finished = None, False
     try:
+        yield 0.2
+        painter = QPainter(writer)
         number = 0
         for doc in docs:
             for page_index in range(doc.pageCount()):
@@ -120,9 +167,15 @@ def write_pdf(htmls: list[str], path: str | os.PathLike, *, title: str, page: st
                     painter.setFont(QFont("DejaVu Sans", 8))
                     painter.drawText(QRectF(0, rect.height() - footer + 20, rect.width(), footer - 20),
                                      0x0084, f"{number} / {pages}")  # AlignHCenter | AlignVCenter
+                if number < pages:
+                    yield 0.2 + 0.8 * number / pages
+        finished = True
     finally:
-        painter.end()
-    del painter, writer  # finishes the file
+        if painter is not None:
+            painter.end()
+        del painter, writer, docs  # finishes the file
+        if not finished:
+            tmp.unlink(missing_ok=True)
     os.replace(tmp, path)
     return path
 
@@ -144,21 +197,16 @@ def card_html(title: str, text: str) -> str:
             f"<div style='font-size: 11pt; line-height: 140%'>{body}</div>")
 
 
-def write_cards(cards: list[tuple[str, str]], path: str | os.PathLike, *, job=None) -> Path:
+def write_cards(cards: list[tuple[str, str]], path: str | os.PathLike) -> Path:
     """Respondent cards ``(title, text)`` as one PDF, each card from a new A5 page (one per language,
-    for example); written atomically. ``job``: a worker job (progress and Cancel), or None.
+    for example); written atomically."""
+    return run_steps(card_steps(cards, path))
 
-    Works in a worker thread: ``QPdfWriter`` and ``QTextDocument``, no widgets.
-    """
-    app = _application()  # noqa: F841 - kept alive while painting
-    if job is not None:
-        job.progress(0.1, "Laying out the card")
-    path = write_pdf([card_html(title, text) for title, text in cards], path, title=cards[0][0] if cards else "",
-                     page="A5", margin_mm=15, font_pt=11,
-                     before_painting=None if job is None else lambda _doc: job.check())
-    if job is not None:
-        job.progress(1.0, "Card saved")
-    return path
+
+def card_steps(cards: list[tuple[str, str]], path: str | os.PathLike):
+    """:func:`write_cards` as steps (see :func:`pdf_steps`: on the GUI thread, never in a worker)."""
+    return pdf_steps([card_html(title, text) for title, text in cards], path, title=cards[0][0] if cards else "",
+                     page="A5", margin_mm=15, font_pt=11)
 
 
 def write_report(project, path: str | os.PathLike, **options) -> Path:
@@ -179,6 +227,26 @@ def check_suffix(path: str | os.PathLike) -> None:
 
 def write_parts(parts, path: str | os.PathLike, *, style=None) -> Path:
     """Write ``(document, methods, figures)`` (``report_parts``) as HTML (SVG plots), or PDF, Word or LaTeX (PNG)."""
+    prepared = prepare_parts(parts, path, style=style)
+    return prepared if isinstance(prepared, Path) else run_steps(prepared.steps())
+
+
+@dataclass(frozen=True)
+class PdfPages:
+    """A report ready to be laid out as a PDF: its rich text and plots (``steps()``: on the GUI thread)."""
+
+    html: str
+    path: Path
+    title: str
+    images: dict[str, bytes]
+
+    def steps(self):
+        return html_pdf_steps(self.html, self.path, title=self.title, images=self.images)
+
+
+def prepare_parts(parts, path: str | os.PathLike, *, style=None) -> Path | PdfPages:
+    """What :func:`write_parts` can do in a worker (no Qt object): draw the plots (matplotlib) and write an HTML,
+    Word or LaTeX report (returns its path); for a PDF, the :class:`PdfPages` to lay out on the GUI thread."""
     import base64
 
     from dpdesk.plotting import render
@@ -206,6 +274,5 @@ def write_parts(parts, path: str | os.PathLike, *, style=None) -> Path:
 
         return write_latex(doc, methods, drawn, path)
     width = 480  # CSS pixels (1/96 in) of the 642 across an A4 page with 20 mm margins
-    pngs = {f"{key}.png": png for key, png in drawn.items()}
-    return html_to_pdf(html_of(doc, methods, {key: (f"{key}.png", width) for key in drawn}), path, title=doc.title,
-                       images=pngs)
+    return PdfPages(html_of(doc, methods, {key: (f"{key}.png", width) for key in drawn}), path, doc.title,
+                    {f"{key}.png": png for key, png in drawn.items()})

@@ -51,7 +51,7 @@ def test_card_of_every_design(qtbot, tmp_path, name):
     d = rr.design(name, **EXAMPLES[name])
     b = BIRTHDAY_B if name in TWO_QUESTIONS else ""
     text = suggested_instructions(QUESTION, d, "", b)
-    pdf = write_card(None, tmp_path / f"{name}.pdf", card_title("", QUESTION), text)
+    pdf = write_card(tmp_path / f"{name}.pdf", card_title("", QUESTION), text)
     check_card(pdf, d, QUESTION, "", b)
 
 
@@ -60,7 +60,7 @@ def test_researcher_title_replaces_the_question_as_title(tmp_path):
     from dpdesk.mechanisms import rr
 
     d = rr.design("forced", **EXAMPLES["forced"])
-    pdf = write_card(None, tmp_path / "t.pdf", card_title("Exam survey, question 7", QUESTION),
+    pdf = write_card(tmp_path / "t.pdf", card_title("Exam survey, question 7", QUESTION),
                      suggested_instructions(QUESTION, d, ""))
     text = pdf_text(pdf.read_bytes())
     assert text.startswith("Exam survey, question 7") and flat(QUESTION) in text

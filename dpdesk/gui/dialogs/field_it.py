@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from dpdesk.gui.help.window import HelpKey
+from dpdesk.gui.shell.steps import StepRunner
 from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 
@@ -50,15 +51,15 @@ def export_job(job, project, out: str, fmt: str, languages: list[str], mode: str
         return export_instrument(own, out, fmt, languages=languages, items=items, mode=mode)
 
 
-def cards_job(job, cards: dict[str, list[tuple[str, str]]], path: str):
-    """Worker: one PDF of the items' cards per language (``cards`` from ``paper_cards``)."""
-    from dpdesk.printing import write_cards
+def cards_steps(cards: dict[str, list[tuple[str, str]]], path: str):
+    """Steps (``StepRunner``, on the GUI thread): one PDF of the items' cards per language (``cards`` from
+    ``paper_cards``); returns the paths written."""
+    from dpdesk.printing import card_steps, scaled_steps
 
     written = []
     for k, (language, pages) in enumerate(cards.items()):
-        job.check()
-        job.progress(k / len(cards), f"Writing the {language} cards…")
-        written.append(write_cards(pages, card_path(path, language, len(cards))))
+        steps = card_steps(pages, card_path(path, language, len(cards)))
+        written.append((yield from scaled_steps(steps, k / len(cards), 1 / len(cards))))
     return written
 
 
@@ -131,6 +132,9 @@ class FieldDialog(QDialog):
         self.jobs = JobRunner(self)
         self.jobs.done.connect(self._on_done)
         self.jobs.failed.connect(self._on_failed)
+        self.card_steps = StepRunner(self)  # the PDFs are laid out on the GUI thread, in steps
+        self.card_steps.done.connect(self._on_done)
+        self.card_steps.failed.connect(self._on_failed)
         self.mode.currentIndexChanged.connect(self._on_mode)
         self.languages.itemChanged.connect(self._on_language)
         self.export_button.clicked.connect(self.choose_and_export)
@@ -204,12 +208,12 @@ class FieldDialog(QDialog):
                         self.mode.currentData(), self.items)
 
     def save_cards(self, path: str) -> None:
-        """Write the cards (one PDF per chosen language) in a worker; ``cards_saved(paths)`` after."""
+        """Write the cards (one PDF per chosen language) in steps; ``cards_saved(paths)`` after."""
         if self._paper_problems():
             return self._check()
         self.export_button.setEnabled(False)
         self.status.setText(self.tr("Writing the cards…"))
-        self.jobs.start(cards_job, self._cards, path)
+        self.card_steps.start(cards_steps(self._cards, path))
 
     def _on_done(self, result) -> None:
         self.export_button.setEnabled(True)
@@ -231,4 +235,5 @@ class FieldDialog(QDialog):
 
     def done(self, code: int) -> None:  # noqa: D102 - finish the job before closing
         self.jobs.cancel()
+        self.card_steps.cancel()
         super().done(code)

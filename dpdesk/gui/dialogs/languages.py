@@ -26,7 +26,7 @@ from dpdesk.errors import DpdeskError
 from dpdesk.mechanisms.rr.wording_languages.text import TWO_QUESTIONS
 
 from dpdesk.gui.dialogs.errors import show_error
-from dpdesk.gui.shell.worker import JobRunner
+from dpdesk.gui.shell.steps import StepRunner
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 
 
@@ -106,7 +106,7 @@ class LanguagesDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self.problem)
         self.resize(760, 600)
-        self.runner = JobRunner(self)
+        self.runner = StepRunner(self)  # the PDF is laid out on the GUI thread, in steps
         self.runner.done.connect(self._on_saved_pdf)
         self.runner.failed.connect(self._on_failed_pdf)
         self.current: str | None = None
@@ -283,8 +283,8 @@ class LanguagesDialog(QDialog):
             self.save_cards(path, languages)
 
     def save_cards(self, path, languages: list[str] | None = None) -> None:
-        """Write the card(s) in a worker; ``runner.done`` fires with the path once saved."""
-        from dpdesk.printing import write_cards
+        """Write the card(s) in steps; ``runner.done`` fires with the path once saved."""
+        from dpdesk.printing import card_steps
 
         path = Path(path)
         if path.suffix.lower() != ".pdf":
@@ -297,7 +297,7 @@ class LanguagesDialog(QDialog):
             else:
                 cards.append((saved.title, saved.card))
         self.status.setText(self.tr("Saving the card…"))
-        self.runner.start(_write, write_cards, cards, path)
+        self.runner.start(card_steps(cards, path))
 
     def _on_saved_pdf(self, path) -> None:
         self.last_card = Path(path)
@@ -307,10 +307,6 @@ class LanguagesDialog(QDialog):
         self.status.setText("")
         show_problem(self.problem, str(exc) if isinstance(exc, DpdeskError)
                      else self.tr("The card could not be saved. Check that the folder exists and is writable."))
-
-
-def _write(job, write_cards, cards, path):
-    return write_cards(cards, path, job=job)
 
 
 def open_languages(project, item_name: str, settings=None, parent=None) -> LanguagesDialog | None:

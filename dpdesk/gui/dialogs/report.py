@@ -2,14 +2,16 @@
 
 The report is built from the results on screen (same options, same direct-question
 comparisons, same number style) in a worker: the HTML by the project layer
-(``dpdesk.project.report``), written by ``dpdesk.printing`` (the PDF laid out by Qt; Word with
-python-docx; LaTeX with its figures beside it).
+(``dpdesk.project.report``), written by ``dpdesk.printing`` (Word with python-docx; LaTeX with its
+figures beside it). A PDF is then laid out and painted by Qt on the GUI thread, page by page
+(``dpdesk.gui.shell.steps``): Qt's text documents are never made in a worker.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from dpdesk.printing import REPORT_SUFFIXES
@@ -18,9 +20,10 @@ from dpdesk.printing import REPORT_SUFFIXES
 REPORT_FILTER = ";;".join(f"{kind} (*{suffix})" for suffix, kind in REPORT_SUFFIXES.items() if suffix != ".htm")
 
 
-def report_job(job, project, rs, path: str) -> Path:
-    """Worker: write the report of the ResultSet ``rs`` to ``path`` (.pdf, .docx, .html or .tex)."""
-    from dpdesk.printing import write_parts
+def report_job(job, project, rs, path: str):
+    """Worker: write the report of the ResultSet ``rs`` to ``path`` (.docx, .html or .tex; returns the path),
+    or prepare a PDF (returns the ``PdfPages`` to lay out on the GUI thread)."""
+    from dpdesk.printing import prepare_parts
     from dpdesk.project.reading.importing import own_connection
     from dpdesk.project.report.figures import FigureRows
     from dpdesk.project.report.number_style import NumberStyle
@@ -34,8 +37,8 @@ def report_job(job, project, rs, path: str) -> Path:
         parts = report_parts(own, results=rs.results, direct=rs.direct, ci=o.ci, confidence=o.confidence,
                              style=style, figures=figures)
     job.check()
-    job.progress(0.4, "Drawing the plots and laying out the pages…")
-    return write_parts(parts, path, style=style)
+    job.progress(0.4, "Drawing the plots…")
+    return prepare_parts(parts, path, style=style)
 
 
 class ReportFileDialog(QFileDialog):
@@ -89,16 +92,48 @@ def export_report_dialog(view) -> None:
     start_report(view, path)
 
 
-def start_report(view, path: str):
-    """Start the report job of ``view`` (tests call this without the file dialog); returns the runner."""
-    from dpdesk.gui.shell.worker import JobRunner
+class ReportWriter(QObject):
+    """The report job of a view: ``report_job`` in a worker, then a PDF's pages in steps on the GUI thread.
+    ``done(path)`` once the file is written, ``failed(exc)``; one report at a time."""
 
+    done = Signal(object)
+    failed = Signal(object)
+
+    def __init__(self, parent) -> None:
+        from dpdesk.gui.shell.steps import StepRunner
+        from dpdesk.gui.shell.worker import JobRunner
+
+        super().__init__(parent)
+        self.jobs = JobRunner(self)
+        self.pages = StepRunner(self)
+        self.jobs.done.connect(self._on_prepared)
+        self.jobs.failed.connect(self.failed)
+        self.pages.done.connect(self.done)
+        self.pages.failed.connect(self.failed)
+
+    def start(self, project, rs, path: str) -> None:
+        self.pages.cancel()
+        self.jobs.start(report_job, project, rs, path)
+
+    def _on_prepared(self, prepared) -> None:
+        if isinstance(prepared, Path):
+            self.done.emit(prepared)
+        else:
+            self.pages.start(prepared.steps(), "Laying out the pages…")
+
+    def shutdown(self) -> None:
+        self.pages.cancel()
+        self.jobs.shutdown()
+
+
+def start_report(view, path: str):
+    """Start the report job of ``view`` (tests call this without the file dialog); returns its ReportWriter."""
     runner = getattr(view, "report_jobs", None)
     if runner is None:
-        runner = view.report_jobs = JobRunner(view)
+        runner = view.report_jobs = ReportWriter(view)
         runner.done.connect(view.report_done)  # bound methods, never lambdas (PITFALLS: crash at exit)
         runner.failed.connect(view.report_failed)
-    runner.start(report_job, view.project, view.current, str(path))
+    runner.start(view.project, view.current, str(path))
     return runner
 
 

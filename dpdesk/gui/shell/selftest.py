@@ -75,7 +75,7 @@ def _exercise(app, window, tmp: Path) -> int:
     for drawing, head in (("estimates.svg", b"<?xml"), ("estimates.pdf", b"%PDF")):  # the other backends
         _check(_plot(results, tmp / drawing).read_bytes().startswith(head), f"the plot was not saved as {drawing}")
     item = window.project.items()[0]
-    pdf = write_card(None, tmp / "card.pdf", card_title("", item.question),
+    pdf = write_card(tmp / "card.pdf", card_title("", item.question),
                      suggested_instructions(item.question, item.design, ""))
     data = pdf.read_bytes()
     pages = len(re.findall(rb"/Type\s*/Page(?![s\w])", data))

@@ -1,7 +1,7 @@
 """Respondent instructions: the suggested wording, plain text to paste, a printable PDF card.
 
 The words come from ``dpdesk.mechanisms.rr.wording_languages`` (in any of its languages);
-the PDF from ``dpdesk.printing.write_cards`` (no widgets, so it can be made in a worker thread).
+the PDF from ``dpdesk.printing`` (laid out on the GUI thread: ``card_steps`` with a ``StepRunner``).
 """
 
 from __future__ import annotations
@@ -48,9 +48,14 @@ def card_html(title: str, text: str) -> str:
     return printing.card_html(title, text)
 
 
-def write_card(job, path: str | os.PathLike, title: str, text: str, more: list[tuple[str, str]] | None = None) -> Path:
+def write_card(path: str | os.PathLike, title: str, text: str, more: list[tuple[str, str]] | None = None) -> Path:
     """Write the instruction card to ``path`` as a PDF (A5; long text goes on to more pages); returns the path.
 
     ``more``: further cards (title, text), e.g. the same card in other languages, each on its own page.
     """
-    return printing.write_cards([(title, text)] + list(more or []), path, job=job)
+    return printing.run_steps(card_steps(path, title, text, more))
+
+
+def card_steps(path: str | os.PathLike, title: str, text: str, more: list[tuple[str, str]] | None = None):
+    """:func:`write_card` as steps for a ``dpdesk.gui.shell.steps.StepRunner`` (on the GUI thread)."""
+    return printing.card_steps([(title, text)] + list(more or []), path)

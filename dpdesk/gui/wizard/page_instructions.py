@@ -28,13 +28,13 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError
 
-from dpdesk.gui.widgets.card import TWO_QUESTIONS, card_title, suggested_instructions, write_card
+from dpdesk.gui.widgets.card import TWO_QUESTIONS, card_steps, card_title, suggested_instructions
 
 PLACEHOLDER = "[write the harmless question"
 #: The last step's "Then field it" choice: after saving, the Field it dialog opens in that mode.
 FIELD_MODES = (("Not now", None), ("On an online platform (Qualtrics, LimeSurvey, REDCap, ODK)", "online"),
                ("In an interview (tablet or laptop)", "interview"), ("On a paper card", "paper"))
-from dpdesk.gui.shell.worker import JobRunner
+from dpdesk.gui.shell.steps import StepRunner
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 
 
@@ -82,7 +82,7 @@ class InstructionsPage(QWizardPage):
         layout.addLayout(then)
         layout.addWidget(self.status)
         layout.addWidget(self.problem)
-        self.runner = JobRunner(self)
+        self.runner = StepRunner(self)  # the PDF is laid out on the GUI thread, in steps
         self.runner.done.connect(self._on_saved)
         self.runner.failed.connect(self._on_failed)
         self.text.textChanged.connect(self._on_edit)
@@ -161,13 +161,13 @@ class InstructionsPage(QWizardPage):
             self.save_card(path)
 
     def save_card(self, path) -> None:
-        """Write the card in a worker; ``runner.done`` fires with the path when it is saved."""
+        """Write the card in steps; ``runner.done`` fires with the path when it is saved."""
         path = Path(path)
         if path.suffix.lower() != ".pdf":
             path = path.with_suffix(".pdf")
         self.status.setText("Saving the card…")
         title = card_title(self.draft.card_title, self.draft.question)
-        self.runner.start(write_card, path, title, self.text.toPlainText())
+        self.runner.start(card_steps(path, title, self.text.toPlainText()))
 
     def _on_saved(self, path) -> None:
         self.last_card = Path(path)
