@@ -73,3 +73,20 @@ def _no_leaked_threads(request):
     if pool.activeThreadCount():
         pool.waitForDone(5000)
         assert pool.activeThreadCount() == 0, "test left QThreadPool workers running"
+
+
+#: A test still running after this many seconds is taken to hang: every thread's stack is printed and the run
+#: stops (the longest test takes under a minute; a deadlock once held CI for its whole 90 minutes).
+HANG_SECONDS = 600
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    import faulthandler
+    import sys
+
+    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True, file=sys.__stderr__)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
