@@ -1,8 +1,8 @@
 """An instrument as platform-neutral data: per item, the fields a platform shows and stores.
 
 Each item becomes a block of fields: an instruction text, then (two-group designs) the group
-question, then the answer question with dpdesk's codes; a unary (multi-select) item gets one
-tick-box question per option instead. Every exporter writes this plan in its own format, and
+question, then the answer question with dpdesk's codes; a unary (multi-select) item's
+instruction text starts with its question, and one tick-box question per option follows. Every exporter writes this plan in its own format, and
 :func:`recorded_items` keeps what the import needs to map the answers back.
 """
 
@@ -40,6 +40,11 @@ class ItemPlan:
     fields: list[Field]
     texts: dict[str, RespondentText]
     responses: tuple[str, ...] = ()
+
+    def title(self, language: str) -> str:
+        """What respondents read as the heading of the item's group or page, in ``language``:
+        its question (never the item's short name, which is the researcher's)."""
+        return group_title(self.texts[language])
 
 
 def plan(project, languages=("en",), items=None, provider: TextProvider = respondent_text,
@@ -99,7 +104,8 @@ def _problems(item, texts) -> list[str]:
 def _item_plan(item, base, texts, namer, taken) -> ItemPlan:
     main = next(iter(texts.values()))
     per = lambda get: {lang: get(t) for lang, t in texts.items()}  # noqa: E731
-    fields = [Field("intro", "text", per(_intro_text), suffix="intro")]
+    intro = _intro_text if not main.tick_options else _unary_intro  # tick boxes: the question goes first
+    fields = [Field("intro", "text", per(intro), suffix="intro")]
     if main.group_question:
         fields.append(Field("group", "single", per(lambda t: t.group_question),
                             [(code, per(lambda t, i=i: t.group_options[i][1]))
@@ -119,6 +125,19 @@ def _item_plan(item, base, texts, namer, taken) -> ItemPlan:
 
 def _intro_text(t: RespondentText) -> str:
     return t.full_instructions
+
+
+def _unary_intro(t: RespondentText) -> str:
+    """A unary (multi-select) item's first field: its question, then the instructions (its tick
+    boxes carry only the options' names)."""
+    return f"{t.question}\n\n{t.full_instructions}"
+
+
+def group_title(t: RespondentText, limit: int = 100) -> str:
+    """An item's group heading: its question (question A of the two-question designs), first line,
+    at most ``limit`` characters (LimeSurvey's group names hold 100)."""
+    line = (t.question or "").strip().split("\n")[0]
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
 def _answer_text(t: RespondentText) -> str:
