@@ -26,6 +26,14 @@ QSF_ENTRY_KEYS = {"CreatorID", "Deleted", "DivisionID", "LastAccessed", "LastAct
                   "SurveyActiveResponseSet", "SurveyBrandID", "SurveyCreationDate", "SurveyDescription",
                   "SurveyExpirationDate", "SurveyID", "SurveyLanguage", "SurveyName", "SurveyOwnerID",
                   "SurveyStartDate", "SurveyStatus"}
+#: The randomizer the wizard keeps for exact probabilities (any private randomizer, e.g. a random-number app).
+EXACT = {"kind": "exact"}
+
+
+def _kept(design) -> dict:
+    return {**design.to_dict(), "randomizer": EXACT}
+
+
 REDCAP_COLUMNS = ["Variable / Field Name", "Form Name", "Section Header", "Field Type", "Field Label",
                   "Choices, Calculations, OR Slider Labels", "Field Note", "Text Validation Type OR Show Slider Number",
                   "Text Validation Min", "Text Validation Max", "Identifier?", "Branching Logic (Show field only if...)",
@@ -171,7 +179,7 @@ def test_researcher_words_asking_for_a_draw_are_refused(tmp_path):
     from dpdesk.project import Project
 
     with Project.create(tmp_path / "p.dpdesk") as project:
-        project.add_item("q", rr.design("warner", p=0.75), question="Compute rand() first")
+        project.add_item("q", _kept(rr.design("warner", p=0.75)), question="Compute rand() first")
         with pytest.raises(DesignError, match="platform draw"):
             export_instrument(project, tmp_path / "x", "limesurvey")
 
@@ -199,7 +207,7 @@ def test_an_item_without_its_question_b_waits(tmp_path):
         project.add_item("copy", rr.design("crosswise", p=0.25), question="Did you copy?")
         with pytest.raises(DesignError, match="no question B"):
             export_instrument(project, tmp_path / "x", "qsf")
-        project.add_item("blank", rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25))
+        project.add_item("blank", _kept(rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25)))
         from dpdesk.project.fielding.instrument import problems
 
         assert [p.split(":")[0] for p in problems(project)] == ["Item 'copy' cannot be fielded yet",
@@ -211,7 +219,7 @@ def test_respondent_text_uses_the_design_words(tmp_path):
 
     with Project.create(tmp_path / "p.dpdesk") as project:
         project.add_item("crosswise", rr.design("crosswise", p=0.25), question="Q?")
-        project.add_item("unary", rr.design("unary", categories=["a", "b", "c"], epsilon=1.0))
+        project.add_item("unary", _kept(rr.design("unary", categories=["a", "b", "c"], epsilon=1.0)))
         t = respondent_text(project, "crosswise")
         assert t.options == ((1, "Both answers are the same"), (2, "The answers are different"))
         assert t.responses == ("yes", "no") and "[write the harmless question" in t.question_b
@@ -267,7 +275,7 @@ def test_hostile_words_stay_words(tmp_path):
     from dpdesk.project import Project
 
     with Project.create(tmp_path / "p.dpdesk") as project:
-        project.add_item("q", rr.design("warner", p=0.75), question="=HYPERLINK(1) | {x} ${other} [[Block:y]] <b>")
+        project.add_item("q", _kept(rr.design("warner", p=0.75)), question="=HYPERLINK(1) | {x} ${other} [[Block:y]] <b>")
         files = {fmt: export_instrument(project, tmp_path / f"x_{fmt}", fmt).files[0] for fmt in FORMATS}
     assert not convert(xlsform=str(files["xlsform"]), validate=False).warnings
     from openpyxl import load_workbook

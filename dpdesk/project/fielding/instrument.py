@@ -60,7 +60,10 @@ def plan(project, languages=("en",), items=None, provider: TextProvider = respon
         raise DesignError("The project has no items to field. Add one with the wizard or `dpdesk item`.")
     namer = namer or redcap_name
     plans, taken = [], set()
+    from dpdesk.project.fielding.privacy import check_online
+
     for item in chosen:
+        check_online(item.design, item.name)  # first: a draw no home randomizer gives is the real obstacle
         texts = {lang: provider(project, item.name, lang, mode=mode) for lang in languages}
         found = _problems(item, texts)
         if found:
