@@ -187,15 +187,18 @@ def seen_text(t: RespondentText) -> dict:
 
 
 def recorded_items(plans: list[ItemPlan], extra: Callable[[ItemPlan, Field], dict] | None = None) -> dict:
-    """What the import needs per item: field names, codes (with labels) and question texts; and
-    under ``texts`` what respondents saw in every language (:func:`seen_text`)."""
+    """What the import needs per item: field names, codes (with labels) and question texts (the first
+    language's as ``text`` and ``choices``, every language's as ``texts`` and ``labels``); and
+    under the item's ``texts`` what respondents saw in every language (:func:`seen_text`)."""
     out = {}
     for p in plans:
         lang = next(iter(p.texts))
         entry: dict = {"design": p.design, "fields": []}
         for f in p.fields:
             rec = {"role": f.role, "name": f.name, "text": f.text.get(lang, ""),
-                   "choices": [[code, labels.get(lang, "")] for code, labels in f.choices]}
+                   "choices": [[code, labels.get(lang, "")] for code, labels in f.choices],
+                   # every fielded language: an export in the respondents' language maps too
+                   "texts": dict(f.text), "labels": [dict(labels) for _, labels in f.choices]}
             if f.option:
                 rec["option"] = f.option
             if extra is not None:
