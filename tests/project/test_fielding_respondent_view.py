@@ -82,3 +82,26 @@ def test_a_long_question_heads_its_limesurvey_group_shortened():
 
     title = group_title(RespondentText("en", "word " * 40, "", ""))
     assert len(title) == 100 and title.endswith("…")
+
+
+def test_qsf_languages_as_qualtrics_writes_them(tmp_path, unary_exports):
+    """``SO.AvailableLanguages`` lists every language (the first too, as real exports and
+    github.com/sumtxt/qsf's activate_languages write it), the first is the survey's, and a question
+    with no translation has ``Language: []``."""
+    survey = json.loads(unary_exports["qsf"][0].read_text(encoding="utf-8"))
+    so = next(e["Payload"] for e in survey["SurveyElements"] if e["Element"] == "SO")
+    assert so["AvailableLanguages"] == {"EN": [], "DE": []} and so["SurveyLanguage"] == "EN"
+    with fielding_project(tmp_path / "p.dpdesk", ["forced"]) as project:
+        L.set_text(project, "forced", "de", question="Haben Sie jemals geschummelt?")
+        german_first = json.loads(export_instrument(project, tmp_path / "de", "qsf", languages=["de", "en"])
+                                  .files[0].read_text(encoding="utf-8"))
+        english = json.loads(export_instrument(project, tmp_path / "en", "qsf").files[0].read_text(encoding="utf-8"))
+    so = next(e["Payload"] for e in german_first["SurveyElements"] if e["Element"] == "SO")
+    assert so["AvailableLanguages"] == {"DE": [], "EN": []} and so["SurveyLanguage"] == "DE"
+    assert german_first["SurveyEntry"]["SurveyLanguage"] == "DE"
+    mc = next(e["Payload"] for e in german_first["SurveyElements"] if e["Element"] == "SQ"
+              and e["Payload"]["DataExportTag"] == "forced")
+    assert mc["QuestionText"] == "Haben Sie jemals geschummelt?" and mc["Language"]["EN"]["Choices"]["1"]["Display"] == "Yes"
+    so = next(e["Payload"] for e in english["SurveyElements"] if e["Element"] == "SO")
+    assert so["AvailableLanguages"] == {"EN": []}
+    assert all(e["Payload"]["Language"] == [] for e in english["SurveyElements"] if e["Element"] == "SQ")
