@@ -16,16 +16,15 @@ from dpdesk.project.fielding.privacy import FORBIDDEN, README
 from dpdesk.project.fielding.store import instruments, item_text, set_item_text
 from dpdesk.project.fielding.texts import respondent_text
 from tests.helpers.fielding import FIELDABLE, fielding_project
+from tests.helpers.paths import DATA, FIXTURES
 
-#: Keys every single-answer multiple-choice question shares in Qualtrics' own exports (five real
-#: .qsf files: github.com/ctesta01/QualtricsTools data/Sample Surveys, github.com/sumtxt/qsf data-raw).
-QSF_MC_KEYS = {"ChoiceOrder", "Choices", "Configuration", "DataExportTag", "Language", "QuestionDescription",
-               "QuestionID", "QuestionText", "QuestionType", "Selector", "SubSelector", "Validation"}
-QSF_ELEMENT_KEYS = {"Element", "Payload", "PrimaryAttribute", "SecondaryAttribute", "SurveyID", "TertiaryAttribute"}
-QSF_ENTRY_KEYS = {"CreatorID", "Deleted", "DivisionID", "LastAccessed", "LastActivated", "LastModified",
-                  "SurveyActiveResponseSet", "SurveyBrandID", "SurveyCreationDate", "SurveyDescription",
-                  "SurveyExpirationDate", "SurveyID", "SurveyLanguage", "SurveyName", "SurveyOwnerID",
-                  "SurveyStartDate", "SurveyStatus"}
+#: The keys real Qualtrics .qsf files share (github.com/ctesta01/QualtricsTools data/, github.com/sumtxt/qsf
+#: data-raw), derived from them by tests/fixtures/platforms/qsf_keys.py.
+_REAL_QSF = json.loads((FIXTURES / "platforms" / "qsf_keys.json").read_text(encoding="utf-8"))
+QSF_MC_KEYS = set(_REAL_QSF["single_answer_mc_keys"])
+QSF_ELEMENT_KEYS = set(_REAL_QSF["element_keys"])
+QSF_ENTRY_KEYS = set(_REAL_QSF["survey_entry_keys"])
+
 #: The randomizer the wizard keeps for exact probabilities (any private randomizer, e.g. a random-number app).
 EXACT = {"kind": "exact"}
 
@@ -34,11 +33,9 @@ def _kept(design) -> dict:
     return {**design.to_dict(), "randomizer": EXACT}
 
 
-REDCAP_COLUMNS = ["Variable / Field Name", "Form Name", "Section Header", "Field Type", "Field Label",
-                  "Choices, Calculations, OR Slider Labels", "Field Note", "Text Validation Type OR Show Slider Number",
-                  "Text Validation Min", "Text Validation Max", "Identifier?", "Branching Logic (Show field only if...)",
-                  "Required Field?", "Custom Alignment", "Question Number (surveys only)", "Matrix Group Name",
-                  "Matrix Ranking?", "Field Annotation"]
+#: The 18 columns of a real REDCap data dictionary (REDCapR's test data, MIT; tests/data/platforms/README.md).
+REDCAP_COLUMNS = next(csv.reader(io.StringIO((DATA / "platforms" / "redcap_survey_dictionary.csv")
+                                             .read_text(encoding="utf-8"))))
 
 
 @pytest.fixture(scope="module")
