@@ -4,6 +4,8 @@ and an item whose column is found but whose answers do not fit is listed, never 
 
 from __future__ import annotations
 
+import csv
+
 import pytest
 
 from dpdesk.mechanisms import rr
@@ -87,3 +89,25 @@ def test_a_column_found_whose_answers_do_not_fit_is_listed(tmp_path):
         assert project.item("forced").column == "forced" and project.item("warner").column is None
         [note] = [w for w in table.report.warnings if "warner" in w]
         assert "column 'warner' was found" in note and "'maybe'" in note and "Map items" in note
+
+
+@pytest.mark.parametrize("case", ["limesurvey", "redcap", "kobo"])
+def test_two_group_items_sharing_the_group_question_map_by_their_text_headings(tmp_path, case):
+    """The group question is asked once, so text headings are unique and a German labelled export maps."""
+    fmt, write = CASES[case]
+    names = ["sld", "cdm", "forced"]
+    with helpers.fielding_project(tmp_path / "s.dpdesk", names) as project:
+        for name in names:
+            L.set_text(project, name, "de", question=WORDS["de"][0].format(name))
+        files = export_instrument(project, tmp_path / "i", fmt, languages=["en", "de"]).files
+        rows, counts = helpers.simulate(project)
+        text = write(files, rows, "de")
+        head = next(csv.reader(text.splitlines()[:1]))
+        assert len(head) == len(set(head))  # no heading twice
+        export = tmp_path / "answers.csv"
+        export.write_text(text, encoding="utf-8", newline="")
+        table = import_file(project, export)
+        assert not [w for w in table.report.warnings if "Not mapped" in w], table.report.warnings
+        assert project.item("sld").group_column == project.item("cdm").group_column
+        for r in analyze(project):
+            _same_estimate(r, project.item(r.item).design, counts[r.item])

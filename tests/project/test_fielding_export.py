@@ -82,8 +82,10 @@ def test_qsf_has_the_structure_of_qualtrics_own_files(exported):
     cross = questions["crosswise"]["Choices"]
     assert cross["1"]["Display"] == "Both answers are the same" and questions["crosswise"]["RecodeValues"]["1"] == "1"
     assert "January, February or March" in questions["crosswise"]["QuestionText"]
-    for name in ("sld", "cdm", "unrelated_unknown"):
-        assert questions[f"{name}_group"]["QuestionType"] == "MC"  # the group, asked on its own
+    # the group, asked on its own, once per respondent for the three two-group items
+    groups = [q for q in questions.values() if q["QuestionText"].startswith("On which day of the month")]
+    assert [q["DataExportTag"] for q in groups] == ["unrelated_unknown_group"] and groups[0]["QuestionType"] == "MC"
+    assert not {"sld_group", "cdm_group"} & set(questions)
     assert [questions[f"unary_{k}"]["QuestionText"] for k in (1, 2, 3)] == ["a", "b", "c"]  # a tick box each
     qids = [e["Payload"]["QuestionID"] for e in survey["SurveyElements"] if e["Element"] == "SQ"]
     assert qids == [f"QID{i + 1}" for i in range(len(qids))]

@@ -105,3 +105,30 @@ def test_qsf_languages_as_qualtrics_writes_them(tmp_path, unary_exports):
     so = next(e["Payload"] for e in english["SurveyElements"] if e["Element"] == "SO")
     assert so["AvailableLanguages"] == {"EN": []}
     assert all(e["Payload"]["Language"] == [] for e in english["SurveyElements"] if e["Element"] == "SQ")
+
+
+TWO_GROUP = ["sld", "cdm", "unrelated_unknown"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_birthday_group_question_is_asked_once_per_respondent(tmp_path, fmt):
+    """Several two-group items share one group question (per language), and each item records it."""
+    from dpdesk.project.fielding.store import instruments
+
+    with fielding_project(tmp_path / "p.dpdesk", TWO_GROUP) as project:
+        for name in TWO_GROUP:
+            L.set_text(project, name, "de", question=f"Haben Sie jemals {name} getan?",
+                       question_b="Hat Ihre Mutter im Januar Geburtstag?" if name == "unrelated_unknown" else None)
+        files = export_instrument(project, tmp_path / "x", fmt, languages=["en", "de"]).files
+        recorded = instruments(project)[0].items
+    text = "\n".join(_all_text(f) for f in files if not f.name.endswith("README.txt"))
+    if fmt == "qsf":  # what respondents read: the question texts (QuestionDescription is the researcher's)
+        qs = [e["Payload"] for e in json.loads(text)["SurveyElements"] if e["Element"] == "SQ"]
+        text = "\n".join([q["QuestionText"] for q in qs] + [t["QuestionText"] for q in qs for t in q["Language"].values()])
+    assert text.count("On which day of the month is your birthday?") == 1
+    from dpdesk.mechanisms.rr.wording_languages import phrase
+
+    assert text.count(phrase("group_question", "de")) == 1
+    names = {name: [f["name"] for f in entry["fields"] if f["role"] == "group"] for name, entry in recorded.items()}
+    assert names == {name: ["sld_group" if fmt != "limesurvey" else "sldGroup"] for name in TWO_GROUP}
+    assert [f["role"] for f in recorded["cdm"]["fields"]] == ["intro", "group", "answer"]

@@ -82,6 +82,7 @@ def match_instrument(items: dict, table, only=None) -> Matched:
     """Match one recorded instrument (``items`` as :func:`instrument.recorded_items` made it)."""
     find = _finder(table)
     out = Matched()
+    group_columns: dict[str, str] = {}  # a group question asked once for several items: one column
     for item, entry in items.items():
         if only is not None and item not in only:
             continue
@@ -109,10 +110,11 @@ def match_instrument(items: dict, table, only=None) -> Matched:
         mapping = {"column": column, "codes": codes, "group_column": None, "group_codes": None}
         if "group" in fields:
             g = fields["group"]
-            group_column = find(g)
+            group_column = group_columns.get(g["name"]) or find(g)
             if group_column is None:
                 out.unmatched.append(f"{item}: no column for its group question {g['name']!r}")
                 continue
+            group_columns[g["name"]] = group_column
             mapping.update(group_column=group_column,
                            group_codes={str(code): choice_codes(g, k) for k, (code, _) in enumerate(g["choices"])})
         out.mappings[item] = mapping

@@ -24,7 +24,8 @@ def group_name(p: ItemPlan) -> str:
 
 
 def extra(plans):
-    return lambda p, f: {"group": group_name(p)}
+    owner = {f.name: group_name(p) for p in plans for f in p.fields}  # a shared group question: its own group
+    return lambda p, f: {"group": owner.get(f.name, group_name(p))}
 
 
 def _text(text: str) -> str:
