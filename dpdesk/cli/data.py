@@ -373,7 +373,11 @@ def _set_randomizer(args) -> int:
     with Project.open(args.project) as project:
         item = project.item(args.name)
         record = device_for(item.design, args.randomizer, args.name)
-        project.update_item(args.name, design={**(item.design_record or item.design.to_dict()), "randomizer": record})
+        stored = dict(item.design_record or item.design.to_dict())
+        kept = stored.get("randomizer") if isinstance(stored.get("randomizer"), dict) else {}
+        if kept.get("birthday_months"):  # question B's birthday months stay (every language writes them)
+            record = {**record, "birthday_months": kept["birthday_months"]}
+        project.update_item(args.name, design={**stored, "randomizer": record})
     print(f"{args.name!r} keeps its randomizer now; respondents read: {randomizer_sentence(record)}")
     return 0
 
