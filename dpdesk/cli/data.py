@@ -88,6 +88,11 @@ def register(sub) -> None:
     p.add_argument("--question-b", default="", metavar="TEXT",
                    help="two-question designs (crosswise, triangular, unrelated question): the harmless "
                    "question B, as respondents read it")
+    p.add_argument("--randomizer", choices=("exact", "coins", "die", "cards"),
+                   help="the randomizer respondents hold, so every language's instructions say how to draw it: "
+                   "exact (any private randomizer with the design's probabilities, e.g. a random-number app), or "
+                   "for forced response the fewest coins, a die or a deck of cards giving them exactly. With "
+                   "--design for a new item; alone, for an existing item")
     p.set_defaults(func=cmd_item)
 
     p = sub.add_parser("label", help="label a column (or an item) with words readers recognise",
@@ -307,6 +312,8 @@ def cmd_item(args) -> int:
         print(f"Output calls {args.name!r} {args.label!r} now." if args.label else
               f"Output calls {args.name!r} by its question now.")
         return 0
+    if args.design is None and args.randomizer and not (args.column or args.codes or args.option_column):
+        return _set_randomizer(args)
     if args.design is None:
         return _map_item(args)
     from dpdesk.project.fielding.texts import TWO_QUESTIONS
@@ -318,6 +325,12 @@ def cmd_item(args) -> int:
     if d.protects_no_one and not args.force:
         raise DesignError(NO_PRIVACY + " Change the parameters so that some outcomes force an answer, or add "
                           "--force to add the item anyway.")
+    if args.randomizer:
+        from dpdesk.project.fielding.devices import device_for
+
+        if args.design == "dice_sum":
+            raise DesignError("--design dice_sum keeps its dice already: leave out --randomizer.")
+        stored = {**d.to_dict(), "randomizer": device_for(d, args.randomizer, args.name)}  # as the wizard keeps it
     column, codes, group_codes = _mapping_args(args, d)
     if args.question_b.strip() and d.name not in TWO_QUESTIONS:
         raise DesignError(f"--question-b is for the two-question designs ({', '.join(TWO_QUESTIONS)}); "
@@ -349,14 +362,35 @@ def cmd_item(args) -> int:
     return 0
 
 
+def _set_randomizer(args) -> int:
+    """``dpdesk item PROJECT NAME --randomizer KIND``: keep a randomizer with an existing item's design."""
+    from dpdesk.mechanisms.rr.wording_languages import randomizer_sentence
+    from dpdesk.project import Project
+    from dpdesk.project.fielding.devices import device_for
+
+    if args.param or args.question or args.question_b:
+        raise DesignError("--param, --question and --question-b belong to a new item (with --design).")
+    with Project.open(args.project) as project:
+        item = project.item(args.name)
+        record = device_for(item.design, args.randomizer, args.name)
+        stored = dict(item.design_record or item.design.to_dict())
+        kept = stored.get("randomizer") if isinstance(stored.get("randomizer"), dict) else {}
+        if kept.get("birthday_months"):  # question B's birthday months stay (every language writes them)
+            record = {**record, "birthday_months": kept["birthday_months"]}
+        project.update_item(args.name, design={**stored, "randomizer": record})
+    print(f"{args.name!r} keeps its randomizer now; respondents read: {randomizer_sentence(record)}")
+    return 0
+
+
 def _map_item(args) -> int:
     """``dpdesk item PROJECT NAME --dataset DS --column ... --codes ...``: map an existing item, design untouched."""
     from dpdesk.project import Project
     from dpdesk.project.active import dataset_named
     from dpdesk.project.analysis import item_counts, stored_table
 
-    if args.param or args.question or args.question_b:
-        raise DesignError("--param, --question and --question-b belong to a new item (with --design). To change an item's "
+    if args.param or args.question or args.question_b or args.randomizer:
+        raise DesignError("--param, --question, --question-b and --randomizer belong to a new item (with --design); "
+                          "--randomizer alone keeps one with an existing item. To change an item's "
                           "design, edit it in the app's Design view.")
     with Project.open(args.project) as project:
         names = [it.name for it in project.items()]

@@ -32,6 +32,7 @@ ITEMS = [
         "question": "In the last year, have you cheated in an exam?",
         "design": "forced",
         "params": {"p_truth": 0.5, "p_yes": 0.25, "p_no": 0.25},
+        "randomizer": "coins",  # first coin heads: the truth; tails, then heads: 'yes'; twice tails: 'no'
         "column": "cheat_rr",
         "codes": {"no": ["No"], "yes": ["Yes"]},
         "direct_column": "cheat_direct",
@@ -51,6 +52,7 @@ ITEMS = [
         "question": "In the last month, have you used a study drug (such as methylphenidate) without a prescription?",
         "design": "sld",
         "params": {"p1": 0.3, "p2": 0.7},
+        "randomizer": "exact",  # any private randomizer with these probabilities (a random-number app)
         "column": "drug_sld",
         "codes": {"no": ["No"], "yes": ["Yes"]},
         "group_column": "sld_group",
@@ -125,12 +127,16 @@ def write_example(folder: str | Path) -> Path:
 
 
 def add_example_items(project) -> None:
-    """Add the example's items (:data:`ITEMS`) to ``project``, with question B of the crosswise item."""
+    """Add the example's items (:data:`ITEMS`) to ``project``, with question B of the crosswise item
+    and the randomizer respondents hold (as ``dpdesk item --randomizer`` keeps it)."""
     from dpdesk.mechanisms import rr
+    from dpdesk.project.fielding.devices import device_for
     from dpdesk.project.fielding.store import set_item_text
 
     for it in ITEMS:
-        project.add_item(it["name"], rr.design(it["design"], **it["params"]), column=it["column"],
+        d = rr.design(it["design"], **it["params"])
+        record = {**d.to_dict(), "randomizer": device_for(d, it["randomizer"], it["name"])} if it.get("randomizer") else d
+        project.add_item(it["name"], record, column=it["column"],
                          codes=it["codes"], group_column=it.get("group_column"),
                          group_codes=it.get("group_codes"), question=it["question"])
         if it.get("question_b"):

@@ -52,9 +52,10 @@ def test_designs_waiting_for_fielding_then_answers_back(tmp_path, capsys):
     p = tmp_path / "s.dpdesk"
     run(capsys, "new", p)
     assert run(capsys, "item", p, "drugs", "--design", "sld", "--param", "p1=0.25", "--param", "p2=0.75",
-               "--question", "Did you use drugs?")[0] == 0
+               "--question", "Did you use drugs?", "--randomizer", "exact")[0] == 0
     assert run(capsys, "item", p, "news", "--design", "unary", "--param", 'categories=["tv","radio"]',
-               "--param", "epsilon=1.0986122886681098", "--question", "Where do you get news?")[0] == 0
+               "--param", "epsilon=1.0986122886681098", "--question", "Where do you get news?",
+               "--randomizer", "exact")[0] == 0
     code, out, err = run(capsys, "field", p, tmp_path / "dict.csv", "--format", "redcap", "--mode", "interview")
     assert code == 0, err
     from dpdesk.project import Project
@@ -70,3 +71,56 @@ def test_designs_waiting_for_fielding_then_answers_back(tmp_path, capsys):
         results = {r.item: r for r in analyze(project)}
     assert results["drugs"].estimate.counts[0].tolist() == counts["drugs"][0]
     assert [c.tolist() for c in results["news"].estimate.counts] == counts["news"]
+
+
+def test_an_item_without_a_randomizer_is_refused_in_english_too(tmp_path, capsys):
+    """Every language (English as well) says how to draw the randomizer, or the export is refused with a
+    suggestion; `dpdesk item --randomizer` keeps one, as the wizard does, and every language then names it."""
+    p = tmp_path / "s.dpdesk"
+    run(capsys, "new", p)
+    run(capsys, "item", p, "cheat", "--design", "forced", "--param", "p_truth=0.5", "--param", "p_yes=0.25",
+        "--param", "p_no=0.25", "--question", "Did you cheat?")
+    code, _, err = run(capsys, "field", p, tmp_path / "t", "--format", "qualtrics-txt")
+    assert code == 1 and "English instructions for 'cheat' do not say how to draw the randomizer" in err
+    assert "--randomizer" in err and "coin the respondent tosses at home" in err and "Traceback" not in err
+    assert not list(tmp_path.glob("t*"))
+    code, out, err = run(capsys, "item", p, "cheat", "--randomizer", "coins")
+    assert code == 0, err
+    assert "Toss 2 coins" in out
+    with Project.open(p) as project:
+        assert project.item("cheat").design_record["randomizer"] == {
+            "kind": "coins", "tosses": 2, "truth": ["H"], "yes": ["TH"], "no": ["TT"]}
+        from dpdesk.project import languages as L
+
+        L.set_text(project, "cheat", "de", question="Haben Sie geschummelt?")
+    code, _, err = run(capsys, "field", p, tmp_path / "t", "--format", "qualtrics-txt", "--language", "en",
+                       "--language", "de")
+    assert code == 0, err
+    assert "Toss 2 coins privately" in (tmp_path / "t.txt").read_text(encoding="utf-8")
+    assert "Werfen Sie unbeobachtet nacheinander 2 Münzen" in (tmp_path / "t_de.txt").read_text(encoding="utf-8")
+
+
+def test_item_randomizer_kinds(tmp_path, capsys):
+    p = tmp_path / "s.dpdesk"
+    run(capsys, "new", p)
+    code, _, err = run(capsys, "item", p, "die", "--design", "forced", "--param", "p_truth=0.6666666666666666",
+                       "--param", "p_yes=0.16666666666666666", "--param", "p_no=0.16666666666666666",
+                       "--randomizer", "die")
+    assert code == 0, err
+    code, _, err = run(capsys, "item", p, "deck", "--design", "forced", "--param", "p_truth=0.7",
+                       "--param", "p_yes=0.2", "--param", "p_no=0.1", "--randomizer", "cards")
+    assert code == 0, err
+    code, _, err = run(capsys, "item", p, "w", "--design", "warner", "--param", "p=0.75", "--randomizer", "exact")
+    assert code == 0, err
+    with Project.open(p) as project:
+        assert project.item("die").design_record["randomizer"] == {"kind": "die", "sides": 6, "truth": [1, 2, 3, 4],
+                                                                   "yes": [5], "no": [6]}
+        assert project.item("deck").design_record["randomizer"] == {"kind": "cards", "truth": 7, "yes": 2, "no": 1}
+        assert project.item("w").design_record["randomizer"] == {"kind": "exact"}
+    code, _, err = run(capsys, "item", p, "coin", "--design", "forced", "--param", "p_truth=0.7",
+                       "--param", "p_yes=0.2", "--param", "p_no=0.1", "--randomizer", "coins")
+    assert code == 1 and "No number of fair coins" in err and "use --randomizer die, cards or exact" in err
+    code, _, err = run(capsys, "item", p, "w2", "--design", "warner", "--param", "p=0.75", "--randomizer", "die")
+    assert code == 1 and "forced response only" in err and "--randomizer exact" in err
+    code, _, err = run(capsys, "item", p, "cw", "--design", "crosswise", "--param", "p=0.25", "--randomizer", "exact")
+    assert code == 1 and "needs no randomizer" in err

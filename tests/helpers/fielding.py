@@ -81,8 +81,9 @@ def _csv(rows) -> str:
     return buf.getvalue()
 
 
-def qualtrics_export(qsf_path, answers, *, choice_text=True, rename=None) -> str:
-    """A Qualtrics "Data & Analysis" CSV: names, question texts, ImportIds, then one row per response."""
+def qualtrics_export(qsf_path, answers, *, choice_text=True, rename=None, language=None) -> str:
+    """A Qualtrics "Data & Analysis" CSV: names, question texts, ImportIds, then one row per response
+    (``language``: question and choice texts in that translation, e.g. ``"DE"``)."""
     import html
     import json
     import re
@@ -98,7 +99,10 @@ def qualtrics_export(qsf_path, answers, *, choice_text=True, rename=None) -> str
             ("ResponseId", "Response ID", '{"ImportId":"_recordId"}')]
     rename = rename or {}
     names = [m[0] for m in meta] + [rename.get(q["DataExportTag"], q["DataExportTag"]) for q in questions]
-    texts = [m[1] for m in meta] + [html.unescape(re.sub(r"<br>", "\n", q["QuestionText"])) for q in questions]
+    def shown(q):
+        return q["Language"][language] if language else q
+
+    texts = [m[1] for m in meta] + [html.unescape(re.sub(r"<br>", "\n", shown(q)["QuestionText"])) for q in questions]
     ids = [m[2] for m in meta] + [json.dumps({"ImportId": q["QuestionID"]}) for q in questions]
     body = []
     for i, row in enumerate(answers):
@@ -106,7 +110,7 @@ def qualtrics_export(qsf_path, answers, *, choice_text=True, rename=None) -> str
         for q in questions:
             code = row.get(q["DataExportTag"])
             key = next((k for k, v in q["RecodeValues"].items() if v == str(code)), None)
-            values.append("" if key is None else (q["Choices"][key]["Display"] if choice_text else str(code)))
+            values.append("" if key is None else (shown(q)["Choices"][key]["Display"] if choice_text else str(code)))
         body.append(values)
     return _csv([names, texts, ids, *body])
 
@@ -157,3 +161,64 @@ def odk_export(xlsform_path, answers, *, separator="-") -> str:
     body = [["2026-03-01T10:00:00.000Z", *[str(row.get(n, "")) for _, n in columns], f"uuid:{i}", f"uuid:{i}"]
             for i, row in enumerate(answers)]
     return _csv([head, *body])
+
+
+def _plain(text: str) -> str:
+    """Text as a platform's export writes it: HTML line breaks and entities gone."""
+    import html
+    import re
+
+    return html.unescape(re.sub(r"<br\s*/?>", " ", text)).strip()
+
+
+def limesurvey_full_export(structure_path, answers, language) -> str:
+    """A LimeSurvey response export with "Full question text" headings and "Full answers", in ``language``."""
+    import csv
+
+    with open(structure_path, encoding="utf-8", newline="") as f:
+        rows = [r for r in csv.DictReader(f, delimiter="\t") if r["language"] == language]
+    questions, answers_of, current = [], {}, None
+    for r in rows:
+        if r["class"] == "Q":
+            current = r["name"]
+            if r["type/scale"] == "L":
+                questions.append((current, _plain(r["text"])))
+        elif r["class"] == "A":
+            answers_of.setdefault(current, {})[r["name"]] = _plain(r["text"])
+    head = ["Response ID", "Date submitted", "Last page", "Start language", *[t for _, t in questions]]
+    body = [[str(i + 1), "1980-01-01 00:00:00", "1", language,
+             *[answers_of[c].get(str(row.get(c, "")), "") for c, _ in questions]] for i, row in enumerate(answers)]
+    return _csv([head, *body])
+
+
+def redcap_labelled_export(dictionary_path, answers) -> str:
+    """A REDCap record export with "labels" for headers and answers, from one language's dictionary."""
+    import csv
+
+    with open(dictionary_path, encoding="utf-8", newline="") as f:
+        fields = [r for r in csv.DictReader(f) if r["Field Type"] == "radio"]
+    labels = {r["Variable / Field Name"]: dict(c.split(", ", 1) for c in r["Choices, Calculations, OR Slider Labels"]
+                                               .split(" | ")) for r in fields}
+    head = ["Record ID", *[r["Field Label"] for r in fields], "Complete?"]
+    body = [[str(i + 1), *[labels[r["Variable / Field Name"]].get(str(row.get(r["Variable / Field Name"], "")), "")
+                           for r in fields], "Complete"] for i, row in enumerate(answers)]
+    return _csv([head, *body])
+
+
+def kobo_labels_export(xlsform_path, answers, language_column) -> str:
+    """A KoboToolbox CSV export with "Labels" in one language (``label::German (de)``) for headers and answers."""
+    from openpyxl import load_workbook
+
+    book = load_workbook(xlsform_path, read_only=True)
+    survey = list(book["survey"].iter_rows(values_only=True))
+    head = list(survey[0])
+    col = head.index(language_column)
+    choices = list(book["choices"].iter_rows(values_only=True))
+    ccol = list(choices[0]).index(language_column)
+    label_of = {(r[0], str(r[1])): r[ccol] for r in choices[1:]}
+    questions = [(r[1], r[col], r[0].split()[1]) for r in survey[1:] if r[0] and r[0].startswith("select_one")]
+    out_head = ["start", "end", *[label for _, label, _ in questions], "_id", "_uuid"]
+    body = [["2026-03-01T10:00:00.000Z", "2026-03-01T10:05:00.000Z",
+             *[label_of.get((lst, str(row.get(name, ""))), "") for name, _, lst in questions], str(i), f"uuid{i}"]
+            for i, row in enumerate(answers)]
+    return _csv([out_head, *body])

@@ -16,21 +16,26 @@ from dpdesk.project.fielding.privacy import FORBIDDEN, README
 from dpdesk.project.fielding.store import instruments, item_text, set_item_text
 from dpdesk.project.fielding.texts import respondent_text
 from tests.helpers.fielding import FIELDABLE, fielding_project
+from tests.helpers.paths import DATA, FIXTURES
 
-#: Keys every single-answer multiple-choice question shares in Qualtrics' own exports (five real
-#: .qsf files: github.com/ctesta01/QualtricsTools data/Sample Surveys, github.com/sumtxt/qsf data-raw).
-QSF_MC_KEYS = {"ChoiceOrder", "Choices", "Configuration", "DataExportTag", "Language", "QuestionDescription",
-               "QuestionID", "QuestionText", "QuestionType", "Selector", "SubSelector", "Validation"}
-QSF_ELEMENT_KEYS = {"Element", "Payload", "PrimaryAttribute", "SecondaryAttribute", "SurveyID", "TertiaryAttribute"}
-QSF_ENTRY_KEYS = {"CreatorID", "Deleted", "DivisionID", "LastAccessed", "LastActivated", "LastModified",
-                  "SurveyActiveResponseSet", "SurveyBrandID", "SurveyCreationDate", "SurveyDescription",
-                  "SurveyExpirationDate", "SurveyID", "SurveyLanguage", "SurveyName", "SurveyOwnerID",
-                  "SurveyStartDate", "SurveyStatus"}
-REDCAP_COLUMNS = ["Variable / Field Name", "Form Name", "Section Header", "Field Type", "Field Label",
-                  "Choices, Calculations, OR Slider Labels", "Field Note", "Text Validation Type OR Show Slider Number",
-                  "Text Validation Min", "Text Validation Max", "Identifier?", "Branching Logic (Show field only if...)",
-                  "Required Field?", "Custom Alignment", "Question Number (surveys only)", "Matrix Group Name",
-                  "Matrix Ranking?", "Field Annotation"]
+#: The keys real Qualtrics .qsf files share (github.com/ctesta01/QualtricsTools data/, github.com/sumtxt/qsf
+#: data-raw), derived from them by tests/fixtures/platforms/qsf_keys.py.
+_REAL_QSF = json.loads((FIXTURES / "platforms" / "qsf_keys.json").read_text(encoding="utf-8"))
+QSF_MC_KEYS = set(_REAL_QSF["single_answer_mc_keys"])
+QSF_ELEMENT_KEYS = set(_REAL_QSF["element_keys"])
+QSF_ENTRY_KEYS = set(_REAL_QSF["survey_entry_keys"])
+
+#: The randomizer the wizard keeps for exact probabilities (any private randomizer, e.g. a random-number app).
+EXACT = {"kind": "exact"}
+
+
+def _kept(design) -> dict:
+    return {**design.to_dict(), "randomizer": EXACT}
+
+
+#: The 18 columns of a real REDCap data dictionary (REDCapR's test data, MIT; tests/data/platforms/README.md).
+REDCAP_COLUMNS = next(csv.reader(io.StringIO((DATA / "platforms" / "redcap_survey_dictionary.csv")
+                                             .read_text(encoding="utf-8"))))
 
 
 @pytest.fixture(scope="module")
@@ -77,8 +82,10 @@ def test_qsf_has_the_structure_of_qualtrics_own_files(exported):
     cross = questions["crosswise"]["Choices"]
     assert cross["1"]["Display"] == "Both answers are the same" and questions["crosswise"]["RecodeValues"]["1"] == "1"
     assert "January, February or March" in questions["crosswise"]["QuestionText"]
-    for name in ("sld", "cdm", "unrelated_unknown"):
-        assert questions[f"{name}_group"]["QuestionType"] == "MC"  # the group, asked on its own
+    # the group, asked on its own, once per respondent for the three two-group items
+    groups = [q for q in questions.values() if q["QuestionText"].startswith("On which day of the month")]
+    assert [q["DataExportTag"] for q in groups] == ["unrelated_unknown_group"] and groups[0]["QuestionType"] == "MC"
+    assert not {"sld_group", "cdm_group"} & set(questions)
     assert [questions[f"unary_{k}"]["QuestionText"] for k in (1, 2, 3)] == ["a", "b", "c"]  # a tick box each
     qids = [e["Payload"]["QuestionID"] for e in survey["SurveyElements"] if e["Element"] == "SQ"]
     assert qids == [f"QID{i + 1}" for i in range(len(qids))]
@@ -171,7 +178,7 @@ def test_researcher_words_asking_for_a_draw_are_refused(tmp_path):
     from dpdesk.project import Project
 
     with Project.create(tmp_path / "p.dpdesk") as project:
-        project.add_item("q", rr.design("warner", p=0.75), question="Compute rand() first")
+        project.add_item("q", _kept(rr.design("warner", p=0.75)), question="Compute rand() first")
         with pytest.raises(DesignError, match="platform draw"):
             export_instrument(project, tmp_path / "x", "limesurvey")
 
@@ -199,7 +206,7 @@ def test_an_item_without_its_question_b_waits(tmp_path):
         project.add_item("copy", rr.design("crosswise", p=0.25), question="Did you copy?")
         with pytest.raises(DesignError, match="no question B"):
             export_instrument(project, tmp_path / "x", "qsf")
-        project.add_item("blank", rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25))
+        project.add_item("blank", _kept(rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25)))
         from dpdesk.project.fielding.instrument import problems
 
         assert [p.split(":")[0] for p in problems(project)] == ["Item 'copy' cannot be fielded yet",
@@ -211,7 +218,7 @@ def test_respondent_text_uses_the_design_words(tmp_path):
 
     with Project.create(tmp_path / "p.dpdesk") as project:
         project.add_item("crosswise", rr.design("crosswise", p=0.25), question="Q?")
-        project.add_item("unary", rr.design("unary", categories=["a", "b", "c"], epsilon=1.0))
+        project.add_item("unary", _kept(rr.design("unary", categories=["a", "b", "c"], epsilon=1.0)))
         t = respondent_text(project, "crosswise")
         assert t.options == ((1, "Both answers are the same"), (2, "The answers are different"))
         assert t.responses == ("yes", "no") and "[write the harmless question" in t.question_b
@@ -267,7 +274,7 @@ def test_hostile_words_stay_words(tmp_path):
     from dpdesk.project import Project
 
     with Project.create(tmp_path / "p.dpdesk") as project:
-        project.add_item("q", rr.design("warner", p=0.75), question="=HYPERLINK(1) | {x} ${other} [[Block:y]] <b>")
+        project.add_item("q", _kept(rr.design("warner", p=0.75)), question="=HYPERLINK(1) | {x} ${other} [[Block:y]] <b>")
         files = {fmt: export_instrument(project, tmp_path / f"x_{fmt}", fmt).files[0] for fmt in FORMATS}
     assert not convert(xlsform=str(files["xlsform"]), validate=False).warnings
     from openpyxl import load_workbook

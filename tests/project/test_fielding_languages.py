@@ -53,8 +53,9 @@ def test_a_language_whose_question_is_not_written_waits(tmp_path):
 
 @pytest.mark.parametrize("kept", [{"kind": "exact"}, None])
 def test_no_language_is_fielded_without_how_to_draw_the_randomizer(tmp_path, kept):
-    """Rule 1: for every format, design and a non-English language, the fielded instructions say
-    how to draw the kept randomizer, or the export is refused in words; never instructions without it."""
+    """Rule 1: for every format, design and language (English too), the fielded instructions say
+    how to draw the kept randomizer, or the export is refused in words with a suggestion; never
+    instructions without it."""
     from dpdesk.mechanisms import rr
     from dpdesk.mechanisms.rr.wording_languages import randomizer_sentence
     from dpdesk.project import Project
@@ -79,6 +80,9 @@ def test_no_language_is_fielded_without_how_to_draw_the_randomizer(tmp_path, kep
                     fielded = instruments(project)[0].items[name]["texts"]  # what respondents saw, per language
                     assert name in NO_RANDOMIZER or sentence in fielded["de"]["instructions"], (name, fmt)
                     assert name in NO_RANDOMIZER or randomizer_sentence(kept) in fielded["en"]["instructions"]
-                else:
-                    with pytest.raises(DesignError, match=f"German instructions for '{name}' do not say how to draw"):
-                        export_instrument(project, out, fmt, languages=["en", "de"], items=[name], record=False)
+                else:  # English is held to the same rule as every other language
+                    for langs, first in ((["de", "en"], "German"), (["en"], "English"), (["en", "de"], "English")):
+                        with pytest.raises(DesignError, match=f"{first} instructions for '{name}' do not say how to "
+                                           f"draw.*--randomizer.*coin the respondent tosses at home"):
+                            export_instrument(project, out, fmt, languages=langs, items=[name], record=False)
+                    assert not list(tmp_path.glob(f"{name}_{fmt}*"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -31,10 +31,13 @@ from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 
 #: Mode -> the formats that fit it (paper has none: it writes the respondent cards as PDF).
+#: The words are marked for Qt's translation (context ``FieldDialog``) and shown through ``tr()``.
 MODES = {
-    "online": ("Online: respondents fill it in themselves", ("qsf", "qualtrics-txt", "limesurvey", "redcap", "xlsform")),
-    "interview": ("Interview: an interviewer reads it from a tablet or laptop", ("redcap", "xlsform", "limesurvey")),
-    "paper": ("Paper: a printed card handed to the respondent", ()),
+    "online": (QT_TRANSLATE_NOOP("FieldDialog", "Online: respondents fill it in themselves"),
+               ("qsf", "qualtrics-txt", "limesurvey", "redcap", "xlsform")),
+    "interview": (QT_TRANSLATE_NOOP("FieldDialog", "Interview: an interviewer reads it from a tablet or laptop"),
+                  ("redcap", "xlsform", "limesurvey")),
+    "paper": (QT_TRANSLATE_NOOP("FieldDialog", "Paper: a printed card handed to the respondent"), ()),
 }
 PAPER = "paper"
 EXTENSIONS = {"qsf": "Qualtrics survey (*.qsf)", "qualtrics-txt": "Text (*.txt)", "limesurvey": "Text (*.txt)",
@@ -87,11 +90,11 @@ class FieldDialog(QDialog):
         self.resize(620, 380)
         self.project = project
         self._cards: dict = {}
-        self.mode = name(QComboBox(), "Mode", "How respondents answer: online, in an interview or on paper")
+        self.mode = name(QComboBox(), self.tr("Mode"), self.tr("How respondents answer: online, in an interview or on paper"))
         for key, (words, _) in MODES.items():
             self.mode.addItem(self.tr(words), key)
-        self.format = name(QComboBox(), "Format", "The survey platform's import format")
-        self.languages = name(QListWidget(), "Languages", "The languages of the respondent text")
+        self.format = name(QComboBox(), self.tr("Format"), self.tr("The survey platform's import format"))
+        self.languages = name(QListWidget(), self.tr("Languages"), self.tr("The languages of the respondent text"))
         self.languages.setMaximumHeight(70)
         from dpdesk.project.fielding.texts import LANGUAGES, language_name
         from dpdesk.project.languages import CHECK_NOTE, review_summary

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QTimer
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -32,8 +32,12 @@ from dpdesk.gui.widgets.card import TWO_QUESTIONS, card_steps, card_title, sugge
 
 PLACEHOLDER = "[write the harmless question"
 #: The last step's "Then field it" choice: after saving, the Field it dialog opens in that mode.
-FIELD_MODES = (("Not now", None), ("On an online platform (Qualtrics, LimeSurvey, REDCap, ODK)", "online"),
-               ("In an interview (tablet or laptop)", "interview"), ("On a paper card", "paper"))
+#: The words are marked for Qt's translation (context ``InstructionsPage``) and shown through ``tr()``.
+FIELD_MODES = ((QT_TRANSLATE_NOOP("InstructionsPage", "Not now"), None),
+               (QT_TRANSLATE_NOOP("InstructionsPage", "On an online platform (Qualtrics, LimeSurvey, REDCap, ODK)"),
+                "online"),
+               (QT_TRANSLATE_NOOP("InstructionsPage", "In an interview (tablet or laptop)"), "interview"),
+               (QT_TRANSLATE_NOOP("InstructionsPage", "On a paper card"), "paper"))
 from dpdesk.gui.shell.steps import StepRunner
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 
@@ -65,15 +69,16 @@ class InstructionsPage(QWizardPage):
         buttons.addStretch(1)
         buttons.addWidget(self.copy)
         buttons.addWidget(self.save_pdf)
-        self.field_mode = name(QComboBox(), "Then field it",
-                               "After saving, export the item for the survey: online platform, interview or paper")
+        self.field_mode = name(QComboBox(), self.tr("Then field it"),
+                               self.tr("After saving, export the item for the survey: online platform, interview "
+                                       "or paper"))
         for words, mode in FIELD_MODES:
-            self.field_mode.addItem(words, mode)
+            self.field_mode.addItem(self.tr(words), mode)
         self.fields = QFormLayout()
         self.fields.addRow("Card &title:", self.card_title)
         self.fields.addRow("Question &B:", self.question_b)
         then = QFormLayout()
-        then.addRow("Then &field it:", self.field_mode)
+        then.addRow(self.tr("Then &field it:"), self.field_mode)
         layout = QVBoxLayout(self)
         layout.addLayout(self.fields)
         layout.addWidget(self.text, 1)

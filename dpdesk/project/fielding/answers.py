@@ -5,9 +5,11 @@ the codes with their labels, the question texts and (Qualtrics) the QIDs. An imp
 columns are matched to those fields, in this order: the field name (any case); Qualtrics'
 ImportId (``QID3``, the header's third row), so a renamed column is still found; a group
 prefix (ODK Central ``block-name``, KoboToolbox ``block/name``); the question text (a
-renamed or relabelled column of a REDCap labelled export or a Qualtrics file). The codes
-accept both the numbers dpdesk exported and the choice texts, so "choice text" and
-"numeric values" exports both map. What cannot be matched is listed in words.
+renamed or relabelled column of a REDCap labelled export, LimeSurvey's "full headings" or a
+Qualtrics file), in any language the instrument was fielded in. The codes accept both the
+numbers dpdesk exported and the choice texts in every fielded language, so "choice text",
+"full answers" and "numeric values" exports all map, whatever language respondents answered
+in. What cannot be matched is listed in words.
 """
 
 from __future__ import annotations
@@ -35,6 +37,20 @@ def _words(text) -> str:
     return _SPACE.sub(" ", text).strip().casefold()
 
 
+def field_texts(rec: dict) -> list[str]:
+    """A recorded field's question text in every fielded language (folded; the first language first)."""
+    texts = [rec.get("text", "")] + list((rec.get("texts") or {}).values())
+    return [t for t in dict.fromkeys(_words(x) for x in texts) if t]
+
+
+def choice_codes(rec: dict, k: int) -> list:
+    """What a platform may store for choice ``k`` of a recorded field: its code, then its label in
+    every fielded language (a choice-text export in the respondents' language maps too)."""
+    code, label = rec["choices"][k]
+    more = list(((rec.get("labels") or [])[k:k + 1] or [{}])[0].values())
+    return list(dict.fromkeys([code, label, *more]))
+
+
 def _finder(table):
     frame = table.frame if hasattr(table, "frame") else table
     report = getattr(table, "report", None)
@@ -50,8 +66,8 @@ def _finder(table):
         name = rec["name"].casefold()
         candidates = [lower.get(name), ids.get(rec.get("qid", "")) if rec.get("qid") else None]
         candidates += [c for c in columns if c.casefold().endswith((f"/{name}", f"-{name}"))]
-        text = _words(rec.get("text", ""))
-        if text:  # the question text as a column's label, or as its heading (REDCap labelled export)
+        for text in field_texts(rec):  # the question text as a column's label, or as its heading (REDCap
+            # labelled export, LimeSurvey "full headings"), in any fielded language
             candidates += labels.get(text, []) + [c for c in columns if _words(c) == text]
         for c in candidates:
             if c and c not in used:
@@ -66,6 +82,7 @@ def match_instrument(items: dict, table, only=None) -> Matched:
     """Match one recorded instrument (``items`` as :func:`instrument.recorded_items` made it)."""
     find = _finder(table)
     out = Matched()
+    group_columns: dict[str, str] = {}  # a group question asked once for several items: one column
     for item, entry in items.items():
         if only is not None and item not in only:
             continue
@@ -77,9 +94,10 @@ def match_instrument(items: dict, table, only=None) -> Matched:
             if missing:
                 out.unmatched.append(f"{item}: no column for option field(s) {', '.join(missing)}")
                 continue
-            t = ticks[0]["choices"]  # the unary codes of dpdesk.project.mapping.unary
+            first = ticks[0]  # the unary codes of dpdesk.project.mapping.unary
             out.mappings[item] = {"column": next(iter(columns.values())),
-                                  "codes": {"columns": columns, "ticked": list(t[0]), "not ticked": list(t[1])},
+                                  "codes": {"columns": columns, "ticked": choice_codes(first, 0),
+                                            "not ticked": choice_codes(first, 1)},
                                   "group_column": None, "group_codes": None}
             continue
         answer = fields["answer"]
@@ -88,16 +106,17 @@ def match_instrument(items: dict, table, only=None) -> Matched:
             out.unmatched.append(f"{item}: no column named {answer['name']!r} or asking {answer['text'][:60]!r}")
             continue
         responses = entry["responses"]
-        codes = {r: [code, label] for r, (code, label) in zip(responses, answer["choices"])}
+        codes = {r: choice_codes(answer, k) for k, r in enumerate(responses)}
         mapping = {"column": column, "codes": codes, "group_column": None, "group_codes": None}
         if "group" in fields:
             g = fields["group"]
-            group_column = find(g)
+            group_column = group_columns.get(g["name"]) or find(g)
             if group_column is None:
                 out.unmatched.append(f"{item}: no column for its group question {g['name']!r}")
                 continue
+            group_columns[g["name"]] = group_column
             mapping.update(group_column=group_column,
-                           group_codes={str(code): [code, label] for code, label in g["choices"]})
+                           group_codes={str(code): choice_codes(g, k) for k, (code, _) in enumerate(g["choices"])})
         out.mappings[item] = mapping
     return out
 

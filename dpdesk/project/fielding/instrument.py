@@ -1,8 +1,8 @@
 """An instrument as platform-neutral data: per item, the fields a platform shows and stores.
 
 Each item becomes a block of fields: an instruction text, then (two-group designs) the group
-question, then the answer question with dpdesk's codes; a unary (multi-select) item gets one
-tick-box question per option instead. Every exporter writes this plan in its own format, and
+question, asked once per respondent however many two-group items share it, then the answer question with dpdesk's codes; a unary (multi-select) item's
+instruction text starts with its question, and one tick-box question per option follows. Every exporter writes this plan in its own format, and
 :func:`recorded_items` keeps what the import needs to map the answers back.
 """
 
@@ -40,6 +40,20 @@ class ItemPlan:
     fields: list[Field]
     texts: dict[str, RespondentText]
     responses: tuple[str, ...] = ()
+    #: A two-group item after the first with the same group question: that item's group field, asked
+    #: once per respondent (the group recorded there is this item's group too); not in ``fields``.
+    shared_group: Field | None = None
+
+    def recorded_fields(self) -> list[Field]:
+        """The fields the import maps: ``fields``, with the shared group question after the intro."""
+        if self.shared_group is None:
+            return list(self.fields)
+        return [self.fields[0], self.shared_group, *self.fields[1:]]
+
+    def title(self, language: str) -> str:
+        """What respondents read as the heading of the item's group or page, in ``language``:
+        its question (never the item's short name, which is the researcher's)."""
+        return group_title(self.texts[language])
 
 
 def plan(project, languages=("en",), items=None, provider: TextProvider = respondent_text,
@@ -54,14 +68,17 @@ def plan(project, languages=("en",), items=None, provider: TextProvider = respon
     if not chosen:
         raise DesignError("The project has no items to field. Add one with the wizard or `dpdesk item`.")
     namer = namer or redcap_name
-    plans, taken = [], set()
+    plans, taken, groups = [], set(), {}
+    from dpdesk.project.fielding.privacy import check_online
+
     for item in chosen:
+        check_online(item.design, item.name)  # first: a draw no home randomizer gives is the real obstacle
         texts = {lang: provider(project, item.name, lang, mode=mode) for lang in languages}
         found = _problems(item, texts)
         if found:
             raise DesignError(found[0])
         base = _unique(namer(item.name, ""), taken)
-        plans.append(_item_plan(item, base, texts, namer, taken))
+        plans.append(_item_plan(item, base, texts, namer, taken, groups))
     return plans
 
 
@@ -96,14 +113,24 @@ def _problems(item, texts) -> list[str]:
     return out
 
 
-def _item_plan(item, base, texts, namer, taken) -> ItemPlan:
+def _item_plan(item, base, texts, namer, taken, groups=None) -> ItemPlan:
+    """One item's fields. ``groups`` (group question's words -> its field) asks the birthday group
+    question once per respondent: a later two-group item with the same words shares that field."""
     main = next(iter(texts.values()))
     per = lambda get: {lang: get(t) for lang, t in texts.items()}  # noqa: E731
-    fields = [Field("intro", "text", per(_intro_text), suffix="intro")]
+    intro = _intro_text if not main.tick_options else _unary_intro  # tick boxes: the question goes first
+    fields = [Field("intro", "text", per(intro), suffix="intro")]
+    shared = None
     if main.group_question:
-        fields.append(Field("group", "single", per(lambda t: t.group_question),
-                            [(code, per(lambda t, i=i: t.group_options[i][1]))
-                             for i, (code, _) in enumerate(main.group_options)], suffix="group"))
+        key = tuple((lang, t.group_question, t.group_options) for lang, t in texts.items())
+        shared = None if groups is None else groups.get(key)
+        if shared is None:
+            group = Field("group", "single", per(lambda t: t.group_question),
+                          [(code, per(lambda t, i=i: t.group_options[i][1]))
+                           for i, (code, _) in enumerate(main.group_options)], suffix="group")
+            fields.append(group)
+            if groups is not None:
+                groups[key] = group
     if main.tick_options:
         for k, (cat, _) in enumerate(main.tick_options):
             fields.append(Field("tick", "single", per(lambda t, k=k: t.tick_options[k][1]),
@@ -114,11 +141,24 @@ def _item_plan(item, base, texts, namer, taken) -> ItemPlan:
                             [(code, per(lambda t, i=i: t.options[i][1])) for i, (code, _) in enumerate(main.options)]))
     for f in fields:
         f.name = base if not f.suffix else _unique(namer(base, f.suffix), taken)
-    return ItemPlan(item.name, item.design.name, base, fields, texts, main.responses)
+    return ItemPlan(item.name, item.design.name, base, fields, texts, main.responses, shared_group=shared)
 
 
 def _intro_text(t: RespondentText) -> str:
     return t.full_instructions
+
+
+def _unary_intro(t: RespondentText) -> str:
+    """A unary (multi-select) item's first field: its question, then the instructions (its tick
+    boxes carry only the options' names)."""
+    return f"{t.question}\n\n{t.full_instructions}"
+
+
+def group_title(t: RespondentText, limit: int = 100) -> str:
+    """An item's group heading: its question (question A of the two-question designs), first line,
+    at most ``limit`` characters (LimeSurvey's group names hold 100)."""
+    line = (t.question or "").strip().split("\n")[0]
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
 def _answer_text(t: RespondentText) -> str:
@@ -165,15 +205,18 @@ def seen_text(t: RespondentText) -> dict:
 
 
 def recorded_items(plans: list[ItemPlan], extra: Callable[[ItemPlan, Field], dict] | None = None) -> dict:
-    """What the import needs per item: field names, codes (with labels) and question texts; and
-    under ``texts`` what respondents saw in every language (:func:`seen_text`)."""
+    """What the import needs per item: field names, codes (with labels) and question texts (the first
+    language's as ``text`` and ``choices``, every language's as ``texts`` and ``labels``); and
+    under the item's ``texts`` what respondents saw in every language (:func:`seen_text`)."""
     out = {}
     for p in plans:
         lang = next(iter(p.texts))
         entry: dict = {"design": p.design, "fields": []}
-        for f in p.fields:
+        for f in p.recorded_fields():
             rec = {"role": f.role, "name": f.name, "text": f.text.get(lang, ""),
-                   "choices": [[code, labels.get(lang, "")] for code, labels in f.choices]}
+                   "choices": [[code, labels.get(lang, "")] for code, labels in f.choices],
+                   # every fielded language: an export in the respondents' language maps too
+                   "texts": dict(f.text), "labels": [dict(labels) for _, labels in f.choices]}
             if f.option:
                 rec["option"] = f.option
             if extra is not None:

@@ -1,7 +1,8 @@
 """LimeSurvey's tab-separated survey structure (.txt), importable as a new survey.
 
 The 14 standard columns; rows of ``class`` S (survey settings: anonymized, no timings, no
-IP address), SL (title per language), G (one group per item), Q (questions: ``X`` text
+IP address), SL (title per language), G (one group per item,
+headed by its question: respondents never see the item's short name), Q (questions: ``X`` text
 display for the instructions, ``L`` list for a single answer) and A (answer codes, their
 order in ``relevance``). Groups and questions share one id sequence; an A row carries its
 question's id. Every language repeats the G, Q and A rows with its own ``language``, as
@@ -48,7 +49,7 @@ def render(plans: list[ItemPlan], languages, title: str) -> dict[str, str]:
     for p in plans:
         next_id += 1
         for lang in languages:
-            rows.append(_row(**{"id": next_id, "class": "G", "name": _cell(p.item), "relevance": "1", "language": lang}))
+            rows.append(_row(**{"id": next_id, "class": "G", "name": _cell(p.title(lang)), "relevance": "1", "language": lang}))
         for f in p.fields:
             next_id += 1
             qtype = "X" if f.kind == "text" else "L"

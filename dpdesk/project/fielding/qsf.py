@@ -6,7 +6,8 @@ instructions, the group question of a two-group design, and the answer as a sing
 multiple choice (``MC``/``SAVR``) whose ``DataExportTag`` is the item's field name, whose
 choices are the design's response labels and whose ``RecodeValues`` are dpdesk's codes.
 QIDs are numbered in order, so the same project exports the same QIDs. Other languages go
-in each question's ``Language`` entry, as Qualtrics' translations do.
+in each question's ``Language`` entry, as Qualtrics' translations do (``[]`` without any), and
+the survey options list them all in ``AvailableLanguages`` (the first language is the survey's).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def render(plans: list[ItemPlan], languages, title: str) -> dict[str, str]:
     main = languages[0]
     elements = [_element(survey_id, "BL", "Survey Blocks", None, _blocks(plans, ids, digest)),
                 _element(survey_id, "FL", "Survey Flow", None, _flow(plans, digest)),
-                _element(survey_id, "SO", "Survey Options", None, _options())]
+                _element(survey_id, "SO", "Survey Options", None, _options(languages))]
     for p in plans:
         for f in p.fields:
             elements.append(_element(survey_id, "SQ", ids[f.name], f.name, _question(f, ids[f.name], main, languages)))
@@ -84,19 +85,28 @@ def _flow(plans, digest) -> dict:
     return {"Flow": flow, "Properties": {"Count": len(plans) + 1}, "FlowID": "FL_1", "Type": "Root"}
 
 
-def _options() -> dict:
+def _options(languages) -> dict:
+    """The survey options: no ballot-box-stuffing cookie, and the languages (``AvailableLanguages``, every
+    fielded language, the first one too, as Qualtrics' own exports and github.com/sumtxt/qsf's
+    ``activate_languages`` write them: ``{"EN": [], "DE": []}``), so the translations show."""
     return {"BackButton": "false", "SaveAndContinue": "true", "SurveyProtection": "PublicSurvey",
             "BallotBoxStuffingPrevention": "false", "NoIndex": "Yes", "SecureResponseFiles": "true",
             "SurveyExpiration": "None", "SurveyTermination": "DefaultMessage", "Header": "", "Footer": "",
             "ProgressBarDisplay": "None", "PartialData": "+1 week", "ValidationMessage": "",
-            "PreviousButton": "", "NextButton": "", "SurveyLanguage": "EN", "NewScoring": 1,
-            "CustomStyles": []}
+            "PreviousButton": "", "NextButton": "", "SurveyLanguage": languages[0].upper(), "NewScoring": 1,
+            "CustomStyles": [], "AvailableLanguages": {lang.upper(): [] for lang in languages}}
 
 
 def _html(text: str) -> str:
     import html
 
     return "<br>".join(html.escape(line) for line in text.split("\n"))
+
+
+def _translations(found: dict):
+    """A question's ``Language``: its translations by language code, or ``[]`` without any (as
+    Qualtrics writes a question nobody translated)."""
+    return found or []
 
 
 def _question(f: Field, qid: str, main: str, languages) -> dict:
@@ -106,7 +116,8 @@ def _question(f: Field, qid: str, main: str, languages) -> dict:
             "Configuration": {"QuestionDescriptionOption": "UseText"}, "QuestionID": qid}
     if f.kind == "text":
         base.update({"QuestionType": "DB", "Selector": "TB", "Validation": {"Settings": {"Type": "None"}},
-                     "Language": {lang.upper(): {"QuestionText": _html(f.text[lang])} for lang in languages[1:]}})
+                     "Language": _translations({lang.upper(): {"QuestionText": _html(f.text[lang])}
+                                                  for lang in languages[1:]})})
         return base
     keys = [str(i + 1) for i in range(len(f.choices))]
     base.update({
@@ -117,8 +128,9 @@ def _question(f: Field, qid: str, main: str, languages) -> dict:
         "ChoiceOrder": keys,
         "RecodeValues": {k: str(code) for k, (code, _) in zip(keys, f.choices)},
         "Validation": {"Settings": {"ForceResponse": "OFF", "ForceResponseType": "ON", "Type": "None"}},
-        "Language": {lang.upper(): {"QuestionText": _html(f.text[lang]),
-                                    "Choices": {k: {"Display": labels[lang]} for k, (_, labels) in zip(keys, f.choices)}}
-                     for lang in languages[1:]},
+        "Language": _translations({lang.upper(): {"QuestionText": _html(f.text[lang]),
+                                                  "Choices": {k: {"Display": labels[lang]}
+                                                              for k, (_, labels) in zip(keys, f.choices)}}
+                                   for lang in languages[1:]}),
     })
     return base

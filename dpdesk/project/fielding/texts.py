@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from dpdesk.errors import DesignError
 from dpdesk.mechanisms.rr.wording_languages import LANGUAGES  # noqa: F401 - the languages dpdesk writes
-from dpdesk.project.items import item_randomizer
 from dpdesk.project.languages.platform import NO_RANDOMIZER, how_to_draw
 
 #: Designs where the respondent considers two questions: the sensitive one (A) and a harmless one (B).
@@ -175,7 +174,7 @@ def _instructions(item, design, randomizer: str) -> str:
         body = f"{GROUP_NOTE}\n\n{body}"
     if design.name in NO_RANDOMIZER:
         return body  # no randomizer: question B's answer is the respondent's secret
-    if not kept and item_randomizer(item):  # the researcher's own card says how to draw; else the kept randomizer
+    if not kept:  # the researcher's own words say how to draw; else the kept randomizer must (refused without one)
         body = f"{body}\n\n{how_to_draw(item, 'en')}"
     return f"{body}\n\n{randomizer}"
 

@@ -1,6 +1,7 @@
 """An XLSForm (ODK, KoboToolbox, SurveyCTO): ``survey``, ``choices`` and ``settings`` sheets.
 
-One group per item (``begin_group`` ... ``end_group``): a ``note`` with the instructions,
+One group per item (``begin_group`` ... ``end_group``, labelled with the item's question, never
+its short name): a ``note`` with the instructions,
 then ``select_one`` questions whose choice names are dpdesk's codes. Every language is a
 ``label::English (en)`` column. A ``README`` sheet says how to field it without undoing the
 protection; converters ignore it. Written with XlsxWriter, so text is never a formula.
@@ -23,7 +24,8 @@ def group_name(p: ItemPlan) -> str:
 
 
 def extra(plans):
-    return lambda p, f: {"group": group_name(p)}
+    owner = {f.name: group_name(p) for p in plans for f in p.fields}  # a shared group question: its own group
+    return lambda p, f: {"group": owner.get(f.name, group_name(p))}
 
 
 def _text(text: str) -> str:
@@ -39,7 +41,7 @@ def sheets(plans: list[ItemPlan], languages, title: str) -> dict[str, list[list[
     survey = [["type", "name", *labels, "required"]]
     choices = [["list_name", "name", *labels]]
     for p in plans:
-        survey.append(["begin_group", group_name(p), *[_text(p.item)] * len(languages), ""])
+        survey.append(["begin_group", group_name(p), *[_text(p.title(lang)) for lang in languages], ""])
         for f in p.fields:
             if f.kind == "text":
                 survey.append(["note", f.name, *[_text(f.text[lang]) for lang in languages], ""])

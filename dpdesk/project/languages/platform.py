@@ -35,7 +35,9 @@ def how_to_draw(item, language: str, categories=None) -> str:
         raise DesignError(
             f"The {ENGLISH_NAMES.get(language, language)} instructions for {item.name!r} do not say how to draw "
             f"the randomizer: write them in Languages… (or `dpdesk text PROJECT {item.name} --language {language} "
-            f"--instructions ...`), or choose the randomizer in the design wizard (Design view, Edit…).")
+            f"--instructions ...`), or choose the randomizer in the design wizard (Design view, Edit…) or with "
+            f"`dpdesk item PROJECT {item.name} --randomizer exact` (coins, die or cards for forced response): for "
+            f"example a coin the respondent tosses at home, or the crosswise design, which needs no randomizer.")
     return sentence
 
 

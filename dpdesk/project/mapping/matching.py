@@ -74,12 +74,33 @@ def _fielded(project, table, skip: set) -> dict[str, AutoMapping]:
     found = fielded_mappings(project, table, skip)
     items = {it.name: it for it in project.items()}
     out = {}
+    unfit = []
     for name, mapping in found.mappings.items():
         if _counts(items[name], mapping, table):
             out[name] = AutoMapping(name, mapping, f"the fielded {found.format} instrument")
-    notes = [f"Not mapped from the fielded instrument: {w}." for w in found.unmatched]
+        else:  # the column is there, its answers are not the instrument's: said, never dropped silently
+            unfit.append(f"{name}: its column {mapping['column']!r} was found, but {_unfit(items[name], mapping, table)}"
+                         f"; map it in Data > Map items…")
+    notes = [f"Not mapped from the fielded instrument: {w}." for w in found.unmatched + unfit]
     table.report.warnings.extend(n for n in notes if n not in table.report.warnings)
     return out
+
+
+def _unfit(item, mapping: dict, table) -> str:
+    """Why a fielded item's column does not fit its codes, in words (a few of the values that fit no code)."""
+    from dataclasses import replace
+
+    from dpdesk.project.mapping.item_counts import item_counts
+
+    try:
+        report = item_counts(replace(item, **mapping), table, exclude=False)
+    except DpdeskError as exc:
+        return f"its answers could not be read ({exc})"
+    values = list(dict.fromkeys(str(p.value) for p in report.unmatched))
+    if not values:
+        return "no answer in it was counted"
+    shown = ", ".join(repr(v) for v in values[:3]) + (" …" if len(values) > 3 else "")
+    return f"its answers {shown} are none of the instrument's codes or answer texts"
 
 
 def _fit(item, mapping: dict, old_report: dict, table, source: str | None) -> AutoMapping | None:
