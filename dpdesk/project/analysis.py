@@ -36,7 +36,7 @@ from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay impor
     subgroup_test_sentences,
 )
 from dpdesk.project.survey_analysis import result_figures, subgroup_sizes, survey_item, survey_repro, survey_subgroups
-from dpdesk.project.survey_design import SurveyDesign, estimator_arguments, survey_design
+from dpdesk.project.survey_design import DesignChanges, SurveyDesign, estimator_arguments, survey_design
 from dpdesk.project.mapping.unary import is_unary_codes, unary_counts_by
 
 #: What an item without a mapping in the dataset analysed shows instead of an estimate.
@@ -264,9 +264,14 @@ def labelled_by(table: Table, by: str, mapping) -> tuple[Any, int | None]:
 
 
 def sample_design(project, dataset: str | None, survey=None):
-    """The design to use: ``survey`` if given (``False``: none), else the dataset's stored one."""
+    """The design to use: ``survey`` if given (``False``: none), else the dataset's stored one.
+
+    ``survey`` may be :class:`DesignChanges` (run-time options): applied over the stored design.
+    """
     if survey is False:
         return None
+    if isinstance(survey, DesignChanges):
+        survey = survey.over(survey_design(project, dataset))
     if survey is not None:
         return None if survey.is_empty and survey.population is None else survey
     return survey_design(project, dataset)

@@ -155,6 +155,27 @@ def test_cli_stores_a_design_and_every_command_uses_it(project, tmp_path, capsys
     assert code == 0 and "no survey design" in out
 
 
+def test_run_time_options_add_to_the_stored_design(project, capsys):
+    path = project.path
+    set_survey_design(project, FULL)
+    project.close()
+    ref = EXPECTED["binary"]["warner"]["horvitz_thompson"]
+    N = str(ref["population"])
+    code, out, err = run(capsys, "estimate", path, "--json", "--population", N)
+    assert code == 0, err
+    warner = next(r for r in json.loads(out)["Estimates"] if r["item"] == "warner")
+    # --population alone keeps the stored weights, strata and PSUs
+    assert warner["note"].startswith("Weighted; Taylor linearization with 4 strata and 36 PSUs")
+    assert "Horvitz-Thompson" in warner["note"]
+    assert warner["SE"] == pytest.approx(ref["se"][0][0] if isinstance(ref["se"], list) else ref["se"], rel=1e-6)
+    # without weights a population size is refused in words
+    code, out, err = run(capsys, "estimate", path, "--no-design", "--population", N)
+    assert code == 1 and "needs survey weights" in out + err and "Traceback" not in out + err
+    # design-sample stores exactly what it is given
+    code, out, _ = run(capsys, "design-sample", path, "--weights", "w")
+    assert code == 0 and "weight 'w'" in out and "strata" not in out
+
+
 def test_a_replacing_import_keeps_the_design_when_its_columns_fit(tmp_path):
     from dpdesk.project.reading.importing import import_file
 
