@@ -122,6 +122,30 @@ def test_regression_with_the_design_equals_the_r_sandwich(project):
     assert result.sample_design == FULL and result.to_dict()["survey_design"]["weights"] == "w"
 
 
+def test_a_weighted_regression_report_has_t_tests_and_no_likelihood_statistics(project):
+    from dpdesk.project.regression.report import RegressionSpec, fit_report, save_report
+    from dpdesk.project.report.regression import regression_paragraphs, regression_sections
+
+    set_survey_design(project, FULL)
+    report = fit_report(project, RegressionSpec(item="forced", predictors=["x1", "x2"]))
+    assert report.design == "Weighted; Taylor linearization with 4 strata and 36 PSUs; design df 32"
+    assert report.header[3] == "t" and "z" not in report.coefficients[1] and "LR chi2" not in report.coefficients[1]
+    assert {s["statistic"] for s in report.statistics}.isdisjoint({"log-likelihood", "deviance", "AIC", "BIC"})
+    model = report.tests[0]
+    assert model["test"] == "model against the intercept only" and (model["df"], model["df2"]) == (2, 32)
+    assert model["F"] == pytest.approx(model["chi2"] / 2)
+    assert "t and p: Wald t tests on 32 design df" in report.note and "z and p" not in report.note
+    assert "log-likelihood =" not in report.text and "pseudo-log-likelihood" in report.text
+    save_report(project, report)
+    section = regression_sections(project)[0]
+    assert section.tables[1].title.startswith("Design-based Wald tests")
+    assert [c.label for c in section.tables[1].columns] == ["Term or model", "df", "F", "p"]
+    assert section.tables[0].columns[3].label == "t" and section.tables[1].rows[0].cells[1].text == "2, 32"
+    paragraph = regression_paragraphs(project, lambda *keys: ", ".join(keys))[0]
+    assert "weighted pseudo-maximum likelihood" in paragraph and "32 design degrees of freedom" in paragraph
+    assert "(weighted; Taylor linearization with 4 strata and 36 PSUs)" in paragraph
+
+
 def test_guesses_are_suggestions_by_name():
     assert guess_design(["idno", "anweight", "pspwght", "psu", "stratum", "cntry"]) == SurveyDesign(
         weights="anweight", strata="stratum", clusters="psu")
