@@ -407,6 +407,20 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         "confidence": confidence,
         "subgroups by": by and (by_label if by_label == by else f"{by_label} (column {by})"),
     })
+    if any(getattr(r, "survey", None) is not None for r in results):  # the design-based interval, not the SRS one
+        from dpdesk.mechanisms.rr.survey import SURVEY_CI as DESIGN_CI
+        from dpdesk.project.survey_analysis import survey_ci
+
+        try:
+            method = survey_ci(ci)
+        except DataError:
+            method = "default"
+        metadata["CI method"] = f"design-based: {DESIGN_CI[method]} ({ci})"
+        metadata["CI method citation"] = (
+            "Korn, E. L. & Graubard, B. I. (1998). Confidence intervals for proportions with small expected "
+            "number of positive counts estimated from survey data. Survey Methodology 24(2), 193-201; "
+            "Binder, D. A. (1983). On the variances of asymptotically normal estimators from complex surveys. "
+            "International Statistical Review 51(3), 279-292")
     if ds is not None:  # the codes behind the labels the tables use
         labels = Labels.from_stored(project.column_labels(ds.name))
         used = [*columns, *([by] if by and by != BY_DATASET else [])]

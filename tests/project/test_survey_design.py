@@ -171,6 +171,11 @@ def test_cli_stores_a_design_and_every_command_uses_it(project, tmp_path, capsys
     assert not {"note", "design effect"} & set(json.loads(out)["Estimates"][0])
     code, out, _ = run(capsys, "estimate", path, "--weights", "w")  # a design for this run only
     assert code == 0 and "Weighted; as" not in out and "note: Weighted" in out
+    # the text table in the number style: design effect to 2 decimals, effective n a whole number
+    code, out, _ = run(capsys, "estimate", path)
+    line = next(ln for ln in out.splitlines() if ln.startswith("warner "))
+    assert f"{ref['deff']:.2f}" in line.split() and f"{round(EXPECTED['n'] / ref['deff'])}" in line.split()
+    assert not any(len(cell) > 8 and cell.replace(".", "").isdigit() for cell in line.split())
     code, out, _ = run(capsys, "regress", path, "forced", "--predictors", "x1", "x2", "--no-save")
     assert code == 0 and "Wald F(2, 32)" in out and "LR chi2" not in out
     code, _, err = run(capsys, "estimate", path, "--weights", "nope")
@@ -291,6 +296,9 @@ def test_script_refits_the_weighted_estimates_and_finds_a_changed_figure(project
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "2 weighted item(s) refitted" in run.stdout and "agree with the exported estimates" in run.stdout
+    # the REVIEW block names the design-based interval, not the simple-random-sample one
+    assert "CI method: design-based: boundary-calibrated likelihood ratio on the effective sample size" in run.stdout
+    assert "Feldman" not in run.stdout and "Korn" in run.stdout
     # a changed figure (the workbook's SE of warner in subgroup b, as the script carries it) is found
     se = results[0].subgroups.estimates["b"].se
     text = script.read_text()
