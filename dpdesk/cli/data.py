@@ -588,6 +588,10 @@ def print_table(rows: list[dict]) -> None:
                 line.append("-" if v is None else NumberStyle.number(v))
             elif c == "pooled estimate":
                 line.append(_fmt(v, pct=False))
+            elif c == "design effect":  # two decimals, as the Results view
+                line.append("-" if v is None or not math.isfinite(v) else NumberStyle.number(v))
+            elif c == "effective n":  # a whole number of respondents' worth
+                line.append("-" if v is None or not math.isfinite(v) else NumberStyle.count(round(v)))
             else:
                 line.append("-" if v is None else str(v))
         cells.append(line)

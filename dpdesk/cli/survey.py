@@ -3,7 +3,9 @@
 A dataset's survey design (weight, strata, cluster and population-size columns) is stored
 with ``dpdesk design-sample PROJECT --weights wgt --strata region --clusters school``; every
 analysis of that dataset then uses it. The same options on an analysis command use a design
-for that run only (``--no-design``: analyse as a simple random sample).
+for that run only, added to the stored design: each option replaces that part of it and the
+rest is kept (``--population 50000`` alone keeps the stored weights, strata and PSUs).
+``--no-design`` ignores the stored design: a simple random sample, or only the options given.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ LONELY = ("fail", "certainty", "average", "adjust")
 
 def add_design_options(p) -> None:
     """``--weights --strata --clusters --fpc --population --lonely-psu --no-design`` on an analysis command."""
-    g = p.add_argument_group("survey design (default: the one stored with the dataset, see design-sample)")
+    g = p.add_argument_group("survey design (default: the one stored with the dataset, see design-sample; options "
+                             "given here add to it for this run)")
     _columns(g)
     g.add_argument("--no-design", action="store_true",
-                   help="ignore the stored survey design: analyse as a simple random sample")
+                   help="ignore the stored survey design: analyse as a simple random sample, or with only the "
+                   "design options given")
 
 
 def _columns(g) -> None:
@@ -36,15 +40,23 @@ def _columns(g) -> None:
 
 
 def design_from_args(args):
-    """The ``survey=`` argument of ``analysis.analyze``: a SurveyDesign, False (none) or None (stored)."""
-    from dpdesk.project.survey_design import SurveyDesign
+    """The ``survey=`` argument of ``analysis.analyze``: False (none), None (stored) or the options given.
 
-    if getattr(args, "no_design", False):
-        return False
+    ``--no-design``: a simple random sample, or only the options given (``--no-design
+    --weights w``). Otherwise the options given add to the stored design
+    (:class:`DesignChanges`): ``--population 50000`` keeps the stored weights, strata and PSUs.
+    """
+    from dpdesk.project.survey_design import DesignChanges, SurveyDesign
+
     given = {k: getattr(args, k, None) for k in ("weights", "strata", "clusters", "fpc", "population")}
-    if not any(v is not None for v in given.values()) and getattr(args, "lonely_psu", None) is None:
+    given = {k: v for k, v in given.items() if v is not None}
+    if getattr(args, "lonely_psu", None) is not None:
+        given["lonely_psu"] = args.lonely_psu
+    if getattr(args, "no_design", False):
+        return SurveyDesign.from_dict(given) if given else False
+    if not given:
         return None
-    return SurveyDesign(**given, lonely_psu=getattr(args, "lonely_psu", None) or "fail")
+    return DesignChanges(tuple(given.items()))
 
 
 def register(sub) -> None:
@@ -77,6 +89,8 @@ def cmd_design_sample(args) -> int:
     with Project.open(args.project) as project:
         ds = dataset_named(project, args.dataset)
         design = design_from_args(args)
+        if design is not None:  # design-sample stores exactly the columns given (it replaces the stored design)
+            design = SurveyDesign.from_dict(dict(design.changes))
         if args.clear:
             if design:
                 raise DataError("Give either --clear or the design's columns, not both.")

@@ -36,7 +36,7 @@ from dpdesk.project.result_tables import (  # noqa: F401 - the tables stay impor
     subgroup_test_sentences,
 )
 from dpdesk.project.survey_analysis import result_figures, subgroup_sizes, survey_item, survey_repro, survey_subgroups
-from dpdesk.project.survey_design import SurveyDesign, estimator_arguments, survey_design
+from dpdesk.project.survey_design import DesignChanges, SurveyDesign, estimator_arguments, survey_design
 from dpdesk.project.mapping.unary import is_unary_codes, unary_counts_by
 
 #: What an item without a mapping in the dataset analysed shows instead of an estimate.
@@ -264,9 +264,14 @@ def labelled_by(table: Table, by: str, mapping) -> tuple[Any, int | None]:
 
 
 def sample_design(project, dataset: str | None, survey=None):
-    """The design to use: ``survey`` if given (``False``: none), else the dataset's stored one."""
+    """The design to use: ``survey`` if given (``False``: none), else the dataset's stored one.
+
+    ``survey`` may be :class:`DesignChanges` (run-time options): applied over the stored design.
+    """
     if survey is False:
         return None
+    if isinstance(survey, DesignChanges):
+        survey = survey.over(survey_design(project, dataset))
     if survey is not None:
         return None if survey.is_empty and survey.population is None else survey
     return survey_design(project, dataset)
@@ -402,6 +407,20 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         "confidence": confidence,
         "subgroups by": by and (by_label if by_label == by else f"{by_label} (column {by})"),
     })
+    if any(getattr(r, "survey", None) is not None for r in results):  # the design-based interval, not the SRS one
+        from dpdesk.mechanisms.rr.survey import SURVEY_CI as DESIGN_CI
+        from dpdesk.project.survey_analysis import survey_ci
+
+        try:
+            method = survey_ci(ci)
+        except DataError:
+            method = "default"
+        metadata["CI method"] = f"design-based: {DESIGN_CI[method]} ({ci})"
+        metadata["CI method citation"] = (
+            "Korn, E. L. & Graubard, B. I. (1998). Confidence intervals for proportions with small expected "
+            "number of positive counts estimated from survey data. Survey Methodology 24(2), 193-201; "
+            "Binder, D. A. (1983). On the variances of asymptotically normal estimators from complex surveys. "
+            "International Statistical Review 51(3), 279-292")
     if ds is not None:  # the codes behind the labels the tables use
         labels = Labels.from_stored(project.column_labels(ds.name))
         used = [*columns, *([by] if by and by != BY_DATASET else [])]

@@ -82,6 +82,24 @@ class SurveyDesign:
         return ", ".join(parts) or "no survey design"
 
 
+@dataclass(frozen=True)
+class DesignChanges:
+    """Run-time design options (the command line's ``--weights ... --population``) for one analysis.
+
+    They add to the dataset's stored design: each option given replaces that part of the
+    stored design and the others are kept (``--population 50000`` alone keeps the stored
+    weights, strata and PSUs). ``changes``: ``{field: value}`` of the options given.
+    """
+
+    changes: tuple[tuple[str, object], ...]
+
+    def over(self, stored: "SurveyDesign | None") -> "SurveyDesign":
+        """The stored design (or none) with these options applied."""
+        base = (stored or SurveyDesign()).to_dict()
+        base.update(dict(self.changes))
+        return SurveyDesign.from_dict(base)
+
+
 def survey_design(project, dataset: str | None = None) -> SurveyDesign | None:
     """The stored design of the named (default: active) dataset, or None."""
     ds = dataset_named(project, dataset)

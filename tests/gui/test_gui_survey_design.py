@@ -98,3 +98,49 @@ def test_a_bad_weight_is_refused_in_words(survey_window, qtbot):
     assert "row" in box.informativeText()
     box.accept()
     assert survey_design(window.project) is None
+
+
+def test_a_weighted_regression_shows_its_design_t_tests_and_no_likelihood(survey_window, qtbot):
+    from dpdesk.gui.shell.tasks import TASKS
+    from dpdesk.mechanisms import rr
+    from dpdesk.project.survey_design import SurveyDesign, set_survey_design
+
+    window = survey_window
+    window.project.add_item("forced", rr.design("forced", p_truth=0.7, p_yes=0.15, p_no=0.15), column="z_logit",
+                            codes={"no": [0], "yes": [1]}, question="Have you ever used a forbidden drug?")
+    set_survey_design(window.project, SurveyDesign(weights="w", strata="stratum", clusters="psu"))
+    view = window.regression_view
+    with qtbot.waitSignal(view.loader.done, timeout=60_000):
+        window.project_changed.emit(window.project)
+    window.nav.setCurrentRow(TASKS.index("Regression"))
+    f = view.form
+    f.outcome.setFocus()
+    f.outcome.setCurrentIndex(f.outcome.findData("forced"))
+    f.choose("x1")
+    f.choose("x2")
+    with qtbot.waitSignal(view.fitted, timeout=120_000, check_params_cb=lambda r: r is not None):
+        qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
+    out = view.output
+    assert out.design.isVisible()
+    assert out.design.text().startswith("Weighted; Taylor linearization with 4 strata and 36 PSUs; design df 32")
+    table, tests, fit = out.table.text(), out.tests.text(), out.fit_table.text()
+    assert ">t</th>" in table and ">z</th>" not in table
+    assert "Design-based Wald test" in tests and "Likelihood-ratio" not in tests and "2, 32" in tests
+    for word in ("log-likelihood", "deviance", "AIC", "BIC"):
+        assert word not in fit
+    assert "design degrees of freedom" in fit
+    note = out.table_note.text()
+    assert "t and p: Wald t tests on 32 design df" in note and "z and p" not in note
+    # the numbers are R's (tests/fixtures/survey/make_references.R, the hand-made sandwich and svymle)
+    import json
+    from pathlib import Path
+
+    ref = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "survey" / "expected.json").read_text())
+    report = view.current
+    assert [r["b"] for r in report.coefficients] == pytest.approx(ref["rr_logistic"]["coef"], rel=1e-6)
+    assert [r["SE"] for r in report.coefficients] == pytest.approx(ref["rr_logistic"]["se"], rel=1e-6)
+    window.resize(1200, 900)
+    view.scroll.verticalScrollBar().setValue(0)
+    shot(window, "regression_weighted")
+    window.resize(1024, 700)
+    shot(window, "regression_weighted_1024")

@@ -126,8 +126,8 @@ def test_population_is_horvitz_thompson_and_refused_for_two_group_designs():
     d = rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25)
     z = np.array([1, 0, 1, 1])
     w = np.array([10, 20, 30, 40.0])
-    est = rr.survey_estimate(d, z, weights=w, population=200)
-    assert est.unconstrained == pytest.approx(float(w @ ((z - 0.25) / 0.5)) / 200)
+    est = rr.survey_estimate(d, z, weights=w, population=104)
+    assert est.unconstrained == pytest.approx(float(w @ ((z - 0.25) / 0.5)) / 104)
     assert "Horvitz-Thompson" in est.describe()
     with pytest.raises(EstimationError, match="population"):
         rr.survey_estimate(rr.design("sld", p1=0.3, p2=0.7), z, groups=[1, 2, 1, 2], population=200)
@@ -232,3 +232,24 @@ def test_effective_df_comes_from_the_design_not_the_answers():
            for _ in range(3)}
     v = np.array([200 * 1.0, 200 * 64.0])  # sum of squared weights per stratum
     assert len(dfs) == 1 and dfs.pop() == pytest.approx(v.sum() ** 2 / (v[0] ** 2 / 19 + v[1] ** 2 / 1))
+
+
+def test_population_without_weights_is_refused_in_words():
+    d = rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25)
+    with pytest.raises(EstimationError, match="needs survey weights.*leave the population size out"):
+        rr.survey_estimate(d, [1, 0, 1, 1], population=200)
+
+
+def test_weights_far_from_the_population_size_are_warned_about():
+    d = rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25)
+    z = np.array([1, 0, 1, 1])
+    w = np.array([10, 20, 30, 40.0])                       # sum 100
+    with pytest.warns(UserWarning, match="weights sum to 100, far from the population size 200"):
+        est = rr.survey_estimate(d, z, weights=w, population=200)
+    assert est.warnings and "far from the population size" in est.describe()
+    assert est.to_dict()["warnings"] == list(est.warnings)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        near = rr.survey_estimate(d, z, weights=w, population=105)   # 5% off: no warning
+    assert near.warnings == ()

@@ -122,6 +122,30 @@ def test_regression_with_the_design_equals_the_r_sandwich(project):
     assert result.sample_design == FULL and result.to_dict()["survey_design"]["weights"] == "w"
 
 
+def test_a_weighted_regression_report_has_t_tests_and_no_likelihood_statistics(project):
+    from dpdesk.project.regression.report import RegressionSpec, fit_report, save_report
+    from dpdesk.project.report.regression import regression_paragraphs, regression_sections
+
+    set_survey_design(project, FULL)
+    report = fit_report(project, RegressionSpec(item="forced", predictors=["x1", "x2"]))
+    assert report.design == "Weighted; Taylor linearization with 4 strata and 36 PSUs; design df 32"
+    assert report.header[3] == "t" and "z" not in report.coefficients[1] and "LR chi2" not in report.coefficients[1]
+    assert {s["statistic"] for s in report.statistics}.isdisjoint({"log-likelihood", "deviance", "AIC", "BIC"})
+    model = report.tests[0]
+    assert model["test"] == "model against the intercept only" and (model["df"], model["df2"]) == (2, 32)
+    assert model["F"] == pytest.approx(model["chi2"] / 2)
+    assert "t and p: Wald t tests on 32 design df" in report.note and "z and p" not in report.note
+    assert "log-likelihood =" not in report.text and "pseudo-log-likelihood" in report.text
+    save_report(project, report)
+    section = regression_sections(project)[0]
+    assert section.tables[1].title.startswith("Design-based Wald tests")
+    assert [c.label for c in section.tables[1].columns] == ["Term or model", "df", "F", "p"]
+    assert section.tables[0].columns[3].label == "t" and section.tables[1].rows[0].cells[1].text == "2, 32"
+    paragraph = regression_paragraphs(project, lambda *keys: ", ".join(keys))[0]
+    assert "weighted pseudo-maximum likelihood" in paragraph and "32 design degrees of freedom" in paragraph
+    assert "(weighted; Taylor linearization with 4 strata and 36 PSUs)" in paragraph
+
+
 def test_guesses_are_suggestions_by_name():
     assert guess_design(["idno", "anweight", "pspwght", "psu", "stratum", "cntry"]) == SurveyDesign(
         weights="anweight", strata="stratum", clusters="psu")
@@ -147,12 +171,38 @@ def test_cli_stores_a_design_and_every_command_uses_it(project, tmp_path, capsys
     assert not {"note", "design effect"} & set(json.loads(out)["Estimates"][0])
     code, out, _ = run(capsys, "estimate", path, "--weights", "w")  # a design for this run only
     assert code == 0 and "Weighted; as" not in out and "note: Weighted" in out
+    # the text table in the number style: design effect to 2 decimals, effective n a whole number
+    code, out, _ = run(capsys, "estimate", path)
+    line = next(ln for ln in out.splitlines() if ln.startswith("warner "))
+    assert f"{ref['deff']:.2f}" in line.split() and f"{round(EXPECTED['n'] / ref['deff'])}" in line.split()
+    assert not any(len(cell) > 8 and cell.replace(".", "").isdigit() for cell in line.split())
     code, out, _ = run(capsys, "regress", path, "forced", "--predictors", "x1", "x2", "--no-save")
     assert code == 0 and "Wald F(2, 32)" in out and "LR chi2" not in out
     code, _, err = run(capsys, "estimate", path, "--weights", "nope")
     assert code == 1 and "no column 'nope'" in err
     code, out, _ = run(capsys, "design-sample", path, "--clear")
     assert code == 0 and "no survey design" in out
+
+
+def test_run_time_options_add_to_the_stored_design(project, capsys):
+    path = project.path
+    set_survey_design(project, FULL)
+    project.close()
+    ref = EXPECTED["binary"]["warner"]["horvitz_thompson"]
+    N = str(ref["population"])
+    code, out, err = run(capsys, "estimate", path, "--json", "--population", N)
+    assert code == 0, err
+    warner = next(r for r in json.loads(out)["Estimates"] if r["item"] == "warner")
+    # --population alone keeps the stored weights, strata and PSUs
+    assert warner["note"].startswith("Weighted; Taylor linearization with 4 strata and 36 PSUs")
+    assert "Horvitz-Thompson" in warner["note"]
+    assert warner["SE"] == pytest.approx(ref["se"][0][0] if isinstance(ref["se"], list) else ref["se"], rel=1e-6)
+    # without weights a population size is refused in words
+    code, out, err = run(capsys, "estimate", path, "--no-design", "--population", N)
+    assert code == 1 and "needs survey weights" in out + err and "Traceback" not in out + err
+    # design-sample stores exactly what it is given
+    code, out, _ = run(capsys, "design-sample", path, "--weights", "w")
+    assert code == 0 and "weight 'w'" in out and "strata" not in out
 
 
 def test_a_replacing_import_keeps_the_design_when_its_columns_fit(tmp_path):
@@ -246,6 +296,9 @@ def test_script_refits_the_weighted_estimates_and_finds_a_changed_figure(project
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "2 weighted item(s) refitted" in run.stdout and "agree with the exported estimates" in run.stdout
+    # the REVIEW block names the design-based interval, not the simple-random-sample one
+    assert "CI method: design-based: boundary-calibrated likelihood ratio on the effective sample size" in run.stdout
+    assert "Feldman" not in run.stdout and "Korn" in run.stdout
     # a changed figure (the workbook's SE of warner in subgroup b, as the script carries it) is found
     se = results[0].subgroups.estimates["b"].se
     text = script.read_text()

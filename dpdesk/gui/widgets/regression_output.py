@@ -1,5 +1,9 @@
 """What a fitted regression shows: sentences, the APA table, tests and fit statistics, two plots.
 
+A fit with a survey design shows its design sentence above the table, t (not z) and
+design-based Wald F tests on the design df, and no likelihood-ratio tests or
+likelihood-based fit statistics (the report leaves them out).
+
 The cells arrive as text from ``project.regression_report`` (two decimals, p as ".012" or
 "< .001"); this widget lays them out in APA style (horizontal rules above and below the
 head and at the bottom, no vertical rules, numbers right-aligned) and never computes.
@@ -67,6 +71,8 @@ class RegressionOutput(QWidget):
         self.sentences = note(object_name="regressionSentences")
         self.sentences.setAccessibleName("Regression in words")
         self.sentences.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.design = note(object_name="regressionDesign")
+        self.design.setAccessibleName("Survey design of the fit")
         self.table = QLabel(objectName="regressionTable")
         self.table.setAccessibleName("Coefficients (APA table)")
         self.table.setTextFormat(Qt.TextFormat.RichText)
@@ -99,6 +105,7 @@ class RegressionOutput(QWidget):
         self.body = QWidget()
         inner = QVBoxLayout(self.body)
         inner.setContentsMargins(0, 0, 0, 0)
+        inner.addWidget(self.design)
         inner.addLayout(head)
         inner.addWidget(self.table)
         inner.addWidget(self.table_note)
@@ -136,6 +143,10 @@ class RegressionOutput(QWidget):
         self.message.hide()
         self.sentences.setText("<ul style='margin-left: 0px; -qt-list-indent: 1;'>"
                                + "".join(f"<li>{html.escape(s)}</li>" for s in report.sentences) + "</ul>")
+        design = getattr(report, "design", "")
+        self.design.setText(html.escape(design) + "." if design else "")
+        self.design.setVisible(bool(design))
+        self.tests.setAccessibleName("Design-based Wald tests" if design else "Likelihood-ratio tests")
         self.table.setText(apa_table(report.header, report.cells))
         self.table_note.setText(f"<i>{html.escape(report.note)}</i>")
         tests, fit = self._tests_html(report)
@@ -154,8 +165,12 @@ class RegressionOutput(QWidget):
 
     @staticmethod
     def _tests_html(report) -> tuple[str, str]:
-        rows = [[t["test"], str(t["df"]), _num(t["chi2"]), _p(t["p"])] for t in report.tests]
-        tests = apa_table(["Likelihood-ratio test", "df", "χ²", "p"], rows)
+        if getattr(report, "design", ""):  # a pseudo-likelihood: Wald F tests on the design df, no LR tests
+            rows = [[t["test"], f"{t['df']}, {t['df2']}", _num(t["F"]), _p(t["p"])] for t in report.tests]
+            tests = apa_table(["Design-based Wald test", "df", "F", "p"], rows)
+        else:
+            rows = [[t["test"], str(t["df"]), _num(t["chi2"]), _p(t["p"])] for t in report.tests]
+            tests = apa_table(["Likelihood-ratio test", "df", "χ²", "p"], rows)
         stats = []
         for s in report.statistics:
             v = s["value"]

@@ -14,7 +14,9 @@ estimators and their sources are in ``survey_fit``, the variance in ``survey_var
   ``(estimate, se)``.
 * ``.se``: Taylor linearization, PSUs with replacement within strata, with the finite
   population correction when ``fpc`` is given (``svymean``'s SE).
-* ``.deff`` (``survey``'s ``deff = TRUE``), ``.n_effective = n / deff``, ``.df`` (PSUs -
+* ``.deff`` (``survey``'s ``deff = "replace"``: against a with-replacement simple random
+  sample, so that it does not depend on the weights' scale; ``survey_fit``),
+  ``.n_effective = n / deff``, ``.df`` (PSUs -
   strata), ``.df_effective`` (Satterthwaite's degrees of freedom of the variance estimate,
   with the strata's shares of the variance from the weights (``SampleDesign.effective_df``),
   at most ``.df``: fewer when a few strata carry most of the variance).
@@ -37,6 +39,7 @@ information uses n (as ``svymean`` does against the binomial SE).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,6 +96,7 @@ class SurveyEstimate:
     frequencies: dict[str, CategoryEstimate] | None = None
     influence: np.ndarray | None = field(default=None, repr=False)
     df_effective: Any = math.nan
+    warnings: tuple[str, ...] = ()
 
     @property
     def n_strata(self) -> int:
@@ -116,6 +120,8 @@ class SurveyEstimate:
                 text += f"; design effects {deff.min():.2g} to {deff.max():.2g}"
         if self.population is not None:
             text += f"; Horvitz-Thompson estimate with population size {self.population:,.0f}"
+        for w in self.warnings:
+            text += f"; {w}"
         return text
 
     def as_estimate(self, counts) -> Estimate:
@@ -157,7 +163,7 @@ class SurveyEstimate:
             "sample_design": {"weighted": s.weighted, "strata": s.n_strata if s.stratified else None,
                               "psus": s.n_psus if s.clustered else None, "lonely_psu": s.lonely_psu,
                               "fpc": bool(np.any(s.fraction > 0))},
-            "notes": [self.describe()],
+            "warnings": list(self.warnings), "notes": [self.describe()],
         }
 
 
@@ -219,7 +225,17 @@ def _check_groups(design: Design, groups, n: int, used: np.ndarray) -> np.ndarra
     return g.astype(np.int64)
 
 
-def _check_population(design: Design, population) -> float | None:
+#: the weights' sum and a known population size further apart than this (relative) get a warning
+POPULATION_TOLERANCE = 0.1
+
+
+def _check_population(design: Design, population, weights=None) -> float | None:
+    """The known population size N, checked: positive, for a linear estimator, and with survey weights.
+
+    The Horvitz-Thompson mean ``sum w_i r_i / N`` is the Hajek mean times ``sum w_i / N``: it
+    needs weights that expand the sample to the population (inverse inclusion
+    probabilities). Without weights ``sum r_i / N`` estimates nothing, so it is refused.
+    """
     if population is None:
         return None
     try:
@@ -232,7 +248,26 @@ def _check_population(design: Design, population) -> float | None:
             and (design.model != "prevalence" or len(design.responses) == 2)):
         raise EstimationError(f"A known population size (Horvitz-Thompson) applies to designs with a linear "
                               f"estimator; leave population out for the {design.name!r} design.")
+    if weights is None:
+        raise EstimationError(f"A known population size of {N:,.0f} needs survey weights: the Horvitz-Thompson "
+                              f"estimate is the sum of the weighted answers divided by the population size, and "
+                              f"without weights that sum covers only the sample, not the population. Give the "
+                              f"weights (each respondent's inverse inclusion probability, summing to about the "
+                              f"population size), or leave the population size out for the weighted mean.")
     return N
+
+
+def population_warning(weight_total: float, population: float | None) -> tuple[str, ...]:
+    """A note when the weights' sum is more than 10% away from the known population size (else none).
+
+    The Horvitz-Thompson mean is the Hajek mean times ``sum w / N``, so weights that do not
+    sum to about N move the estimate by that ratio.
+    """
+    if population is None or abs(weight_total / population - 1) <= POPULATION_TOLERANCE:
+        return ()
+    return (f"the weights sum to {weight_total:,.0f}, far from the population size {population:,.0f}: the "
+            f"Horvitz-Thompson estimate is the weighted mean times {weight_total / population:.3g}; check that the "
+            f"weights are inverse inclusion probabilities or leave the population size out",)
 
 
 def fit_domain(design: Design, z, g, wd, sample: SampleDesign, population, conf: float, ci: str) -> dict:
@@ -266,7 +301,7 @@ def build(design: Design, parts: dict, sample: SampleDesign, wd, population, con
         n_effective=parts["n_effective"], df=sample.df, n=int(np.sum(wd > 0)), confidence=conf,
         ci_method=SURVEY_CI[ci], method=parts["method"], sample=sample, weight_total=float(np.sum(wd)),
         population=population, extra=parts.get("extra", {}), frequencies=freqs, influence=parts["influence"],
-        df_effective=parts["df_effective"])
+        df_effective=parts["df_effective"], warnings=population_warning(float(np.sum(sample.weights)), population))
 
 
 def prepare(design, responses, weights, strata, clusters, fpc, groups, lonely_psu, confidence, ci, used=None):
@@ -293,7 +328,9 @@ def survey_estimate(design: Design, responses, *, weights=None, strata=None, clu
     numbered within strata. ``fpc``: the population size of each respondent's stratum
     (``survey``'s ``fpc`` with counts; numbers up to 1 are sampling fractions).
     ``groups``: 1/2 for two-group designs. ``population``: a known population size N for
-    the Horvitz-Thompson mean ``sum w_i r_i / N`` (RRTCS) instead of the Hajek mean.
+    the Horvitz-Thompson mean ``sum w_i r_i / N`` (RRTCS) instead of the Hajek mean; it needs
+    ``weights`` (an error without them) and warns (a note in ``.warnings`` and a Python
+    warning) when the weights sum to more than 10% away from N.
     ``lonely_psu``: "fail", "certainty", "average" or "adjust" (``survey_variance``).
     ``used``: True for the respondents whose answers are used; the others (missing answers)
     keep their PSU in the design, as ``svymean(..., na.rm = TRUE)`` (a domain, never a
@@ -302,7 +339,10 @@ def survey_estimate(design: Design, responses, *, weights=None, strata=None, clu
     """
     z, g, sample, conf, used = prepare(design, responses, weights, strata, clusters, fpc, groups, lonely_psu,
                                        confidence, ci, used)
-    N = _check_population(design, population)
+    N = _check_population(design, population, weights)
     wd = np.where(used, sample.weights, 0.0)
     parts = fit_domain(design, z, g, wd, sample, N, conf, ci)
-    return build(design, parts, sample, wd, N, conf, ci)
+    est = build(design, parts, sample, wd, N, conf, ci)
+    for w in est.warnings:
+        warnings.warn(w[0].upper() + w[1:] + ".", UserWarning, stacklevel=2)
+    return est

@@ -23,12 +23,18 @@ the same PSU totals.
   of a saturated design it equals the linearization of the moment estimate.
 
 The design effect of an estimate is its variance over the variance the same estimate
-would have in a simple random sample of the same size, as ``survey``'s ``deff = TRUE``:
-``v_srs = s_w^2 (1 - n / sum w) / n`` with ``s_w^2 = n / (n - 1) sum w_i (e_i - e_bar)^2 /
-sum w_i`` of the linearized variable ``e_i`` (``r_i`` for a mean). When the weights sum to
-n or less (unit weights, or weights scaled to the sample size) that finite-population
-factor is meaningless (``survey`` returns NA or Inf) and it is left out, as ``deff =
-"replace"``. The effective sample size is ``n / deff``.
+would have in a simple random sample of the same size drawn with replacement, as
+``survey``'s ``deff = "replace"``: ``v_srs = s_w^2 / n`` with ``s_w^2 = n / (n - 1) sum w_i
+(e_i - e_bar)^2 / sum w_i`` of the linearized variable ``e_i`` (``r_i`` for a mean). Both
+the variance and ``v_srs`` are unchanged when every weight is multiplied by a constant, so
+the design effect and the effective sample size ``n_eff = n / deff`` are too. ``survey``'s
+``deff = TRUE`` multiplies ``v_srs`` by ``1 - n / sum w``, treating the weights' sum as
+the population size: that factor moves with the weights' scale (weights x 1.01 summing to
+1.01 n gave a design effect of 116), so it is not used; a finite-population correction
+comes only from ``fpc``, in the design variance. ``n_eff`` is Korn & Graubard's (1998)
+effective sample size ``p (1 - p) / var(p_hat)`` on the estimator's own scale: the
+estimate's variance set against the with-replacement simple-random-sample variance of
+the same estimator, which for a randomized response includes the randomizer's noise.
 """
 
 from __future__ import annotations
@@ -51,7 +57,11 @@ from dpdesk.mechanisms.rr.survey_variance import SampleDesign
 
 
 def srs_variance(e: np.ndarray, wd: np.ndarray) -> np.ndarray:
-    """Variance of a mean of ``e`` in a simple random sample of the same size (module docstring)."""
+    """Variance of a mean of ``e`` in a simple random sample of the same size, with replacement (module docstring).
+
+    ``s_w^2 / n``, ``s_w^2 = n / (n - 1) sum w_i (e_i - e_bar)^2 / sum w_i`` over the domain's
+    respondents (``wd > 0``); scale-free in the weights. No finite-population factor.
+    """
     live = wd > 0
     n = int(live.sum())
     W = float(wd.sum())
@@ -59,8 +69,7 @@ def srs_variance(e: np.ndarray, wd: np.ndarray) -> np.ndarray:
         return np.full(e.shape[1], math.nan)
     ew = wd[live] @ e[live] / W
     s2 = n / (n - 1) * (wd[live] @ (e[live] - ew) ** 2) / W
-    factor = 1 - n / W if W > n * (1 + 1e-9) else 1.0
-    return s2 * factor / n
+    return s2 / n
 
 
 def effective(var: np.ndarray, vsrs: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -205,13 +214,15 @@ def kuk_draws(d: Design, z, wd, sample, population, conf, ci):
     """One group, several responses (Kuk's design with several cards): weighted pseudo-ML."""
     model = OneParameter.from_matrices(d.matrices)
     R = len(d.responses)
-    counts = np.bincount(z, weights=wd, minlength=R)
+    totals = np.bincount(z, weights=wd, minlength=R)
+    # the maximizer works on the totals over the weights' mean, so its tolerances do not depend on their scale
+    counts = totals * (float((wd > 0).sum()) / float(wd.sum()))
     pi, _ = model.mle([counts])
     A, B = model.A[0], model.B[0]
     lam = A + B * pi
     with np.errstate(divide="ignore", invalid="ignore"):
         S = (B / lam)[z][:, None]
-        Hmat = np.array([[float(counts @ np.where(counts > 0, B ** 2 / lam ** 2, 0.0))]])
+        Hmat = np.array([[float(totals @ np.where(totals > 0, B ** 2 / lam ** 2, 0.0))]])
     cov, u, e = _sandwich(np.where(np.isfinite(S), S, 0.0), Hmat, wd, sample)
     n = int((wd > 0).sum())
     deff, n_eff = effective(np.diag(cov), srs_variance(e, wd), n)
@@ -230,8 +241,11 @@ def kuk_draws(d: Design, z, wd, sample, population, conf, ci):
 def two_group(d: Design, z, g, wd, sample, population, conf, ci):
     """SLD, CDM and the unrelated question with unknown prevalence: weighted pseudo-ML, sandwich covariance."""
     model = _two_group_model(d)
-    y = np.array([wd[(g == k) & (z == 1)].sum() for k in (1, 2)])
-    m = np.array([wd[g == k].sum() for k in (1, 2)])
+    # the weighted totals on the scale of the sample (weights over their mean): the maximizer's
+    # tolerances then do not depend on the weights' scale, and the estimate is unchanged by it
+    wn = wd * (float((wd > 0).sum()) / float(wd.sum()))
+    y = np.array([wn[(g == k) & (z == 1)].sum() for k in (1, 2)])
+    m = np.array([wn[g == k].sum() for k in (1, 2)])
     pi, eta, interior = model.mle(y, m)
     raw = model.moment(y, m)
     gi = g - 1
@@ -266,7 +280,7 @@ def two_group(d: Design, z, g, wd, sample, population, conf, ci):
     if ci == "t":
         interval = t_interval(pi, se, df, conf)
     else:
-        scale = float(n_eff[0]) * kg_factor(n, df, conf) / float(wd.sum())
+        scale = float(n_eff[0]) * kg_factor(n, df, conf) / float(m.sum())
         interval = two_group_interval(model, y * scale, m * scale, pi, eta, conf)
     return dict(prevalence=pi, unconstrained=raw, se=se, ci=interval, deff=float(deff[0]), n_effective=float(n_eff[0]),
                 influence=u[:, :1], extra=extra, df_effective=df,

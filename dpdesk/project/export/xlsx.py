@@ -45,6 +45,7 @@ COLUMN_FORMATS = {
     # regression sheets: coefficients and limits to 2 decimals, p to 3 (APA), test statistics to 2
     "b": "0.00",
     "z": "0.00",
+    "t": "0.00",
     "or": "0.00",
     "ci low (b)": "0.00",
     "ci high (b)": "0.00",

@@ -38,7 +38,8 @@ def _open_ended(row: dict) -> dict:
 
 
 def regression_tables(report: RegressionReport) -> dict[str, list[dict]]:
-    tests = [{"test or statistic": t["test"], "df": t["df"], "value": t["chi2"], "p": t["p"]} for t in report.tests]
+    tests = [{"test or statistic": t["test"] + (f" (Wald F on {t['df']} and {t['df2']} design df)" if "F" in t else ""),
+              "df": t["df"], "value": t.get("F", t["chi2"]), "p": t["p"]} for t in report.tests]
     tests += [{"test or statistic": s["statistic"].strip(), "df": None, "value": s["value"], "p": None}
               for s in report.statistics]
     return {SHEET: [_open_ended(r) for r in report.coefficients], TESTS_SHEET: tests}

@@ -63,6 +63,7 @@ class RegressionReport:
     text: str                      # the whole result as plain text (as ``dpdesk regress`` prints it)
     note: str                      # under the table: what b, OR, the interval and the tests are
     fit: dict                      # ``RegressionResult.to_dict()``: everything, for the record
+    design: str = ""               # with a survey design: "Weighted; Taylor linearization with ...; design df 32"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able: an infinite or undefined number (an open-ended interval) becomes None."""
@@ -121,38 +122,50 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
     labels = labels or Labels()
     f = result.fit
     conf = round(100 * f.confidence)
-    header = ["Predictor", "b", "SE", "z", "p", "OR", f"{conf}% CI"]
+    survey = f.df is not None  # design-based: Wald t and F tests on the design df, no likelihood
+    stat = "t" if survey else "z"
+    header = ["Predictor", "b", "SE", stat, "p", "OR", f"{conf}% CI"]
     cells, rows, forest = [], [], []
     for c in f.coefficients:
         lo, hi = c.odds_ratio_ci
         cells.append([_term_label(result, c.name, labels), num(c.estimate), num(c.se), num(c.z), apa_p(c.p),
                       num(c.odds_ratio), f"[{limit(lo)}, {limit(hi)}]"])
-        rows.append({"term": _term_label(result, c.name, labels), "term code": c.name, "b": c.estimate, "SE": c.se,
-                     "z": c.z, "p": c.p,
-                     "CI low (b)": c.ci[0], "CI high (b)": c.ci[1], "OR": c.odds_ratio, "CI low (OR)": lo,
-                     "CI high (OR)": hi, "Wald CI low (b)": c.wald_ci[0], "Wald CI high (b)": c.wald_ci[1],
-                     "LR chi2": c.lr_chi2, "p (LR)": c.lr_p})
+        row = {"term": _term_label(result, c.name, labels), "term code": c.name, "b": c.estimate, "SE": c.se,
+               stat: c.z, "p": c.p,
+               "CI low (b)": c.ci[0], "CI high (b)": c.ci[1], "OR": c.odds_ratio, "CI low (OR)": lo,
+               "CI high (OR)": hi, "Wald CI low (b)": c.wald_ci[0], "Wald CI high (b)": c.wald_ci[1]}
+        if not survey:
+            row.update({"LR chi2": c.lr_chi2, "p (LR)": c.lr_p})
+        rows.append(row)
         if c.name != INTERCEPT:
             forest.append({"term": _term_label(result, c.name, labels), "OR": c.odds_ratio, "CI low": lo,
                            "CI high": hi})
-    tests = [{"test": f"{labels.column(t.name)} (all its levels)", "df": t.df, "chi2": t.chi2, "p": t.p}
-             for t in f.terms]
-    tests += [{"test": _term_label(result, c.name, labels), "df": 1, "chi2": c.lr_chi2, "p": c.lr_p}
-              for c in f.coefficients if c.name != INTERCEPT]
-    if f.model_test is not None:
-        tests.insert(0, {"test": "model against the intercept only", "df": f.model_test.df,
-                         "chi2": f.model_test.chi2, "p": f.model_test.p})
     nu = f.nuisance
-    if nu is not None and nu.null is not None:
-        tests.append({"test": f"{nu.name} = {nu.null:g}", "df": 1, "chi2": nu.lr_chi2, "p": nu.lr_p})
+    if survey:
+        tests = _wald_tests(result, labels)
+    else:
+        tests = [{"test": f"{labels.column(t.name)} (all its levels)", "df": t.df, "chi2": t.chi2, "p": t.p}
+                 for t in f.terms]
+        tests += [{"test": _term_label(result, c.name, labels), "df": 1, "chi2": c.lr_chi2, "p": c.lr_p}
+                  for c in f.coefficients if c.name != INTERCEPT]
+        if f.model_test is not None:
+            tests.insert(0, {"test": "model against the intercept only", "df": f.model_test.df,
+                             "chi2": f.model_test.chi2, "p": f.model_test.p})
+        if nu is not None and nu.null is not None:
+            tests.append({"test": f"{nu.name} = {nu.null:g}", "df": 1, "chi2": nu.lr_chi2, "p": nu.lr_p})
     m, lo, hi = f.average_prevalence
-    statistics = [
-        {"statistic": "n (rows used)", "value": f.n},
-        {"statistic": "rows left out", "value": result.n_excluded},
+    # a pseudo-likelihood has no log-likelihood, deviance, AIC or BIC to compare models by
+    likelihood = [] if survey else [
         {"statistic": "log-likelihood", "value": f.loglik},
         {"statistic": "deviance", "value": f.deviance},
         {"statistic": "AIC", "value": f.aic},
         {"statistic": "BIC", "value": f.bic},
+    ]
+    statistics = [
+        {"statistic": "n (rows used)", "value": f.n},
+        {"statistic": "rows left out", "value": result.n_excluded},
+        *likelihood,
+        *([{"statistic": "design degrees of freedom", "value": f.df}] if survey else []),
         {"statistic": "parameters", "value": f.n_params},
         {"statistic": "iterations to converge", "value": f.iterations},
         {"statistic": "average predicted prevalence", "value": m},
@@ -167,13 +180,43 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
                        {"statistic": f"  {nu.name} {conf}% CI high", "value": nu.ci[1]}]
     plot = spec.plot if spec.plot in [p.column for p in result.predictors] else _default_plot(result)
     spec = RegressionSpec(**{**asdict(spec), "plot": plot, "dataset": spec.dataset or result.dataset})
-    note = (f"Note. N = {f.n:,}. b: log-odds; OR = exp(b) with its {conf}% {f.ci_method} interval; z and p: Wald "
-            f"tests; SEs from the {f.se_method}.")
+    design = ""
+    if survey:
+        design = f"{f.sample_design.describe()}; design df {f.df}"
+        note = (f"Note. N = {f.n:,}. {design}. b: log-odds; OR = exp(b) with its {conf}% Wald interval on the "
+                f"design degrees of freedom; t and p: Wald t tests on {f.df} design df; SEs from the {f.se_method}. "
+                f"Weighted pseudo-maximum likelihood: likelihood-ratio tests, profile-likelihood intervals and "
+                f"likelihood-based fit statistics are not valid with survey weights.")
+    else:
+        note = (f"Note. N = {f.n:,}. b: log-odds; OR = exp(b) with its {conf}% {f.ci_method} interval; z and p: "
+                f"Wald tests; SEs from the {f.se_method}.")
     title = f"Logistic regression of {item or result.item} ({result.design.summary or result.design.name})"
     report = RegressionReport(spec, title, header, cells, rows, tests, statistics, forest,
                               prevalence_curve(result, plot), sentences(result, labels), report_text(result), note,
-                              result.to_dict())
+                              result.to_dict(), design)
     return RegressionReport.from_dict(report.to_dict())  # the same values as a saved one reads back
+
+
+def _wald_tests(result: RegressionResult, labels) -> list[dict]:
+    """The design-based tests: Wald F on (k, design df) for the model and each term, t for the nuisance.
+
+    Each row: ``test``, ``df`` (numerator), ``df2`` (the design df), ``F`` (``chi2 / df``),
+    ``chi2`` (the Wald statistic, for the record) and ``p`` (from F, as ``regTermTest``).
+    """
+    from scipy.special import stdtr
+
+    f = result.fit
+    rows = [{"test": f"{labels.column(t.name)} (all its levels)", "df": t.df, "df2": f.df, "F": t.chi2 / t.df,
+             "chi2": t.chi2, "p": t.p} for t in f.terms]
+    if f.model_test is not None:
+        mt = f.model_test
+        rows.insert(0, {"test": "model against the intercept only", "df": mt.df, "df2": f.df, "F": mt.chi2 / mt.df,
+                        "chi2": mt.chi2, "p": mt.p})
+    nu = f.nuisance
+    if nu is not None and nu.null is not None and np.isfinite(nu.z):
+        rows.append({"test": f"{nu.name} = {nu.null:g}", "df": 1, "df2": f.df, "F": nu.z ** 2, "chi2": nu.z ** 2,
+                     "p": float(2 * stdtr(f.df, -abs(nu.z)))})
+    return rows
 
 
 def apa_p(p) -> str:

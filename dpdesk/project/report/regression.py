@@ -33,7 +33,7 @@ def _coefficient_row(label: str, c: dict) -> Row:
     hi = c.get("CI high (OR)")
     hi = float("inf") if hi is None else hi  # saved as None: open-ended
     lo = c.get("CI low (OR)")
-    return Row([Cell(label), Cell(est(c["b"]), c["b"]), Cell(est(c["SE"]), c["SE"]), Cell(est(c["z"]), c["z"]),
+    return Row([Cell(label), Cell(est(c["b"]), c["b"]), Cell(est(c["SE"]), c["SE"]), Cell(est(c.get("t", c.get("z"))), c.get("t", c.get("z"))),
                 Cell(NumberStyle.p(c["p"]), c["p"]), Cell(est(c["OR"]), c["OR"]),
                 Cell(f"[{NumberStyle.limit(lo)}, {NumberStyle.limit(hi)}]", (lo, hi))])
 
@@ -64,13 +64,27 @@ def regression_sections(project) -> list[Section]:
     out = []
     for i, report in enumerate(latest_regressions(project), 1):
         columns = [Column(report.header[0], numeric=False)] + [
-            Column(h, italic=h in ("b", "SE", "z", "p", "OR")) for h in report.header[1:]]
+            Column(h, italic=h in ("b", "SE", "z", "t", "p", "OR")) for h in report.header[1:]]
         rows = [_coefficient_row(cells[0], c) for cells, c in zip(report.cells, report.coefficients)]
         notes = [html.escape(report.note, quote=False).replace("Note.", "<i>Note.</i>", 1)]
         if any(NumberStyle.beyond_limit(c.get("CI low (OR)"), c.get("CI high (OR)"))
                or c.get("CI high (OR)") is None for c in report.coefficients):
             notes.append(SEPARATION_NOTE)
         table = Table(f"regression:{i}", report.title, columns, rows, notes=notes)
+        if getattr(report, "design", ""):
+            tests = Table(f"regression-tests:{i}", f"Design-based Wald tests of the regression of {report.spec.item}",
+                          [Column("Term or model", numeric=False), Column("df", italic=True), Column("F", italic=True),
+                           Column("p", italic=True)],
+                          [Row([Cell(_test_label(t["test"])), Cell(f"{t['df']}, {t['df2']}", t["df"]),
+                                Cell(NumberStyle.estimate(t["F"]), t["F"]), Cell(NumberStyle.p(t["p"]), t["p"])])
+                           for t in report.tests],
+                          notes=[f"{html.escape(report.design, quote=False)}. Wald F tests on the design degrees of "
+                                 "freedom (likelihood-ratio tests are not valid with survey weights): each term "
+                                 "against the model without it, the model against the intercept only."])
+            out.append(Section(f"regression:{i}", f"Regression: {report.spec.item}",
+                               [html.escape(s, quote=False) for s in report.sentences], [table, tests],
+                               regression_figures(report, i)))
+            continue
         tests = Table(f"regression-tests:{i}", f"Likelihood-ratio tests of the regression of {report.spec.item}",
                       [Column("Term or model", numeric=False), Column("df", italic=True), Column("χ²", italic=True),
                        Column("p", italic=True)],
@@ -97,7 +111,10 @@ def regression_paragraphs(project, c) -> list[str]:
         centred = f" ({', '.join(spec.center)} centred at the mean)" if spec.center else ""
         conf = f"{100 * spec.confidence:g}%"
         method = str(fit.get("ci_method", "profile-likelihood")) if isinstance(fit, dict) else "profile-likelihood"
-        if isinstance(fit, dict) and fit.get("design_df") is not None:
+        model = fit.get("fit", {}) if isinstance(fit, dict) else {}  # the LogisticFit's record
+        if isinstance(model, dict) and model.get("design_df") is not None:
+            described = str(model.get("sample_design") or "weighted")
+            fit = {**fit, "design_df": model["design_df"], "sample_design": described[:1].lower() + described[1:]}
             out.append(
                 f"The probability of a true 'yes' to {spec.item} was modelled by logistic regression with a "
                 f"randomized-response outcome ({c('vandenhout2007')}) and the predictors {preds}{centred}, fitted "
