@@ -261,10 +261,9 @@ def _accept_rollback(args) -> None:
 
     with Project.open(args.project) as project:  # this one writes: the confirmation is recorded
         record = ledger.accept_rollback(project, note=args.note)
-    print(f"Rollback confirmed and recorded in the project: it goes on from release #{record['releases']}, "
-          f"although this computer had seen release #{record['seen_releases']} (on {record['seen_time']} "
-          f"in {record['seen_path']}). The spending of the releases after #{record['releases']} is no longer "
-          "counted: make sure they were never published.")
+    from dpdesk.project.ledger.rewind import confirmed_text
+
+    print(confirmed_text(record))
 
 
 def _receipt(args) -> int:

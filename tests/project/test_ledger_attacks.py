@@ -228,7 +228,43 @@ def test_an_older_state_sealed_here_is_a_rollback_confirmed_only_to_it(tmp_path,
     assert "privacy budget is the one from before this computer lowered it to ε = 0.5" in check.rollback
     code, out, _ = run(capsys, "ledger", path, "--accept-rollback")
     assert code == 0 and "Rollback confirmed" in out
+    assert "goes on at release #3 with the budget rows of a state this computer sealed before it lowered" in out
+    assert "although this computer had seen release #3" not in out
+    assert "lowered back to ε = 0.5, the lowest this computer sealed for this history" in out
     assert verified(path).ok
+    with Project.open(path) as p:  # a confirmed rollback never raises a budget
+        assert ledger.budget_status(p).total_epsilon == Fraction(1, 2)
+        with pytest.raises(ledger.BudgetExceeded):
+            ledger.release(p, dict(COUNT, epsilon="0.16"))  # 0.35 + 0.16 > 0.5
+
+
+def test_a_copy_from_before_the_budget_was_lowered_keeps_the_lower_budget_through_the_api(tmp_path, home):
+    """Audit of issue 21: a genuine copy from before 1 -> 0.5 was confirmable, and confirming it brought
+    budget 1 back. The register keeps the lowest budget sealed for the history; confirming lowers the
+    file back to it, and says so."""
+    path = author_project(tmp_path / "t.dpdesk")
+    older = tmp_path / "older.dpdesk"
+    shutil.copyfile(path, older)
+    with Project.open(path) as p:
+        ledger.lower_budget(p, "0.5")
+        ledger.release(p, dict(COUNT, epsilon="0.01"))  # release #4, under 0.5
+    check = verified(older)  # a copy made at #3, under budget 1
+    assert check.confirmable and check.copy and check.rollback_kind == "behind"
+    with Project.open(older) as p:
+        record = ledger.accept_rollback(p)
+        assert record["budget_lowered_to"] == "ε = 0.5" and record["copy"]
+        status = ledger.budget_status(p)
+        assert status.total_epsilon == Fraction(1, 2) and status.spent_epsilon == Fraction(35, 100)
+        with pytest.raises(ledger.BudgetExceeded):
+            ledger.release(p, dict(COUNT, epsilon="0.16"))
+        ledger.release(p, dict(COUNT, epsilon="0.11"))
+    assert verified(older).ok and verified(path).ok  # both copies go on
+    from dpdesk.project.ledger.rewind import confirmed_text
+
+    text = confirmed_text(record)
+    assert "this copy goes on from release #3" in text and "release #4 stays recorded there" in text
+    assert "no longer counted" not in text and "never published" not in text
+    assert "lowered back to ε = 0.5" in text
 
 
 def test_a_rollback_to_a_state_never_seen_here_cannot_be_confirmed(tmp_path, home, monkeypatch, capsys):

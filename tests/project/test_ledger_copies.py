@@ -74,7 +74,9 @@ def test_a_copy_made_after_releases_is_confirmed_once_then_both_go_on(tmp_path, 
     code, out, err = run(capsys, "release", b, "--stat", "count", "--epsilon", "0.02")
     assert code != 0 and "--accept-rollback" in err
     code, out, _ = run(capsys, "ledger", b, "--accept-rollback", "--note", "a copy for wave 2")
-    assert code == 0 and "Rollback confirmed" in out
+    assert code == 0 and "this copy goes on from release #3. The other file went on to release #4" in out
+    assert "release #4 stays recorded there, not in this copy" in out
+    assert "no longer counted" not in out and "never published" not in out  # a copy, not a rollback
     for _round in range(3):  # no back and forth: each goes on, neither blocks the other
         for path, eps in ((a, "0.0%d1"), (b, "0.0%d2")):
             code, out, err = run(capsys, "release", path, "--stat", "count", "--epsilon", eps % (_round + 1))

@@ -101,6 +101,14 @@ class LedgerCheck:
     #: the releases as (seq, hash, prev_hash) and the budget rows, for the register of histories
     chain: tuple = field(default=(), repr=False)
     budgets: tuple = field(default=(), repr=False)
+    #: the file's data as (kind, value, dataset name) (:func:`history.data_of`)
+    data: tuple = field(default=(), repr=False)
+    #: what the rollback is: "behind", "budget" or "shared" (see :class:`history.Verdict`)
+    rollback_kind: str = ""
+    #: the later state this computer saw is in another file (a copy made after releases, or a backup)
+    copy: bool = False
+    #: data of this file this computer released from under another ledger (history.released_here)
+    shared: dict | None = None
 
     @property
     def ok(self) -> bool:
@@ -139,11 +147,12 @@ class LedgerCheck:
         elif self.sealed_by and self.sealed_by != self.key_id:
             why = f"sealed on another computer, key id {self.sealed_by}, whose key this computer does not have"
         elif self.unsealed_at_upgrade == f"{self.releases}:{self.head}":
-            why = "not sealed: made by a dpdesk before ledgers were sealed"
+            why = ("not sealed: the file says it was made by a dpdesk before ledgers were sealed, a claim of the "
+                   "file itself that this computer cannot check")
         elif self.unsealed_at_upgrade:
             upgraded = self.unsealed_at_upgrade.split(":")[0]
-            why = (f"not sealed: releases #1-#{upgraded} were made by a dpdesk before ledgers were sealed, but the "
-                   "later ones were added, or the seal removed, outside dpdesk")
+            why = (f"not sealed: the file says releases #1-#{upgraded} were made by a dpdesk before ledgers were "
+                   "sealed, but the later ones were added, or the seal removed, outside dpdesk")
         else:
             why = ("not sealed, although its file format is one whose every release dpdesk seals: the seal was "
                    "removed outside dpdesk, or the ledger was written by another program")
@@ -159,6 +168,9 @@ class LedgerCheck:
         if self.rollback and not self.confirmable:
             return ("Releases are stopped: this file is behind the ledger this computer last saw, in a state this "
                     "computer never sealed or saw, so it cannot be confirmed here.")
+        if self.rollback and self.rollback_kind == "shared":
+            return ("Releases are stopped: this file holds data this computer released from under another "
+                    "ledger, which it does not recognise. Confirm that it is a project of its own to go on.")
         if self.rollback:
             return ("Releases are stopped: this file is an older copy of the project than this computer last "
                     "saw (its ledger was rolled back). Confirm the rollback to go on.")
@@ -170,6 +182,13 @@ class LedgerCheck:
                     f"computer never sealed or saw the state this file is in, so it cannot be confirmed here and "
                     f"this copy makes no releases. Go on with the copy this computer saw, or ask whoever sent "
                     f"this one which releases it holds.")
+        if not self.problems and self.rollback and self.rollback_kind == "shared":
+            return (f"The project {path} is not a ledger this computer sealed or saw: {self.rollback}. Releases "
+                    f"stop until you confirm, because if it is that ledger rewritten, its spending would be "
+                    f"forgotten. If it is a project of its own (made elsewhere, or before ledgers were sealed), "
+                    f"confirm with: dpdesk ledger \"{path}\" --accept-rollback (in Python: "
+                    f"ledger.accept_rollback(project)); its spending then counts against the same respondents as "
+                    f"the releases made here, so keep both within what you promised them.")
         if not self.problems and self.rollback:
             return (f"The project {path} is behind the ledger this computer last saw: {self.rollback}. Releases "
                     f"recorded since then may already be published, and their privacy spending would be "
@@ -189,7 +208,8 @@ class LedgerCheck:
         if self.known == self.releases and (self.head_sealed or not sealed):
             return None  # the register of histories has it already
         return heads.Head(self.project_id, self.releases, self.head, sealed, self.sealed_by, self.mac, str(path),
-                          chain=self.chain, budgets=self.budgets if sealed else None)  # this computer's seal holds
+                          chain=self.chain, budgets=self.budgets if sealed else None,  # this computer's seal holds
+                          data=self.data if sealed else ())
 
 
 def _reference_triggers() -> dict[str, tuple[str, str | None]]:
@@ -285,18 +305,24 @@ def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path) 
     foreign = out.sealed_by if sc.seal is not None and out.sealed_by != out.key_id else None
     budgets, confirmed = history.budget_rows(conn), _confirmed_here(out)
     out.budgets = tuple(tuple(r) for r in budgets)
+    data = history.data_of(conn)
+    out.data = tuple(history.data_of(conn, released_only=True)) if hashes else ()  # what a sealed state records
+    upgraded = out.unsealed_at_upgrade is not None
     verdict = heads.read(lambda register: history.compare(
         register, hashes, budgets, mine=mine, foreign=foreign, unsealed=sc.seal is None and not sc.problems,
-        confirmed=confirmed, path=None if path is None else str(Path(path))), history.Verdict())
+        confirmed=confirmed, path=None if path is None else str(Path(path)), data=data, upgraded=upgraded),
+        history.Verdict())
     out.known, out.head_sealed = verdict.known, verdict.head_sealed
     if not out.problems:  # an edit the file's own checks found is reported once, in their words
         out.problems.extend(verdict.problems)
     out.rollback, out.note = verdict.rollback, verdict.note
+    out.rollback_kind, out.copy, out.shared = verdict.kind, verdict.copy, verdict.shared
     if verdict.later:
         out.behind = heads.Head(out.project_id, **verdict.later)
     if (not hashes or not verdict.known) and not verdict.problems:  # the project's id is the only link left
         _compare_with_seen(hashes, out, path, verdict.rollback)
-    out.confirmable = out.rollback is not None and (mine or (bool(hashes) and verdict.known == len(hashes)))
+    out.confirmable = out.rollback is not None and (mine or (bool(hashes) and verdict.known == len(hashes))
+                                                    or (verdict.kind == "shared" and verdict.confirmable))
 
 
 def _compare_with_seen(hashes: list[str], out: LedgerCheck, path, found: str | None = None) -> None:
@@ -339,7 +365,8 @@ def record_head(conn: sqlite3.Connection, seq: int, head: str, path, *, new: boo
     made = seal.write(conn, seq, head, key.load(create=True), new=new, fresh_id=new and seq == 1)
     links = tuple(tuple(r) for r in conn.execute("SELECT seq, hash, prev_hash FROM releases ORDER BY seq"))
     return heads.Head(made.project_id, seq, head, True, made.key_id, made.mac, str(path), chain=links,
-                      budgets=tuple(tuple(r) for r in history.budget_rows(conn)))
+                      budgets=tuple(tuple(r) for r in history.budget_rows(conn)),
+                      data=tuple(history.data_of(conn, released_only=True)) if seq else ())
 
 
 def reseal(conn: sqlite3.Connection, before: LedgerCheck, path) -> heads.Head | None:

@@ -66,6 +66,8 @@ class Head:
     #: the whole chain as (seq, hash, prev_hash) and the budget rows, for the register of histories
     chain: tuple = field(default=(), compare=False, repr=False)
     budgets: tuple | None = field(default=None, compare=False, repr=False)
+    #: the data released from, as (kind, value, dataset name) (:func:`history.data_of`)
+    data: tuple = field(default=(), compare=False, repr=False)
 
 
 def _now() -> str:
