@@ -101,9 +101,9 @@ def test_the_receipt_button_saves_a_qr_code_and_its_text(window, tmp_path, qtbot
         qtbot.mouseClick(lv.receipt_button, Qt.MouseButton.LeftButton)
     assert target.read_bytes()[:4] == b"\x89PNG"
     text = target.with_suffix(".txt").read_text()
-    assert "dpdesk-receipt:1:3:" in text
+    assert "dpdesk-receipt:2:3:" in text
     (box,) = [b for b in window.findChildren(QMessageBox, "receiptDialog") if b.isVisible()]
-    assert "dpdesk-receipt:1:3:" in box.detailedText() and str(target) in box.informativeText()
+    assert "dpdesk-receipt:2:3:" in box.detailedText() and str(target) in box.informativeText()
     box.accept()
     with Project.open(path, read_only=True) as p:
         assert ledger.verify_receipt(p, text).ok

@@ -306,7 +306,7 @@ def test_the_owner_can_rewrite_with_their_own_key_but_not_past_a_receipt(tmp_pat
     path = author_project(tmp_path / "t.dpdesk")
     receipt = tmp_path / "receipt.txt"
     code, out, _ = run(capsys, "ledger", path, "--receipt", receipt)
-    assert code == 0 and receipt.exists() and "dpdesk-receipt:1:3:" in receipt.read_text()
+    assert code == 0 and receipt.exists() and "dpdesk-receipt:2:3:" in receipt.read_text()
     code, out, _ = run(capsys, "ledger", path, "--verify-receipt", receipt)
     assert code == 0 and "still holds that history" in out
     new_id_makes_a_rewrite_look_old(path)
@@ -350,6 +350,32 @@ def test_a_receipt_as_a_qr_code_and_later_releases(tmp_path, home, capsys):
     with Project.open(path, read_only=True) as p:
         result = ledger.verify_receipt(p, made.text)
     assert not result.ok and "only 2 release(s)" in result.message
+
+
+def test_a_receipt_covers_the_budget_rows_and_the_budget_in_force(tmp_path, home, capsys):
+    """Audit of issue 21: after the 0.5 budget row was deleted, --verify-receipt still said "Receipt
+    verified" though the receipt's text said "of ε = 0.5"."""
+    path = author_project(tmp_path / "t.dpdesk", lowered=True)
+    receipt = tmp_path / "receipt.txt"
+    assert run(capsys, "ledger", path, "--receipt", receipt)[0] == 0
+    text = receipt.read_text()
+    assert "of ε = 0.5" in text and "Budget rows: 2 (SHA-256 " in text and "dpdesk-receipt:2:3:" in text
+    with Project.open(path) as p:
+        ledger.lower_budget(p, "0.45")  # lowered after the receipt: still that history
+        assert ledger.verify_receipt(p, text).ok
+        assert "the budget was lowered 1 time(s) since" in ledger.verify_receipt(p, text).message
+    quietly(path, "DELETE FROM budget WHERE epsilon IN ('1/2', '9/20')")
+    code, out, _ = run(capsys, "ledger", path, "--verify-receipt", receipt)
+    assert code == 1 and "Receipt verified" not in out and "receipt not matched" in out
+    assert "a budget was deleted or changed after the receipt was made" in out
+    quietly(path, "INSERT INTO budget(id, epsilon, delta, set_time) VALUES (2, '1/2', '0', '2020-01-01T00:00:00Z')")
+    with Project.open(path, read_only=True) as p:  # the same budget, set at another time: not the same row
+        assert not ledger.verify_receipt(p, text).ok
+    old = text.replace(text.split("Code: ")[1].strip(), "dpdesk-receipt:1:3:" + text.split(":3:")[1].split(":")[0]
+                       + ":-:-")
+    with Project.open(path, read_only=True) as p:  # a receipt of the first version names no budget, and says so
+        result = ledger.verify_receipt(p, old)
+    assert result.ok and "does not name the budget" in result.message
 
 
 def test_no_receipt_without_releases(tmp_path, home):
