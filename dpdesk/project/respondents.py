@@ -89,6 +89,24 @@ def signature(project, dataset, frame=None) -> dict:
     return sig
 
 
+def of_project(project):
+    """A callable giving each dataset's respondents as ("respondents", fingerprint, name), from the
+    cached signature or computed from the rows (never written: the file may be read only, or from
+    elsewhere). The ledger's check calls it only for a history this computer does not recognise."""
+    def compute() -> list[tuple[str, str, str]]:
+        out = []
+        for ds in project.datasets():
+            with project.transaction() as conn:
+                row = conn.execute("SELECT value FROM app WHERE key = ?", (CACHE_KEY.format(ds.id),)).fetchone()
+            try:
+                sig = json.loads(row[0]) if row is not None else respondents_signature(project.dataset_frame(ds.name))
+                out.append(("respondents", str(sig["fingerprint"]), ds.name))
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue
+        return out
+    return compute
+
+
 def remember_release(project, dataset, spent_text: str, frame=None) -> None:
     """After a release: these respondents were released from this project, ``spent_text`` so far."""
     sig = signature(project, dataset, frame)

@@ -118,6 +118,40 @@ def rewrite_then_release_elsewhere(path, monkeypatch, tmp_path, **_):
     on(monkeypatch, tmp_path / "computer-a")
 
 
+_REWRITE_FROM_THE_FIRST = (
+    "UPDATE releases SET cost = replace(cost, '\"epsilon\":\"1/20\"', '\"epsilon\":\"1/2000\"'), "
+    "noise_params = replace(noise_params, '\"scale\":\"20\"', '\"scale\":\"2000\"') WHERE seq = 1",
+    "UPDATE budget SET set_time = '2020-01-01T00:00:00.000Z' WHERE id = 1",  # another budget history
+    "DELETE FROM budget WHERE epsilon = '1/2'",
+    "DELETE FROM app WHERE key = 'ledger_seal'",
+    "UPDATE app SET value = 'p-colleague' WHERE key = 'project_id'")
+
+
+def full_rewrite_with_a_new_id(path, **_):
+    """Audit of issue 21: release #1 rewritten, the first budget row's time changed, the lowered budget
+    dropped, a new project id, no seal. Before: "Ledger intact … structure only", budget 1, 0.6 accepted.
+    Only the data (the same import, the same SHA-256) are left to recognise it by."""
+    quietly(path, *_REWRITE_FROM_THE_FIRST)
+    recompute_every_hash(path)
+
+
+def every_release_and_the_lowered_budget_deleted(path, **_):
+    """Audit of issue 21: before, "Ledger intact: 0 release(s)" and a release of 0.9 accepted."""
+    quietly(path, "DELETE FROM releases", "DELETE FROM budget WHERE epsilon = '1/2'",
+            "UPDATE budget SET set_time = '2020-01-01T00:00:00.000Z' WHERE id = 1",
+            "DELETE FROM app WHERE key IN ('ledger_seal', 'ledger_head')",
+            "UPDATE app SET value = 'p-colleague' WHERE key = 'project_id'")
+
+
+def forged_upgrade_note_over_a_full_rewrite(path, **_):
+    """Audit of issue 21: one app row, ledger_unsealed_at_upgrade = "3:<head>", made the full rewrite read
+    "not sealed: made by a dpdesk before ledgers were sealed". The file's own claim is not taken as fact:
+    this computer sealed a ledger over that very import."""
+    full_rewrite_with_a_new_id(path)
+    head = app_value(path, "ledger_head")
+    quietly(path, "INSERT OR REPLACE INTO app(key, value) VALUES ('ledger_unsealed_at_upgrade', ?)", params=(head,))
+
+
 ATTACKS = {  # edit -> the author's budget was lowered to 0.5 first
     new_id_makes_a_rewrite_look_old: False,
     edit_and_seal_deleted: False,
@@ -127,6 +161,34 @@ ATTACKS = {  # edit -> the author's budget was lowered to 0.5 first
     last_release_seal_and_id_deleted: False,
     first_release_rewritten_with_a_new_id: False,
     rewrite_then_release_elsewhere: False,
+    full_rewrite_with_a_new_id: True,
+    every_release_and_the_lowered_budget_deleted: True,
+    forged_upgrade_note_over_a_full_rewrite: True,
+}
+
+
+def full_rewrite_under_a_forged_foreign_seal(path, **_):
+    """Audit of issue 21: the full rewrite under a seal with any key id and a MAC of zeros passed. A seal
+    of another computer cannot be checked here, and a colleague's own project made elsewhere from the
+    same respondents looks the same: releases stop until the author confirms, never silently."""
+    seal = app_value(path, "ledger_seal")
+    full_rewrite_with_a_new_id(path)
+    sql(path, "INSERT INTO app(key, value) VALUES ('ledger_seal', ?)", params=(seal,))
+    _forged_seal(path)
+
+
+def every_release_deleted_under_a_forged_foreign_seal(path, **_):
+    seal = app_value(path, "ledger_seal")
+    every_release_and_the_lowered_budget_deleted(path)
+    sql(path, "INSERT INTO app(key, value) VALUES ('ledger_seal', ?)", params=(seal,))
+    _forged_seal(path)
+
+
+#: edits that cannot be told from a project of its own made elsewhere from the same respondents: stopped
+#: until the author confirms (edit -> the author's budget was lowered to 0.5 first)
+STOPPED = {
+    full_rewrite_under_a_forged_foreign_seal: True,
+    every_release_deleted_under_a_forged_foreign_seal: True,
 }
 
 
@@ -165,6 +227,45 @@ def test_every_attack_through_the_command_line(attacked, capsys):
     assert code != 0 and "No receipt can be made" in err
 
 
+@pytest.fixture(params=list(STOPPED), ids=lambda f: f.__name__)
+def stopped(request, tmp_path, home, monkeypatch):
+    path = author_project(tmp_path / "t.dpdesk", lowered=STOPPED[request.param])
+    request.param(path, monkeypatch=monkeypatch, tmp_path=tmp_path)
+    return path
+
+
+def test_a_foreign_seal_over_data_released_here_stops_releases_until_confirmed(stopped, capsys):
+    check = verified(stopped)
+    assert check.intact and not check.ok and check.rollback_kind == "shared" and check.confirmable
+    assert "it holds the data 'd' that this computer released from" in check.rollback
+    assert "budget ε = 0.5" in check.rollback and "key id 0123456789abcdef" in check.rollback
+    assert "Ledger intact" not in check.headline and "holds data this computer released from" in check.headline
+    with Project.open(stopped) as p:
+        with pytest.raises(ledger.LedgerRolledBackError, match="released from"):
+            ledger.release(p, BIG)
+        assert not ledger.preview(p, BIG).fits
+        ledger.lower_budget(p, "0.9")  # lowering a budget does not make the history this computer's
+        with pytest.raises(ledger.LedgerRolledBackError):
+            ledger.release(p, BIG)
+    assert verified(stopped).rollback_kind == "shared"
+    code, out, _ = run(capsys, "ledger", stopped)
+    assert code == 1 and "Ledger intact" not in out and "released from" in out and "--accept-rollback" in out
+    code, out, err = run(capsys, "release", stopped, "--stat", "count", "--epsilon", "0.6")
+    assert code != 0 and "released from" in err
+    code, out, _ = run(capsys, "ledger", stopped, "--accept-rollback")  # the author decides, knowingly
+    assert code == 0 and "it is a project of its own" in out and "the same respondents" in out
+    assert verified(stopped).ok
+
+
+def test_a_project_of_its_own_from_the_same_data_on_this_computer_is_not_stopped(tmp_path, home):
+    author_project(tmp_path / "t.dpdesk")
+    with Project.create(tmp_path / "new.dpdesk") as p:  # the same survey, a new project, here
+        p.add_dataset("d", frame(100), source={"sha256": SHA})
+        ledger.set_budget(p, 1)
+        ledger.release(p, dict(COUNT, epsilon="0.3"))
+    assert verified(tmp_path / "new.dpdesk").ok
+
+
 def test_the_new_id_attack_in_the_issue_words(tmp_path, home):
     """Before: "Ledger intact … (not sealed: made by a dpdesk before ledgers were sealed)", spent 0.152,
     a release of 0.6 accepted."""
@@ -178,6 +279,16 @@ def test_the_new_id_attack_in_the_issue_words(tmp_path, home):
         assert ledger.budget_status(p).spent_epsilon == Fraction("0.152")  # what the edit claims ...
         with pytest.raises(ledger.LedgerTamperedError):
             ledger.release(p, BIG)  # ... is not believed
+
+
+def test_a_forged_upgrade_note_is_the_file_s_claim_not_a_fact(tmp_path, home, capsys):
+    path = author_project(tmp_path / "t.dpdesk", lowered=True)
+    forged_upgrade_note_over_a_full_rewrite(path)
+    check = verified(path)
+    assert check.problems and "although the file says it was made by a dpdesk before ledgers were sealed" \
+        in check.problems[0] and "this computer sealed a ledger over that very import" in check.problems[0]
+    code, out, _ = run(capsys, "ledger", path)
+    assert code == 1 and "the file says" in out and "not sealed: made by a dpdesk" not in out
 
 
 def test_the_foreign_seal_attack_names_the_rewrite(tmp_path, home):

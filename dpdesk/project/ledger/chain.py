@@ -232,8 +232,13 @@ def _check_triggers(conn, out: LedgerCheck) -> None:
             out.problems.append(f"a trigger {name!r} that dpdesk does not make was added to the table {table}")
 
 
-def check(conn: sqlite3.Connection, path: str | Path | None = None) -> LedgerCheck:
-    """Verify the chain, the head, the triggers, the budgets, the seal and the register (read only)."""
+def check(conn: sqlite3.Connection, path: str | Path | None = None, *, respondents=None) -> LedgerCheck:
+    """Verify the chain, the head, the triggers, the budgets, the seal and the register (read only).
+
+    ``respondents``: a callable giving the datasets' respondents' fingerprints
+    (:func:`dpdesk.project.respondents.of_project`), called only when the history is one this
+    computer does not recognise and did not seal, so a file holding data released here is found
+    even when its recorded SHA-256s and import rows were changed too."""
     out = LedgerCheck()
     _check_triggers(conn, out)
     prev = GENESIS
@@ -269,7 +274,7 @@ def check(conn: sqlite3.Connection, path: str | Path | None = None) -> LedgerChe
                             "(a release was deleted or added)")
     _check_budgets(conn, budget_refs, out)
     sc = _check_seal(conn, hashes, out)
-    _compare_with_register(conn, hashes, sc, out, path)
+    _compare_with_register(conn, hashes, sc, out, path, respondents)
     return out
 
 
@@ -299,7 +304,7 @@ def _confirmed_here(out: LedgerCheck) -> bool:
                                     for r in out.rollbacks)
 
 
-def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path) -> None:
+def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path, respondents=None) -> None:
     """Compare with the histories this computer sealed or saw, then (if it knows none) the project's id."""
     mine = out.trust == KEY
     foreign = out.sealed_by if sc.seal is not None and out.sealed_by != out.key_id else None
@@ -308,10 +313,17 @@ def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path) 
     data = history.data_of(conn)
     out.data = tuple(history.data_of(conn, released_only=True)) if hashes else ()  # what a sealed state records
     upgraded = out.unsealed_at_upgrade is not None
-    verdict = heads.read(lambda register: history.compare(
-        register, hashes, budgets, mine=mine, foreign=foreign, unsealed=sc.seal is None and not sc.problems,
-        confirmed=confirmed, path=None if path is None else str(Path(path)), data=data, upgraded=upgraded),
-        history.Verdict())
+
+    def compare(data):
+        return heads.read(lambda register: history.compare(
+            register, hashes, budgets, mine=mine, foreign=foreign, unsealed=sc.seal is None and not sc.problems,
+            confirmed=confirmed, path=None if path is None else str(Path(path)), data=data, upgraded=upgraded),
+            history.Verdict())
+
+    verdict = compare(data)
+    if (respondents is not None and not mine and not verdict.known and (hashes or budgets) and not out.problems
+            and not verdict.problems and verdict.rollback is None and heads.registry_path_exists()):
+        verdict = compare(data + list(respondents()))  # the rows themselves, whatever the file says of them
     out.known, out.head_sealed = verdict.known, verdict.head_sealed
     if not out.problems:  # an edit the file's own checks found is reported once, in their words
         out.problems.extend(verdict.problems)
@@ -377,7 +389,7 @@ def reseal(conn: sqlite3.Connection, before: LedgerCheck, path) -> heads.Head | 
     knows the later head); an edited one keeps its stale seal, so the edit stays visible.
     Returns the entry for the register (remember it after the commit), or None.
     """
-    if before.problems:
+    if before.problems or before.rollback_kind == "shared":  # never turn an unrecognised history into ours
         return None
     return record_head(conn, before.releases, before.head, path, new=False)
 

@@ -78,6 +78,14 @@ def registry_path() -> Path:
     return ledger_folder() / FILE
 
 
+def registry_path_exists() -> bool:
+    """Whether this computer has a register yet (no register: nothing to compare with)."""
+    try:
+        return registry_path().exists()
+    except (OSError, ProjectError):
+        return False
+
+
 def _connect(create: bool) -> sqlite3.Connection | None:
     path = registry_path()
     if not path.exists():

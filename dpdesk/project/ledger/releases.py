@@ -155,7 +155,7 @@ def verify_ledger(project) -> chain.LedgerCheck:
     is kept as ``project.ledger_check`` for the screens that show it.
     """
     with project.transaction() as conn:
-        project.ledger_check = chain.check(conn, project.path)
+        project.ledger_check = chain.check(conn, project.path, respondents=respondents.of_project(project))
     news = project.ledger_check.to_remember(project.path)
     if news is not None:  # this computer has now seen this head
         heads.remember(news)
@@ -163,7 +163,7 @@ def verify_ledger(project) -> chain.LedgerCheck:
 
 
 def _require_intact(project, conn) -> None:
-    check = chain.check(conn, project.path)
+    check = chain.check(conn, project.path, respondents=respondents.of_project(project))
     if not check.ok:
         error = LedgerTamperedError if check.problems else heads.LedgerRolledBackError
         raise error(check.message(project.path))
@@ -303,7 +303,7 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
         replay = conn.execute("SELECT 1 FROM releases WHERE dataset_sha256 = ? AND request = ?",
                               (sha, spec.key)).fetchone() is not None
         spent_events = _spent_events(conn)
-        intact = chain.check(conn, project.path).ok
+        intact = chain.check(conn, project.path, respondents=respondents.of_project(project)).ok
     planned, cost, hw = spec.events, spec.cost, spec.half_width
     if budget is None:
         return Preview(spec.request, spec.mechanism, planned, cost, epsilon_text(cost, delta, up=True), hw, None,

@@ -21,6 +21,7 @@ from fractions import Fraction
 from dpdesk import __version__
 from dpdesk.errors import BudgetError
 from dpdesk.mechanisms.central.request import canonical_json
+from dpdesk.project import respondents
 from dpdesk.project.ledger import chain, heads, history, seal
 from dpdesk.project.ledger.releases import LedgerTamperedError
 from dpdesk.project.ledger.text import epsilon_text
@@ -48,7 +49,7 @@ def accept_rollback(project, *, note: str = "") -> dict:
     says so (``budget_lowered_to``).
     """
     with project.transaction() as conn:
-        check = chain.check(conn, project.path)
+        check = chain.check(conn, project.path, respondents=respondents.of_project(project))
         if check.problems:
             raise LedgerTamperedError(check.message(project.path))
         if check.rollback is None:
@@ -76,7 +77,7 @@ def accept_rollback(project, *, note: str = "") -> dict:
         sealed = chain.record_head(conn, check.releases, check.head, project.path, new=False)
     heads.reset(sealed)  # after the commit, as for a release
     with project.transaction() as conn:  # the screens that show the check see the new state
-        project.ledger_check = chain.check(conn, project.path)
+        project.ledger_check = chain.check(conn, project.path, respondents=respondents.of_project(project))
     return record
 
 
