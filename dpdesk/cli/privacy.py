@@ -324,9 +324,10 @@ def cmd_ledger(args) -> int:
         values = ", ".join(f"{label} {_num(v)}" if label else _num(v) for label, v in _cells(e.result)[:6])
         more = " ..." if len(_cells(e.result)) > 6 else ""
         print(f"#{e.seq}  {e.time}  {e.description}  {cost}  ->  {values}{more}")
+    from dpdesk.project.ledger.rewind import listed_text
+
     for r in check.rollbacks:
-        print(f"Confirmed rollback on {r.get('time', '?')}: went on from release #{r.get('releases', '?')} although "
-              f"release #{r.get('seen_releases', '?')} had been seen." + (f" Note: {r['note']}" if r.get("note") else ""))
+        print(listed_text(r))
     if check.ok:
         print(f"Ledger intact: {check.releases} release(s), {check.trust_text}.")
         if check.releases:

@@ -83,6 +83,7 @@ def test_confirming_a_copy_from_before_the_budget_was_lowered_keeps_the_lower_bu
     v = releases_tab(window)
     lv = v.ledger_view
     assert lv.banner.isVisible() and "before this computer lowered it to ε = 0.5" in lv.banner.text()
+    assert "confirming keeps the lower budget" in lv.banner.text() and "may already be published" not in lv.banner.text()
     asked = []
     monkeypatch.setattr(QMessageBox, "question",
                         lambda parent, title, text, *a, **k: asked.append(text) or QMessageBox.StandardButton.Yes)

@@ -337,12 +337,17 @@ def test_an_older_state_sealed_here_is_a_rollback_confirmed_only_to_it(tmp_path,
     check = verified(path)
     assert check.intact and not check.ok and check.confirmable
     assert "privacy budget is the one from before this computer lowered it to ε = 0.5" in check.rollback
+    code, out, _ = run(capsys, "ledger", path)
+    assert code == 1 and "confirming keeps the lower budget" in out and "may already be published" not in out
     code, out, _ = run(capsys, "ledger", path, "--accept-rollback")
     assert code == 0 and "Rollback confirmed" in out
     assert "goes on at release #3 with the budget rows of a state this computer sealed before it lowered" in out
     assert "although this computer had seen release #3" not in out
     assert "lowered back to ε = 0.5, the lowest this computer sealed for this history" in out
     assert verified(path).ok
+    code, out, _ = run(capsys, "ledger", path)  # the listing says what was confirmed
+    assert "went on at release #3 with the budget rows from before the budget was lowered. The budget was " \
+        "lowered back to ε = 0.5." in out and "had been seen" not in out
     with Project.open(path) as p:  # a confirmed rollback never raises a budget
         assert ledger.budget_status(p).total_epsilon == Fraction(1, 2)
         with pytest.raises(ledger.BudgetExceeded):

@@ -38,6 +38,9 @@ TAMPERED_TEXT = ("<b>This ledger was edited outside dpdesk.</b> Its records cann
 ROLLBACK_TEXT = ("<b>This file is an older copy of the project than this computer last saw.</b> {rollback}. "
                  "Releases recorded since then may already be published, and their spending is missing here, "
                  "so no releases are made until you confirm that this copy is the one to go on with.")
+BUDGET_TEXT = ("<b>This file is an older state of the project than this computer last saw.</b> {rollback}. No "
+               "releases are made until you confirm; confirming keeps the lower budget (it is lowered back in this "
+               "file).")
 SHARED_TEXT = ("<b>This file holds data this computer released from under another ledger, which it does not "
                "recognise.</b> {rollback}. No releases are made until you confirm that it is a project of its own: "
                "if it is that ledger rewritten, its spending would be forgotten.")
@@ -161,6 +164,8 @@ class LedgerView(QWidget):
                 text = ROLLBACK_TEXT if check.confirmable else UNKNOWN_STATE_TEXT
                 if check.rollback_kind == "shared":
                     text = SHARED_TEXT
+                elif check.rollback_kind == "budget":
+                    text = BUDGET_TEXT
                 self.banner.setText(text.format(rollback=html.escape(said, quote=False)))
         self.banner.setVisible(not self.intact)
         rolled_back = self.check is not None and self.check.intact and self.check.rollback is not None

@@ -109,6 +109,8 @@ class LedgerCheck:
     copy: bool = False
     #: data of this file this computer released from under another ledger (history.released_here)
     shared: dict | None = None
+    #: the register holds the data of this history (False for states sealed by an older dpdesk)
+    data_recorded: bool = True
 
     @property
     def ok(self) -> bool:
@@ -189,6 +191,12 @@ class LedgerCheck:
                     f"confirm with: dpdesk ledger \"{path}\" --accept-rollback (in Python: "
                     f"ledger.accept_rollback(project)); its spending then counts against the same respondents as "
                     f"the releases made here, so keep both within what you promised them.")
+        if not self.problems and self.rollback and self.rollback_kind == "budget":
+            return (f"The project {path} is an older state of its ledger than this computer last saw: "
+                    f"{self.rollback}. It makes no releases until you confirm; confirming keeps the lower budget "
+                    f"(the file's budget is lowered back to it). If you restored it on purpose, confirm with: "
+                    f"dpdesk ledger \"{path}\" --accept-rollback (in Python: ledger.accept_rollback(project)); the "
+                    f"confirmation is recorded in the project.")
         if not self.problems and self.rollback:
             return (f"The project {path} is behind the ledger this computer last saw: {self.rollback}. Releases "
                     f"recorded since then may already be published, and their privacy spending would be "
@@ -205,7 +213,7 @@ class LedgerCheck:
         if not self.ok or not self.releases:
             return None
         sealed = self.trust == KEY and self.sealed_to == self.releases
-        if self.known == self.releases and (self.head_sealed or not sealed):
+        if self.known == self.releases and (self.head_sealed or not sealed) and (self.data_recorded or not sealed):
             return None  # the register of histories has it already
         return heads.Head(self.project_id, self.releases, self.head, sealed, self.sealed_by, self.mac, str(path),
                           chain=self.chain, budgets=self.budgets if sealed else None,  # this computer's seal holds
@@ -329,6 +337,7 @@ def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path, 
         out.problems.extend(verdict.problems)
     out.rollback, out.note = verdict.rollback, verdict.note
     out.rollback_kind, out.copy, out.shared = verdict.kind, verdict.copy, verdict.shared
+    out.data_recorded = verdict.data_recorded
     if verdict.later:
         out.behind = heads.Head(out.project_id, **verdict.later)
     if (not hashes or not verdict.known) and not verdict.problems:  # the project's id is the only link left

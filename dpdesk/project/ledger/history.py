@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -175,7 +176,10 @@ def floor(conn, budgets) -> dict | None:
     """The lowest budget this computer sealed in the history of these budget rows (None: none)."""
     if not budgets:
         return None
-    row = conn.execute("SELECT * FROM floors WHERE budget_root = ?", (budgets_digest(budgets[:1]),)).fetchone()
+    try:
+        row = conn.execute("SELECT * FROM floors WHERE budget_root = ?", (budgets_digest(budgets[:1]),)).fetchone()
+    except sqlite3.OperationalError:  # a register made by an older dpdesk, not written to since
+        return None
     if row is None:
         return None
     return {"epsilon": Fraction(row["epsilon"]), "delta": Fraction(row["delta"]), "budget": row["budget"],
@@ -186,9 +190,13 @@ def released_here(conn, data) -> dict | None:
     """The state this computer sealed that released from any of ``data`` (an import first), or None."""
     values = sorted({v for _k, v, _n in data})
     found = []
-    for i in range(0, len(values), _CHUNK):
-        part = values[i:i + _CHUNK]
-        found += conn.execute(f"SELECT * FROM data WHERE value IN ({', '.join('?' * len(part))})", part).fetchall()
+    try:
+        for i in range(0, len(values), _CHUNK):
+            part = values[i:i + _CHUNK]
+            found += conn.execute(f"SELECT * FROM data WHERE value IN ({', '.join('?' * len(part))})",
+                                  part).fetchall()
+    except sqlite3.OperationalError:  # a register made by an older dpdesk, not written to since
+        return None
     if not found:
         return None
     best = max(found, key=lambda r: (r["kind"] == "import", r["seq"], r["time"]))
@@ -215,6 +223,7 @@ class Verdict:
     kind: str = ""
     copy: bool = False  # the later state is in another file (a copy, or an older backup)
     shared: dict | None = None  # data of the file this computer released from (released_here)
+    data_recorded: bool = True  # the register has the data of this history (False: record them again)
 
 
 def _later(row, head: str) -> dict:
@@ -270,6 +279,12 @@ def compare(conn, hashes: list[str], budgets: list[list], *, mine: bool, foreign
     head = hashes[-1] if n else GENESIS
     out.head_sealed = k == n > 0 and bool(known[head]["sealed"])
     root = _root_state(conn, budgets)
+    if mine and n and budgets:  # a state sealed by an older dpdesk: its data are not in the register yet
+        try:
+            out.data_recorded = conn.execute("SELECT 1 FROM data WHERE budget_root = ? LIMIT 1",
+                                             (budgets_digest(budgets[:1]),)).fetchone() is not None
+        except sqlite3.OperationalError:
+            out.data_recorded = False
     if n == 0:
         _compare_empty(root, mine, confirmed, out)
         if root is None and budgets and not mine:

@@ -26,7 +26,7 @@ from dpdesk.project.ledger import chain, heads, history, seal
 from dpdesk.project.ledger.releases import LedgerTamperedError
 from dpdesk.project.ledger.text import epsilon_text
 
-__all__ = ["accept_rollback", "confirmed_text", "question_text"]
+__all__ = ["accept_rollback", "confirmed_text", "listed_text", "question_text"]
 
 
 def _now() -> str:
@@ -136,6 +136,25 @@ def confirmed_text(record: dict) -> str:
                  f"sealed for this history ({_on(record.get('budget_lowered_time'), record.get('budget_lowered_path'))}"
                  "): a confirmed rollback never raises a budget.")
     return text
+
+
+def listed_text(record: dict) -> str:
+    """One line per confirmation recorded in a file, for ``dpdesk ledger``'s listing."""
+    when, n, m = record.get("time", "?"), record.get("releases", "?"), record.get("seen_releases", "?")
+    kind = record.get("kind", "behind")
+    if kind == "shared":
+        text = (f"Confirmed on {when}: a project of its own from release #{n}, holding data this computer released "
+                f"from in {record.get('seen_path', '?')}.")
+    elif kind == "budget":
+        text = (f"Confirmed rollback on {when}: went on at release #{n} with the budget rows from before the budget "
+                "was lowered.")
+    elif record.get("copy"):
+        text = f"Confirmed on {when}: this copy went on from release #{n}; the other file went on to release #{m}."
+    else:
+        text = f"Confirmed rollback on {when}: went on from release #{n} although release #{m} had been seen."
+    if record.get("budget_lowered_to"):
+        text += f" The budget was lowered back to {record['budget_lowered_to']}."
+    return text + (f" Note: {record['note']}" if record.get("note") else "")
 
 
 def question_text(check) -> str:
