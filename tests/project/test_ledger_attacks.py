@@ -291,6 +291,43 @@ def test_a_forged_upgrade_note_is_the_file_s_claim_not_a_fact(tmp_path, home, ca
     assert code == 1 and "the file says" in out and "not sealed: made by a dpdesk" not in out
 
 
+def test_an_old_unsealed_project_of_the_same_data_is_stopped_until_confirmed_not_called_an_edit(
+        tmp_path, home, monkeypatch, capsys):
+    """A file that says it was made before seals (an upgrade note naming its head), holding the same data
+    imported in another project: either an old project of its own or a rewrite. Stopped, confirmable."""
+    author_project(tmp_path / "t.dpdesk")
+    old = tmp_path / "old.dpdesk"
+    on(monkeypatch, tmp_path / "old-computer")
+    with Project.create(old) as p:  # the same survey imported again, elsewhere
+        p.add_dataset("d", frame(100), source={"sha256": SHA})
+        ledger.set_budget(p, 1)
+        ledger.release(p, dict(COUNT, epsilon="0.3"))
+    head = app_value(old, "ledger_head")
+    quietly(old, "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')",
+            "INSERT INTO app(key, value) VALUES ('ledger_unsealed_at_upgrade', ?)", params=(head,))
+    on(monkeypatch, tmp_path / "computer-a")
+    check = verified(old)
+    assert check.intact and not check.ok and check.rollback_kind == "shared" and check.confirmable
+    assert "the file says its ledger was made by a dpdesk before ledgers were sealed" in check.rollback
+    code, out, _ = run(capsys, "ledger", old, "--accept-rollback")
+    assert code == 0 and "a project of its own" in out
+    assert verified(old).ok
+
+
+def test_a_register_made_by_an_older_dpdesk_learns_the_data_on_the_next_open(tmp_path, home):
+    path = author_project(tmp_path / "t.dpdesk", lowered=True)
+    register = sqlite3.connect(heads.registry_path())
+    register.execute("DROP TABLE data")
+    register.execute("DROP TABLE floors")
+    register.commit()
+    register.close()
+    assert verified(path).ok  # read with the older register's tables, then the data recorded again
+    copy = tmp_path / "copy.dpdesk"
+    shutil.copyfile(path, copy)
+    full_rewrite_with_a_new_id(copy)
+    assert "it holds the data 'd' that this computer released from" in verified(copy).problems[0]
+
+
 def test_the_foreign_seal_attack_names_the_rewrite(tmp_path, home):
     path = author_project(tmp_path / "t.dpdesk", lowered=True)
     foreign_seal_wipes_a_lowered_budget(path)
