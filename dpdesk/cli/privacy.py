@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 import json
 import math
 from fractions import Fraction
@@ -217,6 +218,9 @@ def cmd_release(args) -> int:
             return 0
         entry = ledger.release(project, request, dataset=args.dataset)
         status = ledger.budget_status(project, args.dataset)
+        shared = [] if entry.replayed else ledger.shared_spending(project, args.dataset)
+    for warning in shared:  # the same people released from in another project or copy
+        print(f"Note: {warning}", file=sys.stderr)
     if args.json:
         print(json.dumps(_plain(entry), indent=2, ensure_ascii=False))
         return 0

@@ -96,6 +96,28 @@ def test_confirming_a_copy_from_before_the_budget_was_lowered_keeps_the_lower_bu
     assert not v.release_button.isEnabled() and "does not fit" in v.reason.text(), v.reason.text()  # 0.35 + 0.2 > 0.5
 
 
+def test_a_release_names_the_spending_of_the_same_respondents_in_another_project_in_the_app(window, tmp_path,
+                                                                                           qtbot):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = make_project(tmp_path / "a")
+    with Project.open(first) as p:
+        ledger.set_budget(p, 1)
+        ledger.release(p, {"statistic": "count", "epsilon": "0.3"})
+    second = make_project(tmp_path / "b")  # the same students, another project
+    assert window.open_project(second)
+    v = releases_tab(window)
+    assert v.apply_budget(Fraction(1))
+    asked = []
+    v.confirm = lambda parent, text: asked.append(text) or True
+    histogram(v, 0.1)
+    with qtbot.waitSignal(v.released, timeout=20000):
+        qtbot.mouseClick(v.release_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not v._releasing, timeout=5000)
+    assert "Note: These data hold the same respondents as the dataset 'students' of the project" in asked[0]
+    assert str(first.resolve()) in asked[0] and "ε = 0.3" in asked[0]
+
+
 def test_copies_of_a_template_both_release_in_the_app(window, tmp_path, qtbot):
     template = make_project(tmp_path)
     copies = [tmp_path / "A.dpdesk", tmp_path / "B.dpdesk"]

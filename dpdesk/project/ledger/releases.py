@@ -51,7 +51,7 @@ from dpdesk.project.ledger.text import epsilon_text, number_text
 __all__ = [
     "BudgetStatus", "LedgerEntry", "Preview", "LedgerTamperedError", "BudgetExceeded",
     "set_budget", "lower_budget", "budget_status", "release", "ledger", "verify_ledger",
-    "preview", "plan", "dataset_sha256",
+    "preview", "plan", "dataset_sha256", "shared_spending",
 ]
 
 BudgetExceeded = accounting.BudgetExceeded
@@ -282,6 +282,27 @@ def _remember(project, ds, spent_text: str, frame) -> None:
         respondents.remember_release(project, ds, spent_text, frame)
     except (OSError, sqlite3.Error, DpdeskError):
         pass
+
+
+def shared_spending(project, dataset: str | None = None) -> list[str]:
+    """Warnings, in words, for the respondents of ``dataset`` (default: the active one) already released
+    from in another project or copy on this computer, each naming that project and what it spent
+    there (the respondents' registry, :mod:`dpdesk.project.respondents`). Their spending is not in this
+    project's budget: the warning says so, it stops nothing. Never raises (a registry that cannot be
+    read gives no warning)."""
+    try:
+        ds = _dataset(project, dataset)
+        with project.transaction() as conn:
+            row = conn.execute("SELECT value FROM app WHERE key = ?",
+                               (respondents.CACHE_KEY.format(ds.id),)).fetchone()
+        import json
+
+        sig = json.loads(row[0]) if row is not None else respondents.respondents_signature(
+            project.dataset_frame(ds.name))
+        seen = respondents.seen_before(project, sig)
+    except (OSError, sqlite3.Error, ValueError, KeyError, TypeError, DpdeskError):
+        return []
+    return [s.message() for s in seen if not s.here]
 
 
 # ----------------------------------------------------------------------------- preview / plan
