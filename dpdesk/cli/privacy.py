@@ -216,9 +216,10 @@ def cmd_release(args) -> int:
                 print(pv.message)
                 return 1
             return 0
+        shared = ledger.shared_spending(project, args.dataset)  # before: what this file held until now
         entry = ledger.release(project, request, dataset=args.dataset)
         status = ledger.budget_status(project, args.dataset)
-        shared = [] if entry.replayed else ledger.shared_spending(project, args.dataset)
+        shared = [] if entry.replayed else shared
     for warning in shared:  # the same people released from in another project or copy
         print(f"Note: {warning}", file=sys.stderr)
     if args.json:

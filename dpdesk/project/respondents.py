@@ -90,19 +90,28 @@ def signature(project, dataset, frame=None) -> dict:
 
 
 def of_project(project):
-    """A callable giving each dataset's respondents as ("respondents", fingerprint, name), from the
-    cached signature or computed from the rows (never written: the file may be read only, or from
-    elsewhere). The ledger's check calls it only for a history this computer does not recognise."""
+    """A callable giving each dataset's respondents as ("respondents", fingerprint, name), computed
+    from the rows themselves (the signature cached in the file is the file's claim, which an edit
+    can forge), never written (the file may be read only, or from elsewhere), and kept in memory
+    with the open project. The ledger's check calls it only for a history this computer does not
+    recognise."""
     def compute() -> list[tuple[str, str, str]]:
+        datasets = project.datasets()
+        key = tuple((ds.id, ds.name, getattr(ds, "n_rows", None)) for ds in datasets)
+        kept = getattr(project, "_respondents_of_rows", None)
+        if kept is not None and kept[0] == key:
+            return list(kept[1])
         out = []
-        for ds in project.datasets():
-            with project.transaction() as conn:
-                row = conn.execute("SELECT value FROM app WHERE key = ?", (CACHE_KEY.format(ds.id),)).fetchone()
+        for ds in datasets:
             try:
-                sig = json.loads(row[0]) if row is not None else respondents_signature(project.dataset_frame(ds.name))
+                sig = respondents_signature(project.dataset_frame(ds.name))
                 out.append(("respondents", str(sig["fingerprint"]), ds.name))
             except (ValueError, KeyError, TypeError, AttributeError):
                 continue
+        try:
+            project._respondents_of_rows = (key, tuple(out))
+        except AttributeError:  # a project object that keeps nothing: computed again next time
+            pass
         return out
     return compute
 

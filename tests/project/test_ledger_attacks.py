@@ -328,6 +328,24 @@ def test_a_register_made_by_an_older_dpdesk_learns_the_data_on_the_next_open(tmp
     assert "it holds the data 'd' that this computer released from" in verified(copy).problems[0]
 
 
+def test_the_limit_every_release_and_budget_row_deleted_reads_as_a_new_project_but_is_named(tmp_path, home,
+                                                                                             capsys):
+    """With its whole ledger deleted, a file is data imported into a project with no budget, as a new
+    project from the same survey would be: dpdesk cannot stop it, but it says so on open and at release."""
+    path = author_project(tmp_path / "t.dpdesk", lowered=True)
+    quietly(path, "DELETE FROM releases", "DELETE FROM budget",
+            "DELETE FROM app WHERE key IN ('ledger_seal', 'ledger_head', 'project_id')")
+    check = verified(path)
+    assert check.ok and "it holds the data 'd' that this computer released from" in check.trust_text
+    assert "or that project with its whole ledger deleted" in check.trust_text
+    code, out, _ = run(capsys, "ledger", path)
+    assert code == 0 and "that project with its whole ledger deleted" in out
+    assert run(capsys, "budget", path, "--set", "1")[0] == 0  # the spending of the original is named at release
+    code, out, err = run(capsys, "release", path, "--stat", "count", "--epsilon", "0.6")
+    assert code == 0 and "Note: This computer released from the same respondents in this very file" in err
+    assert "ε = 0.35 spent), but its ledger now holds no release" in err
+
+
 def test_the_foreign_seal_attack_names_the_rewrite(tmp_path, home):
     path = author_project(tmp_path / "t.dpdesk", lowered=True)
     foreign_seal_wipes_a_lowered_budget(path)

@@ -388,6 +388,18 @@ def test_a_history_rewritten_with_its_budget_identity_and_recorded_data_is_found
     refused(path)
 
 
+def test_a_forged_respondents_signature_in_the_file_does_not_hide_the_rows(path):
+    conn = sqlite3.connect(path)
+    key = conn.execute("SELECT key FROM app WHERE key LIKE 'respondents:%'").fetchone()[0]
+    conn.close()
+    quietly(path, "UPDATE releases SET result = '{}' WHERE seq = 1",
+            "UPDATE budget SET set_time = '2001-01-01T00:00:00.000Z'",
+            "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')", *_DATA_DISGUISED[:2],
+            "INSERT OR REPLACE INTO app(key, value) VALUES (?, '{\"fingerprint\": \"forged\"}')", params=(key,))
+    recompute_every_hash(path)
+    assert "it holds the data 'd' that this computer released from" in verified(path).problems[0]
+
+
 def test_the_limit_a_history_rewritten_with_its_budget_identity_and_data_is_another_project(path):
     """Rewriting every release, the budget rows and every row of the data too leaves nothing of the
     history this computer knows: the file is another project to it, verified by structure only, and

@@ -289,6 +289,11 @@ def compare(conn, hashes: list[str], budgets: list[list], *, mine: bool, foreign
         _compare_empty(root, mine, confirmed, out)
         if root is None and budgets and not mine:
             _compare_data(conn, data, foreign, unsealed, upgraded, out)
+        elif root is None and out.note is None and (seen := released_here(conn, data) if data else None):
+            out.shared = seen  # no ledger to compare: said, stops nothing (each release warns again)
+            out.note = (f"it holds the data {seen['name']!r} that this computer released from {_where(seen)} "
+                        f"(release #{seen['seq']}, budget {seen['budget']}): a new project from the same "
+                        "respondents, or that project with its whole ledger deleted")
         return out
     if k == 0 and root is not None and not mine:  # the budget of a history sealed here, none of its releases
         if unsealed:

@@ -300,9 +300,19 @@ def shared_spending(project, dataset: str | None = None) -> list[str]:
         sig = json.loads(row[0]) if row is not None else respondents.respondents_signature(
             project.dataset_frame(ds.name))
         seen = respondents.seen_before(project, sig)
+        with project.transaction() as conn:
+            none_here = conn.execute("SELECT count(*) FROM releases").fetchone()[0] == 0
     except (OSError, sqlite3.Error, ValueError, KeyError, TypeError, DpdeskError):
         return []
-    return [s.message() for s in seen if not s.here]
+    out = [s.message() for s in seen if not s.here]
+    for s in seen:
+        if s.here and none_here:  # released from in this very file, whose ledger now holds nothing
+            common = "the same respondents" if s.share >= 0.999 else f"about {s.share:.0%} of these respondents"
+            out.append(f"This computer released from {common} in this very file {s.project} (dataset "
+                       f"{s.dataset!r}, {s.spent} spent), but its ledger now holds no release: its releases were "
+                       "deleted outside dpdesk, or the file was replaced by another project. That spending is not "
+                       "in this budget: keep both within what you promised these people.")
+    return out
 
 
 # ----------------------------------------------------------------------------- preview / plan
