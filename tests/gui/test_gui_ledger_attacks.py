@@ -64,7 +64,8 @@ def test_a_foreign_seal_over_data_released_here_is_stopped_until_confirmed_in_th
     assert not v.release_button.isEnabled()
     asked = []
     monkeypatch.setattr(QMessageBox, "question",
-                        lambda parent, title, text, *a, **k: asked.append((title, text)) or QMessageBox.StandardButton.Yes)
+                        lambda parent, title, text, *a, **k:
+                        asked.append((title, text)) or QMessageBox.StandardButton.Yes)
     assert lv.accept_button.isVisible()
     qtbot.mouseClick(lv.accept_button, Qt.MouseButton.LeftButton)
     assert asked[0][0] == "Confirm a project of its own" and "the same respondents" in asked[0][1]
@@ -83,7 +84,8 @@ def test_confirming_a_copy_from_before_the_budget_was_lowered_keeps_the_lower_bu
     v = releases_tab(window)
     lv = v.ledger_view
     assert lv.banner.isVisible() and "before this computer lowered it to ε = 0.5" in lv.banner.text()
-    assert "confirming keeps the lower budget" in lv.banner.text() and "may already be published" not in lv.banner.text()
+    assert "confirming keeps the lower budget" in lv.banner.text()
+    assert "may already be published" not in lv.banner.text()
     asked = []
     monkeypatch.setattr(QMessageBox, "question",
                         lambda parent, title, text, *a, **k: asked.append(text) or QMessageBox.StandardButton.Yes)

@@ -147,7 +147,8 @@ def record(conn, head, time: str) -> None:
         if rows and head.seq:
             root = budgets_digest(rows[:1])
             conn.executemany(
-                "INSERT INTO data(value, kind, name, budget_root, seq, budget, path, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "INSERT INTO data(value, kind, name, budget_root, seq, budget, path, time) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT(value, budget_root) DO UPDATE SET seq = excluded.seq, budget = excluded.budget, "
                 "path = excluded.path, time = excluded.time, name = CASE WHEN excluded.name != '' THEN excluded.name "
                 "ELSE data.name END WHERE excluded.seq >= data.seq",
