@@ -21,7 +21,10 @@ head with this installation's key, :mod:`dpdesk.project.ledger.seal`) is written
   computer saw was rolled back (or is a copy), which is not an edit but still stops releases
   until the researcher confirms (:func:`dpdesk.project.ledger.rewind.accept_rollback`), and
   only to a state this computer sealed or saw. A history the register does not know is
-  compared by its project id with the head last seen (:mod:`dpdesk.project.ledger.heads`).
+  compared by its data (SHA-256, import, respondents' signature) with the data this computer
+  released from under a ledger it sealed (an edit without a seal, a stop until confirmed
+  under another computer's), then by its project id with the head last seen
+  (:mod:`dpdesk.project.ledger.heads`).
 
 A file without a seal of this installation (from another computer, or upgraded from a
 dpdesk before seals) is "verified by structure only": consistent, but an edit whose hashes

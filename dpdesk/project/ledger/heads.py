@@ -9,8 +9,9 @@ behind that head, or differs from it, has been rolled back or forked:
 confirms (:func:`dpdesk.project.ledger.rewind.accept_rollback`).
 
 Beside that row per project id (``heads``), the register keeps the histories themselves
-(:mod:`dpdesk.project.ledger.history`): every release hash this computer sealed or saw, and
-the budget rows of every state it sealed, so a history is recognised whatever id the file
+(:mod:`dpdesk.project.ledger.history`): every release hash this computer sealed or saw, the
+budget rows of every state it sealed, the lowest budget sealed per budget history, and the
+data each sealed state was released from, so a history is recognised whatever id the file
 now carries.
 
 The registry is written only after a release commits (so it is never ahead of the file),
