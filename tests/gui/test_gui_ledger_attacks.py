@@ -66,7 +66,7 @@ def test_a_foreign_seal_over_data_released_here_is_stopped_until_confirmed_in_th
     monkeypatch.setattr(QMessageBox, "question",
                         lambda parent, title, text, *a, **k:
                         asked.append((title, text)) or QMessageBox.StandardButton.Yes)
-    assert lv.accept_button.isVisible()
+    assert lv.accept_button.isVisible() and lv.accept_button.text() == "Confirm a project of its own…"
     qtbot.mouseClick(lv.accept_button, Qt.MouseButton.LeftButton)
     assert asked[0][0] == "Confirm a project of its own" and "the same respondents" in asked[0][1]
     assert not lv.banner.isVisible() and "it is a project of its own" in lv.confirmed.text()

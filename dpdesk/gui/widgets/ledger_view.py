@@ -170,6 +170,8 @@ class LedgerView(QWidget):
         self.banner.setVisible(not self.intact)
         rolled_back = self.check is not None and self.check.intact and self.check.rollback is not None
         self.accept_button.setVisible(rolled_back and self.check.confirmable)
+        shared = rolled_back and self.check.rollback_kind == "shared"
+        self.accept_button.setText("Confirm a project of its own…" if shared else "Confirm this copy…")
         trust = self.check.trust if self.check is not None and self.check.intact else "none"
         self.verification.setVisible(trust != "none")
         if trust != "none":
