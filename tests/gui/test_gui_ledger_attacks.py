@@ -91,7 +91,7 @@ def test_confirming_a_copy_from_before_the_budget_was_lowered_keeps_the_lower_bu
                         lambda parent, title, text, *a, **k: asked.append(text) or QMessageBox.StandardButton.Yes)
     qtbot.mouseClick(lv.accept_button, Qt.MouseButton.LeftButton)
     assert "lowered back to the lowest this computer sealed" in asked[0] and "never published" not in asked[0]
-    assert not lv.banner.isVisible() and "lowered back to ε = 0.5" in lv.confirmed.text()
+    assert not lv.banner.isVisible() and lv.confirmed.isVisible() and "lowered back to ε = 0.5" in lv.confirmed.text()
     assert "although this computer had seen release #3" not in lv.confirmed.text()
     assert ledger.budget_status(window.project).total_epsilon == Fraction(1, 2)
     histogram(v, 0.2)

@@ -169,6 +169,7 @@ class LedgerView(QWidget):
                 self.banner.setText(text.format(rollback=html.escape(said, quote=False)))
         self.banner.setVisible(not self.intact)
         rolled_back = self.check is not None and self.check.intact and self.check.rollback is not None
+        self.confirmed.setVisible(bool(self.confirmed.text()))  # only after a confirmation
         self.accept_button.setVisible(rolled_back and self.check.confirmable)
         shared = rolled_back and self.check.rollback_kind == "shared"
         self.accept_button.setText("Confirm a project of its own…" if shared else "Confirm this copy…")
