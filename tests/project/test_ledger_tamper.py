@@ -388,6 +388,19 @@ def test_a_history_rewritten_with_its_budget_identity_and_recorded_data_is_found
     refused(path)
 
 
+def test_the_respondents_of_a_single_release_are_recorded_with_its_seal(tmp_path, home):
+    p = tmp_path / "one.dpdesk"
+    with Project.create(p) as project:
+        project.add_dataset("d", frame(100), source={"sha256": SHA})
+        ledger.set_budget(project, 1)
+        ledger.release(project, dict(COUNT, epsilon="0.1"))
+    quietly(p, "UPDATE releases SET result = '{}' WHERE seq = 1",
+            "UPDATE budget SET set_time = '2001-01-01T00:00:00.000Z'",
+            "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')", *_DATA_DISGUISED)
+    recompute_every_hash(p)
+    assert "it holds the data 'd' that this computer released from" in verified(p).problems[0]
+
+
 def test_a_forged_respondents_signature_in_the_file_does_not_hide_the_rows(path):
     conn = sqlite3.connect(path)
     key = conn.execute("SELECT key FROM app WHERE key LIKE 'respondents:%'").fetchone()[0]

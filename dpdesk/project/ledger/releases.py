@@ -266,6 +266,10 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
         fields["hash"] = chain.row_hash(fields)
         conn.execute(f"INSERT INTO releases({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
                      tuple(fields.values()))
+        try:  # the respondents' signature, cached in the file before sealing: the register records it
+            respondents.signature(project, ds, frame)
+        except (ValueError, TypeError, KeyError):
+            pass
         sealed = chain.record_head(conn, seq, fields["hash"], project.path)
         say("recorded")
         entry = _entry(conn.execute("SELECT * FROM releases WHERE seq = ?", (seq,)).fetchone())
