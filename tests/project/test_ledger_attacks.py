@@ -243,7 +243,8 @@ def test_a_foreign_seal_over_data_released_here_stops_releases_until_confirmed(s
     with Project.open(stopped) as p:
         with pytest.raises(ledger.LedgerRolledBackError, match="released from"):
             ledger.release(p, BIG)
-        assert not ledger.preview(p, BIG).fits
+        assert not ledger.preview(p, BIG).fits and "holds data this computer released from" in ledger.preview(
+            p, BIG).message
         ledger.lower_budget(p, "0.9")  # lowering a budget does not make the history this computer's
         with pytest.raises(ledger.LedgerRolledBackError):
             ledger.release(p, BIG)

@@ -338,7 +338,8 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
         replay = conn.execute("SELECT 1 FROM releases WHERE dataset_sha256 = ? AND request = ?",
                               (sha, spec.key)).fetchone() is not None
         spent_events = _spent_events(conn)
-        intact = chain.check(conn, project.path, respondents=respondents.of_project(project)).ok
+        check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+        intact = check.ok
     planned, cost, hw = spec.events, spec.cost, spec.half_width
     if budget is None:
         return Preview(spec.request, spec.mechanism, planned, cost, epsilon_text(cost, delta, up=True), hw, None,
@@ -347,8 +348,8 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
     remaining = max(Fraction(0), budget.epsilon - after) if after != math.inf else Fraction(0)
     fits = intact and (replay or after <= budget.epsilon)
     message = ""
-    if not intact:
-        message = "The ledger was edited outside dpdesk; no more releases are made from this project."
+    if not intact:  # edited, rolled back or holding data released under another ledger: said as the check says it
+        message = check.headline
     elif not fits:
         message = str(_refusal(spec, ds.name, spent_events, budget))
     return Preview(spec.request, spec.mechanism, planned, Fraction(0) if replay else cost,
