@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 import json
 import math
 from fractions import Fraction
@@ -215,8 +216,12 @@ def cmd_release(args) -> int:
                 print(pv.message)
                 return 1
             return 0
+        shared = ledger.shared_spending(project, args.dataset)  # before: what this file held until now
         entry = ledger.release(project, request, dataset=args.dataset)
         status = ledger.budget_status(project, args.dataset)
+        shared = [] if entry.replayed else shared
+    for warning in shared:  # the same people released from in another project or copy
+        print(f"Note: {warning}", file=sys.stderr)
     if args.json:
         print(json.dumps(_plain(entry), indent=2, ensure_ascii=False))
         return 0
@@ -261,10 +266,9 @@ def _accept_rollback(args) -> None:
 
     with Project.open(args.project) as project:  # this one writes: the confirmation is recorded
         record = ledger.accept_rollback(project, note=args.note)
-    print(f"Rollback confirmed and recorded in the project: it goes on from release #{record['releases']}, "
-          f"although this computer had seen release #{record['seen_releases']} (on {record['seen_time']} "
-          f"in {record['seen_path']}). The spending of the releases after #{record['releases']} is no longer "
-          "counted: make sure they were never published.")
+    from dpdesk.project.ledger.rewind import confirmed_text
+
+    print(confirmed_text(record))
 
 
 def _receipt(args) -> int:
@@ -325,9 +329,10 @@ def cmd_ledger(args) -> int:
         values = ", ".join(f"{label} {_num(v)}" if label else _num(v) for label, v in _cells(e.result)[:6])
         more = " ..." if len(_cells(e.result)) > 6 else ""
         print(f"#{e.seq}  {e.time}  {e.description}  {cost}  ->  {values}{more}")
+    from dpdesk.project.ledger.rewind import listed_text
+
     for r in check.rollbacks:
-        print(f"Confirmed rollback on {r.get('time', '?')}: went on from release #{r.get('releases', '?')} although "
-              f"release #{r.get('seen_releases', '?')} had been seen." + (f" Note: {r['note']}" if r.get("note") else ""))
+        print(listed_text(r))
     if check.ok:
         print(f"Ledger intact: {check.releases} release(s), {check.trust_text}.")
         if check.releases:

@@ -89,6 +89,33 @@ def signature(project, dataset, frame=None) -> dict:
     return sig
 
 
+def of_project(project):
+    """A callable giving each dataset's respondents as ("respondents", fingerprint, name), computed
+    from the rows themselves (the signature cached in the file is the file's claim, which an edit
+    can forge), never written (the file may be read only, or from elsewhere), and kept in memory
+    with the open project. The ledger's check calls it only for a history this computer does not
+    recognise."""
+    def compute() -> list[tuple[str, str, str]]:
+        datasets = project.datasets()
+        key = tuple((ds.id, ds.name, getattr(ds, "n_rows", None)) for ds in datasets)
+        kept = getattr(project, "_respondents_of_rows", None)
+        if kept is not None and kept[0] == key:
+            return list(kept[1])
+        out = []
+        for ds in datasets:
+            try:
+                sig = respondents_signature(project.dataset_frame(ds.name))
+                out.append(("respondents", str(sig["fingerprint"]), ds.name))
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue
+        try:
+            project._respondents_of_rows = (key, tuple(out))
+        except AttributeError:  # a project object that keeps nothing: computed again next time
+            pass
+        return out
+    return compute
+
+
 def remember_release(project, dataset, spent_text: str, frame=None) -> None:
     """After a release: these respondents were released from this project, ``spent_text`` so far."""
     sig = signature(project, dataset, frame)

@@ -16,7 +16,7 @@ from dpdesk.project import Project, ledger
 from tests.gui.test_gui_tabulate import histogram, make_project, release_and_wait, spent
 from tests.helpers import hostile
 from tests.project.test_hostile_files import hot_journal_project
-from tests.project.test_ledger_attacks import ATTACKS, author_project
+from tests.project.test_ledger_attacks import ATTACKS, STOPPED, author_project
 
 
 @pytest.fixture
@@ -48,6 +48,76 @@ def test_every_attack_shows_as_an_edit_in_the_app(window, tmp_path, monkeypatch,
     v.update_preview()
     assert "edited outside dpdesk" in v.reason.text() and not v.release_button.isEnabled()
     assert "Ledger intact" not in window.project.ledger_check.headline
+
+
+@pytest.mark.parametrize("attack", list(STOPPED), ids=lambda f: f.__name__)
+def test_a_foreign_seal_over_data_released_here_is_stopped_until_confirmed_in_the_app(window, tmp_path, monkeypatch,
+                                                                                      qtbot, attack):
+    path = author_project(tmp_path / "t.dpdesk", lowered=STOPPED[attack])
+    attack(path, monkeypatch=monkeypatch, tmp_path=tmp_path)
+    assert window.open_project(path)
+    v = releases_tab(window)
+    lv = v.ledger_view
+    assert lv.banner.isVisible() and "holds data this computer released from under another ledger" in lv.banner.text()
+    assert "released from on" in lv.banner.text() and "Ledger intact" not in window.project.ledger_check.headline
+    v.update_preview()
+    assert not v.release_button.isEnabled()
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda parent, title, text, *a, **k:
+                        asked.append((title, text)) or QMessageBox.StandardButton.Yes)
+    assert lv.accept_button.isVisible() and lv.accept_button.text() == "Confirm a project of its own…"
+    qtbot.mouseClick(lv.accept_button, Qt.MouseButton.LeftButton)
+    assert asked[0][0] == "Confirm a project of its own" and "the same respondents" in asked[0][1]
+    assert not lv.banner.isVisible() and "it is a project of its own" in lv.confirmed.text()
+
+
+def test_confirming_a_copy_from_before_the_budget_was_lowered_keeps_the_lower_budget_in_the_app(window, tmp_path,
+                                                                                               qtbot, monkeypatch):
+    """Audit of issue 21: confirming a genuine copy from before 1 -> 0.5 brought budget 1 back."""
+    path = author_project(tmp_path / "t.dpdesk")
+    older = tmp_path / "older.dpdesk"
+    shutil.copyfile(path, older)
+    with Project.open(path) as p:
+        ledger.lower_budget(p, "0.5")
+    assert window.open_project(older)
+    v = releases_tab(window)
+    lv = v.ledger_view
+    assert lv.banner.isVisible() and "before this computer lowered it to ε = 0.5" in lv.banner.text()
+    assert "confirming keeps the lower budget" in lv.banner.text()
+    assert "may already be published" not in lv.banner.text()
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda parent, title, text, *a, **k: asked.append(text) or QMessageBox.StandardButton.Yes)
+    qtbot.mouseClick(lv.accept_button, Qt.MouseButton.LeftButton)
+    assert "lowered back to the lowest this computer sealed" in asked[0] and "never published" not in asked[0]
+    assert not lv.banner.isVisible() and lv.confirmed.isVisible() and "lowered back to ε = 0.5" in lv.confirmed.text()
+    assert "although this computer had seen release #3" not in lv.confirmed.text()
+    assert ledger.budget_status(window.project).total_epsilon == Fraction(1, 2)
+    histogram(v, 0.2)
+    assert not v.release_button.isEnabled() and "does not fit" in v.reason.text(), v.reason.text()  # 0.35 + 0.2 > 0.5
+
+
+def test_a_release_names_the_spending_of_the_same_respondents_in_another_project_in_the_app(window, tmp_path,
+                                                                                           qtbot):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = make_project(tmp_path / "a")
+    with Project.open(first) as p:
+        ledger.set_budget(p, 1)
+        ledger.release(p, {"statistic": "count", "epsilon": "0.3"})
+    second = make_project(tmp_path / "b")  # the same students, another project
+    assert window.open_project(second)
+    v = releases_tab(window)
+    assert v.apply_budget(Fraction(1))
+    asked = []
+    v.confirm = lambda parent, text: asked.append(text) or True
+    histogram(v, 0.1)
+    with qtbot.waitSignal(v.released, timeout=20000):
+        qtbot.mouseClick(v.release_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not v._releasing, timeout=5000)
+    assert "Note: These data hold the same respondents as the dataset 'students' of the project" in asked[0]
+    assert str(first.resolve()) in asked[0] and "ε = 0.3" in asked[0]
 
 
 def test_copies_of_a_template_both_release_in_the_app(window, tmp_path, qtbot):
@@ -101,9 +171,9 @@ def test_the_receipt_button_saves_a_qr_code_and_its_text(window, tmp_path, qtbot
         qtbot.mouseClick(lv.receipt_button, Qt.MouseButton.LeftButton)
     assert target.read_bytes()[:4] == b"\x89PNG"
     text = target.with_suffix(".txt").read_text()
-    assert "dpdesk-receipt:1:3:" in text
+    assert "dpdesk-receipt:2:3:" in text
     (box,) = [b for b in window.findChildren(QMessageBox, "receiptDialog") if b.isVisible()]
-    assert "dpdesk-receipt:1:3:" in box.detailedText() and str(target) in box.informativeText()
+    assert "dpdesk-receipt:2:3:" in box.detailedText() and str(target) in box.informativeText()
     box.accept()
     with Project.open(path, read_only=True) as p:
         assert ledger.verify_receipt(p, text).ok

@@ -74,7 +74,9 @@ def test_a_copy_made_after_releases_is_confirmed_once_then_both_go_on(tmp_path, 
     code, out, err = run(capsys, "release", b, "--stat", "count", "--epsilon", "0.02")
     assert code != 0 and "--accept-rollback" in err
     code, out, _ = run(capsys, "ledger", b, "--accept-rollback", "--note", "a copy for wave 2")
-    assert code == 0 and "Rollback confirmed" in out
+    assert code == 0 and "this copy goes on from release #3. The other file went on to release #4" in out
+    assert "release #4 stays recorded there, not in this copy" in out
+    assert "no longer counted" not in out and "never published" not in out  # a copy, not a rollback
     for _round in range(3):  # no back and forth: each goes on, neither blocks the other
         for path, eps in ((a, "0.0%d1"), (b, "0.0%d2")):
             code, out, err = run(capsys, "release", path, "--stat", "count", "--epsilon", eps % (_round + 1))
@@ -91,3 +93,19 @@ def test_the_same_respondents_in_a_copy_are_recognised(tmp_path, home):
 
         _sig, warnings = respondents.import_warnings(p, frame(100))
     assert warnings and "A.dpdesk" in warnings[0] and "already spent" in warnings[0]
+
+
+def test_a_release_warns_when_the_same_respondents_were_released_from_in_another_copy(tmp_path, home, capsys):
+    """Issue 21 audit, item 5: at release, the spending of the same people in another project or copy is
+    named (it is not in this project's budget)."""
+    a = author_project(tmp_path / "A.dpdesk")
+    with Project.create(tmp_path / "new.dpdesk") as p:  # the same survey in a new project
+        p.add_dataset("d", frame(100), source={"sha256": SHA})
+        ledger.set_budget(p, 1)
+        (warning,) = ledger.shared_spending(p)
+    assert "A.dpdesk" in warning and "ε = 0.35" in warning and "already spent" in warning
+    code, out, err = run(capsys, "release", tmp_path / "new.dpdesk", "--stat", "count", "--epsilon", "0.1")
+    assert code == 0 and "Note: These data hold the same respondents as the dataset 'd' of the project" in err
+    assert str(a.resolve()) in err or "A.dpdesk" in err
+    with Project.open(a) as p:  # and back: A now names new.dpdesk's spending
+        assert any("new.dpdesk" in w for w in ledger.shared_spending(p))

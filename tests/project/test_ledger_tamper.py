@@ -370,13 +370,61 @@ def test_a_rewritten_identity_is_found_by_the_budget_it_kept(path):
     refused(path)
 
 
-def test_the_limit_a_history_rewritten_with_its_budget_and_identity_is_another_project(path):
-    """Rewriting every release and the budget rows too leaves nothing of the history this computer
-    knows: the file is another project to it, verified by structure only, and says truthfully that
-    its seal was removed (the receipt a data protection officer holds still finds it)."""
+_DATA_DISGUISED = ("UPDATE datasets SET source_sha256 = '" + "cd" * 32 + "', imported_at = '2001-01-01T00:00:00Z'",
+                   "UPDATE releases SET dataset_sha256 = '" + "cd" * 32 + "'",
+                   "DELETE FROM app WHERE key LIKE 'respondents:%'")
+
+
+def test_a_history_rewritten_with_its_budget_identity_and_recorded_data_is_found_by_its_respondents(path):
+    """Every release, the budget rows, the ids, the data's recorded SHA-256 and import rewritten, the
+    cached signature deleted: the rows themselves still carry the respondents' signature this computer
+    recorded when it sealed the ledger."""
     quietly(path, "UPDATE releases SET result = '{}' WHERE seq = 1",
             "UPDATE budget SET set_time = '2001-01-01T00:00:00.000Z'",
-            "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')")
+            "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')", *_DATA_DISGUISED)
+    recompute_every_hash(path)
+    check = verified(path)
+    assert not check.ok and "it holds the data 'd' that this computer released from" in check.problems[0]
+    refused(path)
+
+
+def test_the_respondents_of_a_single_release_are_recorded_with_its_seal(tmp_path, home):
+    p = tmp_path / "one.dpdesk"
+    with Project.create(p) as project:
+        project.add_dataset("d", frame(100), source={"sha256": SHA})
+        ledger.set_budget(project, 1)
+        ledger.release(project, dict(COUNT, epsilon="0.1"))
+    quietly(p, "UPDATE releases SET result = '{}' WHERE seq = 1",
+            "UPDATE budget SET set_time = '2001-01-01T00:00:00.000Z'",
+            "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')", *_DATA_DISGUISED)
+    recompute_every_hash(p)
+    assert "it holds the data 'd' that this computer released from" in verified(p).problems[0]
+
+
+def test_a_forged_respondents_signature_in_the_file_does_not_hide_the_rows(path):
+    conn = sqlite3.connect(path)
+    key = conn.execute("SELECT key FROM app WHERE key LIKE 'respondents:%'").fetchone()[0]
+    conn.close()
+    quietly(path, "UPDATE releases SET result = '{}' WHERE seq = 1",
+            "UPDATE budget SET set_time = '2001-01-01T00:00:00.000Z'",
+            "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')", *_DATA_DISGUISED[:2],
+            "INSERT OR REPLACE INTO app(key, value) VALUES (?, '{\"fingerprint\": \"forged\"}')", params=(key,))
+    recompute_every_hash(path)
+    assert "it holds the data 'd' that this computer released from" in verified(path).problems[0]
+
+
+def test_the_limit_a_history_rewritten_with_its_budget_identity_and_data_is_another_project(path):
+    """Rewriting every release, the budget rows and every row of the data too leaves nothing of the
+    history this computer knows: the file is another project to it, verified by structure only, and
+    says truthfully that its seal was removed (the receipt a data protection officer holds still
+    finds it)."""
+    conn = sqlite3.connect(path)
+    table = conn.execute("SELECT table_name FROM datasets").fetchone()[0]
+    conn.close()
+    quietly(path, "UPDATE releases SET result = '{}' WHERE seq = 1",
+            "UPDATE budget SET set_time = '2001-01-01T00:00:00.000Z'",
+            "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')", *_DATA_DISGUISED,
+            f"UPDATE {table} SET c1 = c1 + 1")  # every age one year more
     recompute_every_hash(path)
     check = verified(path)
     assert check.ok and check.trust == chain.STRUCTURE and "verified by structure only" in check.headline
@@ -441,7 +489,8 @@ def test_an_unsealed_ledger_keeps_verifying_and_is_sealed_by_its_next_release(tm
     elsewhere(monkeypatch, tmp_path, "new-dpdesk")
     check = verified(p)
     assert check.ok and check.trust == chain.STRUCTURE
-    assert "(not sealed: made by a dpdesk before ledgers were sealed;" in check.trust_text
+    assert ("(not sealed: the file says it was made by a dpdesk before ledgers were sealed, a claim of the file "
+            "itself that this computer cannot check;") in check.trust_text
     later = tmp_path / "later.dpdesk"
     shutil.copyfile(p, later)
     with Project.open(p) as project:
@@ -457,8 +506,8 @@ def test_an_unsealed_ledger_keeps_verifying_and_is_sealed_by_its_next_release(tm
         ledger.release(project, dict(COUNT, epsilon="0.3"))
     sql(later, "DELETE FROM app WHERE key IN ('ledger_seal', 'project_id')")
     elsewhere(monkeypatch, tmp_path, "third-computer")
-    assert "releases #1-#2 were made by a dpdesk before ledgers were sealed, but the later ones were added, or " \
-        "the seal removed, outside dpdesk" in verified(later).trust_text
+    assert "the file says releases #1-#2 were made by a dpdesk before ledgers were sealed, but the later ones were " \
+        "added, or the seal removed, outside dpdesk" in verified(later).trust_text
 
 
 def test_a_new_project_has_nothing_to_verify(tmp_path, home):

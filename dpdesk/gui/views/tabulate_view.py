@@ -387,6 +387,10 @@ class TabulateView(QWidget):
             text = (f"Release the {pv.request['statistic']} with noise? It costs {pv.cost_text} of the "
                     f"{self.status.remaining_text} left, leaving {pv.remaining_after_text}. A release cannot "
                     "be taken back.")
+            from dpdesk.project import ledger
+
+            for warning in ledger.shared_spending(self.project):  # the same people, another project or copy
+                text += f"\n\nNote: {warning}"
         self._start([pv.request], text)
 
     def release_many(self, requests: list) -> None:

@@ -38,6 +38,12 @@ TAMPERED_TEXT = ("<b>This ledger was edited outside dpdesk.</b> Its records cann
 ROLLBACK_TEXT = ("<b>This file is an older copy of the project than this computer last saw.</b> {rollback}. "
                  "Releases recorded since then may already be published, and their spending is missing here, "
                  "so no releases are made until you confirm that this copy is the one to go on with.")
+BUDGET_TEXT = ("<b>This file is an older state of the project than this computer last saw.</b> {rollback}. No "
+               "releases are made until you confirm; confirming keeps the lower budget (it is lowered back in this "
+               "file).")
+SHARED_TEXT = ("<b>This file holds data this computer released from under another ledger, which it does not "
+               "recognise.</b> {rollback}. No releases are made until you confirm that it is a project of its own: "
+               "if it is that ledger rewritten, its spending would be forgotten.")
 UNKNOWN_STATE_TEXT = ("<b>This file is behind the ledger this computer last saw, in a state this computer never "
                       "sealed or saw.</b> {rollback}. It cannot be confirmed here, so no releases are made from "
                       "it: go on with the copy this computer saw, or ask whoever sent this one which releases it "
@@ -84,6 +90,9 @@ class LedgerView(QWidget):
         self.verification = QLabel()
         self.verification.setWordWrap(True)
         self.verification.setObjectName("ledgerVerification")
+        self.confirmed = QLabel()  # what the last confirmation did (budget lowered back, copies, ...)
+        self.confirmed.setWordWrap(True)
+        self.confirmed.setObjectName("ledgerConfirmed")
         self.table = QTableWidget(0, 5)
         self.table.setHorizontalHeaderLabels(["#", "Time (UTC)", "What", "Cost", "Result"])
         self.table.verticalHeader().setVisible(False)
@@ -121,6 +130,7 @@ class LedgerView(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.verification)
+        layout.addWidget(self.confirmed)
         layout.addLayout(row)
         self.entries: list = []
         self.intact = True
@@ -137,6 +147,8 @@ class LedgerView(QWidget):
     def refresh(self, project) -> None:
         from dpdesk.project import ledger
 
+        if project is not self._project:
+            self.confirmed.clear()
         self._project = project
         if project is None or project.closed:
             self.entries, self.intact, self.check = [], True, None
@@ -150,10 +162,17 @@ class LedgerView(QWidget):
             else:
                 said = check.rollback[0].upper() + check.rollback[1:]
                 text = ROLLBACK_TEXT if check.confirmable else UNKNOWN_STATE_TEXT
+                if check.rollback_kind == "shared":
+                    text = SHARED_TEXT
+                elif check.rollback_kind == "budget":
+                    text = BUDGET_TEXT
                 self.banner.setText(text.format(rollback=html.escape(said, quote=False)))
         self.banner.setVisible(not self.intact)
         rolled_back = self.check is not None and self.check.intact and self.check.rollback is not None
+        self.confirmed.setVisible(bool(self.confirmed.text()))  # only after a confirmation
         self.accept_button.setVisible(rolled_back and self.check.confirmable)
+        shared = rolled_back and self.check.rollback_kind == "shared"
+        self.accept_button.setText("Confirm a project of its own…" if shared else "Confirm this copy…")
         trust = self.check.trust if self.check is not None and self.check.intact else "none"
         self.verification.setVisible(trust != "none")
         if trust != "none":
@@ -200,18 +219,20 @@ class LedgerView(QWidget):
         project = self._project
         if project is None or project.closed or self.check is None or not self.check.rollback:
             return
+        from dpdesk.project.ledger.rewind import confirmed_text, question_text
+
+        shared = self.check.rollback_kind == "shared"
         answer = QMessageBox.question(
-            self, "Confirm this older copy",
-            f"{self.check.rollback[0].upper() + self.check.rollback[1:]}.\n\nGo on with this copy? The spending of "
-            "the releases missing from it will no longer be counted, so confirm only if they were never "
-            "published. The confirmation is recorded in the project.",
+            self, "Confirm a project of its own" if shared else "Confirm this older copy", question_text(self.check),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
         if answer != QMessageBox.StandardButton.Yes:
             return
         try:
-            ledger.accept_rollback(project)
+            record = ledger.accept_rollback(project)
         except DpdeskError as exc:
             show_error(exc, self)
+        else:
+            self.confirmed.setText(html.escape(confirmed_text(record), quote=False))
         self.refresh(project)
         self.rollback_accepted.emit()
 

@@ -15,7 +15,7 @@ _PUBLIC = {
        for name in ("BudgetStatus", "budget_status", "dataset_sha256", "lower_budget", "set_budget")},
     **{name: "dpdesk.project.ledger.releases"
        for name in ("BudgetExceeded", "LedgerEntry", "LedgerTamperedError", "Preview", "ledger", "plan",
-                    "preview", "release", "verify_ledger")},
+                    "preview", "release", "shared_spending", "verify_ledger")},
     "LedgerRolledBackError": "dpdesk.project.ledger.heads",
     "accept_rollback": "dpdesk.project.ledger.rewind",
     **{name: "dpdesk.project.ledger.receipts" for name in ("Receipt", "ReceiptCheck", "receipt", "verify_receipt")},

@@ -24,6 +24,7 @@ from dpdesk.errors import BudgetError, DataError, ProjectError
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json
 from dpdesk.project.active import dataset_named
+from dpdesk.project import respondents
 from dpdesk.project.items import loads
 from dpdesk.project.ledger import chain, heads
 from dpdesk.project.ledger.text import epsilon_text
@@ -112,7 +113,7 @@ def _budget_args(epsilon, delta, *, allow_zero: bool = False) -> tuple[Fraction,
 
 def _insert_budget(project, conn, eps: Fraction, d: Fraction):
     """Add a budget row and seal again; returns the register's entry (remember it after the commit)."""
-    before = chain.check(conn, project.path)
+    before = chain.check(conn, project.path, respondents=respondents.of_project(project))
     try:
         conn.execute("INSERT INTO budget(epsilon, delta, set_time, dataset_sha256) VALUES (?, ?, ?, NULL)",
                      (str(eps), str(d), _now()))
@@ -223,4 +224,5 @@ def budget_status(project, dataset: str | None = None) -> BudgetStatus | None:
         budget = _budget(conn)
         if budget is None:
             return None
-        return _status(conn, ds.name if ds is not None else "", sha, budget, chain.check(conn, project.path).ok)
+        intact = chain.check(conn, project.path, respondents=respondents.of_project(project)).ok
+        return _status(conn, ds.name if ds is not None else "", sha, budget, intact)

@@ -21,7 +21,10 @@ head with this installation's key, :mod:`dpdesk.project.ledger.seal`) is written
   computer saw was rolled back (or is a copy), which is not an edit but still stops releases
   until the researcher confirms (:func:`dpdesk.project.ledger.rewind.accept_rollback`), and
   only to a state this computer sealed or saw. A history the register does not know is
-  compared by its project id with the head last seen (:mod:`dpdesk.project.ledger.heads`).
+  compared by its data (SHA-256, import, respondents' signature) with the data this computer
+  released from under a ledger it sealed (an edit without a seal, a stop until confirmed
+  under another computer's), then by its project id with the head last seen
+  (:mod:`dpdesk.project.ledger.heads`).
 
 A file without a seal of this installation (from another computer, or upgraded from a
 dpdesk before seals) is "verified by structure only": consistent, but an edit whose hashes
@@ -101,6 +104,16 @@ class LedgerCheck:
     #: the releases as (seq, hash, prev_hash) and the budget rows, for the register of histories
     chain: tuple = field(default=(), repr=False)
     budgets: tuple = field(default=(), repr=False)
+    #: the file's data as (kind, value, dataset name) (:func:`history.data_of`)
+    data: tuple = field(default=(), repr=False)
+    #: what the rollback is: "behind", "budget" or "shared" (see :class:`history.Verdict`)
+    rollback_kind: str = ""
+    #: the later state this computer saw is in another file (a copy made after releases, or a backup)
+    copy: bool = False
+    #: data of this file this computer released from under another ledger (history.released_here)
+    shared: dict | None = None
+    #: the register holds the data of this history (False for states sealed by an older dpdesk)
+    data_recorded: bool = True
 
     @property
     def ok(self) -> bool:
@@ -139,11 +152,12 @@ class LedgerCheck:
         elif self.sealed_by and self.sealed_by != self.key_id:
             why = f"sealed on another computer, key id {self.sealed_by}, whose key this computer does not have"
         elif self.unsealed_at_upgrade == f"{self.releases}:{self.head}":
-            why = "not sealed: made by a dpdesk before ledgers were sealed"
+            why = ("not sealed: the file says it was made by a dpdesk before ledgers were sealed, a claim of the "
+                   "file itself that this computer cannot check")
         elif self.unsealed_at_upgrade:
             upgraded = self.unsealed_at_upgrade.split(":")[0]
-            why = (f"not sealed: releases #1-#{upgraded} were made by a dpdesk before ledgers were sealed, but the "
-                   "later ones were added, or the seal removed, outside dpdesk")
+            why = (f"not sealed: the file says releases #1-#{upgraded} were made by a dpdesk before ledgers were "
+                   "sealed, but the later ones were added, or the seal removed, outside dpdesk")
         else:
             why = ("not sealed, although its file format is one whose every release dpdesk seals: the seal was "
                    "removed outside dpdesk, or the ledger was written by another program")
@@ -159,6 +173,9 @@ class LedgerCheck:
         if self.rollback and not self.confirmable:
             return ("Releases are stopped: this file is behind the ledger this computer last saw, in a state this "
                     "computer never sealed or saw, so it cannot be confirmed here.")
+        if self.rollback and self.rollback_kind == "shared":
+            return ("Releases are stopped: this file holds data this computer released from under another "
+                    "ledger, which it does not recognise. Confirm that it is a project of its own to go on.")
         if self.rollback:
             return ("Releases are stopped: this file is an older copy of the project than this computer last "
                     "saw (its ledger was rolled back). Confirm the rollback to go on.")
@@ -170,6 +187,19 @@ class LedgerCheck:
                     f"computer never sealed or saw the state this file is in, so it cannot be confirmed here and "
                     f"this copy makes no releases. Go on with the copy this computer saw, or ask whoever sent "
                     f"this one which releases it holds.")
+        if not self.problems and self.rollback and self.rollback_kind == "shared":
+            return (f"The project {path} is not a ledger this computer sealed or saw: {self.rollback}. Releases "
+                    f"stop until you confirm, because if it is that ledger rewritten, its spending would be "
+                    f"forgotten. If it is a project of its own (made elsewhere, or before ledgers were sealed), "
+                    f"confirm with: dpdesk ledger \"{path}\" --accept-rollback (in Python: "
+                    f"ledger.accept_rollback(project)); its spending then counts against the same respondents as "
+                    f"the releases made here, so keep both within what you promised them.")
+        if not self.problems and self.rollback and self.rollback_kind == "budget":
+            return (f"The project {path} is an older state of its ledger than this computer last saw: "
+                    f"{self.rollback}. It makes no releases until you confirm; confirming keeps the lower budget "
+                    f"(the file's budget is lowered back to it). If you restored it on purpose, confirm with: "
+                    f"dpdesk ledger \"{path}\" --accept-rollback (in Python: ledger.accept_rollback(project)); the "
+                    f"confirmation is recorded in the project.")
         if not self.problems and self.rollback:
             return (f"The project {path} is behind the ledger this computer last saw: {self.rollback}. Releases "
                     f"recorded since then may already be published, and their privacy spending would be "
@@ -186,10 +216,11 @@ class LedgerCheck:
         if not self.ok or not self.releases:
             return None
         sealed = self.trust == KEY and self.sealed_to == self.releases
-        if self.known == self.releases and (self.head_sealed or not sealed):
+        if self.known == self.releases and (self.head_sealed or not sealed) and (self.data_recorded or not sealed):
             return None  # the register of histories has it already
         return heads.Head(self.project_id, self.releases, self.head, sealed, self.sealed_by, self.mac, str(path),
-                          chain=self.chain, budgets=self.budgets if sealed else None)  # this computer's seal holds
+                          chain=self.chain, budgets=self.budgets if sealed else None,  # this computer's seal holds
+                          data=self.data if sealed else ())
 
 
 def _reference_triggers() -> dict[str, tuple[str, str | None]]:
@@ -212,8 +243,13 @@ def _check_triggers(conn, out: LedgerCheck) -> None:
             out.problems.append(f"a trigger {name!r} that dpdesk does not make was added to the table {table}")
 
 
-def check(conn: sqlite3.Connection, path: str | Path | None = None) -> LedgerCheck:
-    """Verify the chain, the head, the triggers, the budgets, the seal and the register (read only)."""
+def check(conn: sqlite3.Connection, path: str | Path | None = None, *, respondents=None) -> LedgerCheck:
+    """Verify the chain, the head, the triggers, the budgets, the seal and the register (read only).
+
+    ``respondents``: a callable giving the datasets' respondents' fingerprints
+    (:func:`dpdesk.project.respondents.of_project`), called only when the history is one this
+    computer does not recognise and did not seal, so a file holding data released here is found
+    even when its recorded SHA-256s and import rows were changed too."""
     out = LedgerCheck()
     _check_triggers(conn, out)
     prev = GENESIS
@@ -249,7 +285,7 @@ def check(conn: sqlite3.Connection, path: str | Path | None = None) -> LedgerChe
                             "(a release was deleted or added)")
     _check_budgets(conn, budget_refs, out)
     sc = _check_seal(conn, hashes, out)
-    _compare_with_register(conn, hashes, sc, out, path)
+    _compare_with_register(conn, hashes, sc, out, path, respondents)
     return out
 
 
@@ -279,24 +315,38 @@ def _confirmed_here(out: LedgerCheck) -> bool:
                                     for r in out.rollbacks)
 
 
-def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path) -> None:
+def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path, respondents=None) -> None:
     """Compare with the histories this computer sealed or saw, then (if it knows none) the project's id."""
     mine = out.trust == KEY
     foreign = out.sealed_by if sc.seal is not None and out.sealed_by != out.key_id else None
     budgets, confirmed = history.budget_rows(conn), _confirmed_here(out)
     out.budgets = tuple(tuple(r) for r in budgets)
-    verdict = heads.read(lambda register: history.compare(
-        register, hashes, budgets, mine=mine, foreign=foreign, unsealed=sc.seal is None and not sc.problems,
-        confirmed=confirmed, path=None if path is None else str(Path(path))), history.Verdict())
+    data = history.data_of(conn)
+    out.data = tuple(history.data_of(conn, released_only=True)) if hashes else ()  # what a sealed state records
+    upgraded = out.unsealed_at_upgrade is not None
+
+    def compare(data):
+        return heads.read(lambda register: history.compare(
+            register, hashes, budgets, mine=mine, foreign=foreign, unsealed=sc.seal is None and not sc.problems,
+            confirmed=confirmed, path=None if path is None else str(Path(path)), data=data, upgraded=upgraded),
+            history.Verdict())
+
+    verdict = compare(data)
+    if (respondents is not None and not mine and not verdict.known and (hashes or budgets) and not out.problems
+            and not verdict.problems and verdict.rollback is None and heads.registry_path_exists()):
+        verdict = compare(data + list(respondents()))  # the rows themselves, whatever the file says of them
     out.known, out.head_sealed = verdict.known, verdict.head_sealed
     if not out.problems:  # an edit the file's own checks found is reported once, in their words
         out.problems.extend(verdict.problems)
     out.rollback, out.note = verdict.rollback, verdict.note
+    out.rollback_kind, out.copy, out.shared = verdict.kind, verdict.copy, verdict.shared
+    out.data_recorded = verdict.data_recorded
     if verdict.later:
         out.behind = heads.Head(out.project_id, **verdict.later)
     if (not hashes or not verdict.known) and not verdict.problems:  # the project's id is the only link left
         _compare_with_seen(hashes, out, path, verdict.rollback)
-    out.confirmable = out.rollback is not None and (mine or (bool(hashes) and verdict.known == len(hashes)))
+    out.confirmable = out.rollback is not None and (mine or (bool(hashes) and verdict.known == len(hashes))
+                                                    or (verdict.kind == "shared" and verdict.confirmable))
 
 
 def _compare_with_seen(hashes: list[str], out: LedgerCheck, path, found: str | None = None) -> None:
@@ -339,7 +389,8 @@ def record_head(conn: sqlite3.Connection, seq: int, head: str, path, *, new: boo
     made = seal.write(conn, seq, head, key.load(create=True), new=new, fresh_id=new and seq == 1)
     links = tuple(tuple(r) for r in conn.execute("SELECT seq, hash, prev_hash FROM releases ORDER BY seq"))
     return heads.Head(made.project_id, seq, head, True, made.key_id, made.mac, str(path), chain=links,
-                      budgets=tuple(tuple(r) for r in history.budget_rows(conn)))
+                      budgets=tuple(tuple(r) for r in history.budget_rows(conn)),
+                      data=tuple(history.data_of(conn, released_only=True)) if seq else ())
 
 
 def reseal(conn: sqlite3.Connection, before: LedgerCheck, path) -> heads.Head | None:
@@ -350,7 +401,7 @@ def reseal(conn: sqlite3.Connection, before: LedgerCheck, path) -> heads.Head | 
     knows the later head); an edited one keeps its stale seal, so the edit stays visible.
     Returns the entry for the register (remember it after the commit), or None.
     """
-    if before.problems:
+    if before.problems or before.rollback_kind == "shared":  # never turn an unrecognised history into ours
         return None
     return record_head(conn, before.releases, before.head, path, new=False)
 

@@ -9,8 +9,9 @@ behind that head, or differs from it, has been rolled back or forked:
 confirms (:func:`dpdesk.project.ledger.rewind.accept_rollback`).
 
 Beside that row per project id (``heads``), the register keeps the histories themselves
-(:mod:`dpdesk.project.ledger.history`): every release hash this computer sealed or saw, and
-the budget rows of every state it sealed, so a history is recognised whatever id the file
+(:mod:`dpdesk.project.ledger.history`): every release hash this computer sealed or saw, the
+budget rows of every state it sealed, the lowest budget sealed per budget history, and the
+data each sealed state was released from, so a history is recognised whatever id the file
 now carries.
 
 The registry is written only after a release commits (so it is never ahead of the file),
@@ -66,6 +67,8 @@ class Head:
     #: the whole chain as (seq, hash, prev_hash) and the budget rows, for the register of histories
     chain: tuple = field(default=(), compare=False, repr=False)
     budgets: tuple | None = field(default=None, compare=False, repr=False)
+    #: the data released from, as (kind, value, dataset name) (:func:`history.data_of`)
+    data: tuple = field(default=(), compare=False, repr=False)
 
 
 def _now() -> str:
@@ -74,6 +77,14 @@ def _now() -> str:
 
 def registry_path() -> Path:
     return ledger_folder() / FILE
+
+
+def registry_path_exists() -> bool:
+    """Whether this computer has a register yet (no register: nothing to compare with)."""
+    try:
+        return registry_path().exists()
+    except (OSError, ProjectError):
+        return False
 
 
 def _connect(create: bool) -> sqlite3.Connection | None:

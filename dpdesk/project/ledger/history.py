@@ -20,13 +20,16 @@ computer saw, and the key (:mod:`dpdesk.project.ledger.key`) proves what it seal
 from __future__ import annotations
 
 import hashlib
+import json
+import sqlite3
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dpdesk.mechanisms.central.request import canonical_json
 from dpdesk.project.ledger.text import epsilon_text
 
-__all__ = ["DDL", "record", "compare", "Verdict", "budget_rows", "budgets_digest"]
+__all__ = ["DDL", "record", "compare", "Verdict", "budget_rows", "budgets_digest", "data_of", "floor",
+           "released_here"]
 
 GENESIS = "0" * 64
 
@@ -51,6 +54,25 @@ DDL = (
     time        TEXT NOT NULL,
     PRIMARY KEY (head, digest)
 )""",
+    """CREATE TABLE IF NOT EXISTS floors (
+    budget_root TEXT PRIMARY KEY,
+    epsilon     TEXT NOT NULL,
+    delta       TEXT NOT NULL,
+    budget      TEXT NOT NULL,
+    path        TEXT NOT NULL,
+    time        TEXT NOT NULL
+)""",
+    """CREATE TABLE IF NOT EXISTS data (
+    value       TEXT NOT NULL,
+    kind        TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    budget_root TEXT NOT NULL,
+    seq         INTEGER NOT NULL,
+    budget      TEXT NOT NULL,
+    path        TEXT NOT NULL,
+    time        TEXT NOT NULL,
+    PRIMARY KEY (value, budget_root)
+)""",
 )
 
 _CHUNK = 500  # hashes per query (SQLite's limit on parameters is far above)
@@ -64,6 +86,36 @@ def budget_rows(conn) -> list[list]:
 
 def budgets_digest(rows) -> str:
     return hashlib.sha256(canonical_json([list(r) for r in rows]).encode("utf-8", "replace")).hexdigest()
+
+
+def data_of(conn, released_only: bool = False) -> list[tuple[str, str, str]]:
+    """The file's data as (kind, value, dataset name): ``sha256`` (each dataset's and each release's
+    recorded SHA-256), ``import`` (SHA-256 of the dataset row: name, source SHA-256, rows, import
+    time) and ``respondents`` (the cached respondents' fingerprint). ``released_only``: only the
+    datasets releases were made from."""
+    out: list[tuple[str, str, str]] = []
+    try:
+        released = {r[0] for r in conn.execute("SELECT DISTINCT dataset_sha256 FROM releases")}
+        datasets = conn.execute("SELECT id, name, source_sha256, n_rows, imported_at FROM datasets").fetchall()
+        cached = dict(conn.execute("SELECT key, value FROM app WHERE key LIKE 'respondents:%'").fetchall())
+    except Exception:  # noqa: BLE001 - a file without these tables has no data to compare
+        return out
+    for sha in sorted(s for s in released if s):
+        out.append(("sha256", str(sha), ""))
+    for d in datasets:
+        if released_only and d[2] not in released:
+            continue
+        name = str(d[1])
+        if d[2]:
+            out.append(("sha256", str(d[2]), name))
+        out.append(("import", budgets_digest([[str(v) for v in d[1:]]]), name))
+        try:
+            fp = json.loads(cached.get(f"respondents:{d[0]}") or "{}").get("fingerprint")
+        except (ValueError, AttributeError, RecursionError):
+            fp = None
+        if isinstance(fp, str) and fp:
+            out.append(("respondents", fp, name))
+    return out
 
 
 def _budget_text(rows) -> str:
@@ -90,6 +142,69 @@ def record(conn, head, time: str) -> None:
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (head.head if head.seq else GENESIS, head.seq, len(rows), budgets_digest(rows),
              budgets_digest(rows[:1]) if rows else "", _budget_text(rows), head.path, time))
+        if rows:
+            _record_floor(conn, rows, head.path, time)
+        if rows and head.seq:
+            root = budgets_digest(rows[:1])
+            conn.executemany(
+                "INSERT INTO data(value, kind, name, budget_root, seq, budget, path, time) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(value, budget_root) DO UPDATE SET seq = excluded.seq, budget = excluded.budget, "
+                "path = excluded.path, time = excluded.time, name = CASE WHEN excluded.name != '' THEN excluded.name "
+                "ELSE data.name END WHERE excluded.seq >= data.seq",
+                [(value, kind, name, root, head.seq, _budget_text(rows), head.path, time)
+                 for kind, value, name in head.data])
+
+
+def _record_floor(conn, rows, path, time) -> None:
+    """Keep the lowest budget sealed under this budget history (epsilon and delta each at their lowest)."""
+    try:
+        eps, delta = Fraction(rows[-1][1]), Fraction(rows[-1][2] or 0)
+    except (ValueError, ZeroDivisionError, TypeError):
+        return
+    root = budgets_digest(rows[:1])
+    old = conn.execute("SELECT epsilon, delta FROM floors WHERE budget_root = ?", (root,)).fetchone()
+    if old is not None:
+        if Fraction(old[0]) <= eps and Fraction(old[1]) <= delta:
+            return
+        eps, delta = min(eps, Fraction(old[0])), min(delta, Fraction(old[1]))
+    conn.execute("INSERT OR REPLACE INTO floors(budget_root, epsilon, delta, budget, path, time) "
+                 "VALUES (?, ?, ?, ?, ?, ?)",
+                 (root, str(eps), str(delta), epsilon_text(eps, delta, up=False), path, time))
+
+
+def floor(conn, budgets) -> dict | None:
+    """The lowest budget this computer sealed in the history of these budget rows (None: none)."""
+    if not budgets:
+        return None
+    try:
+        row = conn.execute("SELECT * FROM floors WHERE budget_root = ?", (budgets_digest(budgets[:1]),)).fetchone()
+    except sqlite3.OperationalError:  # a register made by an older dpdesk, not written to since
+        return None
+    if row is None:
+        return None
+    return {"epsilon": Fraction(row["epsilon"]), "delta": Fraction(row["delta"]), "budget": row["budget"],
+            "time": row["time"], "path": row["path"]}
+
+
+def released_here(conn, data) -> dict | None:
+    """The state this computer sealed that released from any of ``data`` (an import first), or None."""
+    values = sorted({v for _k, v, _n in data})
+    found = []
+    try:
+        for i in range(0, len(values), _CHUNK):
+            part = values[i:i + _CHUNK]
+            found += conn.execute(f"SELECT * FROM data WHERE value IN ({', '.join('?' * len(part))})",
+                                  part).fetchall()
+    except sqlite3.OperationalError:  # a register made by an older dpdesk, not written to since
+        return None
+    if not found:
+        return None
+    best = max(found, key=lambda r: (r["kind"] == "import", r["seq"], r["time"]))
+    names = {v: n for _k, v, n in data if n}
+    return {"kind": best["kind"], "name": names.get(best["value"]) or best["name"], "seq": best["seq"],
+            "budget": best["budget"], "path": best["path"], "time": best["time"],
+            "import": any(r["kind"] == "import" for r in found)}
 
 
 @dataclass
@@ -104,6 +219,12 @@ class Verdict:
     confirmable: bool = False
     later: dict | None = None  # the furthest state this computer saw beyond the file's: seq, head, time, path
     note: str | None = None  # said with the verification, stops nothing
+    #: what the rollback is: "behind" (releases this computer saw after the file's), "budget" (the
+    #: budget rows of an older state sealed here), "shared" (data released here, history not recognised)
+    kind: str = ""
+    copy: bool = False  # the later state is in another file (a copy, or an older backup)
+    shared: dict | None = None  # data of the file this computer released from (released_here)
+    data_recorded: bool = True  # the register has the data of this history (False: record them again)
 
 
 def _later(row, head: str) -> dict:
@@ -141,13 +262,15 @@ def _states(conn, heads: list[str]) -> list:
 
 
 def compare(conn, hashes: list[str], budgets: list[list], *, mine: bool, foreign: str | None, unsealed: bool,
-            confirmed: bool, path) -> Verdict:
+            confirmed: bool, path, data=(), upgraded: bool = False) -> Verdict:
     """Read the file's chain (``hashes``, in order) and budget rows against the register ``conn``.
 
     ``mine``: the file carries this computer's seal and it holds over every release;
     ``foreign``: the key id of another computer's seal on it; ``unsealed``: no seal at all;
     ``confirmed``: the researcher confirmed going on from this very head (a record under this
-    computer's seal); ``path``: the file's (to say when the later state is in another file).
+    computer's seal); ``path``: the file's (to say when the later state is in another file);
+    ``data``: the file's data (:func:`data_of`); ``upgraded``: the file says (an ``app`` row) that
+    its ledger was made, unsealed, by a dpdesk before ledgers were sealed.
     """
     out = Verdict()
     n = len(hashes)
@@ -157,8 +280,21 @@ def compare(conn, hashes: list[str], budgets: list[list], *, mine: bool, foreign
     head = hashes[-1] if n else GENESIS
     out.head_sealed = k == n > 0 and bool(known[head]["sealed"])
     root = _root_state(conn, budgets)
+    if mine and n and budgets:  # a state sealed by an older dpdesk: its data are not in the register yet
+        try:
+            out.data_recorded = conn.execute("SELECT 1 FROM data WHERE budget_root = ? LIMIT 1",
+                                             (budgets_digest(budgets[:1]),)).fetchone() is not None
+        except sqlite3.OperationalError:
+            out.data_recorded = False
     if n == 0:
         _compare_empty(root, mine, confirmed, out)
+        if root is None and budgets and not mine:
+            _compare_data(conn, data, foreign, unsealed, upgraded, out)
+        elif root is None and out.note is None and (seen := released_here(conn, data) if data else None):
+            out.shared = seen  # no ledger to compare: said, stops nothing (each release warns again)
+            out.note = (f"it holds the data {seen['name']!r} that this computer released from {_where(seen)} "
+                        f"(release #{seen['seq']}, budget {seen['budget']}): a new project from the same "
+                        "respondents, or that project with its whole ledger deleted")
         return out
     if k == 0 and root is not None and not mine:  # the budget of a history sealed here, none of its releases
         if unsealed:
@@ -202,10 +338,40 @@ def compare(conn, hashes: list[str], budgets: list[list], *, mine: bool, foreign
                             f"history {_where(later)}")
             out.confirmable = True
             out.later = _later(later, "hash")
+            out.kind = "behind"
             if later["path"] and path is not None and str(later["path"]) != str(path):
                 out.rollback += f" (another file: this one is a copy made at release #{n}, or an older backup)"
+                out.copy = True
     _compare_budgets(conn, hashes[:k], budgets, mine, confirmed, out)
+    if k == 0 and root is None and not mine and not out.problems and out.rollback is None:
+        _compare_data(conn, data, foreign, unsealed, upgraded, out)
     return out
+
+
+def _compare_data(conn, data, foreign, unsealed, upgraded, out: Verdict) -> None:
+    """A history this computer does not recognise (none of its releases, not its budget), not sealed
+    here: if it holds data this computer released from under a ledger it sealed, it is that ledger
+    rewritten (no seal: an edit), or a project of its own made from the same respondents elsewhere
+    (another computer's seal, or the file's claim of a dpdesk before seals: stopped until confirmed)."""
+    seen = released_here(conn, data) if data else None
+    if seen is None:
+        return
+    out.shared = seen
+    what = (f"it holds the data {seen['name']!r} that this computer released from {_where(seen)} (release "
+            f"#{seen['seq']}, under a ledger it sealed, budget {seen['budget']}), but none of that ledger's releases "
+            "or budget")
+    if unsealed and (seen["import"] or not upgraded):
+        claim = (", and no seal, although the file says it was made by a dpdesk before ledgers were sealed (this "
+                 "computer sealed a ledger over that very import)" if upgraded else ", and no seal")
+        out.problems.append(f"{what}{claim}: the history of those releases was rewritten outside dpdesk (whatever "
+                            "project id the file now carries)")
+        return
+    who = ("the file says its ledger was made by a dpdesk before ledgers were sealed, which this computer cannot "
+           "check" if unsealed else f"it carries the seal of another computer (key id {foreign}), which this "
+           "computer cannot check")
+    out.rollback = (f"{what}; {who}: either a project of its own made from the same respondents, or that ledger "
+                    "rewritten outside dpdesk")
+    out.kind, out.confirmable = "shared", True
 
 
 def _compare_budgets(conn, chain: list[str], budgets, mine, confirmed, out: Verdict) -> None:
@@ -224,7 +390,7 @@ def _compare_budgets(conn, chain: list[str], budgets, mine, confirmed, out: Verd
             out.later = _later(latest, "head")
             out.rollback = (f"its privacy budget is the one from before this computer lowered it to "
                             f"{latest['budget']} {_where(latest)}")
-            out.confirmable = True
+            out.confirmable, out.kind = True, "budget"
         return
     out.problems.append(f"the budget rows are not the ones this computer sealed at release #{latest['seq']} "
                         f"{_where(latest)} (a lowered budget removed, or a budget changed outside dpdesk)")

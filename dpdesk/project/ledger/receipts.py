@@ -5,13 +5,18 @@ ledger (they can read the key, edit, seal again and update the register). What c
 of the ledger's head kept by someone else. After a release, :func:`receipt` gives a short
 text (and a QR code of its ``Code:`` line) naming the history::
 
-    dpdesk-receipt:1:<releases>:<SHA-256 of the last release>:<key id>:<seal MAC>
+    dpdesk-receipt:2:<releases>:<SHA-256 of the last release>:<budget rows>:<their SHA-256>:<key id>:<seal MAC>
 
 The hash of release n covers every release before it (each row hashes the one before,
 :func:`dpdesk.project.ledger.chain.row_hash`), so :func:`verify_receipt` later checks that a
 file still holds that very history: release n has that hash, and the chain up to it
-recomputes. Releases made after the receipt are fine; any change to the releases it names,
-by anyone, with or without a key, is found.
+recomputes. The budget rows (their number, and the SHA-256 of the canonical JSON of each
+row's id, epsilon, delta, time and dataset, :func:`dpdesk.project.ledger.history.budgets_digest`;
+the last of them is the budget in force) are named too, so a lowered budget deleted after
+the receipt is found. Releases, and budgets lowered, after the receipt are fine; any change
+to the releases or budget rows it names, by anyone, with or without a key, is found. Codes
+of the first version (``dpdesk-receipt:1:``, without the budget) are still read, and their
+check says that the budget is not covered.
 """
 
 from __future__ import annotations
@@ -22,12 +27,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dpdesk.errors import BudgetError, DataError, ProjectError
-from dpdesk.project.ledger import chain
+from dpdesk.project.ledger import chain, history
 
 __all__ = ["Receipt", "ReceiptCheck", "receipt", "verify_receipt", "parse", "PREFIX"]
 
-PREFIX = "dpdesk-receipt:1:"
+PREFIX = "dpdesk-receipt:2:"
 _CODE = re.compile(r"dpdesk-receipt:1:(\d{1,9}):([0-9a-f]{64}):([0-9a-f]{0,64}|-):([0-9a-f]{0,64}|-)")
+_CODE2 = re.compile(r"dpdesk-receipt:2:(\d{1,9}):([0-9a-f]{64}):(\d{1,9}):([0-9a-f]{64}):([0-9a-f]{0,64}|-):"
+                    r"([0-9a-f]{0,64}|-)")
 
 
 @dataclass(frozen=True)
@@ -42,10 +49,13 @@ class Receipt:
     mac: str
     spent: str
     time: str
+    budgets: int = 0
+    budgets_sha256: str = history.budgets_digest([])
 
     @property
     def code(self) -> str:
-        return f"{PREFIX}{self.releases}:{self.head}:{self.key_id or '-'}:{self.mac or '-'}"
+        return (f"{PREFIX}{self.releases}:{self.head}:{self.budgets}:{self.budgets_sha256}:{self.key_id or '-'}:"
+                f"{self.mac or '-'}")
 
     @property
     def text(self) -> str:
@@ -56,6 +66,7 @@ class Receipt:
             f"Releases: {self.releases}",
             f"Head (SHA-256 of release #{self.releases}): {self.head}",
             f"Privacy budget spent: {self.spent}",
+            f"Budget rows: {self.budgets} (SHA-256 {self.budgets_sha256}; the last is the budget in force)",
             f"Sealed with key id: {self.key_id or 'none'}",
             f"Seal (HMAC-SHA-256): {self.mac or 'none'}",
             f"Made: {self.time}",
@@ -105,26 +116,34 @@ def receipt(project) -> Receipt:
     status = budget_status(project)
     spent = f"{status.spent_text} of {status.total_text}" if status is not None else "no budget set"
     now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    rows = [list(r) for r in check.budgets]
     return Receipt(Path(project.path).name, check.project_id, check.releases, check.head,
-                   check.sealed_by or "", check.mac or "", spent, now)
+                   check.sealed_by or "", check.mac or "", spent, now, len(rows), history.budgets_digest(rows))
 
 
-def parse(text: str) -> tuple[int, str]:
-    """(releases, head) named by a receipt's text or code; DataError if there is none."""
+def parse(text: str) -> tuple[int, str, int | None, str | None]:
+    """(releases, head, budget rows, their SHA-256) named by a receipt's text or code (the budget is
+    None for a code of the first version); DataError if there is none."""
+    found = _CODE2.search(str(text))
+    if found is not None:
+        return int(found.group(1)), found.group(2), int(found.group(3)), found.group(4)
     found = _CODE.search(str(text))
     if found is None:
         raise DataError("This is not a dpdesk ledger receipt: no line 'Code: dpdesk-receipt:1:…' was found in "
                           "it. Give the receipt's text file (a QR image can be read with any QR reader, and its "
                           "text given instead).")
-    return int(found.group(1)), found.group(2)
+    return int(found.group(1)), found.group(2), None, None
 
 
 def verify_receipt(project, text: str) -> ReceiptCheck:
-    """Check that the project still holds the history ``text`` (a receipt) names."""
-    n, head = parse(text)
+    """Check that the project still holds the history ``text`` (a receipt) names: its releases and,
+    for a receipt of the second version, its budget rows (the file's first rows recompute to the
+    receipt's SHA-256; rows added since are budgets lowered after it)."""
+    n, head, count, digest = parse(text)
     with project.transaction() as conn:
         rows = conn.execute("SELECT * FROM releases WHERE seq <= ? ORDER BY seq", (n,)).fetchall()
         total = conn.execute("SELECT count(*) FROM releases").fetchone()[0]
+        budgets = history.budget_rows(conn)
     where = f"The receipt names release #{n} with SHA-256 {head}"
     if len(rows) < n or n == 0:
         return ReceiptCheck(False, f"{where}, but {project.path} has only {total} release(s): releases it named "
@@ -139,5 +158,14 @@ def verify_receipt(project, text: str) -> ReceiptCheck:
         return ReceiptCheck(False, f"{where}, but release #{n} of {project.path} has SHA-256 {prev}: the releases "
                             "up to it were rewritten after the receipt was made (whatever seal the file carries).",
                             total)
+    if count is not None and (len(budgets) < count or history.budgets_digest(budgets[:count]) != digest):
+        return ReceiptCheck(False, f"{where} and {count} budget row(s) with SHA-256 {digest}, but the budget rows of "
+                            f"{project.path} ({len(budgets)} now) do not recompute to it: a budget was deleted or "
+                            "changed after the receipt was made (the budget in force the receipt names may be gone).",
+                            total)
     later = f"; {total - n} release(s) were made after it" if total > n else ""
-    return ReceiptCheck(True, f"{where}: {project.path} still holds that history{later}.", total)
+    if count is not None and len(budgets) > count:
+        later += f"; the budget was lowered {len(budgets) - count} time(s) since"
+    budget = (" and its budget rows" if count is not None else
+              " (this receipt is of the first version, which does not name the budget: make a new one)")
+    return ReceiptCheck(True, f"{where}: {project.path} still holds that history{budget}{later}.", total)

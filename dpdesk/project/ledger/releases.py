@@ -51,7 +51,7 @@ from dpdesk.project.ledger.text import epsilon_text, number_text
 __all__ = [
     "BudgetStatus", "LedgerEntry", "Preview", "LedgerTamperedError", "BudgetExceeded",
     "set_budget", "lower_budget", "budget_status", "release", "ledger", "verify_ledger",
-    "preview", "plan", "dataset_sha256",
+    "preview", "plan", "dataset_sha256", "shared_spending",
 ]
 
 BudgetExceeded = accounting.BudgetExceeded
@@ -155,7 +155,7 @@ def verify_ledger(project) -> chain.LedgerCheck:
     is kept as ``project.ledger_check`` for the screens that show it.
     """
     with project.transaction() as conn:
-        project.ledger_check = chain.check(conn, project.path)
+        project.ledger_check = chain.check(conn, project.path, respondents=respondents.of_project(project))
     news = project.ledger_check.to_remember(project.path)
     if news is not None:  # this computer has now seen this head
         heads.remember(news)
@@ -163,7 +163,7 @@ def verify_ledger(project) -> chain.LedgerCheck:
 
 
 def _require_intact(project, conn) -> None:
-    check = chain.check(conn, project.path)
+    check = chain.check(conn, project.path, respondents=respondents.of_project(project))
     if not check.ok:
         error = LedgerTamperedError if check.problems else heads.LedgerRolledBackError
         raise error(check.message(project.path))
@@ -266,6 +266,10 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
         fields["hash"] = chain.row_hash(fields)
         conn.execute(f"INSERT INTO releases({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
                      tuple(fields.values()))
+        try:  # the respondents' signature, cached in the file before sealing: the register records it
+            respondents.signature(project, ds, frame)
+        except (ValueError, TypeError, KeyError):
+            pass
         sealed = chain.record_head(conn, seq, fields["hash"], project.path)
         say("recorded")
         entry = _entry(conn.execute("SELECT * FROM releases WHERE seq = ?", (seq,)).fetchone())
@@ -282,6 +286,37 @@ def _remember(project, ds, spent_text: str, frame) -> None:
         respondents.remember_release(project, ds, spent_text, frame)
     except (OSError, sqlite3.Error, DpdeskError):
         pass
+
+
+def shared_spending(project, dataset: str | None = None) -> list[str]:
+    """Warnings, in words, for the respondents of ``dataset`` (default: the active one) already released
+    from in another project or copy on this computer, each naming that project and what it spent
+    there (the respondents' registry, :mod:`dpdesk.project.respondents`). Their spending is not in this
+    project's budget: the warning says so, it stops nothing. Never raises (a registry that cannot be
+    read gives no warning)."""
+    try:
+        ds = _dataset(project, dataset)
+        with project.transaction() as conn:
+            row = conn.execute("SELECT value FROM app WHERE key = ?",
+                               (respondents.CACHE_KEY.format(ds.id),)).fetchone()
+        import json
+
+        sig = json.loads(row[0]) if row is not None else respondents.respondents_signature(
+            project.dataset_frame(ds.name))
+        seen = respondents.seen_before(project, sig)
+        with project.transaction() as conn:
+            none_here = conn.execute("SELECT count(*) FROM releases").fetchone()[0] == 0
+    except (OSError, sqlite3.Error, ValueError, KeyError, TypeError, DpdeskError):
+        return []
+    out = [s.message() for s in seen if not s.here]
+    for s in seen:
+        if s.here and none_here:  # released from in this very file, whose ledger now holds nothing
+            common = "the same respondents" if s.share >= 0.999 else f"about {s.share:.0%} of these respondents"
+            out.append(f"This computer released from {common} in this very file {s.project} (dataset "
+                       f"{s.dataset!r}, {s.spent} spent), but its ledger now holds no release: its releases were "
+                       "deleted outside dpdesk, or the file was replaced by another project. That spending is not "
+                       "in this budget: keep both within what you promised these people.")
+    return out
 
 
 # ----------------------------------------------------------------------------- preview / plan
@@ -303,7 +338,8 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
         replay = conn.execute("SELECT 1 FROM releases WHERE dataset_sha256 = ? AND request = ?",
                               (sha, spec.key)).fetchone() is not None
         spent_events = _spent_events(conn)
-        intact = chain.check(conn, project.path).ok
+        check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+        intact = check.ok
     planned, cost, hw = spec.events, spec.cost, spec.half_width
     if budget is None:
         return Preview(spec.request, spec.mechanism, planned, cost, epsilon_text(cost, delta, up=True), hw, None,
@@ -312,8 +348,8 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
     remaining = max(Fraction(0), budget.epsilon - after) if after != math.inf else Fraction(0)
     fits = intact and (replay or after <= budget.epsilon)
     message = ""
-    if not intact:
-        message = "The ledger was edited outside dpdesk; no more releases are made from this project."
+    if not intact:  # edited, rolled back or holding data released under another ledger: said as the check says it
+        message = check.headline
     elif not fits:
         message = str(_refusal(spec, ds.name, spent_events, budget))
     return Preview(spec.request, spec.mechanism, planned, Fraction(0) if replay else cost,
