@@ -174,7 +174,8 @@ def test_the_report_tells_the_whole_study(study, parts):
     assert [c.label for c in grid.columns] == ["gender", "Arts", "Law", "Science", "Total"]
     assert grid.rows[-1].cells[0].text == "Total"  # the margins
     notes = " ".join(grid.notes)
-    assert "Laplace noise with scale 1 on each count" in notes and "±" in notes
+    assert "Laplace noise with scale 5 on each count" in notes and "±" in notes
+    assert "privacy cost ε = 0.2, δ = 10⁻⁶" in notes  # as the ledger and the workbook write it, never 0.199999
     mean = doc.table("release:2")
     assert "scale 80 on the sum of age" in " ".join(mean.notes)  # 8,000 grid steps of 0.01: 80 years
     assert {f.kind for f in figures} >= {"forest", "bars", "grouped_bars", "odds_ratios", "prevalence_curve"}
@@ -254,7 +255,8 @@ def test_latex_is_standalone_with_booktabs_and_figures_beside_it(study):
 
 INTERNAL = ("p_truth", "p_yes", "forced_multi", "discrete_laplace", "crosstab", "Newton steps", "(dropped)", "chi2",
             "deltaG2", "sensitivity 4000", "(all its columns)", "codes / yes", "codes / no")
-RAW_FLOAT = re.compile(r"\d\.\d{7,}|\d[eE][+-]\d\d")
+#: Six or more decimals (0.199999, 4.805412665357462) or a computer's exponent (1e-6, 1.47e+04, 2E5).
+RAW_FLOAT = re.compile(r"\d\.\d{6,}|(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d+(?!\w)")
 
 
 def _visible_outputs(study, tmp_path, capsys) -> dict[str, str]:
@@ -274,7 +276,7 @@ def _visible_outputs(study, tmp_path, capsys) -> dict[str, str]:
     out["xlsx"] = "\n".join(str(v) for ws in book for row in ws.iter_rows(values_only=True) for v in row
                             if isinstance(v, str))
     capsys.readouterr()
-    for args in (("estimate", path, "--by", BY), ("methods", path),
+    for args in (("estimate", path, "--by", BY), ("methods", path), ("ledger", path), ("budget", path),
                  ("regress", path, "cheating", "--predictors", "age", "faculty", "--ref", "faculty=Arts")):
         assert _cli(*args) == 0
         out[args[0]] = capsys.readouterr().out

@@ -197,9 +197,11 @@ def _release_paragraphs(project, c) -> list[str]:
         mech, key = MECHANISMS.get(kind, (f"the {kind.replace('_', ' ')} mechanism", None))
         gaussian |= kind == "gaussian"
         delta = e.cost.get("delta")
-        eps = float(e.epsilon)
-        cost = f"ε = {eps:.3g}" + (f", δ = {NumberStyle.tiny(Fraction(str(delta)))}" if kind == "gaussian" and delta
-                                  else "")
+        from dpdesk.project.ledger.text import epsilon_text
+
+        # the cost as the ledger, the release notes and the workbook write it (spent: rounded up)
+        cost = epsilon_text(Fraction(str(e.epsilon)), Fraction(str(delta)) if kind == "gaussian" and delta else 0,
+                            up=True)
         cited = f" ({c(key)})" if key else ""
         out.append(f"A {e.description} was released with {mech}{cited} at {cost}: {release_cells(e).noise}.")
     if gaussian:
