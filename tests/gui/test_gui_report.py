@@ -124,6 +124,9 @@ def test_whole_study_export_dialog_copies_and_one_methods_text(window, qtbot, tm
         window.nav.setCurrentRow(2)
 
     _current(window, qtbot, rv, open_it)
+    rv.by.setFocus()
+    rs = _current(window, qtbot, rv, lambda: qtbot.keyClicks(rv.by, "gender"))  # Subgroups by: gender, typed
+    assert rs.options.by == "gender"
     # the export dialog: default size and 1024 x 700; choosing "Word document" makes the file .docx
     dialog = ReportFileDialog(rv, str(tmp_path / "study-report.pdf"))
     dialog.setOption(ReportFileDialog.Option.DontUseNativeDialog)
@@ -145,8 +148,14 @@ def test_whole_study_export_dialog_copies_and_one_methods_text(window, qtbot, tm
     with qtbot.waitSignal(runner.done, timeout=60_000):
         pass
     word = [p.text for p in docx.Document(str(tmp_path / "study-report.docx")).paragraphs]
+    # the figures' captions name the question and the subgroups, as the command line's report does
+    question = "How often did you hand in work late?"
+    captions = [x for x in word if x.startswith("Estimated shares of the answers to")]
+    assert captions == [f"Estimated shares of the answers to “{question}”",
+                        f"Estimated shares of the answers to “{question}”, by gender"]
+    assert not any("answers to lateness" in x for x in word)
     # one methods text: the dialog's, the Word file's and the function's are the same paragraphs
-    expected = methods(window.project, analyze(window.project)).paragraphs
+    expected = methods(window.project, analyze(window.project, by="gender")).paragraphs
     assert any("cross-tabulation of gender by faculty" in x for x in expected)
     assert any("logistic regression" in x for x in expected)
     start = word.index("Methods") + 1

@@ -37,6 +37,8 @@ def make_study(path: str | Path, *, seed: int = 5) -> Path:
         "faculty": faculty,
         "age": age,
     })
+    for column in ("gender", "faculty"):  # as the importer keeps them: categories, offered for subgroups
+        frame[column] = frame[column].astype("category")
     path = Path(path)
     with Project.create(path) as p:
         sha = hashlib.sha256(frame.to_csv(index=False).encode()).hexdigest()
