@@ -276,6 +276,12 @@ def _visible_outputs(study, tmp_path, capsys) -> dict[str, str]:
     out["xlsx"] = "\n".join(str(v) for ws in book for row in ws.iter_rows(values_only=True) for v in row
                             if isinstance(v, str))
     capsys.readouterr()
+    assert _cli("regress", path, "cheating", "--predictors", "age", "faculty", "--ref", "faculty=Arts", "--center",
+                "age", "--export", tmp_path / "regression.xlsx") == 0  # the Regression view's Export, too
+    book = openpyxl.load_workbook(tmp_path / "regression.xlsx")
+    out["regress --export"] = "\n".join(str(v) for ws in book for row in ws.iter_rows(
+        values_only=True) for v in row if isinstance(v, str))
+    capsys.readouterr()
     for args in (("estimate", path, "--by", BY), ("methods", path), ("ledger", path), ("budget", path),
                  ("regress", path, "cheating", "--predictors", "age", "faculty", "--ref", "faculty=Arts")):
         assert _cli(*args) == 0
@@ -308,7 +314,11 @@ def test_workbook_regression_sheets_are_formatted(study, tmp_path):
     ws = book["Regression"]
     formats = {h.value: c.number_format for h, c in zip(ws[1], ws[2])}
     assert formats["b"] == formats["OR"] == formats["CI low (OR)"] == "0.00" and formats["p"] == "0.000"
+    assert formats["LR χ²"] == formats["SE (b)"] == "0.00"  # a log-odds SE, never a share in %
     assert all(c.value is not None for c in ws[2])  # no blank limit beside a finite one
+    meta = dict(book["Metadata"].iter_rows(values_only=True))
+    assert "age (centred at its mean, " in meta["regression / predictors"]
+    assert meta["item mappings / cheating / codes / Yes"] == "'Yes'"  # the answer's words, not "yes"
 
 
 def test_a_project_of_releases_only(tmp_path):

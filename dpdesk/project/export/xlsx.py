@@ -53,6 +53,8 @@ COLUMN_FORMATS = {
     "wald ci low (b)": "0.00",
     "wald ci high (b)": "0.00",
     "lr chi2": "0.00",
+    "lr χ²": "0.00",
+    "se (b)": "0.00",
     "p": "0.000",
     "p (lr)": "0.000",
     "p-value": "0.000",
