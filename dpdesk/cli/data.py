@@ -546,14 +546,12 @@ def print_table(rows: list[dict]) -> None:
         line = []
         for c in cols:
             v = r.get(c)
-            if c in ("estimate", "SE", "CI low", "CI high"):  # the SE in the unit of its estimate
+            if c in ("estimate", "SE", "CI low", "CI high", "pooled estimate"):  # the SE in the unit of its estimate
                 line.append(_fmt(v))
             elif c == "p-value" or c.startswith("p-value ("):
                 line.append("-" if v is None else NumberStyle.p(v))  # APA: .923, < .001
             elif c in ("local epsilon", "statistic"):
                 line.append("-" if v is None else NumberStyle.number(v))
-            elif c == "pooled estimate":
-                line.append(_fmt(v, pct=False))
             else:
                 line.append("-" if v is None else str(v))
         cells.append(line)

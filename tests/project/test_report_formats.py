@@ -254,7 +254,7 @@ def test_latex_is_standalone_with_booktabs_and_figures_beside_it(study):
 
 
 INTERNAL = ("p_truth", "p_yes", "forced_multi", "discrete_laplace", "crosstab", "Newton steps", "(dropped)", "chi2",
-            "deltaG2", "sensitivity 4000", "(all its columns)", "codes / yes", "codes / no")
+            "deltaG2", "G^2", "sensitivity 4000", "(all its columns)", "codes / yes", "codes / no")
 #: Six or more decimals (0.199999, 4.805412665357462) or a computer's exponent (1e-6, 1.47e+04, 2E5).
 RAW_FLOAT = re.compile(r"\d\.\d{6,}|(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d+(?!\w)")
 
@@ -299,6 +299,31 @@ def test_no_internal_word_raw_float_or_folder_in_any_output(study, tmp_path, cap
         assert folder not in text and "/tmp/" not in text, name
     assert "Forced response: truthful with probability 3/4, 'yes' 1/6, 'no' 1/12" in outputs["xlsx"]
     assert "codes / Both answers are the same" in outputs["xlsx"]
+
+
+def test_subgroup_tests_in_the_number_style(study, tmp_path, capsys):
+    """The tests by group: statistic, p and the pooled estimate formatted in the workbook, the pooled
+    estimate in the unit of the estimates on the command line, and APA p in the sentences."""
+    import openpyxl
+
+    path = study[0]
+    assert _cli("export", path, tmp_path / "res.xlsx", "--by", BY) == 0
+    book = openpyxl.load_workbook(tmp_path / "res.xlsx")
+    ws = book[f"Tests by {BY}"]
+    formats = {h.value: c.number_format for h, c in zip(ws[1], ws[2])}
+    assert formats["statistic"] == "0.00" and formats["p-value"] == "0.000" and formats["pooled estimate"] == "0.0000"
+    ws = book[f"By {BY}"]
+    head = [c.value for c in ws[1]]
+    holm = head.index("p-value (Holm)")
+    assert {r[holm].number_format for r in ws.iter_rows(min_row=2) if r[holm].value is not None} == {"0.000"}
+    capsys.readouterr()
+    assert _cli("estimate", path, "--by", BY) == 0
+    out = capsys.readouterr().out
+    tests = out[out.index(f"Tests by {BY}"):]
+    pooled = [line.split()[-1] for line in tests.splitlines()[3:5]]  # the yes/no items
+    assert all(x.endswith("%") for x in pooled), pooled  # 25.9%, as the estimates, never 0.2593
+    sentence = next(line for line in out.splitlines() if line.startswith("In the last year") and "test that" in line)
+    assert re.search(r"likelihood ratio, G²\(1\) = \d+\.\d\d, p = \.\d{3}\.$", sentence), sentence
 
 
 def test_workbook_regression_sheets_are_formatted(study, tmp_path):
