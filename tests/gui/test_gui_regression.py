@@ -200,3 +200,20 @@ def test_the_export_view_adds_the_regression_to_the_workbook(window, qtbot, exam
     run = subprocess.run([sys.executable, str(written[1])], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "agree with the exported counts" in run.stdout and "agree with the exported coefficients" in run.stdout
+
+
+def test_an_open_ended_interval_is_explained_under_the_table(window, qtbot, tmp_path):
+    """Quasi-separation: the limit reads "> 1,000" and the note under the table says why, as the report does."""
+    import html
+
+    from PySide6.QtCore import Qt
+
+    from dpdesk.project.report.number_style import SEPARATION_NOTE
+    from tests.helpers.separated import make_separated
+
+    view = _open(window, qtbot, make_separated(tmp_path))
+    view.form.choose("faculty", reference="A")
+    with qtbot.waitSignal(view.fitted, timeout=120_000, check_params_cb=lambda r: r is not None):
+        qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
+    assert "[2.56, &gt; 1,000]" in view.output.table.text()
+    assert html.escape(SEPARATION_NOTE, quote=False) in view.output.table_note.text()

@@ -326,6 +326,32 @@ def test_subgroup_tests_in_the_number_style(study, tmp_path, capsys):
     assert re.search(r"likelihood ratio, G²\(1\) = \d+\.\d\d, p = \.\d{3}\.$", sentence), sentence
 
 
+def test_an_open_ended_interval_is_explained_wherever_it_is_shown(tmp_path, capsys):
+    """Quasi-separation: "> 1,000" on the command line and in the report's table, each with the note."""
+    from dpdesk.project.regression.report import RegressionSpec, fit_report, save_report
+    from dpdesk.project.report.number_style import SEPARATION_NOTE
+    from dpdesk.project.report.report import report_parts
+    from tests.helpers.separated import make_separated
+
+    path = make_separated(tmp_path)
+    capsys.readouterr()
+    assert _cli("regress", path, "q", "--predictors", "faculty", "--ref", "faculty=A") == 0
+    out = capsys.readouterr().out
+    assert "> 1,000]" in out and SEPARATION_NOTE in out
+    with Project.open(path) as p:
+        save_report(p, fit_report(p, RegressionSpec("q", ["faculty"], {"faculty": "A"})))
+        doc, _m, _f = report_parts(p)
+    table = doc.table("regression:1")
+    assert any("> 1,000" in c.text for row in table.rows for c in row.cells) and SEPARATION_NOTE in table.notes
+
+
+def latest_regressions_note(path):
+    from dpdesk.project.report.regression import latest_regressions
+
+    with Project.open(path) as p:
+        return latest_regressions(p)[0].separation_note()
+
+
 def test_workbook_regression_sheets_are_formatted(study, tmp_path):
     import openpyxl
 
@@ -340,6 +366,7 @@ def test_workbook_regression_sheets_are_formatted(study, tmp_path):
     formats = {h.value: c.number_format for h, c in zip(ws[1], ws[2])}
     assert formats["b"] == formats["OR"] == formats["CI low (OR)"] == "0.00" and formats["p"] == "0.000"
     assert formats["LR χ²"] == formats["SE (b)"] == "0.00"  # a log-odds SE, never a share in %
+    assert latest_regressions_note(study[0]) is None  # every limit finite: no separation note
     assert all(c.value is not None for c in ws[2])  # no blank limit beside a finite one
     meta = dict(book["Metadata"].iter_rows(values_only=True))
     assert "age (centred at its mean, " in meta["regression / predictors"]

@@ -137,7 +137,9 @@ class RegressionOutput(QWidget):
         self.sentences.setText("<ul style='margin-left: 0px; -qt-list-indent: 1;'>"
                                + "".join(f"<li>{html.escape(s)}</li>" for s in report.sentences) + "</ul>")
         self.table.setText(apa_table(report.header, report.cells))
-        self.table_note.setText(f"<i>{html.escape(report.note)}</i>")
+        separation = report.separation_note()  # "> 1,000" explained, as under the report's table
+        self.table_note.setText(f"<i>{html.escape(report.note)}</i>"
+                                + (f"<br>{html.escape(separation)}" if separation else ""))
         tests, fit = self._tests_html(report)
         self.tests.setText(tests)
         self.fit_table.setText(fit)

@@ -81,6 +81,12 @@ class RegressionReport:
         """The row of ``term``, by its label ("Faculty: Law (vs Arts)") or code (``faculty[Law]``)."""
         return next(r for r in self.coefficients if term in (r["term"], r.get("term code")))
 
+    def separation_note(self) -> str | None:
+        """Why a limit reads "> 1,000" or "< 0.001" (quasi-separation), when one does; else None."""
+        from dpdesk.project.report.number_style import separation_note
+
+        return separation_note((c.get("CI low (OR)"), c.get("CI high (OR)")) for c in self.coefficients)
+
 
 def _finite(value):
     import math

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from dpdesk.project.regression.fit import RegressionResult
+from dpdesk.project.report.number_style import NumberStyle, separation_note
 
 _UNITS = {"age": "year of age", "year": "year of study", "years": "year"}
 
@@ -38,17 +39,14 @@ def num(x: float, digits: int = 2) -> str:
 
 
 def limit(x: float, digits: int = 2) -> str:
-    """A confidence limit of an odds ratio: ``> 1,000`` beyond 1,000 (it signals separation), never ``1.47e+04``.
-
-    The same rule as ``report.number_style.NumberStyle.limit`` (the report's tables).
-    """
-    if x is not None and not (isinstance(x, float) and math.isnan(x)) and x > 1000:
-        return "> 1,000"
-    return num(x, digits)
+    """A confidence limit of an odds ratio: ``> 1,000`` beyond 1,000 and ``< 0.001`` below its inverse (they
+    signal separation), never ``1.47e+04``: ``report.number_style.NumberStyle.limit``, as the report's tables."""
+    return NumberStyle.limit(x, digits)
 
 
 def pct(x: float) -> str:
-    return f"{100 * x:.1f}%".replace(".0%", "%")
+    """A share in a sentence with one decimal, as every other percentage: ``52.0%``, ``42.4%``."""
+    return "n/a" if x is None or not math.isfinite(x) else f"{100 * x:.1f}%"
 
 
 def _interval(lo: float, hi: float, digits: int = 2) -> str:
@@ -141,7 +139,7 @@ def fit_line(res: RegressionResult) -> str:
     if design_based(res):
         return (f"n = {f.n:,}{f' ({f.n_direct:,} asked directly)' if f.n_direct else ''}; "
                 f"{f.sample_design.describe()}; design df {f.df}; weighted pseudo-log-likelihood "
-                f"(weights scaled to mean 1) = {f.loglik:.3f}; converged after {f.iterations} Newton steps.")
+                f"(weights scaled to mean 1) = {f.loglik:.3f}; converged after {f.iterations} iterations.")
     return (f"n = {f.n:,}{f' ({f.n_direct:,} asked directly)' if f.n_direct else ''}, log-likelihood = "
             f"{f.loglik:.3f}, deviance = {f.deviance:.2f}, AIC = {f.aic:.2f}, BIC = {f.bic:.2f}; "
             f"converged after {f.iterations} iterations.")
@@ -173,6 +171,9 @@ def report_text(res: RegressionResult) -> str:
     else:
         lines.append(f"b: log-odds; OR = exp(b); {f.ci_method} intervals; z and p: Wald; LR: likelihood-ratio "
                      f"test of dropping the term (as RRreg's RRlog).")
+    separation = separation_note(c.odds_ratio_ci for c in f.coefficients)
+    if separation:
+        lines.append(separation)
     if f.terms:
         lines.append("")
         lines.append("Terms with several columns (" + ("design-based Wald F tests):" if survey else

@@ -34,6 +34,16 @@ SEPARATION_NOTE = ("A limit written > 1,000 (or < 0.001) is larger (smaller) tha
                    "is open-ended on that side.")
 
 
+def separation_note(intervals) -> str | None:
+    """:data:`SEPARATION_NOTE` when any odds-ratio interval ``(low, high)`` is written open-ended (a limit
+    beyond :data:`LIMIT` or its inverse, or no upper limit at all: ``None``), else None. The report's table
+    note, the command line's ``regress`` and the Regression view all add it from here."""
+    for low, high in intervals:
+        if high is None or NumberStyle.beyond_limit(low, high):
+            return SEPARATION_NOTE
+    return None
+
+
 _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 

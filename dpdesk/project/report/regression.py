@@ -14,7 +14,7 @@ import html
 
 from dpdesk.project.regression.report import saved_reports
 from dpdesk.project.report.model import Cell, Column, Figure, Row, Section, Table
-from dpdesk.project.report.number_style import SEPARATION_NOTE, NumberStyle
+from dpdesk.project.report.number_style import NumberStyle
 
 
 def latest_regressions(project) -> list:
@@ -67,9 +67,9 @@ def regression_sections(project) -> list[Section]:
             Column(h, italic=h in ("b", "SE", "z", "p", "OR")) for h in report.header[1:]]
         rows = [_coefficient_row(cells[0], c) for cells, c in zip(report.cells, report.coefficients)]
         notes = [html.escape(report.note, quote=False).replace("Note.", "<i>Note.</i>", 1)]
-        if any(NumberStyle.beyond_limit(c.get("CI low (OR)"), c.get("CI high (OR)"))
-               or c.get("CI high (OR)") is None for c in report.coefficients):
-            notes.append(SEPARATION_NOTE)
+        separation = report.separation_note()
+        if separation:
+            notes.append(separation)
         table = Table(f"regression:{i}", report.title, columns, rows, notes=notes)
         tests = Table(f"regression-tests:{i}", f"Likelihood-ratio tests of the regression of {report.spec.item}",
                       [Column("Term or model", numeric=False), Column("df", italic=True), Column("χ²", italic=True),
