@@ -13,7 +13,7 @@ from typing import Any
 
 from dpdesk.mechanisms import multiple_testing
 from dpdesk.project.labels import MISSING
-from dpdesk.project.report.number_style import NumberStyle
+from dpdesk.project.number_style import NumberStyle
 
 #: What ``analysis.analyze(by_dataset=True)`` results give as their ``by``: the datasets are the subgroups.
 BY_DATASET = "dataset"

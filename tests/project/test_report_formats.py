@@ -342,7 +342,19 @@ def test_an_open_ended_interval_is_explained_wherever_it_is_shown(tmp_path, caps
         save_report(p, fit_report(p, RegressionSpec("q", ["faculty"], {"faculty": "A"})))
         doc, _m, _f = report_parts(p)
     table = doc.table("regression:1")
-    assert any("> 1,000" in c.text for row in table.rows for c in row.cells) and SEPARATION_NOTE in table.notes
+    assert any("> 1,000" in c.text for row in table.rows for c in row.cells)
+    assert html.escape(SEPARATION_NOTE, quote=False) in table.notes  # notes are HTML
+    for suffix in ("html", "pdf", "docx", "tex"):  # the whole note in every format, "< 0.001" and all
+        assert _cli("report", path, tmp_path / f"sep.{suffix}") == 0
+    texts = {"html": html.unescape(re.sub(r"<[^>]+>", " ", (tmp_path / "sep.html").read_text(encoding="utf-8"))),
+             "pdf": _pdf(tmp_path / "sep.pdf"), "tex": (tmp_path / "sep.tex").read_text(encoding="utf-8")}
+    import docx
+
+    texts["docx"] = "\n".join(p.text for p in docx.Document(str(tmp_path / "sep.docx")).paragraphs)
+    for name, text in texts.items():
+        words = " ".join(text.split())
+        assert "(or < 0.001) is larger" in words.replace("$<$", "<").replace("\\textless{}", "<") and \
+            "open-ended on that side" in words, name
 
 
 def latest_regressions_note(path):

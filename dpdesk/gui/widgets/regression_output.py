@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from dpdesk.gui.widgets.clipboard import copy_table
 from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.document_view import DocumentView
 from dpdesk.gui.widgets.plots import PlotPanel
 from dpdesk.gui.widgets.regression_plots import draw_odds_ratios, draw_prevalence_curve
 
@@ -67,11 +68,12 @@ class RegressionOutput(QWidget):
         self.sentences = note(object_name="regressionSentences")
         self.sentences.setAccessibleName("Regression in words")
         self.sentences.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table = QLabel(objectName="regressionTable")
+        # the report's coefficient table, with its note: links under it copy it (shown, full precision,
+        # LaTeX), its context menu copies one cell
+        self.table = DocumentView()
+        self.table.setObjectName("regressionTable")
         self.table.setAccessibleName("Coefficients (APA table)")
-        self.table.setTextFormat(Qt.TextFormat.RichText)
-        self.table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table_note = note()
+        self.table.setAccessibleDescription("The coefficients with their note; links under the table copy it")
         self.copy_button = name(QPushButton("Copy table"), "Copy coefficient table",
                                 "Copy the coefficients (full precision) to paste into Excel or Word")
         self.copy_button.clicked.connect(self.copy)
@@ -85,7 +87,7 @@ class RegressionOutput(QWidget):
         self.fit_table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.forest = PlotPanel("Odds ratios", "each predictor's odds ratio with its interval (log scale)")
         self.curve = PlotPanel("Predicted prevalence", "the predicted prevalence across one predictor with its CI")
-        for label in (self.table, self.tests, self.fit_table):
+        for label in (self.tests, self.fit_table):
             label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         head = QHBoxLayout()
         head.addWidget(QLabel("<b>Coefficients</b>"))
@@ -101,7 +103,6 @@ class RegressionOutput(QWidget):
         inner.setContentsMargins(0, 0, 0, 0)
         inner.addLayout(head)
         inner.addWidget(self.table)
-        inner.addWidget(self.table_note)
         inner.addWidget(self.sentences)
         inner.addSpacing(4)
         inner.addLayout(below)
@@ -136,10 +137,10 @@ class RegressionOutput(QWidget):
         self.message.hide()
         self.sentences.setText("<ul style='margin-left: 0px; -qt-list-indent: 1;'>"
                                + "".join(f"<li>{html.escape(s)}</li>" for s in report.sentences) + "</ul>")
-        self.table.setText(apa_table(report.header, report.cells))
-        separation = report.separation_note()  # "> 1,000" explained, as under the report's table
-        self.table_note.setText(f"<i>{html.escape(report.note)}</i>"
-                                + (f"<br>{html.escape(separation)}" if separation else ""))
+        from dpdesk.project.report.regression import regression_tables
+
+        coefficients, _tests = regression_tables(report)  # as in the report: its note, "> 1,000" explained
+        self.table.set_tables([coefficients])
         tests, fit = self._tests_html(report)
         self.tests.setText(tests)
         self.fit_table.setText(fit)

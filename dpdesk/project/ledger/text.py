@@ -4,7 +4,7 @@ An epsilon is shown with at most three significant digits (:data:`SHOWN`), round
 what is spent (a cost) and DOWN for what is left, so the text never shows more budget
 than there is: an accountant's 0.1999985 spent is "ε = 0.2", 2.8000015 left is "ε = 2.8"
 and 0.0499999 left is "ε = 0.0499". A delta is written in the number style
-(:meth:`~dpdesk.project.report.number_style.NumberStyle.tiny`: ``10⁻⁶``, ``2.5 × 10⁻⁷``),
+(:meth:`~dpdesk.project.number_style.NumberStyle.tiny`: ``10⁻⁶``, ``2.5 × 10⁻⁷``),
 rounded up to two significant digits (a larger delta is the safe side). :func:`number_text`
 keeps six significant digits for the few places that need them.
 """
@@ -50,7 +50,7 @@ def number_text(x: Fraction | float, *, up: bool, digits: int = DIGITS) -> str:
 
 def delta_text(d: Fraction) -> str:
     """A delta such as 1/1000000 as "10⁻⁶" (two significant digits, rounded up: a larger delta is the safe side)."""
-    from dpdesk.project.report.number_style import _SUPERSCRIPTS
+    from dpdesk.project.number_style import _SUPERSCRIPTS
 
     d = Fraction(d)
     if d <= 0:

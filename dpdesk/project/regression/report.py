@@ -83,7 +83,7 @@ class RegressionReport:
 
     def separation_note(self) -> str | None:
         """Why a limit reads "> 1,000" or "< 0.001" (quasi-separation), when one does; else None."""
-        from dpdesk.project.report.number_style import separation_note
+        from dpdesk.project.number_style import separation_note
 
         return separation_note((c.get("CI low (OR)"), c.get("CI high (OR)")) for c in self.coefficients)
 

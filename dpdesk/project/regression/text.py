@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from dpdesk.project.regression.fit import RegressionResult
-from dpdesk.project.report.number_style import NumberStyle, separation_note
+from dpdesk.project.number_style import NumberStyle, separation_note
 
 _UNITS = {"age": "year of age", "year": "year of study", "years": "year"}
 
@@ -40,7 +40,7 @@ def num(x: float, digits: int = 2) -> str:
 
 def limit(x: float, digits: int = 2) -> str:
     """A confidence limit of an odds ratio: ``> 1,000`` beyond 1,000 and ``< 0.001`` below its inverse (they
-    signal separation), never ``1.47e+04``: ``report.number_style.NumberStyle.limit``, as the report's tables."""
+    signal separation), never ``1.47e+04``: ``project.number_style.NumberStyle.limit``, as the report's tables."""
     return NumberStyle.limit(x, digits)
 
 
