@@ -311,7 +311,7 @@ def test_subgroup_tests_in_the_number_style(study, tmp_path, capsys):
     book = openpyxl.load_workbook(tmp_path / "res.xlsx")
     ws = book[f"Tests by {BY}"]
     formats = {h.value: c.number_format for h, c in zip(ws[1], ws[2])}
-    assert formats["statistic"] == "0.00" and formats["p-value"] == "0.000" and formats["pooled estimate"] == "0.0000"
+    assert formats["statistic"] == "0.00" and formats["p-value"] == "0.000" and formats["pooled estimate"] == "0.0%"
     ws = book[f"By {BY}"]
     head = [c.value for c in ws[1]]
     holm = head.index("p-value (Holm)")
@@ -355,6 +355,24 @@ def test_an_open_ended_interval_is_explained_wherever_it_is_shown(tmp_path, caps
         words = " ".join(text.split())
         assert "(or < 0.001) is larger" in words.replace("$<$", "<").replace("\\textless{}", "<") and \
             "open-ended on that side" in words, name
+
+
+def test_estimate_and_export_take_the_number_style(study, tmp_path, capsys):
+    """--style as for report: the command line's tables and sentences, and the workbook's formats."""
+    import openpyxl
+
+    path = study[0]
+    capsys.readouterr()
+    assert _cli("estimate", path, "--style", "proportion:3") == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("In the last year") and "900" in line)
+    assert re.search(r" \.\d{3} +\.\d{3} +\.\d{3} +\.\d{3} ", row) and "%" not in row, row
+    assert re.search(r"We estimate that \.\d{3} \(95% CI \.\d{3} to \.\d{3}\)", out)
+    for style, fmt in (("percent:1", "0.0%"), ("proportion:3", "0.0000")):
+        assert _cli("export", path, tmp_path / f"{style[:3]}.xlsx", "--style", style) == 0
+        ws = openpyxl.load_workbook(tmp_path / f"{style[:3]}.xlsx")["Estimates"]
+        formats = {h.value: c.number_format for h, c in zip(ws[1], ws[2])}
+        assert formats["estimate"] == formats["SE"] == fmt, style
 
 
 def latest_regressions_note(path):
