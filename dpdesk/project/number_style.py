@@ -212,8 +212,11 @@ class NumberStyle:
         return power if mantissa == "1.0" else f"{mantissa.rstrip('0').rstrip('.')} × {power}"
 
     @staticmethod
-    def ratio_in_text(r, decimals: int = 2) -> str:
-        """A ratio inside a sentence, one way everywhere: ``2.97 times``."""
+    def ratio_in_text(r, decimals: int | None = None) -> str:
+        """A ratio inside a sentence, one way everywhere: ``2.97 times``, ``3.00 times`` (never ``3 times`` or
+        ``3.0x``), with two decimals below 100 and none from there (``1,097 times``) unless ``decimals``."""
+        if decimals is None:
+            decimals = 2 if _missing(r) or abs(float(r)) < 100 else 0
         return f"{NumberStyle.estimate(r, decimals)} times"
 
 

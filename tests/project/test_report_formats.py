@@ -41,6 +41,7 @@ def test_apa_number_rules():
     assert NumberStyle.limit(0.0) == "< 0.001" and NumberStyle.limit(2.613) == "2.61"
     assert NumberStyle.beyond_limit(0.5, 1e4) and not NumberStyle.beyond_limit(0.5, 3.0)
     assert NumberStyle.ratio_in_text(2.9657) == "2.97 times"
+    assert NumberStyle.ratio_in_text(3.0) == "3.00 times" and NumberStyle.ratio_in_text(1096.63) == "1,097 times"
     # estimates and p have their own decimals: p always three, estimates as the style says
     s = NumberStyle("percent", 1)
     assert (s.share(0.4567), NumberStyle.p(0.4567)) == ("45.7", ".457")
