@@ -32,6 +32,9 @@ def register(sub) -> None:
     p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
     p.add_argument("--dataset", help="dataset name (default: the latest import)")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.add_argument("--style", default="percent:1", metavar="UNIT:DECIMALS",
+                   help="number style of the shares (average prevalence), as for report: percent:1 (default), "
+                        "proportion:3, ...")
     p.add_argument("--export", metavar="FILE", help="also write the regression to FILE (.xlsx: its own sheets, "
                    "or .csv) with a reproducibility script that refits it and checks the coefficients")
     p.add_argument("--no-save", action="store_true", help="do not save the fit with the project's analyses")
@@ -55,6 +58,9 @@ def cmd_regress(args) -> int:
     from dpdesk.project.regression.report import RegressionSpec, labelled_report, save_report
     from dpdesk.project.regression.text import report_text
 
+    from dpdesk.cli.report import _style
+
+    style = _style(args.style)
     written = []
     with Project.open(args.project) as project:
         result = regress(project, args.item, args.predictors, reference=_references(args.ref),
@@ -77,7 +83,7 @@ def cmd_regress(args) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
     else:
-        print(report_text(result))
+        print(report_text(result, style))
     for path in written:
         print(f"wrote {path}", file=__import__("sys").stderr)
     return 0

@@ -278,7 +278,7 @@ def _visible_outputs(study, tmp_path, capsys) -> dict[str, str]:
                             if isinstance(v, str))
     capsys.readouterr()
     assert _cli("regress", path, "cheating", "--predictors", "age", "faculty", "--ref", "faculty=Arts", "--center",
-                "age", "--export", tmp_path / "regression.xlsx") == 0  # the Regression view's Export, too
+                "age", "--export", tmp_path / "regression.xlsx", "--no-save") == 0  # the Regression view's Export
     book = openpyxl.load_workbook(tmp_path / "regression.xlsx")
     out["regress --export"] = "\n".join(str(v) for ws in book for row in ws.iter_rows(
         values_only=True) for v in row if isinstance(v, str))
@@ -359,7 +359,7 @@ def test_an_open_ended_interval_is_explained_wherever_it_is_shown(tmp_path, caps
 
 
 def test_estimate_and_export_take_the_number_style(study, tmp_path, capsys):
-    """--style as for report: the command line's tables and sentences, and the workbook's formats."""
+    """--style as for report: the command line's tables and sentences (estimate, regress) and the workbook."""
     import openpyxl
 
     path = study[0]
@@ -369,6 +369,8 @@ def test_estimate_and_export_take_the_number_style(study, tmp_path, capsys):
     row = next(line for line in out.splitlines() if line.startswith("In the last year") and "900" in line)
     assert re.search(r" \.\d{3} +\.\d{3} +\.\d{3} +\.\d{3} ", row) and "%" not in row, row
     assert re.search(r"We estimate that \.\d{3} \(95% CI \.\d{3} to \.\d{3}\)", out)
+    assert _cli("regress", path, "cheating", "--predictors", "age", "--style", "proportion:3", "--no-save") == 0
+    assert re.search(r"Average predicted prevalence: \.\d{3} \(95% CI \.\d{3} to \.\d{3}\)", capsys.readouterr().out)
     for style, fmt in (("percent:1", "0.0%"), ("proportion:3", "0.0000")):
         assert _cli("export", path, tmp_path / f"{style[:3]}.xlsx", "--style", style) == 0
         ws = openpyxl.load_workbook(tmp_path / f"{style[:3]}.xlsx")["Estimates"]
@@ -388,10 +390,11 @@ def test_workbook_regression_sheets_are_formatted(study, tmp_path):
 
     from dpdesk.project.export.results import export_results
     from dpdesk.project.regression.export import regression_bundle
-    from dpdesk.project.report.regression import latest_regressions
+    from dpdesk.project.regression.report import RegressionSpec, fit_report
 
-    with Project.open(study[0]) as p:
-        bundle = regression_bundle(p, latest_regressions(p)[0])
+    with Project.open(study[0]) as p:  # age centred at its mean (not saved: the study stays as it is)
+        report = fit_report(p, RegressionSpec("cheating", ["age", "faculty"], {"faculty": "Arts"}, center=["age"]))
+        bundle = regression_bundle(p, report)
     book = openpyxl.load_workbook(export_results(bundle, tmp_path / "reg.xlsx")[0])
     ws = book["Regression"]
     formats = {h.value: c.number_format for h, c in zip(ws[1], ws[2])}

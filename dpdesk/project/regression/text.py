@@ -44,9 +44,11 @@ def limit(x: float, digits: int = 2) -> str:
     return NumberStyle.limit(x, digits)
 
 
-def pct(x: float) -> str:
-    """A share in a sentence with one decimal, as every other percentage: ``52.0%``, ``42.4%``."""
-    return "n/a" if x is None or not math.isfinite(x) else f"{100 * x:.1f}%"
+def pct(x: float, style=None) -> str:
+    """A share in a sentence in the number style (default percent, one decimal): ``52.0%``, or ``.520``."""
+    from dpdesk.project.number_style import DEFAULT
+
+    return "n/a" if x is None or not math.isfinite(x) else (style or DEFAULT).share_in_text(x)
 
 
 def _interval(lo: float, hi: float, digits: int = 2) -> str:
@@ -82,7 +84,7 @@ def coefficient_lines(res: RegressionResult) -> list[list[str]]:
     return rows
 
 
-def sentences(res: RegressionResult, labels=None) -> list[str]:
+def sentences(res: RegressionResult, labels=None, style=None) -> list[str]:
     """Plain sentences: one per coefficient (except the intercept), the model test, the nuisance.
 
     Columns are named by their ``labels`` (a :class:`dpdesk.project.labels.Labels`) when given.
@@ -115,11 +117,11 @@ def sentences(res: RegressionResult, labels=None) -> list[str]:
         out.append(f"Together the predictors {verb} the answers better than the prevalence alone ({test}).")
     nu = fit.nuisance
     if nu is not None:
-        ci = f"({conf} {pct(nu.ci[0])} to {pct(nu.ci[1])})"
+        ci = f"({conf} {pct(nu.ci[0], style)} to {pct(nu.ci[1], style)})"
         what = {"t": "of carriers answered honestly (the SLD's t)",
                 "gamma": "of respondents cheated, answering 'no' whatever the truth (the CDM's gamma)",
                 "pi_uq": "would answer 'yes' to the innocuous question (pi_uq)"}[nu.name]
-        out.append(f"An estimated {pct(nu.estimate)} {ci} {what}.")
+        out.append(f"An estimated {pct(nu.estimate, style)} {ci} {what}.")
     out.append(_exclusions(res, name))
     return out
 
@@ -145,7 +147,7 @@ def fit_line(res: RegressionResult) -> str:
             f"converged after {f.iterations} iterations.")
 
 
-def report_text(res: RegressionResult) -> str:
+def report_text(res: RegressionResult, style=None) -> str:
     """The whole result as text: header, coefficient table, term tests, fit statistics, sentences."""
     f = res.fit
     lines = [f"Logistic regression of {res.item} ({res.design.summary or res.design.name})"]
@@ -198,7 +200,8 @@ def report_text(res: RegressionResult) -> str:
                                                               f"LR χ²({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}"))
     lines.append(fit_line(res))
     m, lo, hi = f.average_prevalence
-    lines.append(f"Average predicted prevalence: {pct(m)} ({round(100 * f.confidence)}% CI {pct(lo)} to {pct(hi)}).")
+    lines.append(f"Average predicted prevalence: {pct(m, style)} ({round(100 * f.confidence)}% CI {pct(lo, style)} to "
+                 f"{pct(hi, style)}).")
     lines.append("")
-    lines.extend(sentences(res))
+    lines.extend(sentences(res, style=style))
     return "\n".join(lines)
