@@ -94,7 +94,8 @@ class ExportView(QWidget):
                                 "Copy the estimates (full precision) to paste into Excel or Word")
         self.percent = name(QCheckBox("Percentages in the workbook"),
                             "Percent format",
-                            "Show estimates, SEs and bounds as percentages in the workbook (the values stay proportions); "
+                            "Show estimates, SEs and bounds as percentages in the workbook (the values stay "
+                            "proportions); "
                             "ticked when the number style in Preferences is percent")
         self.state = note(object_name="exportState")
         self.state.setAccessibleName("Export state")

@@ -175,11 +175,21 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
     spec = RegressionSpec(**{**asdict(spec), "plot": plot, "dataset": spec.dataset or result.dataset})
     note = (f"Note. N = {f.n:,}. b: log-odds; OR = exp(b) with its {conf}% {f.ci_method} interval; z and p: Wald "
             f"tests; SEs from the {f.se_method}.")
-    title = f"Logistic regression of {item or result.item} ({result.design.summary or result.design.name})"
+    title = f"Logistic regression of {_title_words(item or result.item, result.design.summary or result.design.name)}"
     report = RegressionReport(spec, title, header, cells, rows, tests, statistics, forest,
                               prevalence_curve(result, plot), sentences(result, labels), report_text(result), note,
                               result.to_dict())
     return RegressionReport.from_dict(report.to_dict())  # the same values as a saved one reads back
+
+
+def _title_words(item: str, design: str) -> str:
+    """``“In the last year, have you cheated?” (Forced response; Boruch 1971)``: a question in quotes, and the
+    design's source after a semicolon rather than in parentheses inside parentheses."""
+    name = f"“{item}”" if item.rstrip().endswith("?") else item
+    head, sep, source = design.rpartition(" (")
+    if sep and source.endswith(")") and "(" not in source:
+        design = f"{head}; {source[:-1]}"
+    return f"{name} ({design})"
 
 
 def apa_p(p) -> str:
