@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from dpdesk.cli.style import parse_style
 from dpdesk.cli.survey import add_design_options, design_from_args
 from dpdesk.errors import DataError, DesignError
 
@@ -113,6 +114,7 @@ def register(sub) -> None:
                        description="Estimate the prevalence of every RR item from the latest imported data.")
     _analysis_options(p)
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    _style_option(p)
     p.set_defaults(func=cmd_estimate)
 
     p = sub.add_parser("export", help="export the results to .xlsx or .csv",
@@ -120,6 +122,7 @@ def register(sub) -> None:
                        "with a Metadata and a Readme sheet and a reproducibility script beside them.")
     _analysis_options(p)
     p.add_argument("out", help="OUT.xlsx or OUT.csv")
+    _style_option(p, "the workbook shows shares in percent with percent:N (the values stay proportions)")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("protect", help="mark columns as protected (warns before exact subgroup counts)",
@@ -561,15 +564,22 @@ def cmd_protect(args) -> int:
     return 0
 
 
-def _fmt(x, pct=True) -> str:
+def _style_option(p, more: str = "") -> None:
+    p.add_argument("--style", default="percent:1", metavar="UNIT:DECIMALS",
+                   help="number style, as for report: percent:1 (default), percent:2, proportion:3, ..."
+                        + (f"; {more}" if more else ""))
+
+
+def _fmt(x, style=None) -> str:
+    """A share in the number style (``25.9%`` or ``.259``); ``-`` for none."""
+    from dpdesk.project.number_style import DEFAULT
+
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
-    if isinstance(x, float) and math.isinf(x):
-        return "inf"
-    return f"{100 * x:6.1f}%" if pct else f"{x:.4f}"
+    return (style or DEFAULT).share_in_text(x)
 
 
-def print_table(rows: list[dict]) -> None:
+def print_table(rows: list[dict], style=None) -> None:
     from dpdesk.project.report.number_style import NumberStyle
 
     if not rows:
@@ -580,14 +590,12 @@ def print_table(rows: list[dict]) -> None:
         line = []
         for c in cols:
             v = r.get(c)
-            if c in ("estimate", "SE", "CI low", "CI high"):  # the SE in the unit of its estimate
-                line.append(_fmt(v))
+            if c in ("estimate", "SE", "CI low", "CI high", "pooled estimate"):  # the SE in the unit of its estimate
+                line.append(_fmt(v, style))
             elif c == "p-value" or c.startswith("p-value ("):
                 line.append("-" if v is None else NumberStyle.p(v))  # APA: .923, < .001
             elif c in ("local epsilon", "statistic"):
                 line.append("-" if v is None else NumberStyle.number(v))
-            elif c == "pooled estimate":
-                line.append(_fmt(v, pct=False))
             elif c == "design effect":  # two decimals, as the Results view
                 line.append("-" if v is None or not math.isfinite(v) else NumberStyle.number(v))
             elif c == "effective n":  # a whole number of respondents' worth
@@ -603,6 +611,7 @@ def print_table(rows: list[dict]) -> None:
 
 
 def cmd_estimate(args) -> int:
+    style = parse_style(args.style)
     results, bundle = _run_analysis(args)
     failed = [r for r in results if r.estimate is None]
     if args.json:
@@ -610,7 +619,7 @@ def cmd_estimate(args) -> int:
     else:
         for name, rows in bundle.tables.items():
             print(f"\n{name}")
-            print_table(rows)
+            print_table(rows, style)
         print()
         from dpdesk.project.result_tables import missing_note, subgroup_adjust_note, subgroup_test_sentences
 
@@ -618,8 +627,10 @@ def cmd_estimate(args) -> int:
         for line in (missing_note(results), subgroup_adjust_note(results), *subgroup_test_sentences(results, by)):
             if line:
                 print(line)
+        from dpdesk.project.report.document import sentence
+
         for r in results:
-            print(r.sentence())
+            print(sentence(r, style))  # the report's sentence, in the same number style
             for note in (r.estimate.notes if r.estimate is not None else ()):
                 print(f"  note: {note}")
             if r.left_out_sentence():
@@ -630,8 +641,9 @@ def cmd_estimate(args) -> int:
 def cmd_export(args) -> int:
     from dpdesk.project import export_results
 
+    style = parse_style(args.style)
     _results, bundle = _run_analysis(args)
-    written = export_results(bundle, args.out)
+    written = export_results(bundle, args.out, percent=style.percent)
     for path in written if isinstance(written, (list, tuple)) else [args.out]:
         print(f"Wrote {path}")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from dpdesk.cli.style import parse_style
 from dpdesk.cli.survey import add_design_options, design_from_args
 from dpdesk.errors import DataError
 
@@ -32,6 +33,9 @@ def register(sub) -> None:
     p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
     p.add_argument("--dataset", help="dataset name (default: the latest import)")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.add_argument("--style", default="percent:1", metavar="UNIT:DECIMALS",
+                   help="number style of the shares (average prevalence), as for report: percent:1 (default), "
+                        "proportion:3, ...")
     p.add_argument("--export", metavar="FILE", help="also write the regression to FILE (.xlsx: its own sheets, "
                    "or .csv) with a reproducibility script that refits it and checks the coefficients")
     p.add_argument("--no-save", action="store_true", help="do not save the fit with the project's analyses")
@@ -55,6 +59,7 @@ def cmd_regress(args) -> int:
     from dpdesk.project.regression.report import RegressionSpec, labelled_report, save_report
     from dpdesk.project.regression.text import report_text
 
+    style = parse_style(args.style)
     written = []
     with Project.open(args.project) as project:
         result = regress(project, args.item, args.predictors, reference=_references(args.ref),
@@ -77,7 +82,7 @@ def cmd_regress(args) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
     else:
-        print(report_text(result))
+        print(report_text(result, style))
     for path in written:
         print(f"wrote {path}", file=__import__("sys").stderr)
     return 0

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from dpdesk.cli.data import study_options
+from dpdesk.cli.style import parse_style
 from dpdesk.cli.survey import add_design_options, design_from_args
-from dpdesk.errors import DataError
 
 
 def _options(p) -> None:
@@ -37,22 +37,11 @@ def register(sub) -> None:
     m.set_defaults(func=cmd_methods)
 
 
-def _style(text: str):
-    from dpdesk.project.report.number_style import NumberStyle
-
-    try:
-        unit, decimals = text.split(":")
-        return NumberStyle(unit, int(decimals))
-    except ValueError:
-        raise DataError(f"--style {text!r}: write percent:1, percent:2, percent:3, proportion:1, proportion:2 or "
-                        "proportion:3.") from None
-
-
 def cmd_report(args) -> int:
     from dpdesk.printing import check_suffix, write_report
     from dpdesk.project.file.store import Project
 
-    style = _style(args.style)
+    style = parse_style(args.style)
     out = Path(args.out)
     check_suffix(out)
     with Project.open(args.project) as project:

@@ -13,6 +13,7 @@ from typing import Any
 
 from dpdesk.mechanisms import multiple_testing
 from dpdesk.project.labels import MISSING
+from dpdesk.project.number_style import NumberStyle
 
 #: What ``analysis.analyze(by_dataset=True)`` results give as their ``by``: the datasets are the subgroups.
 BY_DATASET = "dataset"
@@ -216,8 +217,20 @@ def subgroup_test_sentences(results: list, by: str | None) -> list[str]:
             continue
         what = ("prevalence" if r.design.is_binary else "share ticking each option" if r.design.model == "unary"
                 else "distribution over the categories")
-        stat = "n/a" if not math.isfinite(t.statistic) else f"{t.statistic:.2f}"
-        p = "n/a" if not math.isfinite(t.p_value) else f"{t.p_value:.3g}"
-        out.append(f"{_name(r)}: test that {every_group(r, by)} has the same {what}: {t.method}, statistic "
-                   f"{stat} on {t.df} df, p = {p}.")
+        stat = NumberStyle.number(t.statistic) if math.isfinite(t.statistic) else "n/a"
+        p = NumberStyle.p_in_text(t.p_value) if math.isfinite(t.p_value) else "p n/a"
+        symbol = statistic_symbol(t.method)
+        value = f"{symbol}({t.df}) = {stat}" if symbol else f"statistic {stat} on {t.df} df"
+        method = t.method.replace(" (G²)", "") if symbol == "G²" else t.method  # never "(G²), G²(1) = ..."
+        out.append(f"{_name(r)}: test that {every_group(r, by)} has the same {what}: {method}, {value}, {p}.")
     return out
+
+
+def statistic_symbol(method: str) -> str | None:
+    """The symbol APA writes a test's statistic with: ``G²`` for a likelihood ratio, ``χ²`` for a Wald
+    chi-square; None when the method names none (a design-based F has two df: written in words)."""
+    if "G²" in method or "G^2" in method:
+        return "G²"
+    if "chi-square" in method:
+        return "χ²"
+    return None

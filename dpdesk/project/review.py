@@ -34,10 +34,31 @@ def left_out(mapping) -> dict[str, int]:
     return out
 
 
-def item_mapping_record(item) -> dict[str, Any]:
-    """The stored mapping of one item, as plain JSON (what the script rebuilds counts from)."""
-    return {"column": item.column, "codes": item.codes, "group column": item.group_column,
-            "group codes": item.group_codes}
+def mapping_entry(item, design, mapping=None) -> dict[str, Any]:
+    """One item's mapping for a reader: its column, the codes of each response in the respondent's words
+    ("codes / Both answers are the same", never "codes / yes"), group codes, and (with ``mapping``, an
+    item's mapping result) how many were counted and what was left out and why."""
+    entry: dict[str, Any] = {"column": item.column or "none"}
+    codes = item.codes or {}
+    if is_unary_codes(codes):
+        entry["option columns"] = {str(k): str(v) for k, v in codes["columns"].items()}
+        entry["codes / ticked"] = _codes_text(codes.get("ticked", []))
+        entry["codes / not ticked"] = _codes_text(codes.get("not ticked", []))
+    else:
+        responses = list(getattr(design, "responses", None) or [])
+        words = dict(zip(responses, getattr(design, "response_labels", None) or responses))
+        for response, values in codes.items():  # the response in the respondent's words, not its key
+            entry[f"codes / {words.get(response, response)}"] = _codes_text(
+                values if isinstance(values, list) else [values])
+    if item.group_column:
+        entry["group column"] = item.group_column
+        for group, values in (item.group_codes or {}).items():
+            entry[f"group codes / {group}"] = _codes_text(values if isinstance(values, list) else [values])
+    if mapping is not None:
+        entry["respondents counted"] = int(mapping.n_used)
+        gone = left_out(mapping)
+        entry["left out"] = gone if gone else "none"
+    return entry
 
 
 def mapping_metadata(project_items, results) -> dict[str, Any]:
@@ -48,26 +69,7 @@ def mapping_metadata(project_items, results) -> dict[str, Any]:
         item = by_name.get(r.item)
         if item is None:
             continue
-        entry: dict[str, Any] = {"column": item.column or "none"}
-        codes = item.codes or {}
-        if is_unary_codes(codes):
-            entry["option columns"] = {str(k): str(v) for k, v in codes["columns"].items()}
-            entry["codes / ticked"] = _codes_text(codes.get("ticked", []))
-            entry["codes / not ticked"] = _codes_text(codes.get("not ticked", []))
-        else:
-            words = dict(zip(r.design.responses, getattr(r.design, "response_labels", None) or r.design.responses))
-            for response, values in codes.items():  # the response in the respondent's words, not its key
-                entry[f"codes / {words.get(response, response)}"] = _codes_text(
-                    values if isinstance(values, list) else [values])
-        if item.group_column:
-            entry["group column"] = item.group_column
-            for group, values in (item.group_codes or {}).items():
-                entry[f"group codes / {group}"] = _codes_text(values if isinstance(values, list) else [values])
-        if r.mapping is not None:
-            entry["respondents counted"] = int(r.mapping.n_used)
-            gone = left_out(r.mapping)
-            entry["left out"] = gone if gone else "none"
-        out[r.item] = entry
+        out[r.item] = mapping_entry(item, r.design, r.mapping)
     return out
 
 

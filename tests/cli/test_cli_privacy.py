@@ -28,9 +28,9 @@ def test_budget_set_show_lower_and_raise_refused(project, capsys):
     code, out, _ = run(capsys, "budget", project)
     assert code == 0 and "No privacy budget" in out
     code, out, _ = run(capsys, "budget", project, "--set", "1", "--delta", "1e-6")
-    assert code == 0 and "total  ε = 1 (δ = 1e-6)" in out and "left   ε = 1" in out
+    assert code == 0 and "total  ε = 1, δ = 10⁻⁶" in out and "left   ε = 1" in out
     code, out, _ = run(capsys, "budget", project, "--set", "0.5")
-    assert code == 0 and "total  ε = 0.5 (δ = 1e-6)" in out
+    assert code == 0 and "total  ε = 0.5, δ = 10⁻⁶" in out
     code, _, err = run(capsys, "budget", project, "--set", "2")
     assert code == 1 and "never raised" in err and err.count("\n") == 1
     code, out, _ = run(capsys, "budget", project, "--json")

@@ -120,3 +120,25 @@ def test_plots_saved_and_tables_copied(window, qtbot, tmp_path, results):
     shown = QApplication.clipboard().mimeData().text()
     window.export_view.copy_button.click()  # the Export view copies the estimates as the document shows them
     assert QApplication.clipboard().mimeData().text() == shown and "In the last year" in shown
+
+
+def test_the_workbook_follows_the_number_style_of_the_preferences(window, qtbot, results, tmp_path):
+    """Percent style (the default): the workbook's shares in %, the SE too; proportions chosen in
+    Preferences: the workbook in proportions, without a second setting."""
+    import openpyxl
+
+    from dpdesk.gui.dialogs.preferences import PreferencesDialog
+
+    ev, rv = window.export_view, window.results_view
+    assert ev.percent.isChecked()  # percent:1, the default style
+    with qtbot.waitSignal(ev.jobs.done, timeout=60_000):
+        ev.export(tmp_path / "pct.xlsx")
+    ws = openpyxl.load_workbook(tmp_path / "pct.xlsx")["Estimates"]
+    formats = {h.value: c.number_format for h, c in zip(ws[1], ws[2])}
+    assert formats["estimate"] == formats["SE"] == "0.0%"
+    dialog = PreferencesDialog(window.settings, window)
+    dialog.unit.setCurrentIndex(dialog.unit.findData("proportion"))
+    dialog.accepted.connect(window._preferences_changed)
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        dialog.accept()
+    assert not ev.percent.isChecked()

@@ -6,8 +6,11 @@ import math
 
 import pytest
 
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QGuiApplication
+
 from dpdesk.gui.shell.tasks import TASKS
-from tests.helpers.gui import shot
+from tests.helpers.gui import choose_in_context_menu, shot
 
 
 @pytest.fixture
@@ -54,8 +57,18 @@ def test_fit_shows_the_apa_table_plots_and_sentences_and_is_saved(window, qtbot,
     assert age["b"] == pytest.approx(-0.18435, abs=1e-4) and age["OR"] == pytest.approx(0.83, abs=0.01)
     assert next(c for c in report.cells if c[0].startswith("age")) == ["age (centred at 22.52)", "-0.18", "0.09", "-2.12", ".034", "0.83", "[0.69, 0.98]"]
     assert report.cells[0][4] == "< .001"
-    table = view.output.table.text()
-    assert "border-left" not in table and "align='right'" in table and ".034" in table
+    table = view.output.table  # the report's coefficient table, with its copy links
+    shown = table.toPlainText()
+    assert "age (centred at 22.52)" in shown and ".034" in shown and "[0.69, 0.98]" in shown and "Note." in shown
+    # "Copy as LaTeX" under the table, clicked; then one cell from its context menu
+    link = table.document().find("Copy as LaTeX")
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.cursorRect(link).center() - QPoint(8, 0))
+    tex = QGuiApplication.clipboard().text()
+    assert tex.startswith(r"\begin{table}") and r"\toprule" in tex and "age (centred at 22.52)" in tex
+    at = table.cursorRect(table.document().find(".034")).center()
+    assert table.table_at(at) == ("regression:1", ".034")
+    assert "Copy cell" in choose_in_context_menu(qtbot, table.viewport(), at, "Copy cell")
+    qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() == ".034", timeout=5000)
     assert any(s.startswith("Each additional year of age multiplies the odds") and "0.83 (95% CI 0.69 to 0.98)" in s
                for s in report.sentences)
     assert "Each additional year of age" in view.output.sentences.text()
@@ -200,3 +213,16 @@ def test_the_export_view_adds_the_regression_to_the_workbook(window, qtbot, exam
     run = subprocess.run([sys.executable, str(written[1])], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "agree with the exported counts" in run.stdout and "agree with the exported coefficients" in run.stdout
+
+
+def test_an_open_ended_interval_is_explained_under_the_table(window, qtbot, tmp_path):
+    """Quasi-separation: the limit reads "> 1,000" and the note under the table says why, as the report does."""
+    from dpdesk.project.report.number_style import SEPARATION_NOTE
+    from tests.helpers.separated import make_separated
+
+    view = _open(window, qtbot, make_separated(tmp_path))
+    view.form.choose("faculty", reference="A")
+    with qtbot.waitSignal(view.fitted, timeout=120_000, check_params_cb=lambda r: r is not None):
+        qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
+    shown = view.output.table.toPlainText()
+    assert "[2.56, > 1,000]" in shown and SEPARATION_NOTE in " ".join(shown.split())

@@ -103,6 +103,47 @@ def _report_page_shot(pdf, rs) -> None:
     image.save(str(SHOTS / "report_page.png"))
 
 
+def _neutral_folder():
+    """A folder whose path reads as a user's ("…/Documents/Exam study"), not pytest's, for the screenshot."""
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(tempfile.gettempdir()) / "dpdesk-shots" / "Documents" / "Exam study"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("study.dpdesk", "survey answers.csv", "pilot-report.pdf"):
+        (folder / name).write_bytes(b"")
+    return folder
+
+
+def _shot_with_popup(qtbot, dialog, combo, name: str) -> None:
+    """The dialog with ``combo``'s list open, as a user sees it: the popup is a window of its own, so the
+    picture is the dialog and the popup where they stand on the screen (the popup may reach below it)."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QColor, QPainter, QPixmap
+    from PySide6.QtWidgets import QApplication
+
+    dialog.layout().activate()  # the combo where the resized dialog puts it, before its list opens there
+    QApplication.processEvents()
+    combo.showPopup()
+    popup = combo.view().window()
+    qtbot.waitUntil(lambda: popup.isVisible() and combo.view().viewport().isVisible(), timeout=5000)
+    QApplication.processEvents()
+    # drawn where the list drops down under the combo (the offscreen platform's window positions are
+    # not a screen's): a canvas as tall as both
+    popup.resize(combo.width(), popup.height())
+    QApplication.processEvents()
+    at = combo.mapTo(dialog, QPoint(0, combo.height()))
+    picture = QPixmap(dialog.width(), max(dialog.height(), at.y() + popup.height() + 4))
+    picture.fill(QColor("white"))
+    painter = QPainter(picture)
+    painter.drawPixmap(QPoint(0, 0), dialog.grab())
+    painter.drawPixmap(at, popup.grab())
+    painter.end()
+    combo.hidePopup()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert picture.save(str(SHOTS / f"{name}.png"))
+
+
 def test_whole_study_export_dialog_copies_and_one_methods_text(window, qtbot, tmp_path):
     """A study with subgroups, a regression and releases: the export dialog offers Word and LaTeX (the file
     type sets the suffix), the Word report has the dialog's methods text, a table copies as LaTeX."""
@@ -124,29 +165,42 @@ def test_whole_study_export_dialog_copies_and_one_methods_text(window, qtbot, tm
         window.nav.setCurrentRow(2)
 
     _current(window, qtbot, rv, open_it)
-    # the export dialog: default size and 1024 x 700; choosing "Word document" makes the file .docx
-    dialog = ReportFileDialog(rv, str(tmp_path / "study-report.pdf"))
+    rv.by.setFocus()
+    rs = _current(window, qtbot, rv, lambda: qtbot.keyClicks(rv.by, "gender"))  # Subgroups by: gender, typed
+    assert rs.options.by == "gender"
+    # the export dialog: default size and 1024 x 700, in a folder named as a user's would be, with the
+    # list of file types open; choosing "Word document" makes the file .docx
+    folder = _neutral_folder()
+    dialog = ReportFileDialog(rv, str(folder / "study-report.pdf"))
     dialog.setOption(ReportFileDialog.Option.DontUseNativeDialog)
     dialog.show()
     qtbot.waitExposed(dialog)
-    shot(dialog, "export_report_dialog")
-    dialog.resize(1024, 700)
-    shot(dialog, "export_report_dialog_1024")
     types = dialog.findChild(QComboBox, "fileTypeCombo")
+    for size, name in ((None, "export_report_dialog"), ((1024, 700), "export_report_dialog_1024")):
+        if size:
+            dialog.resize(*size)
+        _shot_with_popup(qtbot, dialog, types, name)
     assert [types.itemText(i).split(" (")[0] for i in range(types.count())] == [
         "PDF document", "Word document", "Web page", "LaTeX document"]
     types.setFocus()
     qtbot.keyClick(types, Qt.Key.Key_Down)  # PDF -> Word, as a user would
     assert dialog.findChild(QLineEdit, "fileNameEdit").text() == "study-report.docx"
     qtbot.keyClick(dialog.findChild(QLineEdit, "fileNameEdit"), Qt.Key.Key_Return)
-    assert dialog.path() == str(tmp_path / "study-report.docx")
+    assert dialog.path() == str(folder / "study-report.docx")
     dialog.close()
     runner = start_report(rv, dialog.path())
     with qtbot.waitSignal(runner.done, timeout=60_000):
         pass
-    word = [p.text for p in docx.Document(str(tmp_path / "study-report.docx")).paragraphs]
+    word = [p.text for p in docx.Document(dialog.path()).paragraphs]
+    shutil.rmtree(folder.parent.parent)
+    # the figures' captions name the question and the subgroups, as the command line's report does
+    question = "How often did you hand in work late?"
+    captions = [x for x in word if x.startswith("Estimated shares of the answers to")]
+    assert captions == [f"Estimated shares of the answers to “{question}”",
+                        f"Estimated shares of the answers to “{question}”, by gender"]
+    assert not any("answers to lateness" in x for x in word)
     # one methods text: the dialog's, the Word file's and the function's are the same paragraphs
-    expected = methods(window.project, analyze(window.project)).paragraphs
+    expected = methods(window.project, analyze(window.project, by="gender")).paragraphs
     assert any("cross-tabulation of gender by faculty" in x for x in expected)
     assert any("logistic regression" in x for x in expected)
     start = word.index("Methods") + 1

@@ -237,7 +237,7 @@ def test_gaussian_noise_needs_a_delta_and_the_meter_follows_the_accountant(view,
     view.form.mechanism.setCurrentIndex(1)
     view.update_preview()
     pv = view.preview
-    assert pv.fits and pv.cost_epsilon <= Fraction(1, 5) and "δ = 1e-6" in view.preview_label.text()
+    assert pv.fits and pv.cost_epsilon <= Fraction(1, 5) and "δ = 10⁻⁶" in view.preview_label.text()
     release_and_wait(view, qtbot)
     status = ledger.budget_status(window.project)
     assert view.meter.state.spent == status.spent_epsilon

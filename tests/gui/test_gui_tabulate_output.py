@@ -8,11 +8,12 @@ from fractions import Fraction
 import openpyxl
 import pandas as pd
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from tests.gui.test_gui_tabulate import FACULTIES, open_tabulate, survey_frame
 from tests.gui.test_gui_tabulate import make_project as survey_project
-from tests.helpers.gui import shot
+from tests.helpers.gui import choose_in_context_menu, shot
 
 
 def make_project(folder):
@@ -80,6 +81,14 @@ def test_crosstab_is_a_grid_with_margins_intervals_copy_and_export(view, window,
     view.result.copy()
     mime = QGuiApplication.clipboard().mimeData()
     assert "<table>" in mime.html() and "Female" in mime.text() and "Total" in mime.text()
+    # Copy as LaTeX (the report's table of this release) and one cell from the context menu
+    qtbot.mouseClick(view.result.latex_button, Qt.MouseButton.LeftButton)
+    tex = QGuiApplication.clipboard().text()
+    assert tex.startswith(r"\begin{table}") and r"\toprule" in tex and "Arts" in tex and "Total" in tex
+    at = t.visualItemRect(t.item(0, 1)).center()
+    menu = choose_in_context_menu(qtbot, t.viewport(), at, "Copy cell")
+    assert menu == ["Copy cell", "Copy table", "Copy as LaTeX"]
+    qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() == t.item(0, 1).text(), timeout=5000)
     path = view.result.export_to(str(tmp_path / "grid.xlsx"))
     wb = openpyxl.load_workbook(path)
     assert wb.sheetnames == [f"Release {entry.seq}", "About"]

@@ -62,7 +62,7 @@ def test_one_group_forced_response_with_coins(project_window, qtbot, tmp_path):
     shot(wizard, "wizard_3_randomizer")
     _to_meaning(qtbot, wizard)
     mp = wizard.meaning_page
-    assert "at most 3 times as likely" in mp.privacy.text()  # ln 3 for the coin design
+    assert "at most 3.00 times as likely" in mp.privacy.text()  # ln 3 for the coin design, as in the report
     assert "about 1,399 respondents" in mp.precision.text()  # rr.required_n at 20%, ±5%
     assert "above 0% with 1,000 respondents: more than 99%" in mp.precision.text()
     shot(wizard, "wizard_4_meaning")

@@ -55,3 +55,28 @@ def type_number(qtbot, box, text: str, finish: str = "return") -> None:
     qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClicks(box, text)
     qtbot.keyClick(box, Qt.Key.Key_Return if finish == "return" else Qt.Key.Key_Tab)
+
+
+def choose_in_context_menu(qtbot, widget, pos, text: str) -> list[str]:
+    """Right-click ``widget`` at ``pos`` (its coordinates) and choose the action ``text`` with the keyboard
+    (Return on it), as a user would; returns the texts of the menu's actions. The offscreen platform makes
+    no context-menu event from a mouse press, so the event a right-click sends is sent."""
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication
+
+    seen: list[str] = []
+
+    def choose():
+        menu = QApplication.activePopupWidget()
+        if menu is None:  # not shown yet
+            QTimer.singleShot(10, choose)
+            return
+        seen.extend(a.text() for a in menu.actions())
+        action = next(a for a in menu.actions() if a.text() == text)
+        menu.setActiveAction(action)
+        qtbot.keyClick(menu, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, choose)
+    QApplication.sendEvent(widget, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, widget.mapToGlobal(pos)))
+    return seen

@@ -61,9 +61,7 @@ def page_count(data: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![a-z])", data))
 
 
-def pdf_text(data: bytes) -> str:
-    """The text drawn on all pages, as one string (glyphs mapped through each font's CMap)."""
-    objs = _objects(data)
+def _fonts(objs: dict[int, bytes]) -> dict[bytes, dict[int, str]]:
     fonts: dict[bytes, dict[int, str]] = {}
     for obj in objs.values():
         for name, ref in re.findall(rb"/(F\d+)\s+(\d+)\s+0\s+R", obj):
@@ -71,21 +69,69 @@ def pdf_text(data: bytes) -> str:
             m = re.search(rb"/ToUnicode\s+(\d+)\s+0\s+R", font)
             if m:
                 fonts[name] = _cmap(_stream(objs.get(int(m.group(1)), b""), objs))
+    return fonts
+
+
+def _words(content: bytes, fonts: dict[bytes, dict[int, str]]) -> list[str]:
+    words: list[str] = []
+    current: dict[int, str] = {}
+    line: list[str] = []
+    for token in re.finditer(rb"/(F\d+)\s+[\d.]+\s+Tf|<([0-9A-Fa-f]+)>\s*Tj|ET", content):
+        if token.group(1):
+            current = fonts.get(token.group(1), {})
+        elif token.group(2):
+            hexs = token.group(2).decode()
+            line.append("".join(current.get(int(hexs[i:i + 4], 16), "?") for i in range(0, len(hexs), 4)))
+        else:
+            words.append("".join(line))
+            line = []
+    words.append("".join(line))
+    return words
+
+
+def _joined(words: list[str]) -> str:
+    return " ".join(" ".join(w.split()) for w in words if w.strip())
+
+
+def pdf_text(data: bytes) -> str:
+    """The text drawn on all pages, as one string (glyphs mapped through each font's CMap)."""
+    objs = _objects(data)
+    fonts = _fonts(objs)
     words: list[str] = []
     for obj in objs.values():
         content = _stream(obj, objs)
         if b" Tf" not in content:
             continue
-        current: dict[int, str] = {}
-        line: list[str] = []
-        for token in re.finditer(rb"/(F\d+)\s+[\d.]+\s+Tf|<([0-9A-Fa-f]+)>\s*Tj|ET", content):
-            if token.group(1):
-                current = fonts.get(token.group(1), {})
-            elif token.group(2):
-                hexs = token.group(2).decode()
-                line.append("".join(current.get(int(hexs[i:i + 4], 16), "?") for i in range(0, len(hexs), 4)))
-            else:
-                words.append("".join(line))
-                line = []
-        words.append("".join(line))
-    return " ".join(" ".join(w.split()) for w in words if w.strip())
+        words += _words(content, fonts)
+    return _joined(words)
+
+
+def page_texts(data: bytes) -> list[str]:
+    """The text of each page, in page order (the ``/Kids`` of the page tree), as :func:`pdf_text` writes it."""
+    objs = _objects(data)
+    fonts = _fonts(objs)
+    order: list[int] = []
+
+    def walk(number: int) -> None:
+        obj = objs.get(number, b"")
+        kids = re.search(rb"/Kids\s*\[([^\]]*)\]", obj)
+        if re.search(rb"/Type\s*/Pages", obj) and kids:
+            for ref in re.findall(rb"(\d+)\s+0\s+R", kids.group(1)):
+                walk(int(ref))
+        elif re.search(rb"/Type\s*/Page(?![a-z])", obj):
+            order.append(number)
+
+    root = next((n for n, o in objs.items() if re.search(rb"/Type\s*/Pages", o)
+                 and not re.search(rb"/Parent", o)), None)
+    if root is not None:
+        walk(root)
+    out = []
+    for number in order:
+        page = objs[number]
+        m = re.search(rb"/Contents\s*(\[[^\]]*\]|\d+\s+0\s+R)", page)
+        refs = re.findall(rb"(\d+)\s+0\s+R", m.group(1)) if m else []
+        words: list[str] = []
+        for ref in refs:
+            words += _words(_stream(objs.get(int(ref), b""), objs), fonts)
+        out.append(_joined(words))
+    return out

@@ -37,6 +37,8 @@ def make_study(path: str | Path, *, seed: int = 5) -> Path:
         "faculty": faculty,
         "age": age,
     })
+    for column in ("gender", "faculty"):  # as the importer keeps them: categories, offered for subgroups
+        frame[column] = frame[column].astype("category")
     path = Path(path)
     with Project.create(path) as p:
         sha = hashlib.sha256(frame.to_csv(index=False).encode()).hexdigest()
@@ -48,9 +50,9 @@ def make_study(path: str | Path, *, seed: int = 5) -> Path:
         p.add_item("lateness", MULTI, column="late", codes={c: [c] for c in MULTI.categories},
                    question="How often did you hand in work late?")
         save_report(p, fit_report(p, RegressionSpec("cheating", ["age", "faculty"], {"faculty": "Arts"})))
-        ledger.set_budget(p, 4)
+        ledger.set_budget(p, 4, "1e-6")
         ledger.release(p, {"statistic": "crosstab", "columns": ["gender", "faculty"],
-                           "keys": [["female", "male"], ["Arts", "Law", "Science"]], "epsilon": "1"})
+                           "keys": [["female", "male"], ["Arts", "Law", "Science"]], "epsilon": "0.2"})
         ledger.release(p, {"statistic": "mean", "columns": ["age"], "bounds": [17, 40], "resolution": "0.01",
                            "epsilon": "1"})
     return path

@@ -11,7 +11,7 @@ import pytest
 from dpdesk.errors import BudgetError, DataError
 from dpdesk.mechanisms import accounting
 from dpdesk.project import Project, ledger
-from dpdesk.project.ledger.text import epsilon_text, number_text
+from dpdesk.project.ledger.text import delta_text, epsilon_text, number_text
 from dpdesk.mechanisms.central.request import RequestError, normalize
 from dpdesk.mechanisms.central.spec import release_spec
 
@@ -54,7 +54,7 @@ def test_no_budget_means_no_release_and_no_status(project):
 
 def test_budget_lowered_never_raised_and_set_only_once(project):
     s = ledger.set_budget(project, 2, "1e-6")
-    assert (s.total_epsilon, s.total_delta) == (2, Fraction(1, 10**6)) and s.total_text == "ε = 2 (δ = 1e-6)"
+    assert (s.total_epsilon, s.total_delta) == (2, Fraction(1, 10**6)) and s.total_text == "ε = 2, δ = 10⁻⁶"
     assert ledger.set_budget(project, 2, "1e-6").total_epsilon == 2  # the same again: nothing changes
     with pytest.raises(BudgetError, match="set once.*lowered"):
         ledger.set_budget(project, 1)
@@ -119,7 +119,13 @@ def test_budget_text_never_rounds_in_the_users_favour():
     third = Fraction(1, 3)
     assert number_text(third, up=True) == "0.333334" and number_text(third, up=False) == "0.333333"
     assert number_text(Fraction(3, 10), up=True) == "0.3"  # exact values are shown exactly
-    assert epsilon_text(Fraction(1), Fraction(1, 10**6)) == "ε = 1 (δ = 1e-6)"
+    assert epsilon_text(Fraction(1), Fraction(1, 10**6)) == "ε = 1, δ = 10⁻⁶"
+    # an accountant's epsilon at a delta: three significant digits, spent rounded up and left rounded down
+    assert epsilon_text(Fraction("0.1999985"), Fraction(1, 10**6), up=True) == "ε = 0.2, δ = 10⁻⁶"
+    assert epsilon_text(Fraction("2.8000015"), up=False) == "ε = 2.8"
+    assert epsilon_text(Fraction("0.0499999"), up=False) == "ε = 0.0499"  # never "0.05" left
+    assert epsilon_text(Fraction("0.2000001"), up=True) == "ε = 0.201"  # never "0.2" spent
+    assert delta_text(Fraction("2.5e-7")) == "2.5 × 10⁻⁷" and delta_text(Fraction("1.01e-6")) == "1.1 × 10⁻⁶"
 
 
 # ---------------------------------------------------------------- releases

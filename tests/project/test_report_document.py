@@ -84,7 +84,7 @@ def test_document_tables_notes_and_precision(project):
     assert "subgroups:cheat" in keys and "comparisons:cheat" in keys and "comparisons:drink" in keys
     comp = doc.table("comparisons:cheat")
     assert comp.rows[0].cells[0].text == "f − m" and comp.rows[0].cells[3].text[:1] in ".<>"
-    assert "χ</i>²(1) = " in comp.notes[0]
+    assert "likelihood ratio, <i>G</i>²(1) = " in comp.notes[0]  # the likelihood ratio G², not χ²
     assert "We estimate that" in doc.sections[0].paragraphs[0] and "(cheat)" in doc.sections[0].paragraphs[0]
     assert [t.number for t in doc.tables()] == list(range(1, len(keys) + 1))
 

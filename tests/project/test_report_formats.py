@@ -41,6 +41,7 @@ def test_apa_number_rules():
     assert NumberStyle.limit(0.0) == "< 0.001" and NumberStyle.limit(2.613) == "2.61"
     assert NumberStyle.beyond_limit(0.5, 1e4) and not NumberStyle.beyond_limit(0.5, 3.0)
     assert NumberStyle.ratio_in_text(2.9657) == "2.97 times"
+    assert NumberStyle.ratio_in_text(3.0) == "3.00 times" and NumberStyle.ratio_in_text(1096.63) == "1,097 times"
     # estimates and p have their own decimals: p always three, estimates as the style says
     s = NumberStyle("percent", 1)
     assert (s.share(0.4567), NumberStyle.p(0.4567)) == ("45.7", ".457")
@@ -174,7 +175,8 @@ def test_the_report_tells_the_whole_study(study, parts):
     assert [c.label for c in grid.columns] == ["gender", "Arts", "Law", "Science", "Total"]
     assert grid.rows[-1].cells[0].text == "Total"  # the margins
     notes = " ".join(grid.notes)
-    assert "Laplace noise with scale 1 on each count" in notes and "±" in notes
+    assert "Laplace noise with scale 5 on each count" in notes and "±" in notes
+    assert "privacy cost ε = 0.2, δ = 10⁻⁶" in notes  # as the ledger and the workbook write it, never 0.199999
     mean = doc.table("release:2")
     assert "scale 80 on the sum of age" in " ".join(mean.notes)  # 8,000 grid steps of 0.01: 80 years
     assert {f.kind for f in figures} >= {"forest", "bars", "grouped_bars", "odds_ratios", "prevalence_curve"}
@@ -253,8 +255,9 @@ def test_latex_is_standalone_with_booktabs_and_figures_beside_it(study):
 
 
 INTERNAL = ("p_truth", "p_yes", "forced_multi", "discrete_laplace", "crosstab", "Newton steps", "(dropped)", "chi2",
-            "deltaG2", "sensitivity 4000", "(all its columns)", "codes / yes", "codes / no")
-RAW_FLOAT = re.compile(r"\d\.\d{7,}|\d[eE][+-]\d\d")
+            "deltaG2", "G^2", "sensitivity 4000", "(all its columns)", "codes / yes", "codes / no")
+#: Six or more decimals (0.199999, 4.805412665357462) or a computer's exponent (1e-6, 1.47e+04, 2E5).
+RAW_FLOAT = re.compile(r"\d\.\d{6,}|(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d+(?!\w)")
 
 
 def _visible_outputs(study, tmp_path, capsys) -> dict[str, str]:
@@ -274,7 +277,13 @@ def _visible_outputs(study, tmp_path, capsys) -> dict[str, str]:
     out["xlsx"] = "\n".join(str(v) for ws in book for row in ws.iter_rows(values_only=True) for v in row
                             if isinstance(v, str))
     capsys.readouterr()
-    for args in (("estimate", path, "--by", BY), ("methods", path),
+    assert _cli("regress", path, "cheating", "--predictors", "age", "faculty", "--ref", "faculty=Arts", "--center",
+                "age", "--export", tmp_path / "regression.xlsx", "--no-save") == 0  # the Regression view's Export
+    book = openpyxl.load_workbook(tmp_path / "regression.xlsx")
+    out["regress --export"] = "\n".join(str(v) for ws in book for row in ws.iter_rows(
+        values_only=True) for v in row if isinstance(v, str))
+    capsys.readouterr()
+    for args in (("estimate", path, "--by", BY), ("methods", path), ("ledger", path), ("budget", path),
                  ("regress", path, "cheating", "--predictors", "age", "faculty", "--ref", "faculty=Arts")):
         assert _cli(*args) == 0
         out[args[0]] = capsys.readouterr().out
@@ -293,20 +302,109 @@ def test_no_internal_word_raw_float_or_folder_in_any_output(study, tmp_path, cap
     assert "codes / Both answers are the same" in outputs["xlsx"]
 
 
+def test_subgroup_tests_in_the_number_style(study, tmp_path, capsys):
+    """The tests by group: statistic, p and the pooled estimate formatted in the workbook, the pooled
+    estimate in the unit of the estimates on the command line, and APA p in the sentences."""
+    import openpyxl
+
+    path = study[0]
+    assert _cli("export", path, tmp_path / "res.xlsx", "--by", BY) == 0
+    book = openpyxl.load_workbook(tmp_path / "res.xlsx")
+    ws = book[f"Tests by {BY}"]
+    formats = {h.value: c.number_format for h, c in zip(ws[1], ws[2])}
+    assert formats["statistic"] == "0.00" and formats["p-value"] == "0.000" and formats["pooled estimate"] == "0.0%"
+    ws = book[f"By {BY}"]
+    head = [c.value for c in ws[1]]
+    holm = head.index("p-value (Holm)")
+    assert {r[holm].number_format for r in ws.iter_rows(min_row=2) if r[holm].value is not None} == {"0.000"}
+    capsys.readouterr()
+    assert _cli("estimate", path, "--by", BY) == 0
+    out = capsys.readouterr().out
+    tests = out[out.index(f"Tests by {BY}"):]
+    pooled = [line.split()[-1] for line in tests.splitlines()[3:5]]  # the yes/no items
+    assert all(x.endswith("%") for x in pooled), pooled  # 25.9%, as the estimates, never 0.2593
+    sentence = next(line for line in out.splitlines() if line.startswith("In the last year") and "test that" in line)
+    assert re.search(r"likelihood ratio, G²\(1\) = \d+\.\d\d, p = \.\d{3}\.$", sentence), sentence
+
+
+def test_an_open_ended_interval_is_explained_wherever_it_is_shown(tmp_path, capsys):
+    """Quasi-separation: "> 1,000" on the command line and in the report's table, each with the note."""
+    from dpdesk.project.regression.report import RegressionSpec, fit_report, save_report
+    from dpdesk.project.report.number_style import SEPARATION_NOTE
+    from dpdesk.project.report.report import report_parts
+    from tests.helpers.separated import make_separated
+
+    path = make_separated(tmp_path)
+    capsys.readouterr()
+    assert _cli("regress", path, "q", "--predictors", "faculty", "--ref", "faculty=A") == 0
+    out = capsys.readouterr().out
+    assert "> 1,000]" in out and SEPARATION_NOTE in out
+    with Project.open(path) as p:
+        save_report(p, fit_report(p, RegressionSpec("q", ["faculty"], {"faculty": "A"})))
+        doc, _m, _f = report_parts(p)
+    table = doc.table("regression:1")
+    assert any("> 1,000" in c.text for row in table.rows for c in row.cells)
+    assert html.escape(SEPARATION_NOTE, quote=False) in table.notes  # notes are HTML
+    for suffix in ("html", "pdf", "docx", "tex"):  # the whole note in every format, "< 0.001" and all
+        assert _cli("report", path, tmp_path / f"sep.{suffix}") == 0
+    texts = {"html": html.unescape(re.sub(r"<[^>]+>", " ", (tmp_path / "sep.html").read_text(encoding="utf-8"))),
+             "pdf": _pdf(tmp_path / "sep.pdf"), "tex": (tmp_path / "sep.tex").read_text(encoding="utf-8")}
+    import docx
+
+    texts["docx"] = "\n".join(p.text for p in docx.Document(str(tmp_path / "sep.docx")).paragraphs)
+    for name, text in texts.items():
+        words = " ".join(text.split())
+        assert "(or < 0.001) is larger" in words.replace("$<$", "<").replace("\\textless{}", "<") and \
+            "open-ended on that side" in words, name
+
+
+def test_estimate_and_export_take_the_number_style(study, tmp_path, capsys):
+    """--style as for report: the command line's tables and sentences (estimate, regress) and the workbook."""
+    import openpyxl
+
+    path = study[0]
+    capsys.readouterr()
+    assert _cli("estimate", path, "--style", "proportion:3") == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("In the last year") and "900" in line)
+    assert re.search(r" \.\d{3} +\.\d{3} +\.\d{3} +\.\d{3} ", row) and "%" not in row, row
+    assert re.search(r"We estimate that \.\d{3} \(95% CI \.\d{3} to \.\d{3}\)", out)
+    assert _cli("regress", path, "cheating", "--predictors", "age", "--style", "proportion:3", "--no-save") == 0
+    assert re.search(r"Average predicted prevalence: \.\d{3} \(95% CI \.\d{3} to \.\d{3}\)", capsys.readouterr().out)
+    for style, fmt in (("percent:1", "0.0%"), ("proportion:3", "0.0000")):
+        assert _cli("export", path, tmp_path / f"{style[:3]}.xlsx", "--style", style) == 0
+        ws = openpyxl.load_workbook(tmp_path / f"{style[:3]}.xlsx")["Estimates"]
+        formats = {h.value: c.number_format for h, c in zip(ws[1], ws[2])}
+        assert formats["estimate"] == formats["SE"] == fmt, style
+
+
+def latest_regressions_note(path):
+    from dpdesk.project.report.regression import latest_regressions
+
+    with Project.open(path) as p:
+        return latest_regressions(p)[0].separation_note()
+
+
 def test_workbook_regression_sheets_are_formatted(study, tmp_path):
     import openpyxl
 
     from dpdesk.project.export.results import export_results
     from dpdesk.project.regression.export import regression_bundle
-    from dpdesk.project.report.regression import latest_regressions
+    from dpdesk.project.regression.report import RegressionSpec, fit_report
 
-    with Project.open(study[0]) as p:
-        bundle = regression_bundle(p, latest_regressions(p)[0])
+    with Project.open(study[0]) as p:  # age centred at its mean (not saved: the study stays as it is)
+        report = fit_report(p, RegressionSpec("cheating", ["age", "faculty"], {"faculty": "Arts"}, center=["age"]))
+        bundle = regression_bundle(p, report)
     book = openpyxl.load_workbook(export_results(bundle, tmp_path / "reg.xlsx")[0])
     ws = book["Regression"]
     formats = {h.value: c.number_format for h, c in zip(ws[1], ws[2])}
     assert formats["b"] == formats["OR"] == formats["CI low (OR)"] == "0.00" and formats["p"] == "0.000"
+    assert formats["LR χ²"] == formats["SE (b)"] == "0.00"  # a log-odds SE, never a share in %
+    assert latest_regressions_note(study[0]) is None  # every limit finite: no separation note
     assert all(c.value is not None for c in ws[2])  # no blank limit beside a finite one
+    meta = dict(book["Metadata"].iter_rows(values_only=True))
+    assert "age (centred at its mean, " in meta["regression / predictors"]
+    assert meta["item mappings / cheating / codes / Yes"] == "'Yes'"  # the answer's words, not "yes"
 
 
 def test_a_project_of_releases_only(tmp_path):

@@ -89,3 +89,19 @@ def test_html_page(reports, qapp):
     painter.end()
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert image.save(str(SHOTS / "report_html_page.png"))
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("report_pdf_subgroups", "yes/no item by"),  # the subgroup grid: every yes/no item by gender at a glance
+    ("report_pdf_regression", "Logistic regression of"),
+    ("report_pdf_release", "(noisy release)"),
+])
+def test_pdf_page_of(reports, name, words):
+    """The PDF page that holds the subgroup grid, the regression, a noisy release (found by its text)."""
+    import unicodedata
+
+    from tests.helpers.pdftext import page_texts
+
+    pages = [unicodedata.normalize("NFKC", t) for t in page_texts(reports["pdf"].read_bytes())]
+    page = next(i for i, t in enumerate(pages) if words in t)
+    _page_png(reports["pdf"], name, page + 1)

@@ -25,14 +25,15 @@ def report_job(job, project, rs, path: str):
     or prepare a PDF (returns the ``PdfPages`` to lay out on the GUI thread)."""
     from dpdesk.printing import prepare_parts
     from dpdesk.project.reading.importing import own_connection
-    from dpdesk.project.report.figures import FigureRows
+    from dpdesk.project.report.figures import FigureRows, figure_rows
     from dpdesk.project.report.number_style import NumberStyle
     from dpdesk.project.report.report import report_parts
 
     job.progress(0.1, "Writing the report…")
     o = rs.options
     style = NumberStyle.from_text(o.style)
-    figures = FigureRows(rs.forest, rs.bars, rs.subgroup_plot, rs.subgroup_bars)
+    named = figure_rows(rs.results)  # what a reader calls each item and the subgroups, as the command line does
+    figures = FigureRows(rs.forest, rs.bars, rs.subgroup_plot, rs.subgroup_bars, names=named.names, by=named.by)
     with own_connection(project) as own:
         parts = report_parts(own, results=rs.results, direct=rs.direct, ci=o.ci, confidence=o.confidence,
                              style=style, figures=figures)

@@ -49,7 +49,7 @@ def combined_words(items: list[tuple[str, float | None]]) -> str:
     if finite:
         total = float(combined_epsilon([e for _n, e in finite]))
         ratio = math.exp(total)
-        ratio_text = NumberStyle.ratio_in_text(ratio, 2 if ratio < 100 else 0).removesuffix(" times")
+        ratio_text = NumberStyle.ratio_in_text(ratio).removesuffix(" times")
         if len(finite) == 1 and not open_items:
             parts.append(f"Local epsilon {total:.2f}: any answer is at most {ratio_text} times as likely from one "
                          "kind of respondent as from another.")

@@ -94,7 +94,9 @@ class ExportView(QWidget):
                                 "Copy the estimates (full precision) to paste into Excel or Word")
         self.percent = name(QCheckBox("Percentages in the workbook"),
                             "Percent format",
-                            "Show estimates and bounds as percentages in the workbook (the values stay proportions)")
+                            "Show estimates, SEs and bounds as percentages in the workbook (the values stay "
+                            "proportions); "
+                            "ticked when the number style in Preferences is percent")
         self.state = note(object_name="exportState")
         self.state.setAccessibleName("Export state")
         grid = QGridLayout()
@@ -125,6 +127,13 @@ class ExportView(QWidget):
 
     def _on_results(self, rs) -> None:
         ready = rs is not None and not self.results_view.stale
+        if rs is not None and rs.options.style != getattr(self, "_style", None):
+            # the workbook follows the number style of the Preferences (one style, set once); the box
+            # stays the user's to change until the style changes again
+            from dpdesk.project.number_style import NumberStyle
+
+            self._style = rs.options.style
+            self.percent.setChecked(NumberStyle.from_text(rs.options.style).percent)
         for b in (self.xlsx_button, self.csv_button, self.script_button, self.copy_button):
             b.setEnabled(ready)
         self.plot_button.setEnabled(ready and bool(rs.forest))

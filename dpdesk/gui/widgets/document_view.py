@@ -42,6 +42,17 @@ class DocumentView(QTextBrowser):
         self.setHtml(document_html(doc, links=True) if doc is not None else "")
         self._fit()
 
+    def set_tables(self, tables: list) -> None:
+        """Show only ``tables`` (:class:`dpdesk.project.report.model.Table`), each with its copy links and the
+        context menu: the Regression view's coefficient table is the report's."""
+        from dpdesk.project.report.model import Document, Section
+        from dpdesk.project.report.render import STYLE, table_html
+
+        self.document_ = Document("", sections=[Section("tables", "", [], list(tables))])
+        self.setHtml(f"<html><head><style>{STYLE}</style></head><body>"
+                     + "".join(table_html(t, links=True) for t in tables) + "</body></html>")
+        self._fit()
+
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self._fit()

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from dpdesk.gui.widgets.clipboard import copy_table
 from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.document_view import DocumentView
 from dpdesk.gui.widgets.plots import PlotPanel
 from dpdesk.gui.widgets.regression_plots import draw_odds_ratios, draw_prevalence_curve
 
@@ -73,11 +74,12 @@ class RegressionOutput(QWidget):
         self.sentences.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.design = note(object_name="regressionDesign")
         self.design.setAccessibleName("Survey design of the fit")
-        self.table = QLabel(objectName="regressionTable")
+        # the report's coefficient table, with its note: links under it copy it (shown, full precision,
+        # LaTeX), its context menu copies one cell
+        self.table = DocumentView()
+        self.table.setObjectName("regressionTable")
         self.table.setAccessibleName("Coefficients (APA table)")
-        self.table.setTextFormat(Qt.TextFormat.RichText)
-        self.table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table_note = note()
+        self.table.setAccessibleDescription("The coefficients with their note; links under the table copy it")
         self.copy_button = name(QPushButton("Copy table"), "Copy coefficient table",
                                 "Copy the coefficients (full precision) to paste into Excel or Word")
         self.copy_button.clicked.connect(self.copy)
@@ -91,7 +93,7 @@ class RegressionOutput(QWidget):
         self.fit_table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.forest = PlotPanel("Odds ratios", "each predictor's odds ratio with its interval (log scale)")
         self.curve = PlotPanel("Predicted prevalence", "the predicted prevalence across one predictor with its CI")
-        for label in (self.table, self.tests, self.fit_table):
+        for label in (self.tests, self.fit_table):
             label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         head = QHBoxLayout()
         head.addWidget(QLabel("<b>Coefficients</b>"))
@@ -108,7 +110,6 @@ class RegressionOutput(QWidget):
         inner.addWidget(self.design)
         inner.addLayout(head)
         inner.addWidget(self.table)
-        inner.addWidget(self.table_note)
         inner.addWidget(self.sentences)
         inner.addSpacing(4)
         inner.addLayout(below)
@@ -147,8 +148,10 @@ class RegressionOutput(QWidget):
         self.design.setText(html.escape(design) + "." if design else "")
         self.design.setVisible(bool(design))
         self.tests.setAccessibleName("Design-based Wald tests" if design else "Likelihood-ratio tests")
-        self.table.setText(apa_table(report.header, report.cells))
-        self.table_note.setText(f"<i>{html.escape(report.note)}</i>")
+        from dpdesk.project.report.regression import regression_tables
+
+        coefficients, _tests = regression_tables(report)  # as in the report: its note, "> 1,000" explained
+        self.table.set_tables([coefficients])
         tests, fit = self._tests_html(report)
         self.tests.setText(tests)
         self.fit_table.setText(fit)

@@ -135,6 +135,9 @@ class ResultPane(QWidget):
         self.show_intervals.setToolTip("Show each cell's interval in the cell (it is always in the tooltip)")
         self.copy_button = QPushButton("Copy table")
         self.copy_button.setToolTip("Copy the table as shown (pastes into Word or Excel as a table)")
+        self.latex_button = QPushButton("Copy as LaTeX")
+        self.latex_button.setToolTip("Copy the table as the report prints it, as a LaTeX booktabs table with its "
+                                     "notes")
         self.export_button = QPushButton("Export…")
         self.export_button.setToolTip("Save this release as a spreadsheet (.xlsx) or .csv, with its noise, "
                                       "cost and what its intervals cover")
@@ -142,6 +145,7 @@ class ResultPane(QWidget):
         bar.addWidget(self.show_intervals)
         bar.addStretch(1)
         bar.addWidget(self.copy_button)
+        bar.addWidget(self.latex_button)
         bar.addWidget(self.export_button)
         self.notes = QLabel()
         self.notes.setWordWrap(True)
@@ -157,11 +161,14 @@ class ResultPane(QWidget):
         self.grid = None
         self.show_intervals.toggled.connect(self._fill)
         self.copy_button.clicked.connect(self.copy)
+        self.latex_button.clicked.connect(self.copy_latex)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._cell_menu)
         self.export_button.clicked.connect(self.export_dialog)
         self._set_enabled()
 
     def _set_enabled(self) -> None:
-        for w in (self.copy_button, self.export_button, self.show_intervals):
+        for w in (self.copy_button, self.latex_button, self.export_button, self.show_intervals):
             w.setEnabled(self.entry is not None)
 
     def show_entry(self, entry, how: str = "released") -> None:
@@ -274,6 +281,37 @@ class ResultPane(QWidget):
 
         if self.rc is not None:
             copy_table(self.copy_rows())
+
+    def copy_latex(self) -> None:
+        """The release as the report's table (:func:`dpdesk.project.report.releases.release_table`), in LaTeX."""
+        from dpdesk.gui.widgets.clipboard import copy_document_table_latex
+        from dpdesk.project.report.releases import release_table
+
+        if self.entry is not None:
+            copy_document_table_latex(release_table(self.entry))
+
+    def copy_cell(self, row: int, column: int) -> None:
+        from dpdesk.gui.widgets.clipboard import copy_text
+
+        item = self.table.item(row, column)
+        if item is not None:
+            copy_text(item.text())
+
+    def _cell_menu(self, pos) -> None:
+        """Right-click on a cell: Copy cell, Copy table, Copy as LaTeX."""
+        from functools import partial
+
+        from PySide6.QtWidgets import QMenu
+
+        if self.entry is None:
+            return
+        index = self.table.indexAt(pos)
+        menu = QMenu(self.table)
+        if index.isValid():
+            menu.addAction("Copy cell", partial(self.copy_cell, index.row(), index.column()))
+        menu.addAction("Copy table", self.copy)
+        menu.addAction("Copy as LaTeX", self.copy_latex)
+        menu.exec(self.table.viewport().mapToGlobal(pos))
 
     def export_dialog(self) -> None:
         if self.entry is None:

@@ -19,9 +19,10 @@ def pct(x: float, digits: int = 1) -> str:
 
 
 def times(ratio: float) -> str:
-    if ratio < 10:
-        return f"{ratio:.2f}".rstrip("0").rstrip(".")  # always has a decimal point
-    return f"{ratio:,.0f}"
+    """A ratio as every other text writes it (the number style's ``ratio_in_text``): ``3.00``, ``1,097``."""
+    from dpdesk.project.number_style import NumberStyle
+
+    return NumberStyle.ratio_in_text(ratio).removesuffix(" times")
 
 
 def unprotected_answers(design) -> list[str]:

@@ -186,9 +186,9 @@ def _categorical_test(d: Design, ests: dict[Any, Estimate]) -> EqualityTest:
         model = OneParameter.from_matrices([sl])
         yes = [(np.array([c.sum() - c[j], c[j]]),) for c in counts]
         g2_j, pool_j = _one_parameter_lr(model, yes)
-        per.append(_lr_test(g2_j, k - 1, "likelihood ratio (G^2), this category or not", pool_j, str(cat)))
+        per.append(_lr_test(g2_j, k - 1, "likelihood ratio (G²), this category or not", pool_j, str(cat)))
     df = (k - 1) * (P.shape[1] - 1)
-    return _lr_test(g2, df, "likelihood ratio (G^2), whole distribution", tuple(float(x) for x in pooled),
+    return _lr_test(g2, df, "likelihood ratio (G²), whole distribution", tuple(float(x) for x in pooled),
                     by_category=per)
 
 
@@ -198,10 +198,10 @@ def _unary_test(d: Design, ests: dict[Any, Estimate]) -> EqualityTest:
     per = []
     for j, cat in enumerate(d.categories):
         g2_j, pool_j = _one_parameter_lr(model, [(e.counts[j],) for e in ests.values()])
-        per.append(_lr_test(g2_j, k - 1, "likelihood ratio (G^2), this option ticked or not", pool_j, str(cat)))
+        per.append(_lr_test(g2_j, k - 1, "likelihood ratio (G²), this option ticked or not", pool_j, str(cat)))
     worst = max(per, key=lambda t: t.statistic)
     p = min(1.0, len(per) * min(t.p_value for t in per))
-    return EqualityTest(worst.statistic, k - 1, p, "largest per-option likelihood ratio (G^2), "
+    return EqualityTest(worst.statistic, k - 1, p, "largest per-option likelihood ratio (G²), "
                         "Bonferroni-adjusted p-value", tuple(t.pooled for t in per), None, tuple(per))
 
 
@@ -216,7 +216,7 @@ def _equality_test(d: Design, ests: dict[Any, Estimate]) -> EqualityTest | None:
     if d.model == "prevalence":
         model = OneParameter.from_matrices(d.matrices)
         g2, pi_pool = _one_parameter_lr(model, [e.counts for e in ests.values()])
-        return _lr_test(g2, k - 1, "likelihood ratio (G^2)", pi_pool)
+        return _lr_test(g2, k - 1, "likelihood ratio (G²)", pi_pool)
     p = np.array([e.prevalence for e in ests.values()], float)
     se = np.array([e.se for e in ests.values()], float)
     if np.any(~(se > 0)) or np.any(~np.isfinite(se)):

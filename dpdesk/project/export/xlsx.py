@@ -54,15 +54,21 @@ COLUMN_FORMATS = {
     "wald ci low (b)": "0.00",
     "wald ci high (b)": "0.00",
     "lr chi2": "0.00",
+    "lr χ²": "0.00",
+    "se (b)": "0.00",
     "p": "0.000",
     "p (lr)": "0.000",
     "p-value": "0.000",
+    "p-value (holm)": "0.000",
+    "statistic": "0.00",  # a subgroup test's G² or χ²
+    "pooled estimate": "0.0000",  # the share of all groups together, in the unit of the estimates
     "value": "#,##0.0##",  # the tests sheet: chi-squares and fit statistics (n, AIC, ...) in one column
 }
 
 
 #: Shares shown in % when percent is chosen: the SE is in the unit of its estimate (one number style).
-PERCENT_COLUMNS = ("estimate", "prevalence", "difference", "ci low", "ci high", "se", "standard error")
+PERCENT_COLUMNS = ("estimate", "prevalence", "difference", "ci low", "ci high", "se", "standard error",
+                   "pooled estimate")
 
 
 def column_format(name: str, values: list[Any], percent: bool = False) -> str | None:

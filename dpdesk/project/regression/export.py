@@ -37,12 +37,20 @@ def _open_ended(row: dict) -> dict:
     return row
 
 
+#: A saved report's column names as a reader sees them in the workbook.
+HEADERS = {"LR chi2": "LR χ²", "SE": "SE (b)"}  # "SE (b)": a log-odds SE, never a share in %
+
+
+def _headed(row: dict) -> dict:
+    return {HEADERS.get(k, k): v for k, v in row.items()}
+
+
 def regression_tables(report: RegressionReport) -> dict[str, list[dict]]:
     tests = [{"test or statistic": t["test"] + (f" (Wald F on {t['df']} and {t['df2']} design df)" if "F" in t else ""),
               "df": t["df"], "value": t.get("F", t["chi2"]), "p": t["p"]} for t in report.tests]
     tests += [{"test or statistic": s["statistic"].strip(), "df": None, "value": s["value"], "p": None}
               for s in report.statistics]
-    return {SHEET: [_open_ended(r) for r in report.coefficients], TESTS_SHEET: tests}
+    return {SHEET: [_headed(_open_ended(r)) for r in report.coefficients], TESTS_SHEET: tests}
 
 
 def regression_metadata(report: RegressionReport) -> dict[str, Any]:
@@ -52,7 +60,9 @@ def regression_metadata(report: RegressionReport) -> dict[str, Any]:
         if p["kind"] == "categorical":
             preds.append(f"{p['column']} (categorical, reference {p['reference']})")
         else:
-            preds.append(p["column"] + (f" (centred at {p['centre']!r})" if p["centre"] is not None else ""))
+            # rounded as in the coefficient's label ("age (centred at 28.20)"); the exact mean is refitted
+            preds.append(p["column"] + (f" (centred at its mean, {p['centre']:.2f})" if p["centre"] is not None
+                                        else ""))
     left = [f"{fit['excluded_answers']:,} without a usable answer"] if fit["excluded_answers"] else []
     left += [f"{k:,} without {c}" for c, k in fit["excluded_covariates"].items()]
     model = fit["fit"]
@@ -105,7 +115,7 @@ def regression_bundle(project, report: RegressionReport) -> ResultsBundle:
         "input SHA-256": (ds.source or {}).get("sha256"),
         "import options": review.import_metadata(ds),
         **review.fingerprint_metadata(project.dataset_frame(ds.name), columns),
-        "item mappings": {item.name: review.item_mapping_record(item)},
+        "item mappings": {item.name: review.mapping_entry(item, item.design)},
     }
     bundle = ResultsBundle(tables={}, metadata=metadata, repro=[], project_file=str(project.path))
     return add_regression(bundle, report)

@@ -82,6 +82,12 @@ class RegressionReport:
         """The row of ``term``, by its label ("Faculty: Law (vs Arts)") or code (``faculty[Law]``)."""
         return next(r for r in self.coefficients if term in (r["term"], r.get("term code")))
 
+    def separation_note(self) -> str | None:
+        """Why a limit reads "> 1,000" or "< 0.001" (quasi-separation), when one does; else None."""
+        from dpdesk.project.number_style import separation_note
+
+        return separation_note((c.get("CI low (OR)"), c.get("CI high (OR)")) for c in self.coefficients)
+
 
 def _finite(value):
     import math
@@ -190,7 +196,7 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
     else:
         note = (f"Note. N = {f.n:,}. b: log-odds; OR = exp(b) with its {conf}% {f.ci_method} interval; z and p: "
                 f"Wald tests; SEs from the {f.se_method}.")
-    title = f"Logistic regression of {item or result.item} ({result.design.summary or result.design.name})"
+    title = f"Logistic regression of {_title_words(item or result.item, result.design.summary or result.design.name)}"
     report = RegressionReport(spec, title, header, cells, rows, tests, statistics, forest,
                               prevalence_curve(result, plot), sentences(result, labels), report_text(result), note,
                               result.to_dict(), design)
@@ -217,6 +223,16 @@ def _wald_tests(result: RegressionResult, labels) -> list[dict]:
         rows.append({"test": f"{nu.name} = {nu.null:g}", "df": 1, "df2": f.df, "F": nu.z ** 2, "chi2": nu.z ** 2,
                      "p": float(2 * stdtr(f.df, -abs(nu.z)))})
     return rows
+
+
+def _title_words(item: str, design: str) -> str:
+    """``“In the last year, have you cheated?” (Forced response; Boruch 1971)``: a question in quotes, and the
+    design's source after a semicolon rather than in parentheses inside parentheses."""
+    name = f"“{item}”" if item.rstrip().endswith("?") else item
+    head, sep, source = design.rpartition(" (")
+    if sep and source.endswith(")") and "(" not in source:
+        design = f"{head}; {source[:-1]}"
+    return f"{name} ({design})"
 
 
 def apa_p(p) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from dpdesk.project.regression.fit import RegressionResult
+from dpdesk.project.number_style import NumberStyle, separation_note
 
 _UNITS = {"age": "year of age", "year": "year of study", "years": "year"}
 
@@ -38,17 +39,16 @@ def num(x: float, digits: int = 2) -> str:
 
 
 def limit(x: float, digits: int = 2) -> str:
-    """A confidence limit of an odds ratio: ``> 1,000`` beyond 1,000 (it signals separation), never ``1.47e+04``.
-
-    The same rule as ``report.number_style.NumberStyle.limit`` (the report's tables).
-    """
-    if x is not None and not (isinstance(x, float) and math.isnan(x)) and x > 1000:
-        return "> 1,000"
-    return num(x, digits)
+    """A confidence limit of an odds ratio: ``> 1,000`` beyond 1,000 and ``< 0.001`` below its inverse (they
+    signal separation), never ``1.47e+04``: ``project.number_style.NumberStyle.limit``, as the report's tables."""
+    return NumberStyle.limit(x, digits)
 
 
-def pct(x: float) -> str:
-    return f"{100 * x:.1f}%".replace(".0%", "%")
+def pct(x: float, style=None) -> str:
+    """A share in a sentence in the number style (default percent, one decimal): ``52.0%``, or ``.520``."""
+    from dpdesk.project.number_style import DEFAULT
+
+    return "n/a" if x is None or not math.isfinite(x) else (style or DEFAULT).share_in_text(x)
 
 
 def _interval(lo: float, hi: float, digits: int = 2) -> str:
@@ -84,7 +84,7 @@ def coefficient_lines(res: RegressionResult) -> list[list[str]]:
     return rows
 
 
-def sentences(res: RegressionResult, labels=None) -> list[str]:
+def sentences(res: RegressionResult, labels=None, style=None) -> list[str]:
     """Plain sentences: one per coefficient (except the intercept), the model test, the nuisance.
 
     Columns are named by their ``labels`` (a :class:`dpdesk.project.labels.Labels`) when given.
@@ -117,11 +117,11 @@ def sentences(res: RegressionResult, labels=None) -> list[str]:
         out.append(f"Together the predictors {verb} the answers better than the prevalence alone ({test}).")
     nu = fit.nuisance
     if nu is not None:
-        ci = f"({conf} {pct(nu.ci[0])} to {pct(nu.ci[1])})"
+        ci = f"({conf} {pct(nu.ci[0], style)} to {pct(nu.ci[1], style)})"
         what = {"t": "of carriers answered honestly (the SLD's t)",
                 "gamma": "of respondents cheated, answering 'no' whatever the truth (the CDM's gamma)",
                 "pi_uq": "would answer 'yes' to the innocuous question (pi_uq)"}[nu.name]
-        out.append(f"An estimated {pct(nu.estimate)} {ci} {what}.")
+        out.append(f"An estimated {pct(nu.estimate, style)} {ci} {what}.")
     out.append(_exclusions(res, name))
     return out
 
@@ -141,13 +141,13 @@ def fit_line(res: RegressionResult) -> str:
     if design_based(res):
         return (f"n = {f.n:,}{f' ({f.n_direct:,} asked directly)' if f.n_direct else ''}; "
                 f"{f.sample_design.describe()}; design df {f.df}; weighted pseudo-log-likelihood "
-                f"(weights scaled to mean 1) = {f.loglik:.3f}; converged after {f.iterations} Newton steps.")
+                f"(weights scaled to mean 1) = {f.loglik:.3f}; converged after {f.iterations} iterations.")
     return (f"n = {f.n:,}{f' ({f.n_direct:,} asked directly)' if f.n_direct else ''}, log-likelihood = "
             f"{f.loglik:.3f}, deviance = {f.deviance:.2f}, AIC = {f.aic:.2f}, BIC = {f.bic:.2f}; "
             f"converged after {f.iterations} iterations.")
 
 
-def report_text(res: RegressionResult) -> str:
+def report_text(res: RegressionResult, style=None) -> str:
     """The whole result as text: header, coefficient table, term tests, fit statistics, sentences."""
     f = res.fit
     lines = [f"Logistic regression of {res.item} ({res.design.summary or res.design.name})"]
@@ -173,6 +173,9 @@ def report_text(res: RegressionResult) -> str:
     else:
         lines.append(f"b: log-odds; OR = exp(b); {f.ci_method} intervals; z and p: Wald; LR: likelihood-ratio "
                      f"test of dropping the term (as RRreg's RRlog).")
+    separation = separation_note(c.odds_ratio_ci for c in f.coefficients)
+    if separation:
+        lines.append(separation)
     if f.terms:
         lines.append("")
         lines.append("Terms with several columns (" + ("design-based Wald F tests):" if survey else
@@ -197,7 +200,8 @@ def report_text(res: RegressionResult) -> str:
                                                               f"LR χ²({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}"))
     lines.append(fit_line(res))
     m, lo, hi = f.average_prevalence
-    lines.append(f"Average predicted prevalence: {pct(m)} ({round(100 * f.confidence)}% CI {pct(lo)} to {pct(hi)}).")
+    lines.append(f"Average predicted prevalence: {pct(m, style)} ({round(100 * f.confidence)}% CI {pct(lo, style)} to "
+                 f"{pct(hi, style)}).")
     lines.append("")
-    lines.extend(sentences(res))
+    lines.extend(sentences(res, style=style))
     return "\n".join(lines)

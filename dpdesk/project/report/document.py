@@ -188,7 +188,7 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
         if t is not None:
             cnotes.append(f"Test that {_e(every_group(r, by))} has the same "
                           f"{'prevalence' if r.design.is_binary else 'distribution'}: "
-                          f"{_e(t.method).replace('G^2', 'G²')}, "
+                          f"{_e(t.method.replace(' (G²)', '').replace(' (G^2)', ''))}, "
                           f"{test_text(t, r.survey.df if getattr(r, 'survey', None) is not None else None)}.")
         note = subgroup_adjust_note([r]).split(";")[0]
         if note and adjusted:
@@ -211,7 +211,11 @@ def _f(x):
 
 def test_text(t, df_design: int | None = None) -> str:
     """APA: ``<i>χ</i>²(3) = 12.34, <i>p</i> = .006``; a design-based test (``df_design``): ``<i>F</i>(3, 32) = 4.11``."""
-    stat = f"<i>F</i>({t.df}, {df_design})" if df_design is not None else f"<i>χ</i>²({t.df})"
+    from dpdesk.project.result_tables import statistic_symbol
+
+    g2 = statistic_symbol(getattr(t, "method", "") or "") == "G²"  # a likelihood ratio is G², as on the command line
+    stat = (f"<i>F</i>({t.df}, {df_design})" if df_design is not None else
+            f"<i>G</i>²({t.df})" if g2 else f"<i>χ</i>²({t.df})")
     return (f"{stat} = {NumberStyle.number(t.statistic)}, "
             f"{_e(NumberStyle.p_in_text(t.p_value)).replace('p ', '<i>p</i> ', 1)}")  # 'p &lt; .001'
 

@@ -53,6 +53,13 @@ def figure_rows(results) -> FigureRows:
     return out
 
 
+def _called(rows: FigureRows, item: str) -> str:
+    """The item as a caption names it: its short label, or its question in quotes ("the answers to “How
+    often did you hand in work late?”")."""
+    name = rows.names.get(item, item)
+    return f"“{name}”" if name.rstrip().endswith("?") else name
+
+
 def report_figures(rows: FigureRows, *, by: str | None = None, confidence: float = 0.95) -> dict[str, Figure]:
     """Every result figure with its caption, made together from one description (keys as :class:`Figure`)."""
     conf = {"confidence": confidence}
@@ -61,7 +68,7 @@ def report_figures(rows: FigureRows, *, by: str | None = None, confidence: float
         out["forest"] = Figure("forest", "Estimated prevalence of each item with its confidence interval", "forest",
                                rows.forest, conf)
     for item, bars in rows.bars.items():
-        out[f"bars:{item}"] = Figure(f"bars:{item}", f"Estimated shares of the answers to {rows.names.get(item, item)}",
+        out[f"bars:{item}"] = Figure(f"bars:{item}", f"Estimated shares of the answers to {_called(rows, item)}",
                                      "bars", bars, conf)
     if rows.subgroups:
         out["subgroups"] = Figure("subgroups", f"Estimated prevalence of each item by {rows.by or by or 'subgroup'}",
@@ -69,7 +76,7 @@ def report_figures(rows: FigureRows, *, by: str | None = None, confidence: float
                                   rows.subgroups, conf)
     for item, bars in rows.subgroup_bars.items():
         out[f"subgroup-bars:{item}"] = Figure(f"subgroup-bars:{item}",
-                                              f"Estimated shares of the answers to {rows.names.get(item, item)}, "
+                                              f"Estimated shares of the answers to {_called(rows, item)}, "
                                               f"by {rows.by or by or 'subgroup'}",
                                               "grouped_bars", bars, conf)
     return out

@@ -62,8 +62,8 @@ def _eps_sentence(eps: float) -> str:
         return ("Some recorded answers are possible for one true answer only, so the design gives no local "
                 "differential privacy guarantee (ε = ∞).")
     return (f"The design gives local differential privacy with ε = {eps:.2f}: whatever a respondent's true answer, "
-            f"any recorded answer is at most e^ε = {math.exp(eps):.2f} times as likely under one true answer as "
-            "under another.")
+            f"any recorded answer is at most e^ε = {NumberStyle.ratio_in_text(math.exp(eps))} as likely under one "
+            "true answer as under another.")
 
 
 def methods(project, results, *, ci: str = "default", confidence: float = 0.95, dataset: str | None = None) -> Methods:
@@ -197,9 +197,11 @@ def _release_paragraphs(project, c) -> list[str]:
         mech, key = MECHANISMS.get(kind, (f"the {kind.replace('_', ' ')} mechanism", None))
         gaussian |= kind == "gaussian"
         delta = e.cost.get("delta")
-        eps = float(e.epsilon)
-        cost = f"ε = {eps:.3g}" + (f", δ = {NumberStyle.tiny(Fraction(str(delta)))}" if kind == "gaussian" and delta
-                                  else "")
+        from dpdesk.project.ledger.text import epsilon_text
+
+        # the cost as the ledger, the release notes and the workbook write it (spent: rounded up)
+        cost = epsilon_text(Fraction(str(e.epsilon)), Fraction(str(delta)) if kind == "gaussian" and delta else 0,
+                            up=True)
         cited = f" ({c(key)})" if key else ""
         out.append(f"A {e.description} was released with {mech}{cited} at {cost}: {release_cells(e).noise}.")
     if gaussian:

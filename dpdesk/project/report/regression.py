@@ -14,7 +14,7 @@ import html
 
 from dpdesk.project.regression.report import saved_reports
 from dpdesk.project.report.model import Cell, Column, Figure, Row, Section, Table
-from dpdesk.project.report.number_style import SEPARATION_NOTE, NumberStyle
+from dpdesk.project.report.number_style import NumberStyle
 
 
 def latest_regressions(project) -> list:
@@ -60,41 +60,45 @@ def regression_figures(report, i: int) -> list[Figure]:
     return out
 
 
+def regression_tables(report, i: int = 1) -> tuple[Table, Table]:
+    """The coefficient table (APA, with its note and, for an open-ended limit, the separation note) and the
+    likelihood-ratio tests of one saved regression: the report's tables, the Regression view's and what its
+    "Copy as LaTeX" copies."""
+    columns = [Column(report.header[0], numeric=False)] + [
+        Column(h, italic=h in ("b", "SE", "z", "t", "p", "OR")) for h in report.header[1:]]
+    rows = [_coefficient_row(cells[0], c) for cells, c in zip(report.cells, report.coefficients)]
+    notes = [html.escape(report.note, quote=False).replace("Note.", "<i>Note.</i>", 1)]
+    separation = report.separation_note()
+    if separation:
+        notes.append(html.escape(separation, quote=False))  # notes are HTML: "< 0.001" must not open a tag
+    table = Table(f"regression:{i}", report.title, columns, rows, notes=notes)
+    if getattr(report, "design", ""):  # a weighted fit: design-based Wald F tests, no likelihood-ratio tests
+        tests = Table(f"regression-tests:{i}", f"Design-based Wald tests of the regression of {report.spec.item}",
+                      [Column("Term or model", numeric=False), Column("df", italic=True), Column("F", italic=True),
+                       Column("p", italic=True)],
+                      [Row([Cell(_test_label(t["test"])), Cell(f"{t['df']}, {t['df2']}", t["df"]),
+                            Cell(NumberStyle.estimate(t["F"]), t["F"]), Cell(NumberStyle.p(t["p"]), t["p"])])
+                       for t in report.tests],
+                      notes=[f"{html.escape(report.design, quote=False)}. Wald F tests on the design degrees of "
+                             "freedom (likelihood-ratio tests are not valid with survey weights): each term "
+                             "against the model without it, the model against the intercept only."])
+        return table, tests
+    tests = Table(f"regression-tests:{i}", f"Likelihood-ratio tests of the regression of {report.spec.item}",
+                  [Column("Term or model", numeric=False), Column("df", italic=True), Column("χ²", italic=True),
+                   Column("p", italic=True)],
+                  [Row([Cell(_test_label(t["test"])), Cell(NumberStyle.count(t["df"]), t["df"]),
+                        Cell(NumberStyle.estimate(t["chi2"]), t["chi2"]), Cell(NumberStyle.p(t["p"]), t["p"])])
+                   for t in report.tests],
+                  notes=["Each term is tested against the model without it; the model against the intercept "
+                         "only."])
+    return table, tests
+
+
 def regression_sections(project) -> list[Section]:
     out = []
     for i, report in enumerate(latest_regressions(project), 1):
-        columns = [Column(report.header[0], numeric=False)] + [
-            Column(h, italic=h in ("b", "SE", "z", "t", "p", "OR")) for h in report.header[1:]]
-        rows = [_coefficient_row(cells[0], c) for cells, c in zip(report.cells, report.coefficients)]
-        notes = [html.escape(report.note, quote=False).replace("Note.", "<i>Note.</i>", 1)]
-        if any(NumberStyle.beyond_limit(c.get("CI low (OR)"), c.get("CI high (OR)"))
-               or c.get("CI high (OR)") is None for c in report.coefficients):
-            notes.append(SEPARATION_NOTE)
-        table = Table(f"regression:{i}", report.title, columns, rows, notes=notes)
-        if getattr(report, "design", ""):
-            tests = Table(f"regression-tests:{i}", f"Design-based Wald tests of the regression of {report.spec.item}",
-                          [Column("Term or model", numeric=False), Column("df", italic=True), Column("F", italic=True),
-                           Column("p", italic=True)],
-                          [Row([Cell(_test_label(t["test"])), Cell(f"{t['df']}, {t['df2']}", t["df"]),
-                                Cell(NumberStyle.estimate(t["F"]), t["F"]), Cell(NumberStyle.p(t["p"]), t["p"])])
-                           for t in report.tests],
-                          notes=[f"{html.escape(report.design, quote=False)}. Wald F tests on the design degrees of "
-                                 "freedom (likelihood-ratio tests are not valid with survey weights): each term "
-                                 "against the model without it, the model against the intercept only."])
-            out.append(Section(f"regression:{i}", f"Regression: {report.spec.item}",
-                               [html.escape(s, quote=False) for s in report.sentences], [table, tests],
-                               regression_figures(report, i)))
-            continue
-        tests = Table(f"regression-tests:{i}", f"Likelihood-ratio tests of the regression of {report.spec.item}",
-                      [Column("Term or model", numeric=False), Column("df", italic=True), Column("χ²", italic=True),
-                       Column("p", italic=True)],
-                      [Row([Cell(_test_label(t["test"])), Cell(NumberStyle.count(t["df"]), t["df"]),
-                            Cell(NumberStyle.estimate(t["chi2"]), t["chi2"]), Cell(NumberStyle.p(t["p"]), t["p"])])
-                       for t in report.tests],
-                      notes=["Each term is tested against the model without it; the model against the intercept "
-                             "only."])
         out.append(Section(f"regression:{i}", f"Regression: {report.spec.item}",
-                           [html.escape(s, quote=False) for s in report.sentences], [table, tests],
+                           [html.escape(s, quote=False) for s in report.sentences], list(regression_tables(report, i)),
                            regression_figures(report, i)))
     return out
 

@@ -97,8 +97,14 @@ def figure_html(f: Figure, src) -> str:
 
 
 def section_html(s: Section, *, links: bool = False, images: dict | None = None) -> str:
-    """A section: heading, paragraphs, tables, and the figures ``images`` has a source for (by figure key)."""
-    out = [f"<a name='{_e(s.key)}'></a><h2>{_e(s.title)}</h2>"]
+    """A section: heading, paragraphs, tables, and the figures ``images`` has a source for (by figure key).
+
+    A section that opens with a table (no paragraph under its heading) starts a new page when printed:
+    Qt's rich text has no keep-with-next, and the PDF moves a caption that would end a page to the next
+    one (``dpdesk.printing.keep_captions``), which would leave the heading alone at the bottom.
+    """
+    brk = " style='page-break-before: always;'" if not s.paragraphs and (s.tables or s.figures) else ""
+    out = [f"<a name='{_e(s.key)}'></a><h2{brk}>{_e(s.title)}</h2>"]
     out += [f"<p>{p}</p>" for p in s.paragraphs]
     for t in s.tables:
         out.append(table_html(t, links=links))
