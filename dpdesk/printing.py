@@ -37,19 +37,28 @@ CAPTION = re.compile(r"(Table|Figure) \d+")
 
 
 def keep_captions(doc, ahead: int = 2) -> None:
-    """Keep "Table N" / "Figure N", its title and the start of what follows on one page (Qt's rich text has no
-    keep-with-next): a caption that a page break would separate from its table or figure starts a new page."""
+    """Keep "Table N" / "Figure N", its title and the start of what follows on one page, and a heading with the
+    first line after it (Qt's rich text has no keep-with-next): a caption or heading that a page break would
+    separate from what it introduces starts a new page."""
     from PySide6.QtGui import QTextCursor, QTextFormat
 
     layout, height = doc.documentLayout(), doc.pageSize().height()
     doc.pageCount()  # lay out the whole document first: moving a block on a partial layout loses the rest
     block = doc.begin()
     while block.isValid():
+        bottom = None
         if CAPTION.fullmatch(block.text()):
             last = block
             for _ in range(ahead):
                 last = last.next() if last.next().isValid() else last
-            top, bottom = layout.blockBoundingRect(block).top(), layout.blockBoundingRect(last).bottom()
+            bottom = layout.blockBoundingRect(last).bottom()
+        elif block.blockFormat().headingLevel() and block.next().isValid():
+            following = block.next()
+            top_next = layout.blockBoundingRect(following).top()
+            lines = following.layout()
+            bottom = top_next + (lines.lineAt(0).height() if lines is not None and lines.lineCount() else 1)
+        if bottom is not None:
+            top = layout.blockBoundingRect(block).top()
             if int(top // height) != int((bottom - 1) // height):
                 fmt = block.blockFormat()
                 fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)

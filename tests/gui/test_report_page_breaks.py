@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import unicodedata
 
-import pytest
-
 from tests.helpers.pdftext import page_texts
 
 HEADING, TITLE, FIRST_ROW = "Noisy releases", "Cross-tabulation of gender by faculty", "female"
@@ -63,9 +61,8 @@ def test_a_section_that_opens_with_a_table_starts_a_page(qapp, tmp_path):
     _sweep(tmp_path, False, check)
 
 
-@pytest.mark.xfail(strict=True, reason="Qt's rich text has no keep-with-next: a heading can end a page with its "
-                   "first paragraph on the next; needs a heading rule in dpdesk.printing.keep_captions")
 def test_a_heading_stays_with_its_first_paragraph(qapp, tmp_path):
+    """keep_captions: a heading never ends a page with its first paragraph on the next."""
     def check(filler, on, page, pages):
         assert on[HEADING] == on[INTRO], (filler, on)
 
