@@ -26,6 +26,9 @@ def register(sub) -> None:
     p.add_argument("--center", nargs="+", default=[], metavar="COLUMN", help="numeric predictors to centre at their mean")
     p.add_argument("--categorical", nargs="+", default=[], metavar="COLUMN",
                    help="numeric-looking predictors to treat as categories (e.g. a year coded 1-5)")
+    p.add_argument("--numeric", nargs="+", default=[], metavar="COLUMN",
+                   help="value-labelled columns to use as numbers (a column whose every code has a value label, "
+                   "such as SPSS's 1 = Female, 2 = Male, enters as categories against its lowest code by default)")
     p.add_argument("--direct", metavar="COLUMN",
                    help="the same question asked directly (a comparison group, answers Yes/No or 1/0): rows without "
                    "a randomized answer enter with their direct answer, taken at face value (RRreg's group 0)")
@@ -52,18 +55,19 @@ def _references(pairs: list[str]) -> dict[str, str]:
 def cmd_regress(args) -> int:
     from dpdesk.project import Project
     from dpdesk.project.regression import regress
-    from dpdesk.project.regression.report import RegressionSpec, labelled_report, save_report
+    from dpdesk.project.regression.report import RegressionSpec, labelled_report, save_report, text_labels
     from dpdesk.project.regression.text import report_text
 
-    written = []
+    written, report = [], None
     with Project.open(args.project) as project:
         result = regress(project, args.item, args.predictors, reference=_references(args.ref),
                          interactions=args.interaction, center=args.center, categorical=args.categorical,
-                         confidence=args.confidence, dataset=args.dataset, direct_column=args.direct,
+                         numeric=args.numeric, confidence=args.confidence, dataset=args.dataset, direct_column=args.direct,
                          survey=design_from_args(args))
         if args.direct is None:  # the saved report and the export refit exactly this model
             spec = RegressionSpec(args.item, list(args.predictors), _references(args.ref), list(args.interaction),
-                                  list(args.center), list(args.categorical), args.confidence, result.dataset)
+                                  list(args.center), list(args.categorical), args.confidence, result.dataset,
+                                  numeric=list(args.numeric))
             report = labelled_report(project, result, spec)
             if not args.no_save:
                 save_report(project, report)
@@ -74,10 +78,12 @@ def cmd_regress(args) -> int:
                 written = export_results(regression_bundle(project, report), args.export)
         elif args.export:
             raise DataError("--export does not yet cover a model with --direct; export it without --direct.")
+        # in the columns' labels and the item's short label or question (codes in the last line)
+        text = report.text if report is not None else report_text(result, *text_labels(project, result))
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
     else:
-        print(report_text(result))
+        print(text)
     for path in written:
         print(f"wrote {path}", file=__import__("sys").stderr)
     return 0

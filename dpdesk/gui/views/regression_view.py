@@ -70,7 +70,8 @@ def fit_job(job, project, spec):
     job.progress(0.05, "Fitting the model…")
     with own_connection(project) as own:
         result = regress(own, spec.item, spec.predictors, reference=spec.reference, interactions=spec.interactions,
-                         center=spec.center, categorical=spec.categorical, confidence=spec.confidence,
+                         center=spec.center, categorical=spec.categorical, numeric=spec.numeric,
+                         confidence=spec.confidence,
                          dataset=spec.dataset, progress=job.progress)
         job.progress(0.95, "Predictions…")
         return labelled_report(own, result, spec), result

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 
 from dpdesk.project.regression.report import saved_reports
+from dpdesk.project.regression.text import quoted
 from dpdesk.project.report.model import Cell, Column, Figure, Row, Section, Table
 from dpdesk.project.report.number_style import SEPARATION_NOTE, NumberStyle
 
@@ -45,7 +46,7 @@ def _test_label(text: str) -> str:
 
 def regression_figures(report, i: int) -> list[Figure]:
     """The odds-ratio forest plot and the predicted-prevalence curve, each with its caption."""
-    item, conf = report.spec.item, f"{100 * report.spec.confidence:g}%"
+    item, conf = quoted(report.outcome), f"{100 * report.spec.confidence:g}%"
     out = []
     if report.forest:
         out.append(Figure(f"odds-ratios:{i}", f"Odds ratios of a true 'yes' to {item}, with {conf} confidence "
@@ -53,10 +54,11 @@ def regression_figures(report, i: int) -> list[Figure]:
                           {"confidence": report.spec.confidence}))
     curve = report.curve or {}
     if curve.get("rows"):
-        out.append(Figure(f"curve:{i}", f"Predicted prevalence of {item} across {curve['predictor']}, with its {conf} "
+        label = report.column(curve["predictor"])
+        out.append(Figure(f"curve:{i}", f"Predicted prevalence of {item} across {label}, with its {conf} "
                           "confidence band (the other predictors at their means)", "prevalence_curve", curve["rows"],
                           {"predictor": curve["predictor"], "kind": curve.get("kind", "numeric"),
-                           "confidence": report.spec.confidence}))
+                           "confidence": report.spec.confidence, "label": label}))
     return out
 
 
@@ -71,7 +73,7 @@ def regression_sections(project) -> list[Section]:
                or c.get("CI high (OR)") is None for c in report.coefficients):
             notes.append(SEPARATION_NOTE)
         table = Table(f"regression:{i}", report.title, columns, rows, notes=notes)
-        tests = Table(f"regression-tests:{i}", f"Likelihood-ratio tests of the regression of {report.spec.item}",
+        tests = Table(f"regression-tests:{i}", f"Likelihood-ratio tests of the regression of {quoted(report.outcome)}",
                       [Column("Term or model", numeric=False), Column("df", italic=True), Column("χ²", italic=True),
                        Column("p", italic=True)],
                       [Row([Cell(_test_label(t["test"])), Cell(NumberStyle.count(t["df"]), t["df"]),
@@ -79,7 +81,7 @@ def regression_sections(project) -> list[Section]:
                        for t in report.tests],
                       notes=["Each term is tested against the model without it; the model against the intercept "
                              "only."])
-        out.append(Section(f"regression:{i}", f"Regression: {report.spec.item}",
+        out.append(Section(f"regression:{i}", f"Regression: {report.outcome}",
                            [html.escape(s, quote=False) for s in report.sentences], [table, tests],
                            regression_figures(report, i)))
     return out
@@ -92,14 +94,16 @@ def regression_paragraphs(project, c) -> list[str]:
         spec, fit = report.spec, report.fit
         n = next((s["value"] for s in report.statistics if s["statistic"] == "n (rows used)"), None)
         left = next((s["value"] for s in report.statistics if s["statistic"] == "rows left out"), 0)
-        preds = ", ".join(spec.predictors) + (f", and the interaction(s) {', '.join(spec.interactions)}"
-                                              if spec.interactions else "")
-        centred = f" ({', '.join(spec.center)} centred at the mean)" if spec.center else ""
+        column = report.column
+        preds = ", ".join(column(p) for p in spec.predictors) + (
+            f", and the interaction(s) {', '.join(' × '.join(column(x) for x in t.split(':')) for t in spec.interactions)}"
+            if spec.interactions else "")
+        centred = f" ({', '.join(column(p) for p in spec.center)} centred at the mean)" if spec.center else ""
         conf = f"{100 * spec.confidence:g}%"
         method = str(fit.get("ci_method", "profile-likelihood")) if isinstance(fit, dict) else "profile-likelihood"
         if isinstance(fit, dict) and fit.get("design_df") is not None:
             out.append(
-                f"The probability of a true 'yes' to {spec.item} was modelled by logistic regression with a "
+                f"The probability of a true 'yes' to {quoted(report.outcome)} was modelled by logistic regression with a "
                 f"randomized-response outcome ({c('vandenhout2007')}) and the predictors {preds}{centred}, fitted "
                 f"by weighted pseudo-maximum likelihood on {n:,} respondents of a complex sample "
                 f"({fit.get('sample_design')}); standard errors are the sandwich estimator with the between-PSU "
@@ -108,7 +112,7 @@ def regression_paragraphs(project, c) -> list[str]:
                 f"tests and profile-likelihood intervals are not valid with survey weights).")
             continue
         out.append(
-            f"The probability of a true 'yes' to {spec.item} was modelled by logistic regression with a "
+            f"The probability of a true 'yes' to {quoted(report.outcome)} was modelled by logistic regression with a "
             f"randomized-response outcome ({c('vandenhout2007')}), the recorded answers following the design's "
             f"response matrix, with the predictors {preds}{centred}. The model was fitted by maximum likelihood "
             f"(an EM start, {c('magder1997')}, then Newton's method to convergence) on {n:,} respondents"
