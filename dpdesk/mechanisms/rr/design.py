@@ -522,6 +522,26 @@ _BUILDERS = {
 
 DESIGN_NAMES = tuple(_BUILDERS)
 
+#: Each design name in a researcher's words, for the message when a name is not known.
+DESIGN_WORDS = {
+    "warner": "Warner's design: a spinner picks the question or its opposite",
+    "forced": "forced response: a coin or a die says answer truthfully, say 'yes' or say 'no'",
+    "dice_sum": "forced response with two (or more) dice added up, as rr.randomizers.dice_sum(dice=2, sides=6, "
+                "yes=[2, 3, 4], no=[11, 12]) gives it (command line: --design dice_sum)",
+    "forced_multi": "forced response for a question with several answers",
+    "unrelated": "unrelated question: a harmless second question whose 'yes' share is known",
+    "unrelated_unknown": "unrelated question whose harmless 'yes' share is not known (two groups)",
+    "crosswise": "crosswise model: 'are both answers the same?' with a harmless question",
+    "triangular": "triangular model: 'yes' to at least one of two questions",
+    "kuk": "Kuk's design: respondents draw from two decks of red and black cards",
+    "mangat": "Mangat's design: carriers always say 'yes', others follow a randomizer",
+    "sld": "stochastic lie detector (two groups): also estimates how many carriers answer honestly",
+    "cdm": "cheating detection (two groups): also estimates how many say 'no' whatever the truth",
+    "krr": "randomized response among several answers (k-ary, a privacy level epsilon)",
+    "unary": "unary encoding (RAPPOR-style) of several answers",
+    "custom": "your own response matrix",
+}
+
 
 def design(name: str, **params: Any) -> Design:
     """Build a design by name with RRreg's parameter meanings (see the table in docs/guide/python.md).
@@ -531,7 +551,8 @@ def design(name: str, **params: Any) -> Design:
     """
     builder = _BUILDERS.get(str(name).lower())
     if builder is None:
-        raise DesignError(f"Unknown design {name!r}. Known designs: {', '.join(DESIGN_NAMES)}.")
+        known = "; ".join(f"{key} ({words})" for key, words in DESIGN_WORDS.items())
+        raise DesignError(f"There is no design called {name!r}. Give one of these names: {known}.")
     import inspect
 
     sig = inspect.signature(builder)
