@@ -32,6 +32,118 @@ def go_to(window, qtbot, task: str) -> None:
     assert window.nav.currentRow() == TASKS.index(task)
 
 
+def two_waves(tmp_path):
+    """The labelled SPSS wave (wave2.sav, active first) and a CSV wave (wave1.csv, gender Q4 with blanks)."""
+    import numpy as np
+    import pandas as pd
+
+    from dpdesk.cli import main
+
+    path = make_labelled_study(tmp_path)
+    rng = np.random.default_rng(7)
+    n = 300
+    pd.DataFrame({"Q2": rng.choice(["Yes", "No"], n),
+                  "Q4": rng.choice(["Female", "Male", "Non-binary", ""], n, p=[0.5, 0.4, 0.05, 0.05])}
+                 ).to_csv(tmp_path / "wave1.csv", index=False)
+    for args in (["import", path, tmp_path / "wave1.csv"],
+                 ["item", path, "copy", "--dataset", "wave1.csv", "--column", "Q2", "--codes", "yes=Yes",
+                  "--codes", "no=No"],
+                 ["label", path, "Q4", "Gender", "--dataset", "wave1.csv"]):
+        assert main([str(a) for a in args]) == 0, args
+    return path
+
+
+def test_switching_the_active_dataset_from_the_keyboard(window, qtbot, tmp_path):
+    from dpdesk.project.active import active_dataset
+
+    assert window.open_project(two_waves(tmp_path))
+    dv = window.data_view
+    start = active_dataset(window.project).name
+    other = "wave2.sav" if start == "wave1.csv" else "wave1.csv"
+    go_to(window, qtbot, "Data")
+    tab_to(qtbot, dv.datasets)
+    key = Qt.Key.Key_Down if dv.datasets.findData(other) > dv.datasets.currentIndex() else Qt.Key.Key_Up
+    with qtbot.waitSignal(dv.dataset_shown, timeout=30_000, check_params_cb=lambda ds: ds == other):
+        qtbot.keyClick(dv.datasets, key)
+    assert active_dataset(window.project).name == other
+    assert other in window.statusBar().currentMessage()
+    # every view follows: Results estimates the item in the new dataset
+    rv = window.results_view
+    go_to(window, qtbot, "Results")
+    qtbot.waitUntil(lambda: rv.current is not None and rv.current.dataset == other, timeout=60_000)
+    # and back with the other arrow key: nothing is lost on the way
+    go_to(window, qtbot, "Data")
+    tab_to(qtbot, dv.datasets)
+    back = Qt.Key.Key_Up if key == Qt.Key.Key_Down else Qt.Key.Key_Down
+    with qtbot.waitSignal(dv.dataset_shown, timeout=30_000, check_params_cb=lambda ds: ds == start):
+        qtbot.keyClick(dv.datasets, back)
+    assert active_dataset(window.project).name == start
+    assert window.project.item("copy", "wave1.csv").column == "Q2"
+    assert window.project.item("copy", "wave2.sav").column == "essay_fr"
+
+
+def test_results_subgroups_and_the_p_value_adjustment_from_the_keyboard(window, qtbot, tmp_path):
+    path = two_waves(tmp_path)
+    rv = window.results_view
+    assert window.open_project(path)
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        go_to(window, qtbot, "Results")  # results are computed when the view is first shown
+    tab_to(qtbot, rv.by, limit=60)
+    target = next(i for i in range(rv.by.count()) if rv.by.itemData(i) not in (None,)
+                  and "gender" in rv.by.itemText(i).lower())
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None
+                          and rs.options.by is not None):
+        while rv.by.currentIndex() < target:
+            qtbot.keyClick(rv.by, Qt.Key.Key_Down)
+    rs = rv.current
+    assert rs.options.adjust == "holm" and any("p-value (Holm)" in r for r in rs.subgroups)
+    qtbot.keyClick(rv.by, Qt.Key.Key_Tab)
+    assert rv.adjust.hasFocus()  # the adjustment comes next in the Tab order
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None
+                          and rs.options.adjust == "bonferroni"):
+        qtbot.keyClick(rv.adjust, Qt.Key.Key_Down)
+    assert any("p-value (Bonferroni)" in r for r in rv.current.subgroups)
+    assert "Bonferroni" in rv.document_view.toPlainText()
+    # typing the first letters picks an entry too
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None
+                          and rs.options.adjust == "none"):
+        qtbot.keyClicks(rv.adjust, "n")
+    assert rv.by.currentIndex() == target  # the subgroups stayed as chosen
+
+
+def test_labelling_a_column_in_the_data_view_with_f2(window, qtbot, tmp_path):
+    from dpdesk.gui.views.data_view import LABEL_COLUMN
+
+    dv = window.data_view
+    with qtbot.waitSignal(dv.dataset_shown, timeout=30_000):
+        assert window.open_project(two_waves(tmp_path))
+    go_to(window, qtbot, "Data")
+    table = dv.variables
+    dataset = dv._dataset_shown
+    tab_to(qtbot, table, limit=60)
+    row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() in ("Q4", "sex"))
+    column = table.item(row, 0).text()
+    qtbot.keyClick(table, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)  # the first cell
+    for _ in range(row):
+        qtbot.keyClick(table, Qt.Key.Key_Down)
+    for _ in range(LABEL_COLUMN):
+        qtbot.keyClick(table, Qt.Key.Key_Right)
+    assert (table.currentRow(), table.currentColumn()) == (row, LABEL_COLUMN)
+    before = table.item(row, LABEL_COLUMN).text()
+    qtbot.keyClicks(table, "x")  # a stray key never edits a label
+    assert table.item(row, LABEL_COLUMN).text() == before and table.viewport().focusWidget() in (None, table)
+    qtbot.keyClick(table, Qt.Key.Key_F2)
+    editor = QApplication.focusWidget()
+    assert editor is not None and editor is not table
+    qtbot.keyClick(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(editor, "Gender identity")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.project.column_labels(dataset)[column]["label"] == "Gender identity")
+    assert table.hasFocus()  # back in the table, ready for the next key
+    qtbot.keyClick(table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # Ctrl+Z takes it back
+    qtbot.waitUntil(lambda: table.item(row, LABEL_COLUMN).text() == before)
+
+
 def test_a_tabulate_release_from_the_keyboard_in_the_data_s_labels(window, qtbot, tmp_path):
     from dpdesk.cli import main
 
