@@ -69,3 +69,20 @@ def test_the_saved_report_uses_the_labels(project, capsys):
     assert captions[1].startswith("Predicted prevalence of Copying across What is your gender?")
     assert "a true 'yes' to Copying" in paragraph and "the predictors What is your gender?" in paragraph
     assert "sex" not in " ".join([section.title, table.title, tests.title, *captions, paragraph])
+
+
+def test_a_report_saved_before_labels_were_kept_takes_them_from_the_project(project, capsys):
+    """Regressions saved by an earlier version have no item or column labels: the report looks them up."""
+    from dataclasses import replace
+
+    from dpdesk.project import Project
+    from dpdesk.project.regression.report import save_report, saved_reports
+    from dpdesk.project.report.regression import regression_sections
+
+    assert run(capsys, "regress", project, "copy", "--predictors", "sex")[0] == 0
+    with Project.open(project) as p:
+        old = replace(saved_reports(p)[-1], item_label="", column_labels={})
+        old.spec.confidence = 0.9  # another model, so it is a section of its own
+        save_report(p, old)
+        titles = [s.title for s in regression_sections(p)]
+    assert titles and all(t == "Regression: Copying" for t in titles)

@@ -25,7 +25,26 @@ def latest_regressions(project) -> list:
         key = repr(sorted(report.spec.to_dict().items()))
         latest.pop(key, None)
         latest[key] = report
-    return list(latest.values())
+    return [_with_labels(project, r) for r in latest.values()]
+
+
+def _with_labels(project, report):
+    """A report saved before reports kept their labels: the item's and the predictors' labels from the project."""
+    if report.item_label:
+        return report
+    from dataclasses import replace
+
+    from dpdesk.project.labels import Labels, item_label
+
+    try:
+        dataset = report.spec.dataset or (report.fit or {}).get("dataset")
+        labels = Labels.from_stored(project.column_labels(dataset)) if dataset else Labels()
+    except Exception:  # noqa: BLE001 - its dataset was removed since: the codes, as saved
+        labels = Labels()
+    item = next((it for it in project.items() if it.name == report.spec.item), None)
+    named = {c: labels.column(c) for c in report.spec.predictors if labels.column(c) != c}
+    return replace(report, item_label=item_label(item, project.item_labels()) if item else "",
+                   column_labels={**named, **report.column_labels})
 
 
 def _coefficient_row(label: str, c: dict) -> Row:
