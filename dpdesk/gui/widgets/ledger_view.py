@@ -171,8 +171,11 @@ class LedgerView(QWidget):
         self.table.setRowCount(len(self.entries))
         from dpdesk.project.ledger.release_cells import entry_labels
 
+        by_dataset: dict = {}  # one look-up of the labels per dataset, not per release
         for r, e in enumerate(reversed(self.entries)):  # newest first
-            labels = entry_labels(project, e)
+            if e.dataset not in by_dataset:
+                by_dataset[e.dataset] = entry_labels(project, e)
+            labels = by_dataset[e.dataset]
             texts = (str(e.seq), e.time.replace("T", " ")[:19], what_words(e, labels), cost_text(e),
                      result_text(e, labels=labels))
             for c, text in enumerate(texts):
