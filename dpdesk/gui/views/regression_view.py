@@ -223,7 +223,7 @@ class RegressionView(QWidget):
         elif saved is not None:
             self.form.restore(saved.spec)
             self._show(saved, None)
-            self._set_state(f"The last regression saved with the project ({saved.spec.item}, on the data "
+            self._set_state(f"The last regression saved with the project ({saved.outcome}, on the data "
                             f"{saved.spec.dataset!r}). Change the choices and Fit again to update it.")
         else:
             self._set_state("Tick the predictors (the columns of the active dataset), then Fit.")
@@ -246,7 +246,8 @@ class RegressionView(QWidget):
         self.stale = True
         self.output.setEnabled(False)
         self.fitted.emit(None)
-        self._set_state(f"Fitting {spec.item} on {', '.join(spec.predictors)}…", busy=True)
+        preds = ", ".join(self.form.column_label(c) for c in spec.predictors)
+        self._set_state(f"Fitting {self.form.outcome_label()} on {preds}…", busy=True)
         self.jobs.start(fit_job, self.project, spec)
 
     def cancel(self) -> None:
