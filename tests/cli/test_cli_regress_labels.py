@@ -86,3 +86,16 @@ def test_a_report_saved_before_labels_were_kept_takes_them_from_the_project(proj
         save_report(p, old)
         titles = [s.title for s in regression_sections(p)]
     assert titles and all(t == "Regression: Copying" for t in titles)
+
+
+def test_item_parameters_take_fractions_as_people_write_a_die_s_chances(tmp_path, capsys):
+    from dpdesk.project import Project
+
+    path = tmp_path / "f.dpdesk"
+    assert run(capsys, "new", path)[0] == 0
+    code, out, err = run(capsys, "item", path, "x", "--design", "forced", "--param", "p_truth=3/4", "--param",
+                         "p_yes=1/6", "--param", "p_no=1/12")
+    assert code == 0, err
+    with Project.open(path) as p:
+        params = p.item("x").design_record["params"]
+    assert params["p_yes"] == pytest.approx(1 / 6, abs=1e-15) and params["p_no"] == pytest.approx(1 / 12, abs=1e-15)
