@@ -176,4 +176,6 @@ def test_a_tabulate_release_from_the_keyboard_in_the_data_s_labels(window, qtbot
     qtbot.waitUntil(lambda: listed.rowCount() == 1, timeout=10_000)
     assert any(f"count by {GENDER}" in listed.item(r, c).text() for r in range(listed.rowCount())
                for c in range(listed.columnCount()) if listed.item(r, c) is not None)
+    qtbot.waitUntil(lambda: bool(view.meter.state.segments), timeout=10_000)
+    assert f"count by {GENDER}" in view.meter.state.segments[-1].tip  # the budget bar's tooltip too
     shot(window, "tabulate_labels_keyboard")
