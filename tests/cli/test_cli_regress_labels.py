@@ -99,3 +99,11 @@ def test_item_parameters_take_fractions_as_people_write_a_die_s_chances(tmp_path
     with Project.open(path) as p:
         params = p.item("x").design_record["params"]
     assert params["p_yes"] == pytest.approx(1 / 6, abs=1e-15) and params["p_no"] == pytest.approx(1 / 12, abs=1e-15)
+
+
+def test_the_reference_of_a_labelled_column_by_its_label_or_its_code(project, capsys):
+    for ref in ("Male", "2"):
+        code, out, err = run(capsys, "regress", project, "copy", "--predictors", "sex", "--ref", f"sex={ref}",
+                             "--no-save")
+        assert code == 0, err
+        assert "What is your gender?: Female (vs Male)" in out and "What is your gender?: Non-binary (vs Male)" in out

@@ -250,6 +250,8 @@ def design_matrix(table, predictors, *, reference=None, interactions=(), center=
         if col in reference:
             wanted = _key(reference[col])
             ref = next((lv for lv in levels if _key(lv) == wanted), None)
+            if ref is None and shown.get(wanted) in levels:  # a labelled column's code: --ref sex=2 is Male
+                ref = shown[wanted]
             if ref is None:
                 raise DataError(f"The reference level {reference[col]!r} of {col!r} is not one of its levels: "
                                 f"{', '.join(levels)}.")
