@@ -20,7 +20,8 @@ def register(sub) -> None:
     p.add_argument("--predictors", nargs="+", required=True, metavar="COLUMN",
                    help="data columns: numeric ones as they are, others as categories")
     p.add_argument("--ref", action="append", default=[], metavar="COLUMN=LEVEL",
-                   help="reference level of a categorical predictor (repeat; default: its largest level)")
+                   help="reference level of a categorical predictor, by its label or code (repeat; default: its "
+                   "largest level, or a value-labelled column's lowest code)")
     p.add_argument("--interaction", action="append", default=[], metavar="A:B",
                    help="an interaction of two predictors (repeat)")
     p.add_argument("--center", nargs="+", default=[], metavar="COLUMN", help="numeric predictors to centre at their mean")
