@@ -61,7 +61,9 @@ def columns_job(job, project):
 
 def fit_job(job, project, spec):
     """Worker: fit ``spec`` and return ``(report, result)``; progress and Cancel inside the fit."""
-    import matplotlib.backends.backend_qtagg  # noqa: F401 - imported here, not on the GUI thread
+    from dpdesk.gui.shell.prewarm import import_now
+
+    import_now("matplotlib.figure", "matplotlib.backends.backend_qtagg")  # here, not on the GUI thread
 
     from dpdesk.project.reading.importing import own_connection
     from dpdesk.project.regression import regress
