@@ -174,3 +174,23 @@ def test_an_unknown_design_name_lists_every_design_in_words():
     assert "dice_sum (forced response with two (or more) dice added up" in text
     assert "kuk (Kuk's design: respondents draw from two decks" in text and "cdm (cheating detection" in text
     assert "Known designs" not in text
+
+
+@pytest.mark.parametrize("draws", [1, 2, 5])
+def test_kuk_cards_follow_the_binomial_without_loading_scipy_stats(draws):
+    """Kuk's matrix is the binomial pmf of k red cards in ``draws`` (as scipy.stats.binom.pmf, to 1e-15)."""
+    from scipy.stats import binom
+
+    m = rr.design("kuk", p1=0.7, p2=0.3, draws=draws).matrices[0]
+    k = np.arange(draws + 1)
+    assert np.allclose(m, np.column_stack([binom.pmf(k, draws, 0.3), binom.pmf(k, draws, 0.7)]), atol=1e-15)
+
+
+def test_building_a_kuk_design_does_not_import_scipy_stats():
+    import subprocess
+    import sys
+
+    code = ("import sys; from dpdesk.mechanisms import rr; rr.design('kuk', p1=0.7, p2=0.3, draws=3); "
+            "print('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -365,10 +365,12 @@ def _kuk(p1, p2, draws=1):
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 1:
         raise DesignError(f"Parameter draws = {draws!r} must be a whole number of cards, at least 1.")
     draws = int(draws)
-    from scipy.stats import binom
+    # the binomial pmf C(draws, k) p^k (1 - p)^(draws - k) of k red cards, written out: the wizard builds
+    # every design on the GUI thread, and scipy.stats (binom.pmf gives the same) takes a second to load
+    def pmf(p: float) -> np.ndarray:
+        return np.array([math.comb(draws, k) * p ** k * (1 - p) ** (draws - k) for k in range(draws + 1)])
 
-    k = np.arange(draws + 1)
-    m = np.column_stack([binom.pmf(k, draws, p2), binom.pmf(k, draws, p1)])
+    m = np.column_stack([pmf(p2), pmf(p1)])
     m /= m.sum(axis=0, keepdims=True)
     responses = YES_NO if draws == 1 else tuple(f"{i} red" for i in range(draws + 1))
     return Design("kuk", {"p1": p1, "p2": p2, "draws": draws}, responses, ABSENT_PRESENT, (m,), "prevalence",
