@@ -197,8 +197,9 @@ def draw_odds_ratios(figure, rows: list[dict], *, confidence: float = 0.95) -> N
 
 
 def draw_prevalence_curve(figure, rows: list[dict], *, predictor: str, kind: str = "numeric",
-                          confidence: float = 0.95, outcome: str = "") -> None:
-    """``rows``: ``{predictor: value, "estimate", "CI low", "CI high"}`` in order."""
+                          confidence: float = 0.95, outcome: str = "", label: str = "") -> None:
+    """``rows``: ``{predictor: value, "estimate", "CI low", "CI high"}`` in order; ``label`` names the
+    predictor on the axis and in the title (default its code ``predictor``)."""
     figure.clear()
     ax = figure.add_subplot(111)
     xs = [r[predictor] for r in rows]
@@ -215,12 +216,12 @@ def draw_prevalence_curve(figure, rows: list[dict], *, predictor: str, kind: str
                     fmt="o", ms=6, capsize=4, lw=1.6, color=RR_COLOUR)
         category_ticks(ax, [str(x) for x in xs])
         ax.set_xlim(-0.5, len(rows) - 0.5)
-    axis_label(ax, predictor)
+    axis_label(ax, label or predictor)
     ax.set_ylim(0, min(1.0, max(high + [0.05]) * 1.12))
     _percent_axis(ax.yaxis)
     axis_label(ax, f"predicted prevalence, {100 * confidence:.0f}% CI", "y")
     if outcome:
-        ax.set_title(wrap(f"{outcome} by {predictor} (other predictors at their means)", chars_across(figure, 0.9)),
+        ax.set_title(wrap(f"{outcome} by {label or predictor} (other predictors at their means)", chars_across(figure, 0.9)),
                      fontsize=9)
     ax.grid(color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)

@@ -70,7 +70,7 @@ def register(sub) -> None:
                    "existing item")
     p.add_argument("--dataset", help="the dataset this mapping is for (default: the active one)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="a design parameter (repeat); values are numbers or JSON lists")
+                   help="a design parameter (repeat); values are numbers (0.25 or 1/6) or JSON lists")
     p.add_argument("--column", help="the data column with the item's answers")
     p.add_argument("--codes", action="append", default=[], metavar="RESPONSE=CODE,CODE",
                    help="codes of one response (repeat for each response)")
@@ -263,10 +263,17 @@ def cmd_datasets(args) -> int:
 
 
 def _param_value(text: str):
+    """A number, a JSON list or a fraction as people write a die's chances (``1/6`` -> 0.1666...)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError:
-        return text
+        pass
+    import re
+    from fractions import Fraction
+
+    if re.fullmatch(r"\s*\d+\s*/\s*[1-9]\d*\s*", text):
+        return float(Fraction(text.replace(" ", "")))
+    return text
 
 
 def _pairs(values, what: str) -> dict:

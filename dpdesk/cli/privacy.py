@@ -103,9 +103,9 @@ def _num(v) -> str:
     return str(v)
 
 
-def _cells(result: dict) -> list[tuple[str, object]]:
-    """(label, value) for each released cell."""
-    keys, values = result.get("keys") or [], result.get("values")
+def _cells(result: dict, rc=None) -> list[tuple[str, object]]:
+    """(label, value) for each released cell; with ``rc`` (``release_cells``) the keys in their value labels."""
+    keys, values = (rc.key_texts if rc is not None and rc.key_texts else result.get("keys") or []), result.get("values")
     if not keys:
         return [("", values)]
     if len(keys) == 1:
@@ -220,30 +220,34 @@ def cmd_release(args) -> int:
         entry = ledger.release(project, request, dataset=args.dataset)
         status = ledger.budget_status(project, args.dataset)
         shared = [] if entry.replayed else shared
+        from dpdesk.project.ledger.release_cells import described, entry_labels, release_cells
+
+        labels = entry_labels(project, entry)
     for warning in shared:  # the same people released from in another project or copy
         print(f"Note: {warning}", file=sys.stderr)
     if args.json:
         print(json.dumps(_plain(entry), indent=2, ensure_ascii=False))
         return 0
-    print(f"{entry.description} (dataset {entry.dataset!r}, release #{entry.seq})")
+    rc = release_cells(entry, labels)  # in the columns' labels and the value labels
+    print(f"{described(entry, labels)} (dataset {entry.dataset!r}, release #{entry.seq})")
     hw = entry.result.get("half_width")
-    for label, value in _cells(entry.result):
+    for label, value in _cells(entry.result, rc):
         pm = f" +- {_num(hw['simultaneous'])}" if hw else ""
         print(f"  {label:<24} {_num(value)}{pm}" if label else f"  {_num(value)}{pm}")
     if hw:
         print(f"  +-: every cell within this half-width of its exact value with probability "
               f"{float(Fraction(hw['confidence'])):.0%} (noise only, before any rounding).")
     elif entry.statistic == "mean":
-        from dpdesk.project.ledger.release_cells import release_cells
-
-        rc = release_cells(entry)
         for cell in rc.cells:
             if cell.low is not None:
                 label = " x ".join(map(str, cell.keys)) or "mean"
                 print(f"  {label:<24} interval {_num(cell.low)} to {_num(cell.high)}")
         print(f"  (mean = noisy sum / noisy count, clipped to the bounds; intervals: {rc.coverage})")
+    for note in rc.notes:
+        if not note.startswith("A mean is"):  # said just above
+            print(f"  Note: {note}")
     if getattr(args, "export", None):
-        print(f"Wrote {_export(entry, args.export)}.")
+        print(f"Wrote {_export(entry, args.export, labels)}.")
     if entry.replayed:
         print(f"Released before, on {entry.time}: shown again at no cost (never re-noised).")
     else:
@@ -253,12 +257,12 @@ def cmd_release(args) -> int:
     return 0
 
 
-def _export(entry, path) -> str:
+def _export(entry, path, labels=None) -> str:
     from dpdesk.project.ledger.release_table import export_release
 
     if not str(path).lower().endswith((".xlsx", ".csv")):
         raise ExportError(f"Cannot export to {path!r}: give a file name ending in .xlsx or .csv.")
-    return str(export_release(entry, path))
+    return str(export_release(entry, path, labels))
 
 
 def _accept_rollback(args) -> None:
@@ -304,16 +308,20 @@ def cmd_ledger(args) -> int:
 
     if args.receipt or args.verify_receipt:
         return _receipt(args)
+    from dpdesk.project.ledger.release_cells import described, entry_labels, release_cells
+
     with Project.open(args.project, read_only=True) as project:  # a received file is only read
         entries = ledger.ledger(project)
         check = ledger.verify_ledger(project)
+        labels = {e.seq: entry_labels(project, e) for e in entries}
     if args.export:
         seq, path = args.export
         entry = next((e for e in entries if str(e.seq) == seq.lstrip("#")), None)
         if entry is None:
             raise ExportError(f"There is no release #{seq} in {args.project}; `dpdesk ledger {args.project}` lists "
                               "them.")
-        print(f"Wrote {_export(entry, path)} (release #{entry.seq}, {entry.description}; costs nothing).")
+        print(f"Wrote {_export(entry, path, labels[entry.seq])} (release #{entry.seq}, "
+              f"{described(entry, labels[entry.seq])}; costs nothing).")
         return 0
     if args.json:
         print(json.dumps({"intact": check.ok, "problems": check.problems, "rolled_back": check.rollback is not None,
@@ -326,9 +334,10 @@ def cmd_ledger(args) -> int:
         print("No releases yet.")
     for e in entries:
         cost = _cost(e)
-        values = ", ".join(f"{label} {_num(v)}" if label else _num(v) for label, v in _cells(e.result)[:6])
-        more = " ..." if len(_cells(e.result)) > 6 else ""
-        print(f"#{e.seq}  {e.time}  {e.description}  {cost}  ->  {values}{more}")
+        shown = _cells(e.result, release_cells(e, labels[e.seq]))
+        values = ", ".join(f"{label} {_num(v)}" if label else _num(v) for label, v in shown[:6])
+        more = " ..." if len(shown) > 6 else ""
+        print(f"#{e.seq}  {e.time}  {described(e, labels[e.seq])}  {cost}  ->  {values}{more}")
     from dpdesk.project.ledger.rewind import listed_text
 
     for r in check.rollbacks:

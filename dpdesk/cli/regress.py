@@ -21,12 +21,16 @@ def register(sub) -> None:
     p.add_argument("--predictors", nargs="+", required=True, metavar="COLUMN",
                    help="data columns: numeric ones as they are, others as categories")
     p.add_argument("--ref", action="append", default=[], metavar="COLUMN=LEVEL",
-                   help="reference level of a categorical predictor (repeat; default: its largest level)")
+                   help="reference level of a categorical predictor, by its label or code (repeat; default: its "
+                   "largest level, or a value-labelled column's lowest code)")
     p.add_argument("--interaction", action="append", default=[], metavar="A:B",
                    help="an interaction of two predictors (repeat)")
     p.add_argument("--center", nargs="+", default=[], metavar="COLUMN", help="numeric predictors to centre at their mean")
     p.add_argument("--categorical", nargs="+", default=[], metavar="COLUMN",
                    help="numeric-looking predictors to treat as categories (e.g. a year coded 1-5)")
+    p.add_argument("--numeric", nargs="+", default=[], metavar="COLUMN",
+                   help="value-labelled columns to use as numbers (a column whose every code has a value label, "
+                   "such as SPSS's 1 = Female, 2 = Male, enters as categories against its lowest code by default)")
     p.add_argument("--direct", metavar="COLUMN",
                    help="the same question asked directly (a comparison group, answers Yes/No or 1/0): rows without "
                    "a randomized answer enter with their direct answer, taken at face value (RRreg's group 0)")
@@ -56,7 +60,7 @@ def _references(pairs: list[str]) -> dict[str, str]:
 def cmd_regress(args) -> int:
     from dpdesk.project import Project
     from dpdesk.project.regression import regress
-    from dpdesk.project.regression.report import RegressionSpec, labelled_report, save_report
+    from dpdesk.project.regression.report import RegressionSpec, labelled_report, save_report, text_labels
     from dpdesk.project.regression.text import report_text
 
     style = parse_style(args.style)
@@ -64,11 +68,12 @@ def cmd_regress(args) -> int:
     with Project.open(args.project) as project:
         result = regress(project, args.item, args.predictors, reference=_references(args.ref),
                          interactions=args.interaction, center=args.center, categorical=args.categorical,
-                         confidence=args.confidence, dataset=args.dataset, direct_column=args.direct,
+                         numeric=args.numeric, confidence=args.confidence, dataset=args.dataset, direct_column=args.direct,
                          survey=design_from_args(args))
         if args.direct is None:  # the saved report and the export refit exactly this model
             spec = RegressionSpec(args.item, list(args.predictors), _references(args.ref), list(args.interaction),
-                                  list(args.center), list(args.categorical), args.confidence, result.dataset)
+                                  list(args.center), list(args.categorical), args.confidence, result.dataset,
+                                  numeric=list(args.numeric))
             report = labelled_report(project, result, spec)
             if not args.no_save:
                 save_report(project, report)
@@ -79,10 +84,12 @@ def cmd_regress(args) -> int:
                 written = export_results(regression_bundle(project, report), args.export)
         elif args.export:
             raise DataError("--export does not yet cover a model with --direct; export it without --direct.")
+        # in the columns' labels and the item's short label or question (codes in the last line)
+        text = report_text(result, *text_labels(project, result), style=style)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
     else:
-        print(report_text(result, style))
+        print(text)
     for path in written:
         print(f"wrote {path}", file=__import__("sys").stderr)
     return 0

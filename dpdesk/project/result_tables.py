@@ -154,16 +154,33 @@ def adjusted_p_values(r) -> list:
 
 
 def subgroup_adjust_note(results: list) -> str:
-    """``"Holm (1979) for the 24 pairwise comparisons of each item"``, or "" when none are adjusted."""
-    counts = sorted({len(adjusted_p_values(r)) for r in results if r.subgroups is not None
-                     and getattr(r, "adjust", "none") != "none"} - {0, 1})
-    if not counts:
+    """``"... adjusted with Holm's step-down method (Holm 1979) for the 24 comparisons of each item; ..."``.
+
+    Each item's table is adjusted on its own (its pairs, for every category). When items have
+    different numbers of comparisons (two datasets: 1 for a yes/no item, 3 for an item with
+    three answers) the note names them; a single comparison needs no adjustment and is said
+    so. "" when nothing is adjusted.
+    """
+    asked = [r for r in results if r.subgroups is not None and getattr(r, "adjust", "none") != "none"]
+    counts = {_name(r): len(adjusted_p_values(r)) for r in asked}
+    adjusted = {name: k for name, k in counts.items() if k > 1}
+    if not adjusted:
         return ""
-    method = next(r.adjust for r in results if r.subgroups is not None and r.adjust != "none")
+    method = next(r.adjust for r in asked)
     cite = {"holm": "Holm's step-down method (Holm 1979)", "bonferroni": "the Bonferroni method"}[method]
-    many = " or ".join(str(c) for c in counts)
-    return (f"p-values of the pairwise differences are adjusted with {cite} for the {many} comparisons of each "
-            f"item; the unadjusted p-values are in the column \"p-value\".")
+    single = [name for name, k in counts.items() if k == 1]
+    if len(set(adjusted.values())) == 1 and not single:
+        within = f"for the {next(iter(adjusted.values()))} comparisons of each item"
+    else:
+        within = "within each item (" + "; ".join(f"{k} comparisons of {name}" for name, k in adjusted.items()) + ")"
+    alone = ""
+    if single:
+        one = len(single) == 1
+        names = single[0] if one else f"{', '.join(single[:-1])} and {single[-1]}"
+        alone = (f"; {names} {'has' if one else 'have'} a single comparison, which needs no "
+                 "adjustment")
+    return (f"p-values of the pairwise differences are adjusted with {cite} {within}{alone}; the unadjusted "
+            f"p-values are in the column \"p-value\".")
 
 
 def missing_note(results: list) -> str:

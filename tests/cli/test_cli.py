@@ -126,7 +126,7 @@ def test_a_fresh_example_fields_as_it_is(tmp_path, capsys):
 
 @pytest.mark.parametrize("args,words", [
     (["item", "{p}", "x", "--design", "warner", "--param", "p=0.5"], "unidentifiable"),
-    (["item", "{p}", "x", "--design", "nope"], "Unknown design"),
+    (["item", "{p}", "x", "--design", "nope"], "There is no design called"),
     (["item", "{p}", "x", "--design", "sld", "--param", "p1=0.3", "--param", "p2=0.7", "--column", "drug_sld",
       "--codes", "yes=Yes", "--codes", "no=No"], "--group-column"),
     (["item", "{p}", "x", "--design", "warner", "--param", "p=0.7", "--codes", "yes=Yes"], "no codes for response"),

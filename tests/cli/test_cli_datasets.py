@@ -126,3 +126,36 @@ def test_an_item_for_a_column_of_a_later_wave_waits_for_it(waves, tmp_path, caps
     pd.DataFrame({"q8": ["Yes", "No"]}).to_csv(tmp_path / "wave3.csv", index=False)
     code, out, _ = run(capsys, "import", waves, tmp_path / "wave3.csv")
     assert "mapped automatically: essay → q8 (the same column name as the item's mapping)" in out
+
+
+def test_the_holm_note_counts_each_item_s_own_comparisons(tmp_path, capsys):
+    """Two waves: a yes/no item has one comparison (nothing to adjust), a three-answer item three."""
+    rng = __import__("numpy").random.default_rng(4)
+    path = tmp_path / "two.dpdesk"
+    for name, n in (("wave1.csv", 300), ("wave2.csv", 250)):
+        pd.DataFrame({"q7": rng.choice(["Yes", "No"], n), "late": rng.choice(["never", "once", "often"], n)}
+                     ).to_csv(tmp_path / name, index=False)
+    assert run(capsys, "new", path)[0] == 0
+    assert run(capsys, "import", path, tmp_path / "wave1.csv")[0] == 0
+    code, out, err = run(capsys, "item", path, "cheating", "--design", "warner", "--param", "p=0.7", "--column",
+                         "q7", "--codes", "yes=Yes", "--codes", "no=No", "--label", "Cheating")
+    assert code == 0, out + err
+    code, out, err = run(capsys, "item", path, "late", "--design", "krr", "--param", "epsilon=2", "--param",
+                         'categories=["never","once","often"]', "--column", "late", "--codes", "never=never", "--codes",
+                         "once=once", "--codes", "often=often", "--label", "Lateness")
+    assert code == 0, out + err
+    code, out, err = run(capsys, "import", path, tmp_path / "wave2.csv")
+    assert code == 0, out + err
+    for item, codes in (("cheating", ["yes=Yes", "no=No"]), ("late", ["never=never", "once=once", "often=often"])):
+        column = "q7" if item == "cheating" else "late"
+        args = ["item", path, item, "--dataset", "wave2.csv", "--column", column]
+        for c in codes:
+            args += ["--codes", c]
+        run(capsys, *args)  # (the import may have mapped it already: the same columns and codes)
+    code, out, err = run(capsys, "estimate", path, "--by-dataset")
+    assert code == 0, out + err
+    note = next(line for line in out.splitlines() if line.startswith("p-values of the pairwise differences"))
+    assert "within each item (3 comparisons of Lateness)" in note
+    assert "Cheating has a single comparison, which needs no adjustment" in note
+    assert "comparisons of each item" not in note
+    assert "e-0" not in out  # p-values in words (p < .001), never 4.57e-07

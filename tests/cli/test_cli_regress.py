@@ -26,7 +26,7 @@ def project(tmp_path_factory):
     for args in (["new", path], ["import", path, CSV],
                  ["item", path, "exam_cheating", "--design", "forced", "--param", "p_truth=0.5", "--param",
                   "p_yes=0.25", "--param", "p_no=0.25", "--column", "cheat_rr", "--codes", "yes=Yes", "--codes",
-                  "no=No"],
+                  "no=No", "--question", "In the last year, have you cheated in an exam?"],
                  ["item", path, "drugs", "--design", "sld", "--param", "p1=0.3", "--param", "p2=0.7", "--column",
                   "drug_sld", "--codes", "yes=Yes", "--codes", "no=No", "--group-column", "sld_group",
                   "--group-codes", "1=1", "--group-codes", "2=2"]):
@@ -39,15 +39,19 @@ def test_text_output_has_the_table_tests_and_sentences(project, capsys):
                          "--ref", "faculty=Arts", "--center", "age")
     assert code == 0 and err == ""
     assert "Predictors: age (centred at 22.52), exam_stress, faculty (categorical, reference Arts)" in out
+    assert out.startswith("Logistic regression of \u201cIn the last year, have you cheated in an exam?\u201d")
     header = next(line for line in out.splitlines() if line.startswith("Term"))
     assert header.split() == ["Term", "b", "SE", "z", "p", "OR", "95%", "CI", "(OR)", "LR", "χ²", "p", "(LR)"]
     assert "faculty: χ²(3) = " in out and "Model against the intercept only: LR χ²(5) = " in out
     assert "n = 914, log-likelihood = " in out and "AIC = " in out and "BIC = " in out
-    assert "Each additional year of age multiplies the odds of a true 'yes' to exam_cheating by 0.83 (95% CI 0.69 " \
+    question = "\u201cIn the last year, have you cheated in an exam?\u201d"  # the item's question, not its name
+    assert f"Each additional year of age multiplies the odds of a true 'yes' to {question} by 0.83 (95% CI 0.69 " \
            "to 0.98)." in out
     assert "Each additional unit of exam_stress multiplies the odds" in out
     assert "times as high with faculty Law as with Arts" in out
-    assert "914 of 1,200 rows were used; 286 had no usable answer to exam_cheating." in out
+    assert f"914 of 1,200 rows were used; 286 had no usable answer to {question}." in out
+    assert "faculty: Law (vs Arts)" in out and "faculty[Law]" not in out
+    assert out.rstrip().endswith("Codes in the data: item exam_cheating.")
 
 
 def test_json_output_is_the_full_result(project, capsys):
@@ -112,7 +116,7 @@ def test_the_guide_shows_what_the_command_prints(project, capsys):
     from pathlib import Path
 
     guide = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "regression.md").read_text(encoding="utf-8")
-    block = guide.split("```\nLogistic regression of exam_cheating", 1)[1].split("```", 1)[0]
+    block = guide.split("```\nLogistic regression of ", 1)[1].split("```", 1)[0]
     shown = block[block.index("Term"):].strip().splitlines()
     code, out, _ = run(capsys, "regress", project, "exam_cheating", "--predictors", "age", "exam_stress", "faculty",
                        "--ref", "faculty=Arts", "--center", "age")

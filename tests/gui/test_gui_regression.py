@@ -226,3 +226,42 @@ def test_an_open_ended_interval_is_explained_under_the_table(window, qtbot, tmp_
         qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
     shown = view.output.table.toPlainText()
     assert "[2.56, > 1,000]" in shown and SEPARATION_NOTE in " ".join(shown.split())
+
+
+def test_spss_labels_in_the_output_and_value_labelled_codes_as_categories(window, qtbot, tmp_path):
+    """Issue 20: a gender coded 1/2/3 with value labels is categorical by default (against Female, its
+    lowest code) and the output says so; every term, title and plot uses the labels, not sex or copy."""
+    import html
+
+    from PySide6.QtCore import Qt
+
+    from tests.helpers.labelled_study import GENDER, make_labelled_study
+
+    view = _open(window, qtbot, make_labelled_study(tmp_path))
+    f = view.form
+    i = f.row_of("sex")
+    row = f._rows[i]
+    assert row["kind"] == "categorical" and row["labelled"] and row["levels"] == ["Female", "Male", "Non-binary"]
+    kind = f.table.cellWidget(i, 2)
+    assert [kind.itemText(k) for k in range(kind.count())] == ["categorical", "numeric"] and kind.isEnabled()
+    assert f.table.cellWidget(i, 3).itemText(0) == "Female (lowest code)"
+    f.table.cellWidget(i, 0).setFocus()
+    qtbot.keyClick(f.table.cellWidget(i, 0), Qt.Key.Key_Space)  # tick Use from the keyboard
+    assert f.predictors() == ["sex"] and f.spec_fields()["numeric"] == []
+    report = _fit(view, qtbot)
+    assert report.title.startswith("Logistic regression of Copying")
+    assert [c[0] for c in report.cells] == ["(Intercept)", f"{GENDER}: Male (vs Female)",
+                                            f"{GENDER}: Non-binary (vs Female)"]
+    shown = html.unescape(view.output.sentences.text())
+    assert "a true 'yes' to Copying" in shown and "has a value label for every code" in shown
+    assert view.output.curve.title == f"Predicted prevalence by {GENDER}"
+    assert GENDER in view.output.curve.model.headerData(0, Qt.Orientation.Horizontal)
+    assert "sex" not in view.output.title.text() and "sex" not in shown.split("To use the codes")[0]
+    # the codes as numbers, on request: a slope, and no note
+    kind.setFocus()
+    qtbot.keyClick(kind, Qt.Key.Key_Down)
+    assert kind.currentData() == "numeric" and f.spec_fields()["numeric"] == ["sex"]
+    report = _fit(view, qtbot)
+    assert report.spec.numeric == ["sex"] and [c[0] for c in report.cells] == ["(Intercept)", GENDER]
+    assert any(s.startswith(f"Each additional unit of {GENDER}") for s in report.sentences)
+    assert not any("value label for every code" in s for s in report.sentences)

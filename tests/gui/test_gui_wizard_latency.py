@@ -121,3 +121,32 @@ def test_meaning_page_shows_before_its_figures_on_first_use(wizard, qtbot, monke
     qtbot.waitUntil(lambda: "Working it out" not in meaning.precision.text(), timeout=10_000)
     assert "respondents" in meaning.precision.text() and ready == [page_meaning.PLANNING]
     qtbot.waitUntil(lambda: not meaning.runner.running, timeout=60_000)
+
+
+def test_background_threads_import_one_library_at_a_time(monkeypatch):
+    """Two threads running matplotlib's import at once could each get a half-initialised module (the
+    wizard's first preview failed now and then: "module 'matplotlib' has no attribute 'get_data_path'").
+    Every background import goes through one lock, and a second thread waits for the first."""
+    import threading
+
+    from dpdesk.gui.shell import prewarm
+
+    inside, overlap, seen = [0], [], []
+    gate = threading.Event()
+
+    def fake_import(name):
+        inside[0] += 1
+        overlap.append(inside[0])
+        seen.append(name)
+        gate.wait(0.2)  # long enough for the other thread to try
+        inside[0] -= 1
+
+    monkeypatch.setattr(prewarm.importlib, "import_module", fake_import)
+    monkeypatch.setattr(prewarm, "loaded", lambda name: False)
+    threads = [threading.Thread(target=prewarm.import_now, args=(f"lib{i}",)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(5)
+    assert sorted(seen) == ["lib0", "lib1", "lib2"] and max(overlap) == 1  # never two at once
+    assert prewarm.load_job(None, "lib3") == "lib3" and seen[-1] == "lib3"  # the wizard's loader too

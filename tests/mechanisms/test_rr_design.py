@@ -139,7 +139,7 @@ def test_matrix_epsilon_helper():
     ("custom", dict(matrix=[[0.5, 0.5], [0.5, 0.5]]), "identify"),
     ("custom", dict(matrix=[[0.5, 0.2], [0.4, 0.8]]), "sum to 1"),
     ("custom", dict(matrix=[1, 2, 3]), "at least 2 rows"),
-    ("nonsense", dict(), "Unknown design"),
+    ("nonsense", dict(), "There is no design called"),
 ])
 def test_invalid_parameters_are_refused_in_words(name, params, words):
     with pytest.raises(DesignError) as info:
@@ -159,3 +159,38 @@ def test_descriptions_say_what_the_respondent_does():
     coin = rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25).describe()
     assert "50%" in coin and "25%" in coin and "yes" in coin
     assert "red" in rr.design("kuk", p1=0.7, p2=0.3, draws=2).describe()
+
+
+def test_an_unknown_design_name_lists_every_design_in_words():
+    """Every design (and dice_sum, forced response with dice added up) with what it is, not bare names."""
+    from dpdesk.errors import DesignError
+    from dpdesk.mechanisms.rr.design import DESIGN_NAMES, DESIGN_WORDS
+
+    assert set(DESIGN_NAMES) | {"dice_sum"} == set(DESIGN_WORDS)
+    with pytest.raises(DesignError) as err:
+        rr.design("two_dice")
+    text = str(err.value)
+    assert text.startswith("There is no design called 'two_dice'.")
+    assert "dice_sum (forced response with two (or more) dice added up" in text
+    assert "kuk (Kuk's design: respondents draw from two decks" in text and "cdm (cheating detection" in text
+    assert "Known designs" not in text
+
+
+@pytest.mark.parametrize("draws", [1, 2, 5])
+def test_kuk_cards_follow_the_binomial_without_loading_scipy_stats(draws):
+    """Kuk's matrix is the binomial pmf of k red cards in ``draws`` (as scipy.stats.binom.pmf, to 1e-15)."""
+    from scipy.stats import binom
+
+    m = rr.design("kuk", p1=0.7, p2=0.3, draws=draws).matrices[0]
+    k = np.arange(draws + 1)
+    assert np.allclose(m, np.column_stack([binom.pmf(k, draws, 0.3), binom.pmf(k, draws, 0.7)]), atol=1e-15)
+
+
+def test_building_a_kuk_design_does_not_import_scipy_stats():
+    import subprocess
+    import sys
+
+    code = ("import sys; from dpdesk.mechanisms import rr; rr.design('kuk', p1=0.7, p2=0.3, draws=3); "
+            "print('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

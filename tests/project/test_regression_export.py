@@ -182,7 +182,7 @@ def test_saved_regressions_are_in_the_report_and_the_methods_paragraph(example, 
         save_report(project, report)  # refitted: the report shows the latest fit once
         doc, methods, _ = report_parts(project)
     sections = [s for s in doc.sections if s.key.startswith("regression:")]
-    assert len(sections) == 1 and sections[0].title == "Regression: exam_cheating"
+    assert len(sections) == 1 and sections[0].title == "Regression: In the last year, have you cheated in an exam?"
     coefficients = sections[0].tables[0]
     assert [c.label for c in coefficients.columns][:6] == ["Predictor", "b", "SE", "z", "p", "OR"]
     assert any(r.cells[0].text.startswith("age") for r in coefficients.rows) and coefficients.number > 1

@@ -7,6 +7,13 @@ imports happen there: no Qt object is made or destroyed off the GUI thread, and 
 garbage is collected on the GUI thread only (:mod:`dpdesk.gui.shell.gc_guard`). A module the
 GUI thread needs while the thread imports it is simply waited for (Python's import lock).
 ``DPDESK_NO_PREWARM=1`` turns it off.
+
+Background threads import the heavy libraries one at a time (:data:`IMPORT_LOCK`,
+:func:`import_now`): two threads running one library's import at once can each get a
+half-initialised module (matplotlib's ``__init__`` runs in one thread while another imports
+``matplotlib.figure``; Python's import locks then break the cycle by handing out the partial
+module), which made the wizard's first preview fail now and then with "module 'matplotlib'
+has no attribute 'get_data_path'".
 """
 
 from __future__ import annotations
@@ -33,6 +40,18 @@ MODULES = (
 
 _started = threading.Event()
 
+#: Held by a background thread while it imports (see the module docstring).
+IMPORT_LOCK = threading.RLock()
+
+
+def import_now(*modules: str) -> None:
+    """Import ``modules`` in this (background) thread, one library's import at a time across threads."""
+    for name in modules:
+        if loaded(name):
+            continue
+        with IMPORT_LOCK:
+            importlib.import_module(name)
+
 
 def start() -> threading.Thread | None:
     """Start the import thread (once per process); returns it, or None if already started or off."""
@@ -47,7 +66,7 @@ def start() -> threading.Thread | None:
 def _run() -> None:
     for name in MODULES:
         try:
-            importlib.import_module(name)
+            import_now(name)
         except Exception:  # noqa: BLE001 - the view that needs it imports it again and reports the error
             pass
 
@@ -61,5 +80,5 @@ def loaded(module: str) -> bool:
 
 def load_job(job, module: str) -> str:
     """Worker: import ``module`` (waiting for the import thread if it is at it)."""
-    importlib.import_module(module)
+    import_now(module)
     return module

@@ -61,7 +61,9 @@ def columns_job(job, project):
 
 def fit_job(job, project, spec):
     """Worker: fit ``spec`` and return ``(report, result)``; progress and Cancel inside the fit."""
-    import matplotlib.backends.backend_qtagg  # noqa: F401 - imported here, not on the GUI thread
+    from dpdesk.gui.shell.prewarm import import_now
+
+    import_now("matplotlib.figure", "matplotlib.backends.backend_qtagg")  # here, not on the GUI thread
 
     from dpdesk.project.reading.importing import own_connection
     from dpdesk.project.regression import regress
@@ -70,7 +72,8 @@ def fit_job(job, project, spec):
     job.progress(0.05, "Fitting the model…")
     with own_connection(project) as own:
         result = regress(own, spec.item, spec.predictors, reference=spec.reference, interactions=spec.interactions,
-                         center=spec.center, categorical=spec.categorical, confidence=spec.confidence,
+                         center=spec.center, categorical=spec.categorical, numeric=spec.numeric,
+                         confidence=spec.confidence,
                          dataset=spec.dataset, progress=job.progress)
         job.progress(0.95, "Predictions…")
         return labelled_report(own, result, spec), result
@@ -222,7 +225,7 @@ class RegressionView(QWidget):
         elif saved is not None:
             self.form.restore(saved.spec)
             self._show(saved, None)
-            self._set_state(f"The last regression saved with the project ({saved.spec.item}, on the data "
+            self._set_state(f"The last regression saved with the project ({saved.outcome}, on the data "
                             f"{saved.spec.dataset!r}). Change the choices and Fit again to update it.")
         else:
             self._set_state("Tick the predictors (the columns of the active dataset), then Fit.")
@@ -245,7 +248,8 @@ class RegressionView(QWidget):
         self.stale = True
         self.output.setEnabled(False)
         self.fitted.emit(None)
-        self._set_state(f"Fitting {spec.item} on {', '.join(spec.predictors)}…", busy=True)
+        preds = ", ".join(self.form.column_label(c) for c in spec.predictors)
+        self._set_state(f"Fitting {self.form.outcome_label()} on {preds}…", busy=True)
         self.jobs.start(fit_job, self.project, spec)
 
     def cancel(self) -> None:

@@ -99,8 +99,9 @@ def analyze_job(job, project, options: Options) -> ResultSet:
     """
     from dpdesk.project.reading.importing import own_connection
 
-    import matplotlib.backends.backend_qtagg  # noqa: F401 - imported here, not on the GUI thread
-    import matplotlib.figure  # noqa: F401
+    from dpdesk.gui.shell.prewarm import import_now
+
+    import_now("matplotlib.figure", "matplotlib.backends.backend_qtagg")  # here, not on the GUI thread
 
     with own_connection(project) as own:
         return _analyze(job, own, options)

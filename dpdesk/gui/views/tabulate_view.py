@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from dpdesk.errors import DpdeskError
+from dpdesk.project.ledger.release_cells import entry_labels
 
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.budget_meter import BudgetMeter, BudgetPanel, meter_state
@@ -451,7 +452,8 @@ class TabulateView(QWidget):
     def _on_done(self, entries: list) -> None:
         if entries:
             last = entries[-1]
-            self.result.show_entry(last, "replayed" if last.replayed else "released")
+            self.result.show_entry(last, "replayed" if last.replayed else "released",
+                                   entry_labels(self.project, last))
             self.tabs.setCurrentWidget(self.result)
             if self._many:
                 self.plan.clear(f"The {len(entries)} planned tables were released; see Releases.")
@@ -477,7 +479,7 @@ class TabulateView(QWidget):
         self.refresh()
 
     def _open_entry(self, entry) -> None:
-        self.result.show_entry(entry, "opened")
+        self.result.show_entry(entry, "opened", entry_labels(self.project, entry))
         self.tabs.setCurrentWidget(self.result)
 
     def _export_entry(self, entry) -> None:

@@ -118,7 +118,12 @@ def meter_state(project, pending=None) -> MeterState:
         marks.append((e, max(Fraction(0), after - before)))
         before = max(before, after)
     recorded = sum((w for _e, w in marks), Fraction(0))
+    from dpdesk.project.ledger.release_cells import described, entry_labels
+
+    labels: dict = {}  # each dataset's labels, looked up once
     for e, w in marks:
+        if e.dataset not in labels:
+            labels[e.dataset] = entry_labels(project, e)
         width = w * spent / recorded if recorded else Fraction(0)
         own = e.cost.get("epsilon", "?") if isinstance(e.cost, dict) else "?"
         try:
@@ -129,7 +134,8 @@ def meter_state(project, pending=None) -> MeterState:
         if status.total_delta and width:
             extra = (f" Together with the releases before it, it added ε {float(width):.4g} to the spending "
                      f"(releases composed with (ε, δ) cost less together than their sum).")
-        segments.append(Segment(width, f"#{e.seq}", f"Release #{e.seq} on {_when(e.time)}: {e.description}. "
+        what = described(e, labels[e.dataset])
+        segments.append(Segment(width, f"#{e.seq}", f"Release #{e.seq} on {_when(e.time)}: {what}. "
                                 f"It cost {own_text}.{extra}", e.seq))
     pend, fits = None, True
     if pending is not None and not pending.replay:

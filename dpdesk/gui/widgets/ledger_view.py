@@ -57,13 +57,21 @@ def cost_text(entry) -> str:
         return "unreadable"
 
 
-def result_text(entry, limit: int = 4) -> str:
-    parts = cells(entry.result) if isinstance(entry.result.get("values"), (list, int, float)) else []
+def result_text(entry, limit: int = 4, labels=None) -> str:
+    """The first cells as "Female 156, Male 114 …" (keys in ``labels``' value labels)."""
+    parts = cells(entry.result, labels and _texts(entry, labels)) \
+        if isinstance(entry.result.get("values"), (list, int, float)) else []
     out = []
     for label, value in parts[:limit]:
         v = f"{value:,.4g}" if isinstance(value, float) else str(value)
         out.append(v if label == "all respondents" else f"{label} {v}")
     return ", ".join(out) + (" …" if len(parts) > limit else "") if out else "unreadable"
+
+
+def _texts(entry, labels):
+    from dpdesk.project.ledger.release_cells import release_cells
+
+    return release_cells(entry, labels).key_texts
 
 
 class LedgerView(QWidget):
@@ -180,8 +188,15 @@ class LedgerView(QWidget):
             self.verification.setText(f"Ledger {text}." if trust == "key" else
                                       f"<span style='color:#8a5a00'>Ledger {text}.</span>")
         self.table.setRowCount(len(self.entries))
+        from dpdesk.project.ledger.release_cells import entry_labels
+
+        by_dataset: dict = {}  # one look-up of the labels per dataset, not per release
         for r, e in enumerate(reversed(self.entries)):  # newest first
-            texts = (str(e.seq), e.time.replace("T", " ")[:19], what_words(e), cost_text(e), result_text(e))
+            if e.dataset not in by_dataset:
+                by_dataset[e.dataset] = entry_labels(project, e)
+            labels = by_dataset[e.dataset]
+            texts = (str(e.seq), e.time.replace("T", " ")[:19], what_words(e, labels), cost_text(e),
+                     result_text(e, labels=labels))
             for c, text in enumerate(texts):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, e.seq)

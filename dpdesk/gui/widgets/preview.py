@@ -50,8 +50,9 @@ def simulate_surveys(job, design, n: int, guess, runs: int = 12, seed: int | Non
         ci = np.asarray(est.ci, float).reshape(-1, 2)
         surveys.append(SimulatedSurvey(tuple(prev), tuple(ci[:, 0]), tuple(ci[:, 1])))
     job.progress(SIMULATING, "Preparing the plot")
-    import matplotlib.backends.backend_agg  # noqa: F401 - loaded here, not on the GUI thread when it draws
-    import matplotlib.figure  # noqa: F401
+    from dpdesk.gui.shell.prewarm import import_now
+
+    import_now("matplotlib.figure", "matplotlib.backends.backend_agg")  # here, not on the GUI thread when it draws
 
     labels = ("prevalence",) if design.is_binary else tuple(design.categories)
     truth = tuple(np.atleast_1d(np.asarray(guess, float)))

@@ -2,7 +2,8 @@
 
 One row per data column: *Use*, the column, *Treat as* (numeric or categorical, as the
 project layer detected it; a numeric column can be treated as categories), the
-*Reference* level of a categorical predictor (default: its largest level) and *Centre*
+*Reference* level of a categorical predictor (default: its largest level; a column whose
+numeric codes all have value labels is categorical by default, against its lowest code) and *Centre*
 (numeric: subtract the mean, so the intercept is an average respondent). Interactions are
 typed as ``age:gender``. The form only collects choices; ``regression.regress`` checks them.
 """
@@ -87,10 +88,15 @@ class RegressionForm(QWidget):
             if c["kind"] == "numeric":
                 kind.addItem("numeric", "numeric")
             kind.addItem("categorical", "categorical")
+            if c.get("labelled"):  # codes with value labels: categories by default, numbers on request
+                kind.addItem("numeric", "numeric")
+                kind.setToolTip("Every code has a value label, so the codes name categories (compared with the "
+                                "lowest code); choose numeric to use the codes as numbers")
             kind.setEnabled(kind.count() > 1 and bool(c["levels"]))
             self.table.setCellWidget(i, 2, kind)
             ref = name(QComboBox(), f"Reference level of {c['column']}", "The level the others are compared with")
-            ref.addItem(DEFAULT_REFERENCE, None)
+            ref.addItem(f"{c['levels'][0]} (lowest code)" if c.get("labelled") and c["levels"] else DEFAULT_REFERENCE,
+                        None)
             for level in c["levels"]:
                 ref.addItem(level, level)
             self.table.setCellWidget(i, 3, ref)
@@ -124,6 +130,19 @@ class RegressionForm(QWidget):
         self.changed.emit()
 
     # ------------------------------------------------------------------ reading
+    def column_label(self, column: str) -> str:
+        """What the chooser calls ``column`` without its code: "What is your gender?" of "Q3 — What is your gender?"."""
+        from dpdesk.project.labels import DASH
+
+        row = next((r for r in self._rows if r["column"] == column), None)
+        return (row.get("label") or column).split(DASH, 1)[-1] if row is not None else column
+
+    def outcome_label(self) -> str:
+        """The chosen outcome as the output calls it (its short label or question, not its name)."""
+        from dpdesk.project.labels import DASH
+
+        return self.outcome.currentText().split(DASH, 1)[-1]
+
     def row_of(self, column: str) -> int:
         return next(i for i, r in enumerate(self._rows) if r["column"] == column)
 
@@ -148,11 +167,13 @@ class RegressionForm(QWidget):
 
     def spec_fields(self) -> dict:
         """The choices as ``RegressionSpec`` fields."""
-        reference, center, categorical = {}, [], []
+        reference, center, categorical, numeric = {}, [], [], []
         for i, r in enumerate(self._rows):
             c = self.choice(i)
             if not c["use"]:
                 continue
+            if c["kind"] == "numeric" and r.get("labelled"):
+                numeric.append(r["column"])
             if c["kind"] == "categorical":
                 if r["kind"] == "numeric":
                     categorical.append(r["column"])
@@ -162,7 +183,7 @@ class RegressionForm(QWidget):
                 center.append(r["column"])
         interactions = [s.strip() for s in self.interactions.text().split(",") if s.strip()]
         return {"item": self.outcome.currentData(), "predictors": self.predictors(), "reference": reference,
-                "interactions": interactions, "center": center, "categorical": categorical,
+                "interactions": interactions, "center": center, "categorical": categorical, "numeric": numeric,
                 "plot": self.plot.currentData()}
 
     def restore(self, spec) -> None:
@@ -172,7 +193,8 @@ class RegressionForm(QWidget):
             self.table.cellWidget(i, 0).setChecked(False)
         for column in spec.predictors:
             if any(r["column"] == column for r in self._rows):
-                kind = "categorical" if column in spec.categorical else "numeric"  # text columns: categorical
+                kind = ("categorical" if column in spec.categorical else "numeric" if column in spec.numeric
+                        else self._rows[self.row_of(column)]["kind"])  # text columns: categorical
                 self.choose(column, kind=kind, reference=spec.reference.get(column), centre=column in spec.center)
         self.interactions.setText(", ".join(spec.interactions))
         self.plot.setCurrentIndex(max(0, self.plot.findData(spec.plot)))

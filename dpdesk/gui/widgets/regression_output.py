@@ -159,10 +159,13 @@ class RegressionOutput(QWidget):
         self.forest.plot(draw_odds_ratios, report.forest, confidence=conf)
         self.forest.canvas.setMinimumHeight(max(200, 30 * len(report.forest) + 90))
         curve = report.curve
-        self.curve.title = f"Predicted prevalence by {curve['predictor']}"
+        code = curve["predictor"]
+        label = report.column(code)
+        self.curve.title = f"Predicted prevalence by {label}"
         self.curve.style = style  # the table beside it in the number style of every other table
-        self.curve.plot(draw_prevalence_curve, curve["rows"], predictor=curve["predictor"], kind=curve["kind"],
-                        confidence=conf, outcome=spec.item)
+        table = [{(label if k == code else k): v for k, v in r.items()} for r in curve["rows"]]
+        self.curve.plot(draw_prevalence_curve, curve["rows"], table_rows=table, predictor=code, kind=curve["kind"],
+                        confidence=conf, outcome=report.outcome, label=label)
         self.curve.canvas.setMinimumHeight(260)
         self.body.show()
 

@@ -33,9 +33,11 @@ MECHANISM_WORDS = {"discrete_laplace": "discrete Laplace noise", "discrete_gauss
                    "noisy_max": "chosen by the exponential mechanism"}
 
 
-def what_words(entry) -> str:
-    """The release's description as a researcher reads it ("cross-tab of gender x faculty")."""
-    text = entry.description
+def what_words(entry, labels=None) -> str:
+    """The release's description as a researcher reads it ("cross-tab of gender x faculty"), in ``labels``."""
+    from dpdesk.project.ledger.release_cells import described
+
+    text = described(entry, labels)
     return "cross-tab" + text[len("crosstab"):] if text.startswith("crosstab") else text
 MARGIN_BRUSH = QColor("#f1f3f4")
 
@@ -46,9 +48,9 @@ def _num(v) -> str:
     return "" if v is None else str(v)
 
 
-def cells(result: dict) -> list[tuple[str, object]]:
-    """(label, value) of each released cell (the release list's short summary)."""
-    keys, values = result.get("keys") or [], result.get("values")
+def cells(result: dict, key_texts=None) -> list[tuple[str, object]]:
+    """(label, value) of each released cell (the release list's short summary); ``key_texts``: the keys as shown."""
+    keys, values = key_texts or result.get("keys") or [], result.get("values")
     if not keys:
         return [("all respondents", values)]
     if len(keys) == 1:
@@ -157,6 +159,7 @@ class ResultPane(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.notes)
         self.entry = None
+        self.labels = None
         self.rc = None
         self.grid = None
         self.show_intervals.toggled.connect(self._fill)
@@ -171,19 +174,21 @@ class ResultPane(QWidget):
         for w in (self.copy_button, self.latex_button, self.export_button, self.show_intervals):
             w.setEnabled(self.entry is not None)
 
-    def show_entry(self, entry, how: str = "released") -> None:
-        """``how``: 'released' (just now), 'replayed' or 'opened' (from the ledger; both free)."""
+    def show_entry(self, entry, how: str = "released", labels=None) -> None:
+        """``how``: 'released' (just now), 'replayed' or 'opened' (from the ledger; both free); ``labels``
+        (``release_cells.entry_labels``): the columns' labels and value labels the table shows."""
         from dpdesk.project.ledger.release_cells import grid_of, release_cells
 
         self.entry = entry
-        self.rc = release_cells(entry)
+        self.labels = labels
+        self.rc = release_cells(entry, labels)
         self.grid = grid_of(self.rc, list((entry.result or {}).get("keys") or []))
         self._fill()
         when = entry.time.replace("T", " ")[:19]
         import html
 
         mech = MECHANISM_WORDS.get(entry.mechanism, entry.mechanism.replace("_", " "))
-        head = f"<b>Release #{entry.seq}: {html.escape(what_words(entry))}</b> ({mech})<br>"
+        head = f"<b>Release #{entry.seq}: {html.escape(what_words(entry, labels))}</b> ({mech})<br>"
         if how == "released":
             head += f"Released just now; it cost {self.rc.cost}."
         elif how == "replayed":
@@ -329,7 +334,7 @@ class ResultPane(QWidget):
         if not path.lower().endswith((".xlsx", ".csv")):
             path += ".xlsx"
         try:
-            written = str(export_release(self.entry, path))
+            written = str(export_release(self.entry, path, self.labels))
         except (DpdeskError, OSError) as exc:
             from dpdesk.gui.dialogs.errors import show_error
 

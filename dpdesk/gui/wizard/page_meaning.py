@@ -140,9 +140,9 @@ class MeaningPage(QWizardPage):
             self.shares.setText(", ".join(f"{100 * g:.3g}" for g in guess))
             self.shares.blockSignals(False)
         self.plot.clear()
-        self._on_change()
-        if self.timer.isActive():  # the page just opened: the preview starts at once (edits wait a moment)
-            self.start_preview()
+        self._read_inputs()
+        self.start_preview()  # the page just opened: the preview starts at once (edits wait a moment) ...
+        self._words()  # ... and before the figures in words, so its bar moves within 100 ms of the click
 
     def cleanupPage(self) -> None:
         self.timer.stop()

@@ -244,9 +244,12 @@ def cells(spec: Mapping) -> int:
     return groups
 
 
-def describe(spec: Mapping) -> str:
-    """A short description in words: 'histogram of region by gender', 'cross-tabulation of gender by faculty'."""
-    stat, cols = spec["statistic"], spec.get("columns") or []
+def describe(spec: Mapping, name=str) -> str:
+    """A short description in words: 'histogram of region by gender', 'cross-tabulation of gender by faculty'.
+
+    ``name(column)`` is how a column is called (its label; default its code).
+    """
+    stat, cols = spec["statistic"], [name(c) for c in spec.get("columns") or []]
     if stat == "crosstab":
         text = f"cross-tabulation of {' by '.join(cols)}"
     else:
@@ -254,7 +257,7 @@ def describe(spec: Mapping) -> str:
     if spec.get("bounds"):
         text += f" in [{_num(spec['bounds'][0])}, {_num(spec['bounds'][1])}]"
     if spec.get("by"):
-        text += f", for each {spec['by']}" if stat == "crosstab" else f" by {spec['by']}"
+        text += f", for each {name(spec['by'])}" if stat == "crosstab" else f" by {name(spec['by'])}"
     return text
 
 

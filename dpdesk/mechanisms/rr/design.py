@@ -365,10 +365,12 @@ def _kuk(p1, p2, draws=1):
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 1:
         raise DesignError(f"Parameter draws = {draws!r} must be a whole number of cards, at least 1.")
     draws = int(draws)
-    from scipy.stats import binom
+    # the binomial pmf C(draws, k) p^k (1 - p)^(draws - k) of k red cards, written out: the wizard builds
+    # every design on the GUI thread, and scipy.stats (binom.pmf gives the same) takes a second to load
+    def pmf(p: float) -> np.ndarray:
+        return np.array([math.comb(draws, k) * p ** k * (1 - p) ** (draws - k) for k in range(draws + 1)])
 
-    k = np.arange(draws + 1)
-    m = np.column_stack([binom.pmf(k, draws, p2), binom.pmf(k, draws, p1)])
+    m = np.column_stack([pmf(p2), pmf(p1)])
     m /= m.sum(axis=0, keepdims=True)
     responses = YES_NO if draws == 1 else tuple(f"{i} red" for i in range(draws + 1))
     return Design("kuk", {"p1": p1, "p2": p2, "draws": draws}, responses, ABSENT_PRESENT, (m,), "prevalence",
@@ -522,6 +524,26 @@ _BUILDERS = {
 
 DESIGN_NAMES = tuple(_BUILDERS)
 
+#: Each design name in a researcher's words, for the message when a name is not known.
+DESIGN_WORDS = {
+    "warner": "Warner's design: a spinner picks the question or its opposite",
+    "forced": "forced response: a coin or a die says answer truthfully, say 'yes' or say 'no'",
+    "dice_sum": "forced response with two (or more) dice added up, as rr.randomizers.dice_sum(dice=2, sides=6, "
+                "yes=[2, 3, 4], no=[11, 12]) gives it (command line: --design dice_sum)",
+    "forced_multi": "forced response for a question with several answers",
+    "unrelated": "unrelated question: a harmless second question whose 'yes' share is known",
+    "unrelated_unknown": "unrelated question whose harmless 'yes' share is not known (two groups)",
+    "crosswise": "crosswise model: 'are both answers the same?' with a harmless question",
+    "triangular": "triangular model: 'yes' to at least one of two questions",
+    "kuk": "Kuk's design: respondents draw from two decks of red and black cards",
+    "mangat": "Mangat's design: carriers always say 'yes', others follow a randomizer",
+    "sld": "stochastic lie detector (two groups): also estimates how many carriers answer honestly",
+    "cdm": "cheating detection (two groups): also estimates how many say 'no' whatever the truth",
+    "krr": "randomized response among several answers (k-ary, a privacy level epsilon)",
+    "unary": "unary encoding (RAPPOR-style) of several answers",
+    "custom": "your own response matrix",
+}
+
 
 def design(name: str, **params: Any) -> Design:
     """Build a design by name with RRreg's parameter meanings (see the table in docs/guide/python.md).
@@ -531,7 +553,8 @@ def design(name: str, **params: Any) -> Design:
     """
     builder = _BUILDERS.get(str(name).lower())
     if builder is None:
-        raise DesignError(f"Unknown design {name!r}. Known designs: {', '.join(DESIGN_NAMES)}.")
+        known = "; ".join(f"{key} ({words})" for key, words in DESIGN_WORDS.items())
+        raise DesignError(f"There is no design called {name!r}. Give one of these names: {known}.")
     import inspect
 
     sig = inspect.signature(builder)

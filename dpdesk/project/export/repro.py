@@ -102,7 +102,8 @@ _REGRESSION_CHECK = '''def check_regressions(project_file):
         for spec in REGRESSIONS:
             result = regress(project, spec["item"], spec["predictors"], reference=spec["reference"],
                              interactions=spec["interactions"], center=spec["center"],
-                             categorical=spec["categorical"], confidence=spec["confidence"], dataset=spec["dataset"])
+                             categorical=spec["categorical"], confidence=spec["confidence"], dataset=spec["dataset"],
+                             **({"numeric": spec["numeric"]} if spec.get("numeric") else {}))
             fit = result.fit
             print(f"Regression of {clean(spec['item'])}: refitted on {fit.n} rows, log-likelihood {fit.loglik:.6f} "
                   f"(exported {spec['loglik']:.6f})")

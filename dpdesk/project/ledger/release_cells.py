@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["Cell", "ReleaseCells", "Grid", "release_cells", "grid_of"]
+__all__ = ["Cell", "ReleaseCells", "Grid", "release_cells", "grid_of", "entry_labels", "described"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,7 @@ class ReleaseCells:
     coverage: str
     postprocessing: str
     notes: list[str] = field(default_factory=list)
+    key_texts: list[list[str]] = field(default_factory=list)  # each axis's keys as shown (value labels)
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,26 @@ def _flat(keys: list, values, prefix: tuple = ()) -> list[tuple[tuple, Any]]:
     return out
 
 
-def axis_names(entry, n_axes: int) -> list[str]:
+def entry_labels(project, entry):
+    """The labels (a :class:`dpdesk.project.labels.Labels`) of the dataset ``entry`` was released from."""
+    from dpdesk.project.labels import Labels
+
+    try:
+        stored = project.column_labels(entry.dataset) if entry.dataset else {}
+    except Exception:  # noqa: BLE001 - a dataset since removed: its codes, as recorded
+        stored = {}
+    return Labels.from_stored(stored)
+
+
+def described(entry, labels=None) -> str:
+    """The release in words with the columns' labels: "count by What is your gender?"."""
+    from dpdesk.mechanisms.central.request import describe
+
+    return describe(entry.request or {}, labels.column if labels is not None else str)
+
+
+def axis_names(entry, n_axes: int, labels=None) -> list[str]:
+    """The key axes' names: the request's columns, then its ``by`` column, as ``labels`` call them."""
     request = entry.request or {}
     names = [str(c) for c in request.get("columns") or []]
     if request.get("by"):
@@ -142,19 +162,30 @@ def axis_names(entry, n_axes: int) -> list[str]:
     if entry.statistic in ("sum", "mean", "median", "quantile"):
         names = names[1:]  # the numeric column is what is summed, not a key
     if len(names) != n_axes:
-        names = [f"key {i + 1}" for i in range(n_axes)]
-    return names
+        return [f"key {i + 1}" for i in range(n_axes)]
+    return [labels.column(n) for n in names] if labels is not None else names
+
+
+def _axis_codes(entry, n_axes: int) -> list[str]:
+    return axis_names(entry, n_axes)
 
 
 def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def release_cells(entry) -> ReleaseCells:
-    """The cells of ``entry`` (a :class:`~dpdesk.project.ledger.releases.LedgerEntry`)."""
+def release_cells(entry, labels=None) -> ReleaseCells:
+    """The cells of ``entry`` (a :class:`~dpdesk.project.ledger.releases.LedgerEntry`).
+
+    With ``labels`` (:func:`entry_labels`) the axes carry the columns' labels and each cell's
+    ``keys`` the value labels ("Female", not 1); the codes stay in the ledger and in a note.
+    """
     result, stat, request = entry.result or {}, entry.statistic, entry.request or {}
     keys = list(result.get("keys") or [])
-    flat = _flat(keys, result.get("values"))
+    codes = _axis_codes(entry, len(keys))
+    texts = [list(labels.values_of(c, axis).values()) if labels is not None and not c.startswith("key ")
+             else [str(k) for k in axis] for c, axis in zip(codes, keys)]
+    flat = _flat(texts if labels is not None else keys, result.get("values"))
     events = _events(entry)
     hw = result.get("half_width") or None
     conf = hw.get("confidence") if hw else request.get("confidence")
@@ -201,14 +232,19 @@ def release_cells(entry) -> ReleaseCells:
         cells = [Cell(path, value, value) for path, value in flat]
         if stat in ("median", "quantile"):
             notes.append("Chosen among the declared candidate values by the exponential mechanism; no ± interval.")
+    name = labels.column if labels is not None else str
     grouped = ([str(c) for c in request.get("columns") or []] if stat in ("histogram", "crosstab") else []) + (
         [str(request["by"])] if request.get("by") else [])
     if grouped:
-        notes.append(f"Rows with a blank (or a value that is not a declared key) in {', '.join(grouped)} are "
-                     "in no cell; how many there are is not released, since an exact count would not be "
-                     "private. Declare a key for them to release their count with noise.")
-    return ReleaseCells(stat, axis_names(entry, len(keys)), cells, confidence, _noise_text(entry, events),
-                        _cost_text(entry), coverage, post, notes)
+        notes.append(f"Respondents with no value of {' or '.join(name(c) for c in grouped)} (a blank, a missing code "
+                     "such as 99 = refused, or a value that is not a declared key) are in no cell; how many there "
+                     "are is not released, since an exact count would not be private.")
+    if labels is not None:
+        named = [f"{name(c)} = {c}" for c in dict.fromkeys(codes) if name(c) != c]
+        if named:
+            notes.append("Codes in the data: " + "; ".join(named) + ".")
+    return ReleaseCells(stat, axis_names(entry, len(keys), labels), cells, confidence, _noise_text(entry, events),
+                        _cost_text(entry), coverage, post, notes, texts)
 
 
 def _margin(keys: tuple, cells: list[Cell]) -> Cell:
@@ -223,7 +259,8 @@ def grid_of(rc: ReleaseCells, keys: list) -> Grid | None:
     """The two-way grid of a cross-tab (or of a one-way table by groups); None otherwise."""
     if len(keys) != 2 or len(rc.cells) != len(keys[0]) * len(keys[1]):
         return None
-    rows, cols = list(keys[0]), list(keys[1])
+    shown = rc.key_texts if len(rc.key_texts) == 2 else keys
+    rows, cols = list(shown[0]), list(shown[1])
     grid = [rc.cells[i * len(cols):(i + 1) * len(cols)] for i in range(len(rows))]
     additive = rc.statistic in ("count", "histogram", "crosstab", "sum")
     row_m = [_margin((r, "Total"), grid[i]) for i, r in enumerate(rows)] if additive else []

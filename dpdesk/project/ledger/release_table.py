@@ -24,12 +24,16 @@ from dpdesk.project.ledger.release_cells import release_cells
 __all__ = ["release_table", "export_release", "release_about"]
 
 
-def release_table(entry) -> list[dict[str, Any]]:
+def release_table(entry, labels=None) -> list[dict[str, Any]]:
     """One dict per released cell: the keys, ``released value`` (as recorded: the raw noisy
     value, or the mean), ``post-processed value``, ``interval low``/``interval high``,
     ``± (all cells at once)``, ``confidence``, ``statistic``, ``noise``, ``privacy cost``,
-    ``intervals cover`` and ``ledger seq``; numbers stay numbers."""
-    rc = release_cells(entry)
+    ``intervals cover`` and ``ledger seq``; numbers stay numbers. With ``labels``
+    (``release_cells.entry_labels``) the key columns are named by the columns' labels and
+    hold the value labels."""
+    from dpdesk.project.ledger.release_cells import described
+
+    rc = release_cells(entry, labels)
     hw = (entry.result or {}).get("half_width") or {}
     half = hw.get("simultaneous")
     rows = []
@@ -44,7 +48,7 @@ def release_table(entry) -> list[dict[str, Any]]:
         row["interval high"] = cell.high
         row["± (all cells at once)"] = None if half is None else float(half)
         row["confidence"] = rc.confidence
-        row["statistic"] = entry.description
+        row["statistic"] = described(entry, labels)
         row["noise"] = rc.noise
         row["privacy cost"] = rc.cost
         row["intervals cover"] = rc.coverage
@@ -53,10 +57,12 @@ def release_table(entry) -> list[dict[str, Any]]:
     return rows
 
 
-def release_about(entry) -> list[dict[str, Any]]:
+def release_about(entry, labels=None) -> list[dict[str, Any]]:
     """The words of one release as (what, value) rows: statistic, time, noise, cost, coverage."""
-    rc = release_cells(entry)
-    about = [("release", f"#{entry.seq}"), ("statistic", entry.description),
+    from dpdesk.project.ledger.release_cells import described
+
+    rc = release_cells(entry, labels)
+    about = [("release", f"#{entry.seq}"), ("statistic", described(entry, labels)),
              ("released (UTC)", entry.time.replace("T", " ")[:19]), ("dataset", entry.dataset or ""),
              ("data fingerprint (SHA-256)", entry.dataset_sha256), ("noise", rc.noise),
              ("privacy cost", rc.cost), ("post-processing", rc.postprocessing),
@@ -65,9 +71,10 @@ def release_about(entry) -> list[dict[str, Any]]:
     return [{"what": k, "value": v} for k, v in about]
 
 
-def export_release(entry, path: str | os.PathLike) -> Path:
+def export_release(entry, path: str | os.PathLike, labels=None) -> Path:
     """Write :func:`release_table` of ``entry`` to ``path`` (.csv, or .xlsx with an About sheet)."""
     path = Path(path)
     if path.suffix.lower() == ".xlsx":
-        return write_xlsx(path, [(f"Release {entry.seq}", release_table(entry)), ("About", release_about(entry))])
-    return write_table(path, release_table(entry), sheet=f"Release {entry.seq}")
+        return write_xlsx(path, [(f"Release {entry.seq}", release_table(entry, labels)),
+                                 ("About", release_about(entry, labels))])
+    return write_table(path, release_table(entry, labels), sheet=f"Release {entry.seq}")

@@ -58,7 +58,8 @@ def regression_metadata(report: RegressionReport) -> dict[str, Any]:
     preds = []
     for p in fit["predictors"]:
         if p["kind"] == "categorical":
-            preds.append(f"{p['column']} (categorical, reference {p['reference']})")
+            why = "categorical: its codes have value labels" if p.get("labelled") else "categorical"
+            preds.append(f"{p['column']} ({why}, reference {p['reference']})")
         else:
             # rounded as in the coefficient's label ("age (centred at 28.20)"); the exact mean is refitted
             preds.append(p["column"] + (f" (centred at its mean, {p['centre']:.2f})" if p["centre"] is not None
@@ -85,7 +86,7 @@ def regression_repro(report: RegressionReport) -> dict[str, Any]:
     spec = report.spec
     return {"item": spec.item, "predictors": list(spec.predictors), "reference": dict(spec.reference),
             "interactions": list(spec.interactions), "center": list(spec.center),
-            "categorical": list(spec.categorical), "confidence": spec.confidence,
+            "categorical": list(spec.categorical), "numeric": list(spec.numeric), "confidence": spec.confidence,
             "dataset": spec.dataset or report.fit.get("dataset"), "loglik": report.fit["fit"]["loglik"],
             "coefficients": [[r.get("term code", r["term"]), r["b"], r["SE"], r["CI low (b)"], r["CI high (b)"]]
                              for r in report.coefficients]}

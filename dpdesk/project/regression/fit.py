@@ -40,10 +40,11 @@ class Predictor:
     reference: str | None = None      # categorical: the level every dummy is compared with
     levels: tuple[str, ...] = ()      # categorical: all levels, reference first
     centre: float | None = None       # numeric: the mean subtracted (None: not centred)
+    labelled: bool = False            # numeric codes, every one value-labelled: categories by default
 
     def to_dict(self) -> dict[str, Any]:
         return {"column": self.column, "kind": self.kind, "columns": list(self.columns), "reference": self.reference,
-                "levels": list(self.levels), "centre": self.centre}
+                "levels": list(self.levels), "centre": self.centre, "labelled": self.labelled}
 
 
 @dataclass
@@ -157,7 +158,20 @@ def _labels(report, name) -> dict:
     return {_key(k): str(v) for k, v in labels.items()}
 
 
-def design_matrix(table, predictors, *, reference=None, interactions=(), center=(), categorical=(), rows=None):
+def value_labelled(report, name, keys, blank) -> bool:
+    """A numeric column whose every value in the data has a value label (SPSS's 1 = Female, 2 = Male).
+
+    Such codes name categories, not amounts: a slope across "1, 2, 3" would depend on the
+    order someone numbered genders in. A scale with only its ends labelled (1 = disagree ...
+    5 = agree) has unlabelled values and stays numeric.
+    """
+    labels = _labels(report, name)
+    seen = {k for k, b in zip(keys, blank) if not b}
+    return len(seen) >= 2 and bool(labels) and all(k in labels for k in seen)
+
+
+def design_matrix(table, predictors, *, reference=None, interactions=(), center=(), categorical=(), rows=None,
+                  numeric=()):
     """``(X, names, predictors, missing, terms, missing_by_column, interactions)`` from the table's columns.
 
     ``rows``: the rows that can be used (those with an answer); levels and centres are
@@ -168,6 +182,9 @@ def design_matrix(table, predictors, *, reference=None, interactions=(), center=
     other columns (and those in ``categorical``) as 0/1 dummies for each level but the
     reference (``reference[column]``, matched case-insensitively; default the level with
     the most rows, the most stable comparison, where R would take the first level).
+    A numeric column whose every value has a value label (:func:`value_labelled`) enters as
+    categories too, unless it is in ``numeric``; its levels follow the codes and its default
+    reference is the lowest code (SPSS's first category, as R's first factor level).
     ``interactions`` are ``"a:b"`` products of two predictors' columns.
     """
     frame, report = table.frame, table.report
@@ -184,18 +201,19 @@ def design_matrix(table, predictors, *, reference=None, interactions=(), center=
     missing_by: dict[str, np.ndarray] = {}
     parsed = {}
     for col in predictors:
-        series, keys, blank, numeric = _column(frame, report, col)
-        if col in categorical:
-            numeric = False
+        series, keys, blank, is_number = _column(frame, report, col)
+        labelled = is_number and col not in numeric and value_labelled(report, col, keys, blank)
+        if col in categorical or labelled:
+            is_number = False
         missing_by[col] = blank
         missing |= blank
-        parsed[col] = (keys, blank, numeric)
+        parsed[col] = (keys, blank, is_number, labelled and col not in categorical)
     used = ~missing & (np.ones(n, bool) if rows is None else np.asarray(rows, bool))
     blocks, names, info, terms = [np.ones((n, 1))], [INTERCEPT], [], {}
     by_column: dict[str, tuple[np.ndarray, list[str]]] = {}
     for col in predictors:
-        keys, blank, numeric = parsed[col]
-        if numeric:
+        keys, blank, is_number, labelled = parsed[col]
+        if is_number:
             values = np.array([k if not b else np.nan for k, b in zip(keys, blank)], float)
             centre = None
             if col in center:
@@ -206,6 +224,9 @@ def design_matrix(table, predictors, *, reference=None, interactions=(), center=
             if col in reference:
                 raise DataError(f"{col!r} is numeric; a reference level applies to categorical predictors only.")
             continue
+        if col in center and labelled:
+            raise DataError(f"{col!r} has value labels, so it enters as categories, which cannot be centred. To "
+                            f"centre it, use its codes as numbers (Treat as: numeric; command line: --numeric {col}).")
         if col in center:
             raise DataError(f"{col!r} is categorical and cannot be centred; centre numeric predictors only.")
         labels = _labels(report, col)
@@ -218,23 +239,32 @@ def design_matrix(table, predictors, *, reference=None, interactions=(), center=
         for t, u in zip(text, used):
             if t is not None and u:
                 counts[t] = counts.get(t, 0) + 1
-        levels = sorted(counts, key=_level_order)
+        if labelled:  # in the order of the codes: 1 = Female, 2 = Male, 3 = Non-binary
+            code_of = {t: k for k, t in shown.items()}
+            levels = sorted(counts, key=lambda t: float(code_of[t]))
+        else:
+            levels = sorted(counts, key=_level_order)
         if len(levels) < 2:
             raise DataError(f"Predictor {col!r} has only {len(levels)} level among the rows used "
                             f"({', '.join(levels) or 'none'}); it cannot predict anything. Drop it.")
         if col in reference:
             wanted = _key(reference[col])
             ref = next((lv for lv in levels if _key(lv) == wanted), None)
+            if ref is None and shown.get(wanted) in levels:  # a labelled column's code: --ref sex=2 is Male
+                ref = shown[wanted]
             if ref is None:
                 raise DataError(f"The reference level {reference[col]!r} of {col!r} is not one of its levels: "
                                 f"{', '.join(levels)}.")
+        elif labelled:  # the lowest code, as SPSS lists the categories
+            ref = levels[0]
         else:  # the largest level: the most stable comparison (ties: the first in order)
             ref = max(levels, key=lambda lv: counts[lv])
         others = [lv for lv in levels if lv != ref]
         dummies = np.array([[t == lv for lv in others] for t in text], float).reshape(n, len(others))
         cols = [f"{col}[{lv}]" for lv in others]
         by_column[col] = (dummies, cols)
-        info.append(Predictor(col, "categorical", tuple(cols), reference=ref, levels=tuple([ref] + others)))
+        info.append(Predictor(col, "categorical", tuple(cols), reference=ref, levels=tuple([ref] + others),
+                              labelled=labelled))
         if len(cols) > 1:
             terms[col] = cols
     for col in predictors:
@@ -280,14 +310,16 @@ def _level_order(level: str):
 
 
 def regress(project, item_name: str, predictors, *, reference=None, interactions=(), center=(),
-            confidence: float = 0.95, categorical=(), dataset: str | None = None,
+            confidence: float = 0.95, categorical=(), numeric=(), dataset: str | None = None,
             direct_column: str | None = None, direct_codes: dict | None = None,
             progress=None, survey=None) -> RegressionResult:
     """Fit ``logit P(item = yes) = b0 + b' x`` for a binary RR item on the named columns.
 
     ``reference``: ``{column: level}`` for categorical predictors; ``interactions``:
     ``"a:b"`` strings; ``center``: numeric columns to centre at their mean; ``categorical``:
-    numeric-looking columns to treat as categories (e.g. a year coded 1-5).
+    numeric-looking columns to treat as categories (e.g. a year coded 1-5); ``numeric``:
+    value-labelled numeric columns to take as numbers (they enter as categories by default,
+    see :func:`design_matrix`).
     ``direct_column``: the same question asked directly (a comparison group): rows without a
     randomized answer but with a direct one enter as group 0, taken at face value (RRreg's
     ``RRlog``); ``direct_codes`` its codes (default ``DIRECT_CODES``: Yes/No, 1/0).
@@ -309,7 +341,7 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     bad_answer = response < 0
     X, names, info, missing_cov, terms, missing_by, clean = design_matrix(
         table, predictors, reference=reference, interactions=interactions, center=center, categorical=categorical,
-        rows=~bad_answer)
+        rows=~bad_answer, numeric=numeric)
     use = ~bad_answer & ~missing_cov
     n_used = int(use.sum())
     if n_used == 0:

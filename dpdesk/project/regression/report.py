@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from dpdesk.project.regression.fit import INTERCEPT, RegressionResult, regress
-from dpdesk.project.regression.text import limit, num, p_cell, report_text, sentences
+from dpdesk.project.regression.text import limit, num, p_cell, quoted, report_text, sentences, term_label
 
 #: ``Project.analyses()`` options of a saved regression carry this ``analysis`` value.
 ANALYSIS = "regression"
@@ -36,6 +36,7 @@ class RegressionSpec:
     confidence: float = 0.95
     dataset: str | None = None
     plot: str | None = None  # the predictor across which the prevalence is plotted
+    numeric: list[str] = field(default_factory=list)  # value-labelled columns taken as numbers, not categories
 
     def to_dict(self) -> dict[str, Any]:
         return {"analysis": ANALYSIS, **asdict(self)}
@@ -63,7 +64,18 @@ class RegressionReport:
     text: str                      # the whole result as plain text (as ``dpdesk regress`` prints it)
     note: str                      # under the table: what b, OR, the interval and the tests are
     fit: dict                      # ``RegressionResult.to_dict()``: everything, for the record
+    item_label: str = ""           # the item as output names it (short label or question; "" in older saves)
+    column_labels: dict = field(default_factory=dict)  # predictor code -> its label (those that have one)
     design: str = ""               # with a survey design: "Weighted; Taylor linearization with ...; design df 32"
+
+    @property
+    def outcome(self) -> str:
+        """What the report calls the outcome: the item's label (its name in reports saved before labels)."""
+        return self.item_label or self.spec.item
+
+    def column(self, code: str) -> str:
+        """A predictor's label (its code when it has none)."""
+        return str(self.column_labels.get(code) or code)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able: an infinite or undefined number (an open-ended interval) becomes None."""
@@ -106,18 +118,24 @@ def _finite(value):
 def fit_report(project, spec: RegressionSpec, progress=None) -> RegressionReport:
     """Fit ``spec`` on the project's data and return the report (errors as ``DpdeskError``)."""
     result = regress(project, spec.item, spec.predictors, reference=spec.reference, interactions=spec.interactions,
-                     center=spec.center, categorical=spec.categorical, confidence=spec.confidence,
+                     center=spec.center, categorical=spec.categorical, numeric=spec.numeric,
+                     confidence=spec.confidence,
                      dataset=spec.dataset, progress=progress)
     return labelled_report(project, result, spec)
 
 
-def labelled_report(project, result: RegressionResult, spec: RegressionSpec) -> RegressionReport:
-    """:func:`report_of` in the project's labels: its columns' labels and the item's short label or question."""
+def text_labels(project, result: RegressionResult):
+    """``(labels, item)``: the fit's dataset's column labels (a ``Labels``) and the item's short label or question."""
     from dpdesk.project.labels import Labels, item_label
 
     labels = Labels.from_stored(project.column_labels(result.dataset)) if result.dataset else Labels()
     item = next((it for it in project.items() if it.name == result.item), None)
-    return report_of(result, spec, labels, item_label(item, project.item_labels()) if item else None)
+    return labels, (item_label(item, project.item_labels()) if item else None)
+
+
+def labelled_report(project, result: RegressionResult, spec: RegressionSpec) -> RegressionReport:
+    """:func:`report_of` in the project's labels: its columns' labels and the item's short label or question."""
+    return report_of(result, spec, *text_labels(project, result))
 
 
 def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
@@ -150,8 +168,8 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
     if survey:
         tests = _wald_tests(result, labels)
     else:
-        tests = [{"test": f"{labels.column(t.name)} (all its levels)", "df": t.df, "chi2": t.chi2, "p": t.p}
-                 for t in f.terms]
+        tests = [{"test": f"{term_label(result, t.name, labels)} (all its levels)", "df": t.df, "chi2": t.chi2,
+                  "p": t.p} for t in f.terms]
         tests += [{"test": _term_label(result, c.name, labels), "df": 1, "chi2": c.lr_chi2, "p": c.lr_p}
                   for c in f.coefficients if c.name != INTERCEPT]
         if f.model_test is not None:
@@ -197,9 +215,10 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
         note = (f"Note. N = {f.n:,}. b: log-odds; OR = exp(b) with its {conf}% {f.ci_method} interval; z and p: "
                 f"Wald tests; SEs from the {f.se_method}.")
     title = f"Logistic regression of {_title_words(item or result.item, result.design.summary or result.design.name)}"
+    named = {p.column: labels.column(p.column) for p in result.predictors if labels.column(p.column) != p.column}
     report = RegressionReport(spec, title, header, cells, rows, tests, statistics, forest,
-                              prevalence_curve(result, plot), sentences(result, labels), report_text(result), note,
-                              result.to_dict(), design)
+                              prevalence_curve(result, plot), sentences(result, labels, item),
+                              report_text(result, labels, item), note, result.to_dict(), item or "", named, design)
     return RegressionReport.from_dict(report.to_dict())  # the same values as a saved one reads back
 
 
@@ -212,7 +231,7 @@ def _wald_tests(result: RegressionResult, labels) -> list[dict]:
     from scipy.special import stdtr
 
     f = result.fit
-    rows = [{"test": f"{labels.column(t.name)} (all its levels)", "df": t.df, "df2": f.df, "F": t.chi2 / t.df,
+    rows = [{"test": f"{term_label(result, t.name, labels)} (all its levels)", "df": t.df, "df2": f.df, "F": t.chi2 / t.df,
              "chi2": t.chi2, "p": t.p} for t in f.terms]
     if f.model_test is not None:
         mt = f.model_test
@@ -228,7 +247,7 @@ def _wald_tests(result: RegressionResult, labels) -> list[dict]:
 def _title_words(item: str, design: str) -> str:
     """``“In the last year, have you cheated?” (Forced response; Boruch 1971)``: a question in quotes, and the
     design's source after a semicolon rather than in parentheses inside parentheses."""
-    name = f"“{item}”" if item.rstrip().endswith("?") else item
+    name = quoted(item)
     head, sep, source = design.rpartition(" (")
     if sep and source.endswith(")") and "(" not in source:
         design = f"{head}; {source[:-1]}"
@@ -241,14 +260,8 @@ def apa_p(p) -> str:
 
 
 def _term_label(result: RegressionResult, name: str, labels=None) -> str:
-    """``Q2[Law]`` -> ``Faculty: Law (vs Arts)`` in the columns' ``labels``; interactions keep their codes."""
-    label = labels.column if labels is not None else str
-    for p in result.predictors:
-        if p.kind == "categorical" and name in p.columns:
-            return f"{label(p.column)}: {name[len(p.column) + 1:-1]} (vs {p.reference})"
-        if p.kind == "numeric" and name == p.column:
-            return label(p.column) + (f" (centred at {p.centre:.2f})" if p.centre is not None else "")
-    return name
+    """``Q2[Law]`` -> ``Faculty: Law (vs Arts)`` in the columns' ``labels`` (``text.term_label``)."""
+    return term_label(result, name, labels)
 
 
 def _default_plot(result: RegressionResult) -> str:
@@ -296,16 +309,17 @@ def saved_reports(project) -> list[RegressionReport]:
 
 
 def predictor_choices(table, exclude=()) -> list[dict]:
-    """Each column that can be a predictor: ``{"column", "kind", "levels", "label"}`` (levels of categories;
-    the label as a chooser shows it, "Q3 — What is your gender?").
+    """Each column that can be a predictor: ``{"column", "kind", "levels", "label", "labelled"}`` (levels of
+    categories; the label as a chooser shows it, "Q3 — What is your gender?").
 
     ``kind`` as ``design_matrix`` detects it (numeric columns as they are, others as
-    categories); ``levels`` the distinct values of a categorical column (at most 50) as the
+    categories; ``labelled``: numeric codes that all have value labels, categorical by
+    default but offered as numbers too); ``levels`` the distinct values of a categorical column (at most 50) as the
     reference choices, in the order the model uses. Columns in ``exclude`` (the item's own
     answers) and columns with a single value are left out.
     """
     from dpdesk.project.labels import labels_of
-    from dpdesk.project.regression.fit import _column, _display, _labels, _level_order
+    from dpdesk.project.regression.fit import _column, _display, _labels, _level_order, value_labelled
 
     frame, report = table.frame, table.report
     out = []
@@ -317,15 +331,19 @@ def predictor_choices(table, exclude=()) -> list[dict]:
         if len(distinct) < 2:
             continue
         levels: list[str] = []
+        labelled = numeric and value_labelled(report, col, keys, blank)
         if len(distinct) <= 50:
             labels = _labels(report, col)
             shown = {}
             for k, b, raw in zip(keys, blank, series.tolist()):
                 if not b and k not in shown:
                     shown[k] = labels.get(k, _display(raw))
-            levels = sorted(set(shown.values()), key=_level_order)
+            if labelled:  # in the order of the codes, the lowest (the default reference) first
+                levels = list(dict.fromkeys(shown[k] for k in sorted(shown, key=float)))
+            else:
+                levels = sorted(set(shown.values()), key=_level_order)
         elif not numeric:
             continue  # free text or identifiers: too many levels to be a predictor
-        out.append({"column": str(col), "kind": "numeric" if numeric else "categorical", "levels": levels,
-                    "label": labels_of(table).choice(col)})
+        out.append({"column": str(col), "kind": "numeric" if numeric and not labelled else "categorical",
+                    "levels": levels, "label": labels_of(table).choice(col), "labelled": bool(labelled)})
     return out

@@ -55,8 +55,27 @@ def _interval(lo: float, hi: float, digits: int = 2) -> str:
     return f"{limit(lo, digits)} to {limit(hi, digits)}"
 
 
-def _outcome(res: RegressionResult) -> str:
-    return f"a true 'yes' to {res.item}"
+def quoted(item: str) -> str:
+    """An item's label in running text: a question in quotation marks ("Have you ...?"), a short label as it is."""
+    item = str(item)
+    return f"\u201c{item}\u201d" if item.rstrip().endswith("?") else item
+
+
+def _outcome(res: RegressionResult, item: str | None = None) -> str:
+    """``a true 'yes' to Copying``: the item as output names it (``item``: its short label or question)."""
+    return f"a true 'yes' to {quoted(item or res.item)}"
+
+
+def labelled_note(res: RegressionResult, name=str) -> str | None:
+    """Which predictors entered as categories because their numeric codes have value labels, and how not to."""
+    shown = [p for p in res.predictors if p.kind == "categorical" and p.labelled]
+    if not shown:
+        return None
+    which = "; ".join(f"{name(p.column)} has a value label for every code, so it enters as categories, each "
+                      f"compared with {p.reference} (its lowest code)" for p in shown)
+    codes = " ".join(p.column for p in shown)
+    return (f"{which}. To use the codes as numbers instead, choose Treat as: numeric (command line: "
+            f"--numeric {codes}).")
 
 
 def design_based(res: RegressionResult) -> bool:
@@ -68,7 +87,18 @@ def _f_test(t, df: int) -> str:
     return f"Wald F({t.df}, {df}) = {num(t.chi2 / t.df)}, {p_text(t.p)}"
 
 
-def coefficient_lines(res: RegressionResult) -> list[list[str]]:
+def term_label(res: RegressionResult, code: str, labels=None) -> str:
+    """``Q2[Law]`` -> ``Faculty: Law (vs Arts)`` in the columns' ``labels``; ``age:Q4[Male]`` -> ``Age × Gender: Male``."""
+    name = labels.column if labels is not None else str
+    for p in res.predictors:
+        if p.kind == "categorical" and code in p.columns:
+            return f"{name(p.column)}: {code[len(p.column) + 1:-1]} (vs {p.reference})"
+        if p.kind == "numeric" and code == p.column:
+            return name(p.column) + (f" (centred at {p.centre:.2f})" if p.centre is not None else "")
+    return code if code == "(Intercept)" else _interaction(code, name)
+
+
+def coefficient_lines(res: RegressionResult, labels=None) -> list[list[str]]:
     """Rows of the coefficient table as text: term, b, SE, z, p, OR, CI of the OR, LR chi2, p.
 
     With a survey design: t (on the design df) instead of z, and no likelihood-ratio columns.
@@ -79,17 +109,19 @@ def coefficient_lines(res: RegressionResult) -> list[list[str]]:
             + ([] if survey else ["LR χ²", "p (LR)"])]
     for c in res.fit.coefficients:
         lo, hi = c.odds_ratio_ci
-        rows.append([c.name, num(c.estimate), num(c.se), num(c.z), p_cell(c.p), num(c.odds_ratio),
+        rows.append([term_label(res, c.name, labels), num(c.estimate), num(c.se), num(c.z), p_cell(c.p), num(c.odds_ratio),
                      f"[{limit(lo)}, {limit(hi)}]"] + ([] if survey else [num(c.lr_chi2), p_cell(c.lr_p)]))
     return rows
 
 
-def sentences(res: RegressionResult, labels=None, style=None) -> list[str]:
+def sentences(res: RegressionResult, labels=None, item: str | None = None, style=None) -> list[str]:
     """Plain sentences: one per coefficient (except the intercept), the model test, the nuisance.
 
-    Columns are named by their ``labels`` (a :class:`dpdesk.project.labels.Labels`) when given.
+    Columns are named by their ``labels`` (a :class:`dpdesk.project.labels.Labels`) when given,
+    the outcome by ``item`` (its short label or question; default its name).
     """
     name = labels.column if labels is not None else str
+    outcome = _outcome(res, item)
     fit = res.fit
     conf = f"{round(100 * fit.confidence)}% CI"
     by_col = {col: p for p in res.predictors for col in p.columns}
@@ -102,13 +134,13 @@ def sentences(res: RegressionResult, labels=None, style=None) -> list[str]:
         p = by_col.get(c.name)
         if p is not None and p.kind == "numeric":
             unit = _UNITS.get(p.column.lower(), f"unit of {name(p.column)}")
-            out.append(f"Each additional {unit} multiplies the odds of {_outcome(res)} by {num(c.odds_ratio)} {ci}.")
+            out.append(f"Each additional {unit} multiplies the odds of {outcome} by {num(c.odds_ratio)} {ci}.")
         elif p is not None:
             level = c.name[len(p.column) + 1:-1]
-            out.append(f"The odds of {_outcome(res)} are {num(c.odds_ratio)} times as high with {name(p.column)} "
+            out.append(f"The odds of {outcome} are {num(c.odds_ratio)} times as high with {name(p.column)} "
                        f"{level} as with {p.reference} {ci}.")
         else:
-            out.append(f"The interaction {c.name} multiplies the odds of {_outcome(res)} by {num(c.odds_ratio)} {ci}.")
+            out.append(f"The interaction {c.name} multiplies the odds of {outcome} by {num(c.odds_ratio)} {ci}.")
     mt = fit.model_test
     if mt is not None:
         verb = "explain" if mt.p < 0.05 else "do not significantly explain"
@@ -122,14 +154,26 @@ def sentences(res: RegressionResult, labels=None, style=None) -> list[str]:
                 "gamma": "of respondents cheated, answering 'no' whatever the truth (the CDM's gamma)",
                 "pi_uq": "would answer 'yes' to the innocuous question (pi_uq)"}[nu.name]
         out.append(f"An estimated {pct(nu.estimate, style)} {ci} {what}.")
-    out.append(_exclusions(res, name))
+    out.append(_exclusions(res, name, item))
+    note = labelled_note(res, name)
+    if note:
+        out.append(note)
     return out
 
 
-def _exclusions(res: RegressionResult, name=str) -> str:
+def _interaction(code: str, name=str) -> str:
+    """``age:Q4[Male]`` as ``Age × What is your gender?: Male`` in the columns' labels."""
+    parts = []
+    for part in code.split(":"):
+        column, bracket, level = part.partition("[")
+        parts.append(f"{name(column)}: {level[:-1]}" if bracket else name(column))
+    return " × ".join(parts)
+
+
+def _exclusions(res: RegressionResult, name=str, item: str | None = None) -> str:
     parts = []
     if res.excluded_answers:
-        parts.append(f"{res.excluded_answers:,} had no usable answer to {res.item}")
+        parts.append(f"{res.excluded_answers:,} had no usable answer to {quoted(item or res.item)}")
     for col, k in res.excluded_covariates.items():
         parts.append(f"{k:,} no value of {name(col)}")
     left = f"; {', '.join(parts)}" if parts else ""
@@ -147,21 +191,28 @@ def fit_line(res: RegressionResult) -> str:
             f"converged after {f.iterations} iterations.")
 
 
-def report_text(res: RegressionResult, style=None) -> str:
-    """The whole result as text: header, coefficient table, term tests, fit statistics, sentences."""
+def report_text(res: RegressionResult, labels=None, item: str | None = None, style=None) -> str:
+    """The whole result as text: header, coefficient table, term tests, fit statistics, sentences.
+
+    Columns in their ``labels`` (a :class:`dpdesk.project.labels.Labels`) and the item as
+    ``item`` (its short label or question), as :func:`..report.labelled_report` passes them;
+    the codes are named once, in the last line. Shares in the number ``style`` (default: the app's).
+    """
+    name = labels.column if labels is not None else str
     f = res.fit
-    lines = [f"Logistic regression of {res.item} ({res.design.summary or res.design.name})"]
-    if res.question:
+    lines = [f"Logistic regression of {quoted(item or res.item)} ({res.design.summary or res.design.name})"]
+    if res.question and res.question.strip() != (item or "").strip():
         lines.append(f"Question: {res.question}")
     preds = []
     for p in res.predictors:
         if p.kind == "categorical":
-            preds.append(f"{p.column} (categorical, reference {p.reference})")
+            why = "categorical: its codes have value labels" if p.labelled else "categorical"
+            preds.append(f"{name(p.column)} ({why}, reference {p.reference})")
         else:
-            preds.append(f"{p.column}" + (f" (centred at {p.centre:.2f})" if p.centre is not None else ""))
-    lines.append("Predictors: " + ", ".join(preds + list(res.interactions)))
+            preds.append(f"{name(p.column)}" + (f" (centred at {p.centre:.2f})" if p.centre is not None else ""))
+    lines.append("Predictors: " + ", ".join(preds + [_interaction(i, name) for i in res.interactions]))
     lines.append("")
-    rows = coefficient_lines(res)
+    rows = coefficient_lines(res, labels)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for k, row in enumerate(rows):
         lines.append("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))))
@@ -181,7 +232,7 @@ def report_text(res: RegressionResult, style=None) -> str:
         lines.append("Terms with several columns (" + ("design-based Wald F tests):" if survey else
                                                         "likelihood-ratio tests):"))
         for t in f.terms:
-            lines.append(f"  {t.name}: " + (_f_test(t, f.df) if survey else f"χ²({t.df}) = {num(t.chi2)}, "
+            lines.append(f"  {_interaction(t.name, name)}: " + (_f_test(t, f.df) if survey else f"χ²({t.df}) = {num(t.chi2)}, "
                                                                             f"{p_text(t.p)}"))
     nu = f.nuisance
     if nu is not None:
@@ -203,5 +254,10 @@ def report_text(res: RegressionResult, style=None) -> str:
     lines.append(f"Average predicted prevalence: {pct(m, style)} ({round(100 * f.confidence)}% CI {pct(lo, style)} to "
                  f"{pct(hi, style)}).")
     lines.append("")
-    lines.extend(sentences(res, style=style))
+    lines.extend(sentences(res, labels, item, style))
+    codes = [f"{name(p.column)} = {p.column}" for p in res.predictors if name(p.column) != p.column]
+    if item and item != res.item or codes:
+        lines.append("")
+        lines.append("Codes in the data: " + "; ".join(([f"item {res.item}"] if item and item != res.item else [])
+                                                      + codes) + ".")
     return "\n".join(lines)

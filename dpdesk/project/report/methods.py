@@ -185,7 +185,7 @@ def _release_paragraphs(project, c) -> list[str]:
         from dpdesk.project.ledger import ledger
 
         entries = ledger(project)
-        from dpdesk.project.ledger.release_cells import release_cells
+        from dpdesk.project.ledger.release_cells import described, entry_labels, release_cells
     except Exception:  # noqa: BLE001 - no ledger (an old project, no releases): nothing to describe
         return []
     if not entries:
@@ -203,7 +203,7 @@ def _release_paragraphs(project, c) -> list[str]:
         cost = epsilon_text(Fraction(str(e.epsilon)), Fraction(str(delta)) if kind == "gaussian" and delta else 0,
                             up=True)
         cited = f" ({c(key)})" if key else ""
-        out.append(f"A {e.description} was released with {mech}{cited} at {cost}: {release_cells(e).noise}.")
+        out.append(f"A {described(e, entry_labels(project, e))} was released with {mech}{cited} at {cost}: {release_cells(e).noise}.")
     if gaussian:
         comp = ("The privacy loss of all releases was composed with a privacy-loss-distribution accountant "
                 f"(dp_accounting; {c('koskela2020')}) over the ledger's events.")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 
 from dpdesk.project.regression.report import saved_reports
+from dpdesk.project.regression.text import quoted
 from dpdesk.project.report.model import Cell, Column, Figure, Row, Section, Table
 from dpdesk.project.report.number_style import NumberStyle
 
@@ -24,7 +25,26 @@ def latest_regressions(project) -> list:
         key = repr(sorted(report.spec.to_dict().items()))
         latest.pop(key, None)
         latest[key] = report
-    return list(latest.values())
+    return [_with_labels(project, r) for r in latest.values()]
+
+
+def _with_labels(project, report):
+    """A report saved before reports kept their labels: the item's and the predictors' labels from the project."""
+    if report.item_label:
+        return report
+    from dataclasses import replace
+
+    from dpdesk.project.labels import Labels, item_label
+
+    try:
+        dataset = report.spec.dataset or (report.fit or {}).get("dataset")
+        labels = Labels.from_stored(project.column_labels(dataset)) if dataset else Labels()
+    except Exception:  # noqa: BLE001 - its dataset was removed since: the codes, as saved
+        labels = Labels()
+    item = next((it for it in project.items() if it.name == report.spec.item), None)
+    named = {c: labels.column(c) for c in report.spec.predictors if labels.column(c) != c}
+    return replace(report, item_label=item_label(item, project.item_labels()) if item else "",
+                   column_labels={**named, **report.column_labels})
 
 
 def _coefficient_row(label: str, c: dict) -> Row:
@@ -45,7 +65,7 @@ def _test_label(text: str) -> str:
 
 def regression_figures(report, i: int) -> list[Figure]:
     """The odds-ratio forest plot and the predicted-prevalence curve, each with its caption."""
-    item, conf = report.spec.item, f"{100 * report.spec.confidence:g}%"
+    item, conf = quoted(report.outcome), f"{100 * report.spec.confidence:g}%"
     out = []
     if report.forest:
         out.append(Figure(f"odds-ratios:{i}", f"Odds ratios of a true 'yes' to {item}, with {conf} confidence "
@@ -53,10 +73,11 @@ def regression_figures(report, i: int) -> list[Figure]:
                           {"confidence": report.spec.confidence}))
     curve = report.curve or {}
     if curve.get("rows"):
-        out.append(Figure(f"curve:{i}", f"Predicted prevalence of {item} across {curve['predictor']}, with its {conf} "
+        label = report.column(curve["predictor"])
+        out.append(Figure(f"curve:{i}", f"Predicted prevalence of {item} across {label}, with its {conf} "
                           "confidence band (the other predictors at their means)", "prevalence_curve", curve["rows"],
                           {"predictor": curve["predictor"], "kind": curve.get("kind", "numeric"),
-                           "confidence": report.spec.confidence}))
+                           "confidence": report.spec.confidence, "label": label}))
     return out
 
 
@@ -73,7 +94,7 @@ def regression_tables(report, i: int = 1) -> tuple[Table, Table]:
         notes.append(html.escape(separation, quote=False))  # notes are HTML: "< 0.001" must not open a tag
     table = Table(f"regression:{i}", report.title, columns, rows, notes=notes)
     if getattr(report, "design", ""):  # a weighted fit: design-based Wald F tests, no likelihood-ratio tests
-        tests = Table(f"regression-tests:{i}", f"Design-based Wald tests of the regression of {report.spec.item}",
+        tests = Table(f"regression-tests:{i}", f"Design-based Wald tests of the regression of {quoted(report.outcome)}",
                       [Column("Term or model", numeric=False), Column("df", italic=True), Column("F", italic=True),
                        Column("p", italic=True)],
                       [Row([Cell(_test_label(t["test"])), Cell(f"{t['df']}, {t['df2']}", t["df"]),
@@ -83,7 +104,7 @@ def regression_tables(report, i: int = 1) -> tuple[Table, Table]:
                              "freedom (likelihood-ratio tests are not valid with survey weights): each term "
                              "against the model without it, the model against the intercept only."])
         return table, tests
-    tests = Table(f"regression-tests:{i}", f"Likelihood-ratio tests of the regression of {report.spec.item}",
+    tests = Table(f"regression-tests:{i}", f"Likelihood-ratio tests of the regression of {quoted(report.outcome)}",
                   [Column("Term or model", numeric=False), Column("df", italic=True), Column("χ²", italic=True),
                    Column("p", italic=True)],
                   [Row([Cell(_test_label(t["test"])), Cell(NumberStyle.count(t["df"]), t["df"]),
@@ -97,7 +118,7 @@ def regression_tables(report, i: int = 1) -> tuple[Table, Table]:
 def regression_sections(project) -> list[Section]:
     out = []
     for i, report in enumerate(latest_regressions(project), 1):
-        out.append(Section(f"regression:{i}", f"Regression: {report.spec.item}",
+        out.append(Section(f"regression:{i}", f"Regression: {report.outcome}",
                            [html.escape(s, quote=False) for s in report.sentences], list(regression_tables(report, i)),
                            regression_figures(report, i)))
     return out
@@ -110,9 +131,11 @@ def regression_paragraphs(project, c) -> list[str]:
         spec, fit = report.spec, report.fit
         n = next((s["value"] for s in report.statistics if s["statistic"] == "n (rows used)"), None)
         left = next((s["value"] for s in report.statistics if s["statistic"] == "rows left out"), 0)
-        preds = ", ".join(spec.predictors) + (f", and the interaction(s) {', '.join(spec.interactions)}"
-                                              if spec.interactions else "")
-        centred = f" ({', '.join(spec.center)} centred at the mean)" if spec.center else ""
+        column = report.column
+        preds = ", ".join(column(p) for p in spec.predictors) + (
+            f", and the interaction(s) {', '.join(' × '.join(column(x) for x in t.split(':')) for t in spec.interactions)}"
+            if spec.interactions else "")
+        centred = f" ({', '.join(column(p) for p in spec.center)} centred at the mean)" if spec.center else ""
         conf = f"{100 * spec.confidence:g}%"
         method = str(fit.get("ci_method", "profile-likelihood")) if isinstance(fit, dict) else "profile-likelihood"
         model = fit.get("fit", {}) if isinstance(fit, dict) else {}  # the LogisticFit's record
@@ -120,7 +143,7 @@ def regression_paragraphs(project, c) -> list[str]:
             described = str(model.get("sample_design") or "weighted")
             fit = {**fit, "design_df": model["design_df"], "sample_design": described[:1].lower() + described[1:]}
             out.append(
-                f"The probability of a true 'yes' to {spec.item} was modelled by logistic regression with a "
+                f"The probability of a true 'yes' to {quoted(report.outcome)} was modelled by logistic regression with a "
                 f"randomized-response outcome ({c('vandenhout2007')}) and the predictors {preds}{centred}, fitted "
                 f"by weighted pseudo-maximum likelihood on {n:,} respondents of a complex sample "
                 f"({fit.get('sample_design')}); standard errors are the sandwich estimator with the between-PSU "
@@ -129,7 +152,7 @@ def regression_paragraphs(project, c) -> list[str]:
                 f"tests and profile-likelihood intervals are not valid with survey weights).")
             continue
         out.append(
-            f"The probability of a true 'yes' to {spec.item} was modelled by logistic regression with a "
+            f"The probability of a true 'yes' to {quoted(report.outcome)} was modelled by logistic regression with a "
             f"randomized-response outcome ({c('vandenhout2007')}), the recorded answers following the design's "
             f"response matrix, with the predictors {preds}{centred}. The model was fitted by maximum likelihood "
             f"(an EM start, {c('magder1997')}, then Newton's method to convergence) on {n:,} respondents"

@@ -56,13 +56,16 @@ def _notes(entry, rc, grid: bool) -> list[str]:
     return notes
 
 
-def release_table(entry) -> Table:
-    """One release as an APA table: a grid with margins when it has two axes, else rows with intervals."""
-    from dpdesk.project.ledger.release_cells import grid_of, release_cells
+def release_table(entry, labels=None) -> Table:
+    """One release as an APA table: a grid with margins when it has two axes, else rows with intervals.
 
-    rc = release_cells(entry)
+    ``labels`` (``release_cells.entry_labels``): the columns' labels and value labels."""
+    from dpdesk.project.ledger.release_cells import described, grid_of, release_cells
+
+    rc = release_cells(entry, labels)
     keys = list((entry.result or {}).get("keys") or [])
-    title = entry.description[0].upper() + entry.description[1:] + " (noisy release)"
+    text = described(entry, labels)
+    title = text[0].upper() + text[1:] + " (noisy release)"
     grid = grid_of(rc, keys)
     if grid is not None:
         cols = [Column(grid.row_axis, numeric=False)] + [Column(str(c)) for c in grid.cols]
@@ -98,4 +101,7 @@ def release_section(project) -> Section | None:
         return None
     intro = ("These statistics of the non-sensitive variables were published with central differential privacy: "
              "each number carries random noise of a known size, and each interval accounts for it.")
-    return Section("releases", "Noisy releases", [intro], [release_table(e) for e in entries])
+    from dpdesk.project.ledger.release_cells import entry_labels
+
+    return Section("releases", "Noisy releases", [intro],
+                   [release_table(e, entry_labels(project, e)) for e in entries])
