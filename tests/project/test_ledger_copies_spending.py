@@ -196,3 +196,21 @@ def test_the_issue_reproduction_on_the_command_line(tmp_path, home, capsys):
     assert "left ε = 0" in out and "left   ε = 0\n" in out
     code, out, _ = run(capsys, "budget", a, "--json")
     assert '"copies_text": "ε = 0.4"' in out
+
+
+def test_a_release_of_a_copy_made_by_an_older_dpdesk_is_read_from_that_copy_or_said_unchecked(tmp_path, home):
+    """A register without the release's cost (written by a dpdesk before costs were recorded): the release
+    is read from the other copy itself (its row must hash to the register's hash); with that copy gone,
+    the figure says it could not be checked."""
+    import sqlite3
+
+    a, b = split(tmp_path)
+    with sqlite3.connect(heads.registry_path()) as reg:
+        reg.execute("DELETE FROM costs")
+    s = status(b)
+    assert s.copies_checked and s.spent_epsilon == Fraction(65, 100) and s.copies == ((str(a), 1, "ε = 0.3"),)
+    a.unlink()
+    s = status(b)
+    assert not s.copies_checked and s.spent_epsilon == Fraction(35, 100)
+    assert "1 release(s) made in" in s.copies_unchecked and "could not be read" in s.copies_unchecked
+    assert s.people_text.endswith("(the spending of copies on this computer could not be checked)")
