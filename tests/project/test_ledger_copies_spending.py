@@ -206,7 +206,7 @@ def test_a_release_of_a_copy_made_by_an_older_dpdesk_is_read_from_that_copy_or_s
 
     a, b = split(tmp_path)
     with sqlite3.connect(heads.registry_path()) as reg:
-        reg.execute("DELETE FROM costs")
+        reg.execute("DROP TABLE costs")  # a register written by a dpdesk before costs were recorded
     s = status(b)
     assert s.copies_checked and s.spent_epsilon == Fraction(65, 100) and s.copies == ((str(a), 1, "ε = 0.3"),)
     a.unlink()
@@ -214,3 +214,12 @@ def test_a_release_of_a_copy_made_by_an_older_dpdesk_is_read_from_that_copy_or_s
     assert not s.copies_checked and s.spent_epsilon == Fraction(35, 100)
     assert "1 release(s) made in" in s.copies_unchecked and "could not be read" in s.copies_unchecked
     assert s.people_text.endswith("(the spending of copies on this computer could not be checked)")
+
+
+def test_removing_the_shared_data_from_a_copy_does_not_hide_the_people_of_the_shared_history(tmp_path, home):
+    a, b = split(tmp_path)  # A's 0.3 after the split was released from 'd'
+    with Project.open(b) as p:
+        p.remove_dataset("d")
+        p.add_dataset("e", frame(120, seed=5), source={"sha256": "c" * 64})
+    s = status(b)  # B's own releases read 'd' (the register recorded it): A's 'd' release is theirs too
+    assert s.copies == ((str(a), 1, "ε = 0.3"),) and s.spent_epsilon == Fraction(65, 100)

@@ -20,8 +20,10 @@ Dwork & Roth 2014, thm 3.16; with a delta: the PLD accountant at this file's del
 - a release is charged when the respondents it read share at least
   :data:`dpdesk.project.respondents.OVERLAP_WARNING` of their rows with a dataset of this
   file (the signatures of :func:`dpdesk.project.fingerprint.overlap`, this file's computed
-  from its rows, never the file's cached claim), or when its respondents were not recorded
-  (charged: never in the user's favour);
+  from its rows, never the file's cached claim) or with the respondents one of this file's
+  own releases read (as the register recorded them: a dataset removed or recoded after the
+  split does not hide the people of the shared history), or when its respondents were not
+  recorded or this file's data cannot be read (charged: never in the user's favour);
 - releases recorded in this very file (same path: an older backup restored over it) are a
   rollback, confirmed as such (:mod:`dpdesk.project.ledger.rewind`), not a copy;
 - copies made before the first release are projects of their own (no shared release), and
@@ -83,17 +85,40 @@ def _branches(conn, hashes: list[str]) -> list:
     """Register rows of every release descending from one of ``hashes`` but not among them."""
     mine = set(hashes)
     out, frontier = {}, list(hashes)
+    costs = ("c.events, c.respondents FROM releases r LEFT JOIN costs c ON c.hash = r.hash" if _has_costs(conn)
+             else "NULL AS events, NULL AS respondents FROM releases r")  # a register of an older dpdesk
     while frontier:
         part, frontier = frontier[:500], frontier[500:]
-        rows = conn.execute(
-            f"SELECT r.hash, r.prev, r.seq, r.path, c.events, c.respondents FROM releases r "
-            f"LEFT JOIN costs c ON c.hash = r.hash WHERE r.prev IN ({', '.join('?' * len(part))})", part).fetchall()
+        rows = conn.execute(f"SELECT r.hash, r.prev, r.seq, r.path, {costs} "
+                            f"WHERE r.prev IN ({', '.join('?' * len(part))})", part).fetchall()
         for row in rows:
             if row["hash"] in mine or row["hash"] in out:
                 continue
             out[row["hash"]] = row
             frontier.append(row["hash"])
     return list(out.values())
+
+
+def _has_costs(conn) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'costs'").fetchone() is not None
+
+
+def _own_signatures(conn, hashes: list[str]) -> list[dict]:
+    """The respondents' signatures the register recorded for this file's own releases (distinct)."""
+    out, seen = [], set()
+    if not _has_costs(conn):
+        return out
+    for i in range(0, len(hashes), 500):
+        part = hashes[i:i + 500]
+        for (text,) in conn.execute(f"SELECT respondents FROM costs WHERE hash IN ({', '.join('?' * len(part))})",
+                                    part):
+            if text and text not in seen:
+                seen.add(text)
+                try:
+                    out.append(json.loads(text))
+                except ValueError:
+                    continue
+    return out
 
 
 def _from_file(path: str, release_hash: str):
@@ -130,16 +155,18 @@ def elsewhere(conn, path, signatures) -> Copies:
                 return Copies(checked=False, unchecked="this computer's register of ledgers is missing (moved "
                               "or deleted), so the releases of other copies of this project are not known")
             return Copies()  # nothing was ever released on this computer: no copy released here
-        rows = heads.read(lambda reg: _branches(reg, hashes), empty=[])
+        rows, released = heads.read(lambda reg: (_branches(reg, hashes), _own_signatures(reg, hashes)),
+                                    empty=([], []))
     except (ProjectError, sqlite3.Error, OSError) as exc:
         return Copies(checked=False, unchecked=f"this computer's register of ledgers could not be read ({exc})")
     rows = [r for r in rows if _resolved(r["path"]) != here]
     if not rows:
         return Copies()
-    try:
+    try:  # the people of this file: its datasets now, and those its own releases read (the shared history's)
         mine = list(signatures())
     except Exception:  # noqa: BLE001 - data that cannot be read: charge every release (never in the user's favour)
         mine = []
+    mine = mine + list(released) if mine else []
     by_path: dict[str, list] = {}
     counts: dict[str, int] = {}
     missing = []
@@ -148,9 +175,12 @@ def elsewhere(conn, path, signatures) -> Copies:
             sig = json.loads(row["respondents"]) if row["respondents"] else None
         except ValueError:
             sig = None
-        if sig and mine and not any(overlap(s, sig) >= _threshold() for s in mine):
+        if sig and mine and not _same_people(sig, mine):
             continue  # released from other people
-        records = json.loads(row["events"]) if row["events"] else _from_file(row["path"], row["hash"])
+        try:
+            records = json.loads(row["events"]) if row["events"] else _from_file(row["path"], row["hash"])
+        except ValueError:  # a damaged register row: read the release from the copy itself
+            records = _from_file(row["path"], row["hash"])
         if records is None:
             missing.append(row)
             continue
@@ -169,6 +199,15 @@ def elsewhere(conn, path, signatures) -> Copies:
         unchecked = (f"{len(missing)} release(s) made in {where} after it split from this file are not in this "
                      "computer's register with their cost, and that file could not be read")
     return Copies(events, copies, not missing, unchecked, sum(counts.values()))
+
+
+def _same_people(sig, mine) -> bool:
+    """Whether ``sig`` shares at least OVERLAP_WARNING of its rows with one of ``mine`` (a signature
+    that cannot be compared counts as the same people: never in the user's favour)."""
+    try:
+        return any(overlap(s, sig) >= _threshold() for s in mine)
+    except (AttributeError, TypeError, ValueError):
+        return True
 
 
 def _threshold() -> float:
