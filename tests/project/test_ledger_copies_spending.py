@@ -223,3 +223,12 @@ def test_removing_the_shared_data_from_a_copy_does_not_hide_the_people_of_the_sh
         p.add_dataset("e", frame(120, seed=5), source={"sha256": "c" * 64})
     s = status(b)  # B's own releases read 'd' (the register recorded it): A's 'd' release is theirs too
     assert s.copies == ((str(a), 1, "ε = 0.3"),) and s.spent_epsilon == Fraction(65, 100)
+
+
+def test_a_receipt_says_what_was_spent_here_and_in_copies(tmp_path, home):
+    from dpdesk.project.ledger import receipts
+
+    _a, b = split(tmp_path)
+    with Project.open(b) as p:
+        made = receipts.receipt(p)
+    assert made.spent == "ε = 0.35 here and ε = 0.3 in copies on this computer (ε = 0.65 together) of ε = 1"
