@@ -61,6 +61,14 @@ def test_two_copies_count_each_others_spending_after_the_split(view, window, qtb
     copies = [s for s in state.segments if s.label == "copies"]
     assert len(copies) == 1 and copies[0].width == Fraction(3, 10) and str(first) in copies[0].tip
     shot(window, "tabulate_budget_copies")
+    from PySide6.QtWidgets import QLabel
+
+    from dpdesk.gui.dialogs.budget import BudgetDialog
+
+    dialog = BudgetDialog(ledger.budget_status(window.project), window)
+    qtbot.addWidget(dialog)
+    assert any("ε = 0.5 is spent (ε = 0.2 here, ε = 0.3 in copies of this project on this computer" in label.text()
+               for label in dialog.findChildren(QLabel))
 
     histogram(v, 0.6)  # does not fit the people's budget: refused before the click, naming the other file
     assert not v.release_button.isEnabled() and "does not fit" in v.reason.text()
