@@ -232,3 +232,33 @@ def test_a_receipt_says_what_was_spent_here_and_in_copies(tmp_path, home):
     with Project.open(b) as p:
         made = receipts.receipt(p)
     assert made.spent == "ε = 0.35 here and ε = 0.3 in copies on this computer (ε = 0.65 together) of ε = 1"
+
+
+def test_two_copies_releasing_at_the_same_moment_never_spend_past_the_peoples_budget(tmp_path, home):
+    """Threads releasing 0.01 at a time in A and in B at once: the 0.35 the two have left together is
+    spent exactly, never more (one release at a time on this computer, from check to register)."""
+    import threading
+
+    a, b = split(tmp_path)  # 0.35 shared, 0.3 in A after the split: 0.35 left for both together
+    tally = {str(a): 0, str(b): 0}
+    errors = []
+
+    def fire(path, offset):
+        with Project.open(path) as p:
+            for i in range(25):
+                try:
+                    ledger.release(p, {"statistic": "count", "epsilon": "0.01", "confidence": f"0.9{offset + i:04d}"})
+                    tally[str(path)] += 1
+                except ledger.BudgetExceeded:
+                    pass
+                except Exception as exc:  # noqa: BLE001 - any other outcome fails below
+                    errors.append(repr(exc))
+
+    threads = [threading.Thread(target=fire, args=(a, 0)), threading.Thread(target=fire, args=(b, 100))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert tally[str(a)] + tally[str(b)] == 35
+    assert status(a).remaining_epsilon == status(b).remaining_epsilon == 0

@@ -237,6 +237,11 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
     called with "verified", "checked", "noised", "recorded", "committed"; if it raises
     (e.g. a cancelled worker), the transaction is rolled back and nothing is spent.
     """
+    with copies.spending_lock():  # one release at a time on this computer: copies check each other's spending
+        return _release(project, request, dataset, progress)
+
+
+def _release(project, request, dataset, progress) -> LedgerEntry:
     say = progress or (lambda stage: None)
     with project.transaction() as conn:
         ds = _dataset(project, dataset)
