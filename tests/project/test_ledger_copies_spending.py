@@ -187,6 +187,7 @@ def test_the_issue_reproduction_on_the_command_line(tmp_path, home, capsys):
     assert f"{a.resolve()}: ε = 0.3 in 1 release(s)" in out
     code, out, err = run(capsys, "release", b, "--stat", "count", "--epsilon", "0.4")
     assert code == 0, err
+    assert "Note:" not in err  # t.dpdesk's 0.2 is this ledger's release #1, A's 0.3 is counted: nothing to warn
     code, out, err = run(capsys, "ledger", a)
     assert code == 0 and "Ledger intact" in out
     assert "spent here ε = 0.5, in copies on this computer ε = 0.4, left ε = 0.1 of the people's budget" in out

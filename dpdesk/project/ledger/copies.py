@@ -81,6 +81,9 @@ class Copies:
     checked: bool = True
     unchecked: str = ""  # why the figure could not be checked, in words
     releases: int = 0
+    #: every file (resolved path) the register saw holding a release of this file's history or of a copy
+    #: after the split: their spending is in this ledger or charged here, never "not in this budget"
+    lineage: frozenset = frozenset()
 
     def names(self) -> str:
         return ", ".join(c.path for c in self.copies)
@@ -113,6 +116,16 @@ def _branches(conn, hashes: list[str]) -> list:
 
 def _has_costs(conn) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'costs'").fetchone() is not None
+
+
+def _own_paths(conn, hashes: list[str]) -> set[str]:
+    """The files the register saw holding releases of this file's own history."""
+    out = set()
+    for i in range(0, len(hashes), 500):
+        part = hashes[i:i + 500]
+        out |= {r[0] for r in conn.execute(f"SELECT DISTINCT path FROM releases WHERE hash IN "
+                                           f"({', '.join('?' * len(part))})", part)}
+    return out
 
 
 def _own_signatures(conn, hashes: list[str]) -> list[dict]:
@@ -167,13 +180,15 @@ def elsewhere(conn, path, signatures) -> Copies:
                 return Copies(checked=False, unchecked="this computer's register of ledgers is missing (moved "
                               "or deleted), so the releases of other copies of this project are not known")
             return Copies()  # nothing was ever released on this computer: no copy released here
-        rows, released = heads.read(lambda reg: (_branches(reg, hashes), _own_signatures(reg, hashes)),
-                                    empty=([], []))
+        rows, released, paths = heads.read(
+            lambda reg: (_branches(reg, hashes), _own_signatures(reg, hashes), _own_paths(reg, hashes)),
+            empty=([], [], set()))
     except (ProjectError, sqlite3.Error, OSError) as exc:
         return Copies(checked=False, unchecked=f"this computer's register of ledgers could not be read ({exc})")
+    lineage = frozenset(_resolved(p) for p in paths | {r["path"] for r in rows}) - {here}
     rows = [r for r in rows if _resolved(r["path"]) != here]
     if not rows:
-        return Copies()
+        return Copies(lineage=lineage)
     try:  # the people of this file: its datasets now, and those its own releases read (the shared history's)
         mine = list(signatures())
     except Exception:  # noqa: BLE001 - data that cannot be read: charge every release (never in the user's favour)
@@ -210,7 +225,7 @@ def elsewhere(conn, path, signatures) -> Copies:
         where = ", ".join(sorted({str(r["path"]) for r in missing}))
         unchecked = (f"{len(missing)} release(s) made in {where} after it split from this file are not in this "
                      "computer's register with their cost, and that file could not be read")
-    return Copies(events, copies, not missing, unchecked, sum(counts.values()))
+    return Copies(events, copies, not missing, unchecked, sum(counts.values()), lineage)
 
 
 def _same_people(sig, mine) -> bool:

@@ -312,8 +312,8 @@ def shared_spending(project, dataset: str | None = None) -> list[str]:
     """Warnings, in words, for the respondents of ``dataset`` (default: the active one) already released
     from in another project or copy on this computer, each naming that project and what it spent
     there (the respondents' registry, :mod:`dpdesk.project.respondents`). The spending of copies of this
-    project after they split from it is counted in this budget (:mod:`dpdesk.project.ledger.copies`) and
-    not warned about; that of an unrelated project is not in this budget: the warning says so, it stops
+    project after they split from it is counted in this budget (:mod:`dpdesk.project.ledger.copies`), and
+    that of the file a copy was made from is in its ledger: neither is warned about; that of an unrelated project is not in this budget: the warning says so, it stops
     nothing. A copies' spending that could not be checked is said. Never raises (a registry that cannot
     be read gives no warning)."""
     try:
@@ -331,7 +331,8 @@ def shared_spending(project, dataset: str | None = None) -> list[str]:
             others = copies.of_project(project, conn)
     except (OSError, sqlite3.Error, ValueError, KeyError, TypeError, DpdeskError):
         return []
-    counted = {copies._resolved(c.path) for c in others.copies}
+    # files of this project's history (its spending is in this ledger) or copies charged here: not warned about
+    counted = {copies._resolved(c.path) for c in others.copies} | set(others.lineage)
     out = [s.message() for s in seen if not s.here and copies._resolved(s.project) not in counted]
     if not others.checked:
         out.append(f"The spending of copies of this project on this computer could not be checked: "
