@@ -341,7 +341,8 @@ def cmd_ledger(args) -> int:
         print(json.dumps({"intact": check.ok, "problems": check.problems, "rolled_back": check.rollback is not None,
                           "rollback": check.rollback, "verified": check.trust, "verification": check.trust_text,
                           "head": {"releases": check.releases, "hash": check.head, "project_id": check.project_id},
-                          "confirmed_rollbacks": check.rollbacks, "releases": _plain(entries)},
+                          "confirmed_rollbacks": check.rollbacks, "releases": _plain(entries),
+                          "budget": _plain(status) if status is not None else None},
                          indent=2, ensure_ascii=False))
         return 0 if check.ok else 1
     if not entries:

@@ -197,6 +197,12 @@ def test_the_issue_reproduction_on_the_command_line(tmp_path, home, capsys):
     assert "left ε = 0" in out and "left   ε = 0\n" in out
     code, out, _ = run(capsys, "budget", a, "--json")
     assert '"copies_text": "ε = 0.4"' in out
+    import json
+
+    code, out, _ = run(capsys, "ledger", a, "--json")
+    budget = json.loads(out)["budget"]
+    assert budget["spent_here_text"] == "ε = 0.6" and budget["copies_text"] == "ε = 0.4"
+    assert budget["copies"] == [[str(b.resolve()), 1, "ε = 0.4"]] and budget["remaining_epsilon"] == "0"
 
 
 def test_a_release_of_a_copy_made_by_an_older_dpdesk_is_read_from_that_copy_or_said_unchecked(tmp_path, home):
