@@ -86,7 +86,8 @@ def test_two_copies_count_each_others_spending_after_the_split(view, window, qtb
 
     v = _tabulate(window, first)  # the first file goes on, and counts the copy's 0.4
     histogram(v, 0.1)
-    assert v.meter.state.people_text.startswith("spent here ε = 0.5, in copies on this computer ε = 0.4, left ε = 0.1")
+    assert v.meter.state.people_text.startswith(
+        "spent here ε = 0.5, in copies on this computer ε = 0.4, left ε = 0.1")
     assert v.release_button.isEnabled()
     release_and_wait(v, qtbot)
     assert ledger.budget_status(window.project).remaining_epsilon == 0

@@ -204,9 +204,11 @@ def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget,
         summary = summary.replace(" so it does not fit.", f" so it does not fit. Copies of this project on this "
                                   f"computer spent part of these people's budget after they split from this file: "
                                   f"{named}.", 1)
-    spent_where = (f"{epsilon_text(before, d, up=True)} (here {epsilon_text(accounting.epsilon(list(spent_events), d), d, up=True)}, "
-                   f"in copies on this computer {epsilon_text(accounting.epsilon(theirs, d), d, up=True)})"
-                   if theirs else epsilon_text(before, d, up=True))
+    spent_where = epsilon_text(before, d, up=True)
+    if theirs:
+        here = epsilon_text(accounting.epsilon(list(spent_events), d), d, up=True)
+        elsewhere = epsilon_text(accounting.epsilon(theirs, d), d, up=True)
+        spent_where += f" (here {here}, in copies on this computer {elsewhere})"
     details = (f"Details: the {spec.description} of {ds_name!r} asks for {what}, costing "
                f"{epsilon_text(cost, d, up=True)}. Already spent: {spent_where}; remaining: "
                f"{epsilon_text(remaining, d, up=False)}.")
@@ -266,8 +268,9 @@ def _release(project, request, dataset, progress) -> LedgerEntry:
         report = ds.report if isinstance(ds.report, dict) else {}
         typed, data = columns_of(spec.request, frame, ds.name, report.get("missing_values"))
         rel = spec.draw(data, typed)
-        try:  # the respondents read, for the register's costs (copies of this project count them)
-            read_sig = respondents.signature(project, ds, frame)
+        try:  # the respondents read, from the rows (never the file's cached claim), for the register's costs
+            read_sig = respondents.respondents_signature(frame)
+            respondents.signature(project, ds, frame)  # cached in the file before sealing: the register records it
         except (ValueError, TypeError, KeyError):
             read_sig = None
         say("noised")
@@ -313,9 +316,9 @@ def shared_spending(project, dataset: str | None = None) -> list[str]:
     from in another project or copy on this computer, each naming that project and what it spent
     there (the respondents' registry, :mod:`dpdesk.project.respondents`). The spending of copies of this
     project after they split from it is counted in this budget (:mod:`dpdesk.project.ledger.copies`), and
-    that of the file a copy was made from is in its ledger: neither is warned about; that of an unrelated project is not in this budget: the warning says so, it stops
-    nothing. A copies' spending that could not be checked is said. Never raises (a registry that cannot
-    be read gives no warning)."""
+    that of the file a copy was made from is in its ledger: neither is warned about. That of an unrelated
+    project is not in this budget: the warning says so, it stops nothing. Copies' spending that could not
+    be checked is said. Never raises (a registry that cannot be read gives no warning)."""
     try:
         ds = _dataset(project, dataset)
         with project.transaction() as conn:
