@@ -269,3 +269,24 @@ def test_two_copies_releasing_at_the_same_moment_never_spend_past_the_peoples_bu
     assert errors == []
     assert tally[str(a)] + tally[str(b)] == 35
     assert status(a).remaining_epsilon == status(b).remaining_epsilon == 0
+
+
+def test_a_budget_lowered_in_one_copy_after_the_split_holds_in_the_other(tmp_path, home, capsys):
+    """A lowers the budget to 0.8 after the split (B was confirmed before): the lower promise to the same
+    people holds in B too, and B's refusal says where it was lowered and how to lower B's."""
+    a, b = split(tmp_path)  # 0.35 shared + A's 0.3: 0.65 spent of the people's budget
+    with Project.open(a) as p:
+        ledger.lower_budget(p, "0.8")
+    s = status(b)
+    assert s.total_epsilon == 1 and s.remaining_epsilon == Fraction(15, 100)  # 0.8 - 0.65, not 1 - 0.65
+    assert s.people_text.endswith(f"left ε = 0.15 of the people's budget ε = 0.8 (lowered in {a})")
+    with Project.open(b) as p:
+        assert not ledger.preview(p, dict(COUNT, epsilon="0.22")).fits
+        with pytest.raises(ledger.BudgetExceeded) as exc:
+            ledger.release(p, dict(COUNT, epsilon="0.22"))  # fits B's 1, not the people's 0.8
+        assert f"lowered to ε = 0.8 in {a}" in str(exc.value) and "--set 0.8" in str(exc.value)
+        assert "ε = 0.15 is left" in str(exc.value)
+        ledger.release(p, dict(COUNT, epsilon="0.15"))
+    assert releases(b) == 4 and status(a).remaining_epsilon == 0 == status(b).remaining_epsilon
+    code, out, err = run(capsys, "budget", b)
+    assert "of the people's budget ε = 0.8 (lowered in" in out

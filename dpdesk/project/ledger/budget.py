@@ -65,6 +65,10 @@ class BudgetStatus:
     #: False when the copies' spending could not be checked (``copies_unchecked`` says why)
     copies_checked: bool = True
     copies_unchecked: str = ""
+    #: a budget lowered in a copy after the split (the lowest this computer sealed in the shared budget
+    #: history): it holds here too; its text and where it was lowered ("" when none)
+    people_budget_text: str = ""
+    lowered_in: str = ""
 
     @property
     def people_text(self) -> str:
@@ -73,7 +77,9 @@ class BudgetStatus:
         text = f"spent here {self.spent_here_text or self.spent_text}"
         if self.copies:
             text += f", in copies on this computer {self.copies_text}"
-        text += f", left {self.remaining_text} of the people's budget {self.total_text}"
+        text += f", left {self.remaining_text} of the people's budget {self.people_budget_text or self.total_text}"
+        if self.lowered_in:
+            text += f" (lowered in {self.lowered_in})"
         if not self.copies_checked:
             text += " (the spending of copies on this computer could not be checked)"
         return text
@@ -232,6 +238,12 @@ def _status(conn, ds_name: str, sha: str, budget: _Budget, intact: bool, others=
             per_copy = tuple((c.path, c.releases, epsilon_text(accounting.epsilon(list(c.events), budget.delta),
                                                                budget.delta, up=True)) for c in others.copies)
     remaining = max(Fraction(0), budget.epsilon - spent) if spent != math.inf else Fraction(0)
+    people, lowered_in = "", ""
+    if others is not None and others.floor is not None:  # a budget lowered in a copy holds here too
+        from dpdesk.project.ledger.copies import floor_remaining
+
+        remaining = min(remaining, floor_remaining(events + list(others.events), others.floor))
+        people, lowered_in = others.floor["budget"], str(others.floor["path"])
     return BudgetStatus(
         dataset=ds_name, dataset_sha256=sha, total_epsilon=budget.epsilon, total_delta=budget.delta,
         spent_epsilon=spent, remaining_epsilon=remaining, releases=n,
@@ -239,7 +251,8 @@ def _status(conn, ds_name: str, sha: str, budget: _Budget, intact: bool, others=
         spent_text=epsilon_text(spent, budget.delta, up=True),
         remaining_text=epsilon_text(remaining, budget.delta, up=False),
         ledger_intact=intact, spent_here_epsilon=here, spent_here_text=epsilon_text(here, budget.delta, up=True),
-        copies_text=copies_text, copies=per_copy, copies_checked=checked, copies_unchecked=why)
+        copies_text=copies_text, copies=per_copy, copies_checked=checked, copies_unchecked=why,
+        people_budget_text=people, lowered_in=lowered_in)
 
 
 def budget_status(project, dataset: str | None = None) -> BudgetStatus | None:

@@ -26,6 +26,10 @@ Dwork & Roth 2014, thm 3.16; with a delta: the PLD accountant at this file's del
   recorded or this file's data cannot be read (charged: never in the user's favour);
 - releases recorded in this very file (same path: an older backup restored over it) are a
   rollback, confirmed as such (:mod:`dpdesk.project.ledger.rewind`), not a copy;
+- a budget lowered in a copy after the split (the register's lowest budget sealed for the
+  budget history both files share, :func:`dpdesk.project.ledger.history.floor`) holds in
+  every copy: what is left is the smaller of this file's remainder and that budget's
+  (its epsilon minus every charged event composed at its delta);
 - copies made before the first release are projects of their own (no shared release), and
   an unrelated project with the same respondents is warned about, never charged
   (:func:`dpdesk.project.ledger.releases.shared_spending`): nothing links its budget to
@@ -44,12 +48,13 @@ import os
 import sqlite3
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from dpdesk.errors import BudgetError, ProjectError
 from dpdesk.mechanisms import accounting
 from dpdesk.project.fingerprint import overlap
-from dpdesk.project.ledger import chain, heads, key
+from dpdesk.project.ledger import chain, heads, history, key
 
 try:  # POSIX
     import fcntl
@@ -84,6 +89,9 @@ class Copies:
     #: every file (resolved path) the register saw holding a release of this file's history or of a copy
     #: after the split: their spending is in this ledger or charged here, never "not in this budget"
     lineage: frozenset = frozenset()
+    #: the lowest budget this computer sealed in the budget history this file shares with its copies
+    #: (:func:`history.floor`: epsilon, delta, budget text, path, time), when lower than this file's
+    floor: dict | None = None
 
     def names(self) -> str:
         return ", ".join(c.path for c in self.copies)
@@ -180,15 +188,18 @@ def elsewhere(conn, path, signatures) -> Copies:
                 return Copies(checked=False, unchecked="this computer's register of ledgers is missing (moved "
                               "or deleted), so the releases of other copies of this project are not known")
             return Copies()  # nothing was ever released on this computer: no copy released here
-        rows, released, paths = heads.read(
-            lambda reg: (_branches(reg, hashes), _own_signatures(reg, hashes), _own_paths(reg, hashes)),
-            empty=([], [], set()))
+        budgets = history.budget_rows(conn)
+        rows, released, paths, floor = heads.read(
+            lambda reg: (_branches(reg, hashes), _own_signatures(reg, hashes), _own_paths(reg, hashes),
+                         history.floor(reg, budgets)),
+            empty=([], [], set(), None))
     except (ProjectError, sqlite3.Error, OSError) as exc:
         return Copies(checked=False, unchecked=f"this computer's register of ledgers could not be read ({exc})")
     lineage = frozenset(_resolved(p) for p in paths | {r["path"] for r in rows}) - {here}
     rows = [r for r in rows if _resolved(r["path"]) != here]
     if not rows:
         return Copies(lineage=lineage)
+    floor = _lower(floor, budgets)
     try:  # the people of this file: its datasets now, and those its own releases read (the shared history's)
         mine = list(signatures())
     except Exception:  # noqa: BLE001 - data that cannot be read: charge every release (never in the user's favour)
@@ -225,7 +236,27 @@ def elsewhere(conn, path, signatures) -> Copies:
         where = ", ".join(sorted({str(r["path"]) for r in missing}))
         unchecked = (f"{len(missing)} release(s) made in {where} after it split from this file are not in this "
                      "computer's register with their cost, and that file could not be read")
-    return Copies(events, copies, not missing, unchecked, sum(counts.values()), lineage)
+    return Copies(events, copies, not missing, unchecked, sum(counts.values()), lineage, floor)
+
+
+def floor_remaining(events, floor) -> Fraction | None:
+    """What the lowest budget of the shared history leaves after ``events`` (None: no lower budget):
+    its epsilon minus the events composed at its delta (:func:`accounting.epsilon`), at least 0."""
+    if floor is None:
+        return None
+    spent = accounting.epsilon(list(events), floor["delta"])
+    return Fraction(0) if spent == float("inf") else max(Fraction(0), floor["epsilon"] - spent)
+
+
+def _lower(floor, budgets) -> dict | None:
+    """``floor`` when it is below this file's budget in force (a budget lowered in a copy after the split)."""
+    if floor is None or not budgets:
+        return None
+    try:
+        eps, delta = Fraction(budgets[-1][1]), Fraction(budgets[-1][2] or 0)
+    except (ValueError, ZeroDivisionError, TypeError):
+        return None
+    return floor if floor["epsilon"] < eps or floor["delta"] < delta else None
 
 
 def _same_people(sig, mine) -> bool:

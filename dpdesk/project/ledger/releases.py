@@ -187,6 +187,9 @@ def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget,
     theirs = list(others.events) if others is not None else []
     before = accounting.epsilon(list(spent_events) + theirs, d)
     remaining = max(Fraction(0), budget.epsilon - before) if before != math.inf else Fraction(0)
+    floor = others.floor if others is not None else None
+    if floor is not None:  # a budget lowered in a copy after the split holds here too
+        remaining = min(remaining, copies.floor_remaining(list(spent_events) + theirs, floor))
     what = "; ".join(accounting.describe(e) for e in planned)
     noun = _NOUNS.get(spec.statistic, spec.statistic)
     left = "nothing is left" if remaining <= 0 else f"{epsilon_text(remaining, d, up=False)} is left"
@@ -198,6 +201,11 @@ def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget,
     summary = (f"This {noun} would cost {epsilon_text(cost, d, up=True)}; {left} "
                f"(of {epsilon_text(budget.epsilon, d, up=False)}), so it does not fit. Release refused: nothing "
                f"was spent and no noise was drawn. {fix}")
+    if floor is not None:
+        summary = summary.replace(" so it does not fit.", f" so it does not fit. The budget of these people was "
+                                  f"lowered to {floor['budget']} in {floor['path']} (a copy of this project on this "
+                                  f"computer), and the lower budget holds in every copy; to fix it here too: dpdesk "
+                                  f"budget PROJECT --set {number_text(floor['epsilon'], up=False)}.", 1)
     if theirs:
         named = "; ".join(f"{epsilon_text(accounting.epsilon(list(c.events), d), d, up=True)} in {c.path} "
                           f"({c.releases} release(s))" for c in others.copies)
@@ -215,6 +223,11 @@ def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget,
     exc = BudgetExceeded(f"{summary}\n{details}")
     exc.summary, exc.details = summary, details
     return exc
+
+
+def _fits_floor(events, floor) -> bool:
+    """Whether ``events`` fit the lowest budget of the shared history (a budget lowered in a copy)."""
+    return floor is None or accounting.epsilon(list(events), floor["delta"]) <= floor["epsilon"]
 
 
 def _no_budget(ds_name: str) -> BudgetError:
@@ -260,8 +273,9 @@ def _release(project, request, dataset, progress) -> LedgerEntry:
             return _entry(row, replayed=True)
         spent_events = _spent_events(conn)
         others = copies.of_project(project, conn)  # the same people's spending in copies of this project
-        after = accounting.epsilon(spent_events + list(others.events) + list(spec.events), budget.delta)
-        if not after <= budget.epsilon:
+        every = spent_events + list(others.events) + list(spec.events)
+        after = accounting.epsilon(every, budget.delta)
+        if not after <= budget.epsilon or not _fits_floor(every, others.floor):
             raise _refusal(spec, ds.name, spent_events, budget, others)
         say("checked")
         frame = project.dataset_frame(ds.name)
@@ -377,9 +391,12 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
     if budget is None:
         return Preview(spec.request, spec.mechanism, planned, cost, epsilon_text(cost, delta, up=True), hw, None,
                        None, "no budget set", False, replay, str(_no_budget(ds.name)), spec.noise)
-    after = accounting.epsilon(spent_events + ([] if replay else list(planned)), delta)
+    every = spent_events + ([] if replay else list(planned))
+    after = accounting.epsilon(every, delta)
     remaining = max(Fraction(0), budget.epsilon - after) if after != math.inf else Fraction(0)
-    fits = intact and (replay or after <= budget.epsilon)
+    if others.floor is not None:  # a budget lowered in a copy after the split holds here too
+        remaining = min(remaining, copies.floor_remaining(every, others.floor))
+    fits = intact and (replay or (after <= budget.epsilon and _fits_floor(every, others.floor)))
     message = ""
     if not intact:  # edited, rolled back or holding data released under another ledger: said as the check says it
         message = check.headline
