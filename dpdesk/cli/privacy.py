@@ -128,7 +128,22 @@ def _cost(entry) -> str:
 
 
 def _status_line(status) -> str:
+    if status.copies or not status.copies_checked:  # the same people's spending in copies of this project
+        return f"Project budget: {status.people_text}."
     return f"Project budget: spent {status.spent_text} of {status.total_text}; left {status.remaining_text}."
+
+
+def _copies_lines(status) -> list[str]:
+    """The spending of copies of this project on this computer, one line per copy (none: no line)."""
+    lines = []
+    if status.copies or not status.copies_checked:
+        lines.append(f"  For these people: {status.people_text}.")
+    for path, n, text in status.copies:
+        lines.append(f"    {path}: {text} in {n} release(s) made there after it split from this file")
+    if not status.copies_checked:
+        lines.append(f"    The spending of copies could not be checked: {status.copies_unchecked}. Keep every copy "
+                     "within what you promised these people.")
+    return lines
 
 
 def _request(args) -> dict:
@@ -187,8 +202,14 @@ def cmd_budget(args) -> int:
     if status.dataset:
         print(f"  active dataset {status.dataset!r} (data SHA-256 {status.dataset_sha256[:12]}...)")
     print(f"  total  {status.total_text}")
-    print(f"  spent  {status.spent_text} in {status.releases} release(s)")
+    if status.copies:
+        print(f"  spent  {status.spent_text} (here {status.spent_here_text} in {status.releases} release(s), in "
+              f"copies on this computer {status.copies_text})")
+    else:
+        print(f"  spent  {status.spent_text} in {status.releases} release(s)")
     print(f"  left   {status.remaining_text}")
+    for line in _copies_lines(status):
+        print(line)
     if status.total_delta:
         print("  (epsilon at this delta, from the composition of all releases by a privacy-loss-distribution accountant)")
     if not status.ledger_intact:
@@ -314,6 +335,7 @@ def cmd_ledger(args) -> int:
         entries = ledger.ledger(project)
         check = ledger.verify_ledger(project)
         labels = {e.seq: entry_labels(project, e) for e in entries}
+        status = ledger.budget_status(project) if project.datasets() else None
     if args.export:
         seq, path = args.export
         entry = next((e for e in entries if str(e.seq) == seq.lstrip("#")), None)
@@ -327,7 +349,8 @@ def cmd_ledger(args) -> int:
         print(json.dumps({"intact": check.ok, "problems": check.problems, "rolled_back": check.rollback is not None,
                           "rollback": check.rollback, "verified": check.trust, "verification": check.trust_text,
                           "head": {"releases": check.releases, "hash": check.head, "project_id": check.project_id},
-                          "confirmed_rollbacks": check.rollbacks, "releases": _plain(entries)},
+                          "confirmed_rollbacks": check.rollbacks, "releases": _plain(entries),
+                          "budget": _plain(status) if status is not None else None},
                          indent=2, ensure_ascii=False))
         return 0 if check.ok else 1
     if not entries:
@@ -348,6 +371,10 @@ def cmd_ledger(args) -> int:
             sealed = f", sealed with key id {check.sealed_by}" if check.sealed_by else ""
             print(f"Head: release #{check.releases}, SHA-256 {check.head}{sealed} (compare with the head the "
                   "project's owner sees on their computer).")
+        if status is not None:
+            print(f"Privacy budget: {status.people_text}.")
+            for line in _copies_lines(status)[1:]:
+                print(line)
         return 0
     print("WARNING: " + check.message(args.project))
     return 1

@@ -528,5 +528,9 @@ def _budget_metadata(project) -> dict:
         return {"privacy budget": "none set (no noisy releases)"}
     if status is None:
         return {"privacy budget": "none set (no noisy releases)"}
-    return {"privacy budget total": status.total_text, "privacy budget spent": status.spent_text,
-            "privacy budget left": status.remaining_text}
+    out = {"privacy budget total": status.total_text, "privacy budget spent": status.spent_text,
+           "privacy budget left": status.remaining_text}
+    if status.copies:  # spent is this file's together with its copies on this computer (the same people)
+        out["privacy budget spent here"] = status.spent_here_text
+        out["privacy budget spent in copies on this computer"] = status.copies_text
+    return out

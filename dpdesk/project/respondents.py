@@ -116,6 +116,30 @@ def of_project(project):
     return compute
 
 
+def signatures_of(project):
+    """A callable giving the respondents' signature of each dataset of ``project``, computed from the
+    rows (as :func:`of_project`, never the file's cached claim) and kept in memory with the project.
+    The ledger's count of the spending of copies (:mod:`dpdesk.project.ledger.copies`) uses it."""
+    def compute() -> list[dict]:
+        datasets = project.datasets()
+        key = tuple((ds.id, ds.name, getattr(ds, "n_rows", None), getattr(ds, "sha256", None)) for ds in datasets)
+        kept = getattr(project, "_signatures_of_rows", None)
+        if kept is not None and kept[0] == key:
+            return list(kept[1])
+        out = []
+        for ds in datasets:
+            try:
+                out.append(respondents_signature(project.dataset_frame(ds.name)))
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue
+        try:
+            project._signatures_of_rows = (key, tuple(out))
+        except AttributeError:
+            pass
+        return out
+    return compute
+
+
 def remember_release(project, dataset, spent_text: str, frame=None) -> None:
     """After a release: these respondents were released from this project, ``spent_text`` so far."""
     sig = signature(project, dataset, frame)

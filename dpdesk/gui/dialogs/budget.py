@@ -90,7 +90,9 @@ class BudgetDialog(QDialog):
         lowering = current is not None
         self.setWindowTitle("Lower the privacy budget" if lowering else "Set the privacy budget")
         intro = QLabel(
-            (f"The privacy budget of this project is {current.total_text}; {current.spent_text} is spent. "
+            (f"The privacy budget of this project is {current.total_text}; {current.spent_text} is spent"
+             + (f" ({current.spent_here_text} here, {current.copies_text} in copies of this project on this "
+                "computer, from the same people)" if getattr(current, "copies", ()) else "") + ". "
              + LOWER_ONLY) if lowering else
             "Every noisy table you publish spends part of a fixed <b>privacy budget</b> (epsilon, ε). Smaller "
             "means better protection for each respondent and noisier tables. The budget protects the people in "

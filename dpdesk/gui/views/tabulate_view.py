@@ -390,6 +390,8 @@ class TabulateView(QWidget):
                     "be taken back.")
             from dpdesk.project import ledger
 
+            if self.status.copies:  # the same people's spending in copies of this project counts here too
+                text += f"\n\nThese people's budget: {self.status.people_text}."
             for warning in ledger.shared_spending(self.project):  # the same people, another project or copy
                 text += f"\n\nNote: {warning}"
         self._start([pv.request], text)

@@ -66,6 +66,11 @@ class MeterState:
     dataset: str = ""
     message: str = ""
     extra: dict = field(default_factory=dict)
+    #: the spending of copies of this project on this computer (ledger.copies): shown beside this file's
+    spent_here_text: str = ""
+    copies_text: str = ""
+    people_text: str = ""
+    copies_checked: bool = True
 
     @property
     def has_budget(self) -> bool:
@@ -107,6 +112,8 @@ def meter_state(project, pending=None) -> MeterState:
     intact = intact and status.ledger_intact
     spent = status.spent_epsilon if status.spent_epsilon != math.inf else status.total_epsilon
     spent = Fraction(spent)
+    here = status.spent_here_epsilon if status.spent_here_epsilon != math.inf else spent
+    here = min(Fraction(here), spent) if status.copies else spent
     entries = ledger.ledger(project)  # the budget is the project's: every dataset's releases spend it
     segments, before = [], Fraction(0)
     marks = []
@@ -124,7 +131,7 @@ def meter_state(project, pending=None) -> MeterState:
     for e, w in marks:
         if e.dataset not in labels:
             labels[e.dataset] = entry_labels(project, e)
-        width = w * spent / recorded if recorded else Fraction(0)
+        width = w * here / recorded if recorded else Fraction(0)
         own = e.cost.get("epsilon", "?") if isinstance(e.cost, dict) else "?"
         try:
             own_text = epsilon_text(Fraction(own), status.total_delta, up=True)
@@ -137,6 +144,11 @@ def meter_state(project, pending=None) -> MeterState:
         what = described(e, labels[e.dataset])
         segments.append(Segment(width, f"#{e.seq}", f"Release #{e.seq} on {_when(e.time)}: {what}. "
                                 f"It cost {own_text}.{extra}", e.seq))
+    if status.copies:  # the same people's spending in copies of this project, after they split from this file
+        named = "; ".join(f"{text} in {path} ({n} release(s))" for path, n, text in status.copies)
+        segments.append(Segment(spent - here, "copies", f"Spent in copies of this project on this computer after "
+                                f"they split from this file: {named}. They released from the same people, so it "
+                                f"counts against this budget too."))
     pend, fits = None, True
     if pending is not None and not pending.replay:
         fits = bool(pending.fits)
@@ -154,7 +166,9 @@ def meter_state(project, pending=None) -> MeterState:
         pend = Segment(width, "pending", tip)
     return MeterState(status.total_epsilon, status.total_delta, spent, status.remaining_epsilon,
                       status.total_text, status.spent_text, status.remaining_text, status.releases,
-                      tuple(segments), pend, fits, intact, rolled_back, status.dataset)
+                      tuple(segments), pend, fits, intact, rolled_back, status.dataset,
+                      spent_here_text=status.spent_here_text, copies_text=status.copies_text,
+                      people_text=status.people_text, copies_checked=status.copies_checked)
 
 
 def summary(state: MeterState) -> str:
@@ -162,6 +176,8 @@ def summary(state: MeterState) -> str:
     if not state.has_budget:
         return state.message or "No privacy budget set"
     text = f"{state.spent_text} spent of {state.total_text}; {state.remaining_text} left"
+    if state.copies_text or not state.copies_checked:
+        text = state.people_text[:1].upper() + state.people_text[1:]
     if not state.intact:
         text += (" — older copy of the project (ledger rolled back), releases stopped" if state.rolled_back else
                  " — ledger edited outside dpdesk, releases stopped")
@@ -356,7 +372,11 @@ class BudgetPanel(QWidget):
             self.button.setEnabled(bool(state.dataset))
             return
         self.total.setText(f"<b>Total</b> {state.total_text}")
-        self.spent.setText(f"<b>Spent</b> {state.spent_text} in {state.releases} release(s)")
+        if state.copies_text:
+            self.spent.setText(f"<b>Spent here</b> {state.spent_here_text} in {state.releases} release(s); "
+                               f"<b>in copies on this computer</b> {state.copies_text}")
+        else:
+            self.spent.setText(f"<b>Spent</b> {state.spent_text} in {state.releases} release(s)")
         red = state.warning
         colour = "#c62828" if red else ("#b36b00" if state.nearly_full else None)
         left = f"<span style='color:{colour}'>{state.remaining_text}</span>" if colour else state.remaining_text
@@ -384,6 +404,11 @@ class BudgetPanel(QWidget):
             note = "Nothing spent yet. Each release will show here as a block; hover over one to see what it was."
         else:
             note = "Each block is one release; hover over it to see what it was."
+        if state.copies_text:
+            note += (f" The last block is what copies of this project on this computer spent from the same people "
+                     f"after they split from this file: {state.people_text}.")
+        elif not state.copies_checked:
+            note += " The spending of copies of this project on this computer could not be checked."
         if state.delta:
             note += (" With a δ, spending is the ε of all releases together (privacy-loss-distribution "
                      "accountant), less than their sum.")

@@ -55,6 +55,34 @@ class BudgetStatus:
     spent_text: str
     remaining_text: str
     ledger_intact: bool = True
+    #: this file's own spending (``spent_*`` is it together with that of its copies, composed)
+    spent_here_epsilon: Fraction | float = Fraction(0)
+    spent_here_text: str = ""
+    #: the spending of copies of this project on this computer after they split from this file
+    #: (:mod:`dpdesk.project.ledger.copies`): their text, and (path, releases, text) per copy
+    copies_text: str = ""
+    copies: tuple = ()
+    #: False when the copies' spending could not be checked (``copies_unchecked`` says why)
+    copies_checked: bool = True
+    copies_unchecked: str = ""
+    #: a budget lowered in a copy after the split (the lowest this computer sealed in the shared budget
+    #: history): it holds here too; its text and where it was lowered ("" when none)
+    people_budget_text: str = ""
+    lowered_in: str = ""
+
+    @property
+    def people_text(self) -> str:
+        """"spent here X, in copies on this computer Y, left Z of the people's budget W" (the copies
+        only when there are some; said as not checked when the register could not be read)."""
+        text = f"spent here {self.spent_here_text or self.spent_text}"
+        if self.copies:
+            text += f", in copies on this computer {self.copies_text}"
+        text += f", left {self.remaining_text} of the people's budget {self.people_budget_text or self.total_text}"
+        if self.lowered_in:
+            text += f" (lowered in {self.lowered_in})"
+        if not self.copies_checked:
+            text += " (the spending of copies on this computer could not be checked)"
+        return text
 
 
 def _now() -> str:
@@ -196,25 +224,44 @@ def _spent_events(conn) -> list:
     return events
 
 
-def _status(conn, ds_name: str, sha: str, budget: _Budget, intact: bool) -> BudgetStatus:
+def _status(conn, ds_name: str, sha: str, budget: _Budget, intact: bool, others=None) -> BudgetStatus:
     events = _spent_events(conn)
     n = conn.execute("SELECT count(*) FROM releases").fetchone()[0]
-    spent = accounting.epsilon(events, budget.delta)
+    here = accounting.epsilon(events, budget.delta)
+    copies_text, per_copy, checked, why = "", (), True, ""
+    spent = here
+    if others is not None:
+        checked, why = others.checked, others.unchecked
+        if others.events:
+            spent = accounting.epsilon(events + list(others.events), budget.delta)
+            copies_text = epsilon_text(accounting.epsilon(list(others.events), budget.delta), budget.delta, up=True)
+            per_copy = tuple((c.path, c.releases, epsilon_text(accounting.epsilon(list(c.events), budget.delta),
+                                                               budget.delta, up=True)) for c in others.copies)
     remaining = max(Fraction(0), budget.epsilon - spent) if spent != math.inf else Fraction(0)
+    people, lowered_in = "", ""
+    if others is not None and others.floor is not None:  # a budget lowered in a copy holds here too
+        from dpdesk.project.ledger.copies import floor_remaining
+
+        remaining = min(remaining, floor_remaining(events + list(others.events), others.floor))
+        people, lowered_in = others.floor["budget"], str(others.floor["path"])
     return BudgetStatus(
         dataset=ds_name, dataset_sha256=sha, total_epsilon=budget.epsilon, total_delta=budget.delta,
         spent_epsilon=spent, remaining_epsilon=remaining, releases=n,
         total_text=epsilon_text(budget.epsilon, budget.delta, up=False),
         spent_text=epsilon_text(spent, budget.delta, up=True),
         remaining_text=epsilon_text(remaining, budget.delta, up=False),
-        ledger_intact=intact)
+        ledger_intact=intact, spent_here_epsilon=here, spent_here_text=epsilon_text(here, budget.delta, up=True),
+        copies_text=copies_text, copies=per_copy, copies_checked=checked, copies_unchecked=why,
+        people_budget_text=people, lowered_in=lowered_in)
 
 
 def budget_status(project, dataset: str | None = None) -> BudgetStatus | None:
     """Total, spent and remaining budget of the project (None when no budget was set).
 
-    Spending counts every release from any of the project's data. ``dataset`` (default: the
-    active one) is only named in the status as what the next release would read.
+    Spending counts every release from any of the project's data, and the releases other copies
+    of the project on this computer made from the same respondents after they split from this
+    file (:mod:`dpdesk.project.ledger.copies`; ``spent_here_*`` is this file's alone). ``dataset``
+    (default: the active one) is only named in the status as what the next release would read.
     """
     ds = None
     if project.datasets():
@@ -225,4 +272,6 @@ def budget_status(project, dataset: str | None = None) -> BudgetStatus | None:
         if budget is None:
             return None
         intact = chain.check(conn, project.path, respondents=respondents.of_project(project)).ok
-        return _status(conn, ds.name if ds is not None else "", sha, budget, intact)
+        from dpdesk.project.ledger import copies
+
+        return _status(conn, ds.name if ds is not None else "", sha, budget, intact, copies.of_project(project, conn))

@@ -69,6 +69,8 @@ class Head:
     budgets: tuple | None = field(default=None, compare=False, repr=False)
     #: the data released from, as (kind, value, dataset name) (:func:`history.data_of`)
     data: tuple = field(default=(), compare=False, repr=False)
+    #: releases this computer made now, as (hash, events JSON, respondents' signature JSON)
+    costs: tuple = field(default=(), compare=False, repr=False)
 
 
 def _now() -> str:

@@ -7,6 +7,9 @@ So the register of heads (``<user data folder>/ledger/heads.sqlite``) also keeps
 - ``releases``: every release this computer recorded or saw in an intact ledger (its hash,
   the hash before it, its number, and whether a ledger this computer sealed held it): a
   tree, since copies of a project branch;
+- ``costs``: for every release this computer made, its privacy events (as the ledger records
+  them) and the signature of the respondents it read, so the spending of copies of a project
+  is counted against the same people's budget (:mod:`dpdesk.project.ledger.copies`);
 - ``states``: every state of a ledger this computer sealed (after a release, a budget set or
   lowered, a confirmed rollback): its last release, its budget rows (how many, and their
   SHA-256), and the first budget row's SHA-256 (which names the budget's history while there
@@ -73,6 +76,13 @@ DDL = (
     time        TEXT NOT NULL,
     PRIMARY KEY (value, budget_root)
 )""",
+    """CREATE TABLE IF NOT EXISTS costs (
+    hash        TEXT PRIMARY KEY,
+    events      TEXT NOT NULL,
+    respondents TEXT NOT NULL,
+    path        TEXT NOT NULL,
+    time        TEXT NOT NULL
+)""",
 )
 
 _CHUNK = 500  # hashes per query (SQLite's limit on parameters is far above)
@@ -135,6 +145,9 @@ def record(conn, head, time: str) -> None:
             "INSERT INTO releases(hash, prev, seq, sealed, path, time) VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT(hash) DO UPDATE SET sealed = max(sealed, excluded.sealed)",
             [(h, prev, seq, int(head.sealed), head.path, time) for seq, h, prev in head.chain])
+    if head.costs:
+        conn.executemany("INSERT OR IGNORE INTO costs(hash, events, respondents, path, time) VALUES (?, ?, ?, ?, ?)",
+                         [(h, events, sig, head.path, time) for h, events, sig in head.costs])
     if head.sealed and head.budgets is not None:
         rows = list(head.budgets)
         conn.execute(

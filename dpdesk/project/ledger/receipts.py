@@ -115,6 +115,9 @@ def receipt(project) -> Receipt:
                           "receipt of. Make one after a release.")
     status = budget_status(project)
     spent = f"{status.spent_text} of {status.total_text}" if status is not None else "no budget set"
+    if status is not None and status.copies:  # the same people's spending in copies of this project
+        spent = (f"{status.spent_here_text} here and {status.copies_text} in copies on this computer "
+                 f"({status.spent_text} together) of {status.total_text}")
     now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
     rows = [list(r) for r in check.budgets]
     return Receipt(Path(project.path).name, check.project_id, check.releases, check.head,

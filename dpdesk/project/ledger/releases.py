@@ -19,6 +19,7 @@ any point leaves both the spending and the result recorded, or neither.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import sqlite3
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json, describe, normalize
 from dpdesk.mechanisms.central.spec import ReleaseSpec, release_spec
 from dpdesk.project import respondents
-from dpdesk.project.ledger import chain, heads
+from dpdesk.project.ledger import chain, copies, heads
 from dpdesk.project.ledger.budget import (  # noqa: F401 - the budget's names stay importable from here
     BudgetStatus,
     _Budget,
@@ -176,13 +177,19 @@ _NOUNS = {"count": "count", "histogram": "histogram", "crosstab": "cross-tab", "
           "median": "median", "quantile": "quantile"}
 
 
-def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget) -> BudgetExceeded:
+def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget,
+             others: copies.Copies | None = None) -> BudgetExceeded:
     """The refusal in the researcher's words ("This mean would cost epsilon 6; 0.4 is left."),
-    with the noise's scale and sensitivity in a details line (``exc.summary``, ``exc.details``)."""
+    with the noise's scale and sensitivity in a details line (``exc.summary``, ``exc.details``).
+    ``spent_events`` are this file's; ``others`` the spending of its copies (named when it counts)."""
     d, planned = budget.delta, spec.events
     cost = accounting.epsilon(list(planned), d)
-    before = accounting.epsilon(spent_events, d)
+    theirs = list(others.events) if others is not None else []
+    before = accounting.epsilon(list(spent_events) + theirs, d)
     remaining = max(Fraction(0), budget.epsilon - before) if before != math.inf else Fraction(0)
+    floor = others.floor if others is not None else None
+    if floor is not None:  # a budget lowered in a copy after the split holds here too
+        remaining = min(remaining, copies.floor_remaining(list(spent_events) + theirs, floor))
     what = "; ".join(accounting.describe(e) for e in planned)
     noun = _NOUNS.get(spec.statistic, spec.statistic)
     left = "nothing is left" if remaining <= 0 else f"{epsilon_text(remaining, d, up=False)} is left"
@@ -194,12 +201,33 @@ def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget) -> Budge
     summary = (f"This {noun} would cost {epsilon_text(cost, d, up=True)}; {left} "
                f"(of {epsilon_text(budget.epsilon, d, up=False)}), so it does not fit. Release refused: nothing "
                f"was spent and no noise was drawn. {fix}")
+    if floor is not None:
+        summary = summary.replace(" so it does not fit.", f" so it does not fit. The budget of these people was "
+                                  f"lowered to {floor['budget']} in {floor['path']} (a copy of this project on this "
+                                  f"computer), and the lower budget holds in every copy; to fix it here too: dpdesk "
+                                  f"budget PROJECT --set {number_text(floor['epsilon'], up=False)}.", 1)
+    if theirs:
+        named = "; ".join(f"{epsilon_text(accounting.epsilon(list(c.events), d), d, up=True)} in {c.path} "
+                          f"({c.releases} release(s))" for c in others.copies)
+        summary = summary.replace(" so it does not fit.", f" so it does not fit. Copies of this project on this "
+                                  f"computer spent part of these people's budget after they split from this file: "
+                                  f"{named}.", 1)
+    spent_where = epsilon_text(before, d, up=True)
+    if theirs:
+        here = epsilon_text(accounting.epsilon(list(spent_events), d), d, up=True)
+        elsewhere = epsilon_text(accounting.epsilon(theirs, d), d, up=True)
+        spent_where += f" (here {here}, in copies on this computer {elsewhere})"
     details = (f"Details: the {spec.description} of {ds_name!r} asks for {what}, costing "
-               f"{epsilon_text(cost, d, up=True)}. Already spent: {epsilon_text(before, d, up=True)}; remaining: "
+               f"{epsilon_text(cost, d, up=True)}. Already spent: {spent_where}; remaining: "
                f"{epsilon_text(remaining, d, up=False)}.")
     exc = BudgetExceeded(f"{summary}\n{details}")
     exc.summary, exc.details = summary, details
     return exc
+
+
+def _fits_floor(events, floor) -> bool:
+    """Whether ``events`` fit the lowest budget of the shared history (a budget lowered in a copy)."""
+    return floor is None or accounting.epsilon(list(events), floor["delta"]) <= floor["epsilon"]
 
 
 def _no_budget(ds_name: str) -> BudgetError:
@@ -224,6 +252,11 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
     called with "verified", "checked", "noised", "recorded", "committed"; if it raises
     (e.g. a cancelled worker), the transaction is rolled back and nothing is spent.
     """
+    with copies.spending_lock():  # one release at a time on this computer: copies check each other's spending
+        return _release(project, request, dataset, progress)
+
+
+def _release(project, request, dataset, progress) -> LedgerEntry:
     say = progress or (lambda stage: None)
     with project.transaction() as conn:
         ds = _dataset(project, dataset)
@@ -239,14 +272,21 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
         if row is not None:
             return _entry(row, replayed=True)
         spent_events = _spent_events(conn)
-        after = accounting.epsilon(spent_events + list(spec.events), budget.delta)
-        if not after <= budget.epsilon:
-            raise _refusal(spec, ds.name, spent_events, budget)
+        others = copies.of_project(project, conn)  # the same people's spending in copies of this project
+        every = spent_events + list(others.events) + list(spec.events)
+        after = accounting.epsilon(every, budget.delta)
+        if not after <= budget.epsilon or not _fits_floor(every, others.floor):
+            raise _refusal(spec, ds.name, spent_events, budget, others)
         say("checked")
         frame = project.dataset_frame(ds.name)
         report = ds.report if isinstance(ds.report, dict) else {}
         typed, data = columns_of(spec.request, frame, ds.name, report.get("missing_values"))
         rel = spec.draw(data, typed)
+        try:  # the respondents read, from the rows (never the file's cached claim), for the register's costs
+            read_sig = respondents.respondents_signature(frame)
+            respondents.signature(project, ds, frame)  # cached in the file before sealing: the register records it
+        except (ValueError, TypeError, KeyError):
+            read_sig = None
         say("noised")
         mech = {"laplace": "discrete_laplace", "gaussian": "discrete_gaussian"}.get(
             getattr(rel, "mechanism", spec.mechanism), "noisy_max")
@@ -266,11 +306,8 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
         fields["hash"] = chain.row_hash(fields)
         conn.execute(f"INSERT INTO releases({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
                      tuple(fields.values()))
-        try:  # the respondents' signature, cached in the file before sealing: the register records it
-            respondents.signature(project, ds, frame)
-        except (ValueError, TypeError, KeyError):
-            pass
         sealed = chain.record_head(conn, seq, fields["hash"], project.path)
+        sealed = dataclasses.replace(sealed, costs=copies.costs_of(fields["hash"], params["events"], read_sig))
         say("recorded")
         entry = _entry(conn.execute("SELECT * FROM releases WHERE seq = ?", (seq,)).fetchone())
     heads.remember(sealed)  # after the commit: the register never runs ahead of the file
@@ -291,9 +328,11 @@ def _remember(project, ds, spent_text: str, frame) -> None:
 def shared_spending(project, dataset: str | None = None) -> list[str]:
     """Warnings, in words, for the respondents of ``dataset`` (default: the active one) already released
     from in another project or copy on this computer, each naming that project and what it spent
-    there (the respondents' registry, :mod:`dpdesk.project.respondents`). Their spending is not in this
-    project's budget: the warning says so, it stops nothing. Never raises (a registry that cannot be
-    read gives no warning)."""
+    there (the respondents' registry, :mod:`dpdesk.project.respondents`). The spending of copies of this
+    project after they split from it is counted in this budget (:mod:`dpdesk.project.ledger.copies`), and
+    that of the file a copy was made from is in its ledger: neither is warned about. That of an unrelated
+    project is not in this budget: the warning says so, it stops nothing. Copies' spending that could not
+    be checked is said. Never raises (a registry that cannot be read gives no warning)."""
     try:
         ds = _dataset(project, dataset)
         with project.transaction() as conn:
@@ -306,9 +345,15 @@ def shared_spending(project, dataset: str | None = None) -> list[str]:
         seen = respondents.seen_before(project, sig)
         with project.transaction() as conn:
             none_here = conn.execute("SELECT count(*) FROM releases").fetchone()[0] == 0
+            others = copies.of_project(project, conn)
     except (OSError, sqlite3.Error, ValueError, KeyError, TypeError, DpdeskError):
         return []
-    out = [s.message() for s in seen if not s.here]
+    # files of this project's history (its spending is in this ledger) or copies charged here: not warned about
+    counted = {copies._resolved(c.path) for c in others.copies} | set(others.lineage)
+    out = [s.message() for s in seen if not s.here and copies._resolved(s.project) not in counted]
+    if not others.checked:
+        out.append(f"The spending of copies of this project on this computer could not be checked: "
+                   f"{others.unchecked}. Keep all copies within what you promised these people.")
     for s in seen:
         if s.here and none_here:  # released from in this very file, whose ledger now holds nothing
             common = "the same respondents" if s.share >= 0.999 else f"about {s.share:.0%} of these respondents"
@@ -337,21 +382,26 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
         spec = release_spec(request, delta)
         replay = conn.execute("SELECT 1 FROM releases WHERE dataset_sha256 = ? AND request = ?",
                               (sha, spec.key)).fetchone() is not None
-        spent_events = _spent_events(conn)
+        own_events = _spent_events(conn)
+        others = copies.of_project(project, conn)
+        spent_events = own_events + list(others.events)
         check = chain.check(conn, project.path, respondents=respondents.of_project(project))
         intact = check.ok
     planned, cost, hw = spec.events, spec.cost, spec.half_width
     if budget is None:
         return Preview(spec.request, spec.mechanism, planned, cost, epsilon_text(cost, delta, up=True), hw, None,
                        None, "no budget set", False, replay, str(_no_budget(ds.name)), spec.noise)
-    after = accounting.epsilon(spent_events + ([] if replay else list(planned)), delta)
+    every = spent_events + ([] if replay else list(planned))
+    after = accounting.epsilon(every, delta)
     remaining = max(Fraction(0), budget.epsilon - after) if after != math.inf else Fraction(0)
-    fits = intact and (replay or after <= budget.epsilon)
+    if others.floor is not None:  # a budget lowered in a copy after the split holds here too
+        remaining = min(remaining, copies.floor_remaining(every, others.floor))
+    fits = intact and (replay or (after <= budget.epsilon and _fits_floor(every, others.floor)))
     message = ""
     if not intact:  # edited, rolled back or holding data released under another ledger: said as the check says it
         message = check.headline
     elif not fits:
-        message = str(_refusal(spec, ds.name, spent_events, budget))
+        message = str(_refusal(spec, ds.name, own_events, budget, others))
     return Preview(spec.request, spec.mechanism, planned, Fraction(0) if replay else cost,
                    "free (already released)" if replay else epsilon_text(cost, delta, up=True), hw, after,
                    remaining, epsilon_text(remaining, delta, up=False), fits, replay, message, spec.noise)
@@ -389,7 +439,7 @@ def plan(project, requests: Sequence[Mapping[str, Any]], weights: Sequence | Non
         raise BudgetError("Plan releases of one mechanism at a time (all laplace or all gaussian).")
     mech = mechs.pop()
     with project.transaction() as conn:
-        spent_events = _spent_events(conn)
+        spent_events = _spent_events(conn) + list(copies.of_project(project, conn).events)
     sens = []
     for b in base:
         if b["statistic"] in ("mean", "median", "quantile"):

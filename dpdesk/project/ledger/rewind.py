@@ -124,8 +124,8 @@ def confirmed_text(record: dict) -> str:
         gone, stay, _are = _releases(n + 1, m)
         text = (f"Confirmed and recorded in the project: this copy goes on from release #{n}. The other file went on "
                 f"to release #{m} ({where}); {gone} {stay} recorded there, not in this copy. Both "
-                "copies spend from the same respondents' budget, so keep their spending together within what you "
-                "promised them.")
+                "copies spend from the same respondents' budget: on this computer, the releases each makes after the "
+                "split count in the other's budget too (Tabulate and dpdesk budget show them).")
     else:
         gone, _stay, are = _releases(n + 1, m)
         text = (f"Rollback confirmed and recorded in the project: it goes on from release #{n}, although this "
