@@ -60,10 +60,12 @@ def run(argv: list[str] | None = None) -> int:
         return 0
     from dpdesk.gui.dialogs.errors import install_excepthook
     from dpdesk.gui.shell.main_window import MainWindow
+    from dpdesk.gui.widgets.screen_fit import fit_on_screen
 
     install_excepthook()
     window = MainWindow()
     window.show()
+    fit_on_screen(window)  # the first-run size (1100 x 720) too: a 1024 x 700 laptop shows the whole window
     server = single_instance.InstanceServer(app)
     if not checking:
         server.listen()
