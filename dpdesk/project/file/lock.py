@@ -43,7 +43,7 @@ class ProjectLock:
                     f"({exc.strerror}). dpdesk needs permission to write in the project's folder; "
                     f"copy the project to a folder of yours."
                 ) from exc
-            if not _try_lock(fd):
+            if not try_lock(fd):
                 holder = _read_holder(fd)
                 os.close(fd)
                 raise ProjectError(
@@ -79,7 +79,8 @@ class ProjectLock:
         return self._fd is not None
 
 
-def _try_lock(fd: int) -> bool:
+def try_lock(fd: int) -> bool:
+    """Take an exclusive lock on ``fd`` without waiting; False if another process holds it."""
     try:
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

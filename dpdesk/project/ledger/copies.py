@@ -53,14 +53,9 @@ from pathlib import Path
 
 from dpdesk.errors import BudgetError, ProjectError
 from dpdesk.mechanisms import accounting
+from dpdesk.project.file.lock import try_lock  # the same non-blocking flock (msvcrt on Windows) as the project file
 from dpdesk.project.fingerprint import overlap
 from dpdesk.project.ledger import chain, heads, history, key
-
-try:  # POSIX
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None
-    import msvcrt
 
 __all__ = ["Copies", "elsewhere", "costs_of", "spending_lock"]
 
@@ -297,7 +292,7 @@ def spending_lock():
         return
     try:
         deadline = time.monotonic() + _LOCK_WAIT
-        while not _try_lock(fd):
+        while not try_lock(fd):
             if time.monotonic() > deadline:
                 raise BudgetError("Another release is being made on this computer (in another window or "
                                   "program, perhaps from a copy of this project) and has not finished. Nothing "
@@ -306,17 +301,6 @@ def spending_lock():
         yield
     finally:
         os.close(fd)  # closing the descriptor gives the lock back
-
-
-def _try_lock(fd: int) -> bool:
-    try:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        else:  # pragma: no cover - Windows
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-    except OSError:
-        return False
-    return True
 
 
 def costs_of(release_hash: str, events: list, signature: dict | None) -> tuple:
