@@ -33,15 +33,20 @@ def _scaled(w, scale):
     return w / w.mean() if scale == "mean1" else w * scale
 
 
-def _same(a, b):
-    np.testing.assert_allclose(a.prevalence, b.prevalence, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(a.unconstrained, b.unconstrained, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(a.se, b.se, rtol=1e-9)
-    np.testing.assert_allclose(a.deff, b.deff, rtol=1e-9)
-    np.testing.assert_allclose(a.n_effective, b.n_effective, rtol=1e-9)
+def _same(a, b, rtol=1e-9):
+    np.testing.assert_allclose(a.prevalence, b.prevalence, rtol=rtol, atol=1e-12)
+    np.testing.assert_allclose(a.unconstrained, b.unconstrained, rtol=rtol, atol=1e-12)
+    np.testing.assert_allclose(a.se, b.se, rtol=rtol)
+    np.testing.assert_allclose(a.deff, b.deff, rtol=rtol)
+    np.testing.assert_allclose(a.n_effective, b.n_effective, rtol=rtol)
     np.testing.assert_allclose(np.asarray(a.ci, float), np.asarray(b.ci, float), atol=1e-7)
     for k in a.extra:
-        np.testing.assert_allclose(a.extra[k], b.extra[k], rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(a.extra[k], b.extra[k], rtol=rtol, atol=1e-12)
+
+
+#: Two-group designs are fitted by an iterative optimizer, so rescaled weights agree to its convergence
+#: tolerance rather than to rounding (SciPy 1.11, the floor, stops about 1.5e-8 apart; newer ones 1e-12).
+ITERATIVE = 1e-6
 
 
 def _responses(d, state, rng):
@@ -98,7 +103,7 @@ def test_two_group_designs_are_unchanged_by_the_weights_scale(scale, name):
     z = np.where(state, honest, yes_if_not).astype(int) if name == "sld" else \
         np.where(state, rng.random(len(state)) < 0.9, yes_if_not).astype(int)
     base = rr.survey_estimate(d, z, weights=w, strata=s, clusters=c, groups=g)
-    _same(base, rr.survey_estimate(d, z, weights=_scaled(w, scale), strata=s, clusters=c, groups=g))
+    _same(base, rr.survey_estimate(d, z, weights=_scaled(w, scale), strata=s, clusters=c, groups=g), ITERATIVE)
 
 
 @pytest.mark.parametrize("scale", SCALES)

@@ -26,6 +26,17 @@ from dpdesk.project.reading.codes import numeric_codes
 SLICE = 200_000
 
 
+def pyreadstat_errors() -> tuple:
+    """pyreadstat's own errors, ``ReadstatError`` and ``PyreadstatError``: the second is at the top of the
+    package from pyreadstat 1.3.1 only, in ``pyreadstat._readstat_parser`` before (the 1.2.8 floor)."""
+    import pyreadstat
+
+    own = getattr(pyreadstat, "PyreadstatError", None)
+    if own is None:
+        from pyreadstat._readstat_parser import PyreadstatError as own
+    return pyreadstat.ReadstatError, own
+
+
 def read_stat_file(path: str, fmt: str, report, progress):
     """Read a .sav or .dta file; fill ``report``; return the frame (index 0, 1, ...)."""
     import pandas as pd
@@ -51,7 +62,7 @@ def read_stat_file(path: str, fmt: str, report, progress):
                 frame, meta = reader(path, user_missing=True)
         except OverflowError:  # a date beyond the year 9999 (or before 1)
             frame, meta = _dates_out_of_range(reader, path, meta, fmt, report)
-    except (pyreadstat.ReadstatError, pyreadstat.PyreadstatError, OSError, UnicodeError) as exc:
+    except (*pyreadstat_errors(), OSError, UnicodeError) as exc:
         raise DataError(f"{name}: the {program} file cannot be read ({' '.join(str(exc).split())[:160]}); "
                         f"it is probably truncated or damaged (an interrupted copy or download). "
                         f"Save it again from {program}, or export the data as CSV.") from None
@@ -147,7 +158,7 @@ def _read_portable(path: str, report, progress):
     name = os.path.basename(path)
     try:
         frame, meta = pyreadstat.read_por(path)
-    except (pyreadstat.ReadstatError, pyreadstat.PyreadstatError, OSError, UnicodeError) as exc:
+    except (*pyreadstat_errors(), OSError, UnicodeError) as exc:
         raise DataError(f"{name}: the SPSS portable (.por) file cannot be read "
                         f"({' '.join(str(exc).split())[:160]}); it may be damaged or written by a "
                         f"program pyreadstat does not understand. Save the data from SPSS as .sav "

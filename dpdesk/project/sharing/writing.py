@@ -192,9 +192,17 @@ def _write_sav(extract: Extract, frame: pd.DataFrame, target: Path) -> None:
         pyreadstat.write_sav(out, str(target), column_labels=labels if any(labels) else None,
                              variable_value_labels={c: {_code(k): str(v) for k, v in m.items()} for c, m in value.items()
                                                     if pd.api.types.is_numeric_dtype(out[c].dtype)} or None)
-    except (pyreadstat.ReadstatError, pyreadstat.PyreadstatError, ValueError, TypeError) as exc:
+    except (pyreadstat.ReadstatError, _pyreadstat_error(pyreadstat), ValueError, TypeError) as exc:
         raise ExportError(f"Cannot write the SPSS file {target.name}: {exc}. Write .csv or .xlsx instead, "
                           "or rename columns SPSS does not accept.") from exc
+
+
+def _pyreadstat_error(pyreadstat):
+    """``PyreadstatError``: at the top of the package from pyreadstat 1.3.1, in its parser module before."""
+    own = getattr(pyreadstat, "PyreadstatError", None)
+    if own is None:
+        from pyreadstat._readstat_parser import PyreadstatError as own
+    return own
 
 
 def _code(key):
