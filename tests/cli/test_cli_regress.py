@@ -10,14 +10,9 @@ import pytest
 
 from dpdesk.cli import main
 from dpdesk.project.example import example_folder
+from tests.helpers.cli import run
 
 CSV = example_folder() / "students.csv"
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")

@@ -9,14 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from dpdesk.cli import main
+from tests.helpers.cli import run
 from tests.helpers.labelled_study import make_labelled_study
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
