@@ -102,24 +102,15 @@ def scaled_steps(steps, start: float, share: float):
         steps.close()
 
 
-def write_pdf(htmls: list[str], path: str | os.PathLike, *, title: str, page: str = "A4", margin_mm: float = 20,
-              font_pt: int = 9, images: dict[str, bytes] | None = None, page_numbers: bool = False,
-              before_painting=None) -> Path:
-    """Lay out each of ``htmls`` (Qt's rich text) from a new ``page`` page (a ``QPageSize`` name: "A4", "A5")
-    at 300 dpi in DejaVu Sans ``font_pt`` and write them as one PDF to ``path`` atomically; returns the path.
-
-    ``images`` maps ``src`` names to PNG bytes; ``page_numbers`` prints "2 / 5" below each page;
-    ``before_painting(document)`` runs once a document's pages are laid out (to move blocks).
-    """
-    return run_steps(pdf_steps(htmls, path, title=title, page=page, margin_mm=margin_mm, font_pt=font_pt,
-                               images=images, page_numbers=page_numbers, before_painting=before_painting))
-
-
 def pdf_steps(htmls: list[str], path: str | os.PathLike, *, title: str, page: str = "A4", margin_mm: float = 20,
               font_pt: int = 9, images: dict[str, bytes] | None = None, page_numbers: bool = False,
               before_painting=None):
-    """:func:`write_pdf` as a generator: it yields the fraction done after the layout and after each page,
-    and returns the path (``StopIteration.value``). Closing it early leaves no file behind.
+    """Lay out each of ``htmls`` (Qt's rich text) from a new ``page`` page (a ``QPageSize`` name: "A4", "A5")
+    at 300 dpi in DejaVu Sans ``font_pt`` and write them as one PDF to ``path`` atomically, as a generator:
+    it yields the fraction done after the layout and after each page, and returns the path
+    (``StopIteration.value``; :func:`run_steps` runs it to the end). Closing it early leaves no file behind.
+    ``images`` maps ``src`` names to PNG bytes; ``page_numbers`` prints "2 / 5" below each page;
+    ``before_painting(document)`` runs once a document's pages are laid out (to move blocks).
 
     Runs on the GUI thread only (or in a process without one, as the command line): the app steps it
     from its event loop (``dpdesk.gui.shell.steps.StepRunner``), never in a worker. ``QTextDocument`` and
