@@ -28,7 +28,7 @@ def build_menus(window) -> dict[str, QAction]:
                         "dpdesk saves every change automatically; this says so"),
         "save_as": _action(window, "Save &As…", window.save_as_dialog, SK.SaveAs,
                            "Save a copy of the project under a new name and continue there"),
-        "report": _action(window, "Export &Report…", window.export_report,
+        "report": _action(window, "Expor&t Report…", window.export_report,
                           tip="Save the Results document with a cover and a methods paragraph as PDF or HTML"),
         "close": _action(window, "&Close Project", window.close_project, SK.Close, "Close the project"),
         "quit": _action(window, "&Quit", window.close, SK.Quit, "Quit dpdesk"),
