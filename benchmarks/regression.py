@@ -43,8 +43,8 @@ sys.path.insert(0, str(ROOT))
 
 from dpdesk.errors import EstimationError  # noqa: E402
 from dpdesk.mechanisms import rr  # noqa: E402
-from dpdesk.mechanisms.rr import logistic_inference as inf  # noqa: E402
-from dpdesk.mechanisms.rr import logistic_model as lm  # noqa: E402
+from dpdesk.mechanisms.rr.regression import inference as inf  # noqa: E402
+from dpdesk.mechanisms.rr.regression import model as lm  # noqa: E402
 
 SEED = 20261201
 SIMS = 2000

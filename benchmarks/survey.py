@@ -5,7 +5,7 @@ Speed: 100,000 respondents in 2,000 PSUs (50 strata of 40 PSUs, unequal weights)
 and ``rr.logistic`` with 10 predictors and the sandwich SEs. Median of 5 runs after a warm-up.
 
 Coverage of the default interval (Korn & Graubard's effective sample size, module
-``dpdesk.mechanisms.rr.survey``) and of the t interval, on stratified cluster samples from a
+``dpdesk.mechanisms.rr.survey.estimate``) and of the t interval, on stratified cluster samples from a
 fixed finite population: 4 strata of 400 PSUs of 20 people, prevalence differing by
 stratum and by PSU (a random PSU effect, sd 0.6 on the logit scale: intra-cluster
 correlation about 0.08), PSUs drawn without replacement within strata; the target is the

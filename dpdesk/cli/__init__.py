@@ -21,9 +21,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"dpdesk {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    from dpdesk.cli import data
+    from dpdesk.cli import datasets, estimates, items
 
-    data.register(sub)
+    for family in (datasets, items, estimates):
+        family.register(sub)
     try:
         from dpdesk.cli import privacy
     except ImportError:  # the noisy-tabulation commands are optional until built

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dpdesk.cli.data import study_options
+from dpdesk.cli.estimates import study_options
 from dpdesk.cli.style import parse_style
 from dpdesk.cli.survey import add_design_options, design_from_args
 
@@ -52,7 +52,7 @@ def cmd_report(args) -> int:
 
 
 def cmd_methods(args) -> int:
-    from dpdesk.project.analysis import analyze
+    from dpdesk.project.analysis.estimates import analyze
     from dpdesk.project.file.store import Project
     from dpdesk.project.report.methods import methods
 

@@ -133,7 +133,7 @@ def _number(text, what: str, cast):
 def cmd_share(args) -> int:
     from dpdesk.project import Project
     from dpdesk.project.sharing import pseudonymize as pz
-    from dpdesk.project.analysis import stored_table
+    from dpdesk.project.analysis.estimates import stored_table
     from dpdesk.project.sharing.writing import export_extract, report_rows, report_text
     from dpdesk.project.sharing.extract import Extract, report_labels
     from dpdesk.project.sharing.checks import IDENTIFIER, QUASI, SENSITIVE, ShareOptions, default_roles, rr_columns
@@ -202,7 +202,7 @@ def cmd_share(args) -> int:
     if args.out:
         written = export_extract(extract, args.out, source=source, dataset=args.dataset,
                                  at_import=report.excluded_columns)
-        from dpdesk.project.column_protection import save_sharing_settings
+        from dpdesk.project.sharing.column_protection import save_sharing_settings
 
         with Project.open(args.project) as project:  # the subgroup check warns about these columns
             save_sharing_settings(project, k=options.k, quasi=options.quasi, sensitive=options.sensitive)

@@ -6,8 +6,8 @@ from dpdesk.errors import DataError
 
 
 def parse_style(text: str):
-    """The :class:`~dpdesk.project.report.number_style.NumberStyle` that ``--style`` names."""
-    from dpdesk.project.report.number_style import NumberStyle
+    """The :class:`~dpdesk.project.number_style.NumberStyle` that ``--style`` names."""
+    from dpdesk.project.number_style import NumberStyle
 
     try:
         unit, decimals = text.split(":")

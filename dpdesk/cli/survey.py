@@ -46,7 +46,7 @@ def design_from_args(args):
     --weights w``). Otherwise the options given add to the stored design
     (:class:`DesignChanges`): ``--population 50000`` keeps the stored weights, strata and PSUs.
     """
-    from dpdesk.project.survey_design import DesignChanges, SurveyDesign
+    from dpdesk.project.study.survey_design import DesignChanges, SurveyDesign
 
     given = {k: getattr(args, k, None) for k in ("weights", "strata", "clusters", "fpc", "population")}
     given = {k: v for k, v in given.items() if v is not None}
@@ -77,8 +77,8 @@ def register(sub) -> None:
 
 def cmd_design_sample(args) -> int:
     from dpdesk.project import Project
-    from dpdesk.project.active import dataset_named
-    from dpdesk.project.survey_design import (
+    from dpdesk.project.study.active import dataset_named
+    from dpdesk.project.study.survey_design import (
         SurveyDesign,
         clear_survey_design,
         guess_design,

@@ -47,7 +47,7 @@ def test_field_refuses_in_words(tmp_path, capsys):
 
 def test_designs_waiting_for_fielding_then_answers_back(tmp_path, capsys):
     """Two-group and multi-select items made without columns are fielded, and the export maps back."""
-    from dpdesk.project.analysis import analyze
+    from dpdesk.project.analysis.estimates import analyze
 
     p = tmp_path / "s.dpdesk"
     run(capsys, "new", p)

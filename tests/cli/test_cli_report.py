@@ -51,7 +51,7 @@ def test_report_html_and_pdf(project_path, tmp_path, capsys):
     text = pdf_text(data)
     assert "Estimated prevalence of each item" in text and "References" in text and "Figure 1" in text
     assert b"/Subtype /Image" in data  # the plot, as an image
-    from dpdesk.project.analysis import analyze
+    from dpdesk.project.analysis.estimates import analyze
 
     with Project.open(project_path) as p:
         e = analyze(p)[0].estimate
@@ -79,7 +79,7 @@ def test_methods_paragraph(project_path, capsys):
 
 
 def test_methods_with_a_release(project_path):
-    from dpdesk.project.analysis import analyze
+    from dpdesk.project.analysis.estimates import analyze
     from dpdesk.project.ledger.budget import set_budget
     from dpdesk.project.ledger.releases import release
     from dpdesk.project.report.methods import methods

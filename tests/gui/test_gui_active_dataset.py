@@ -36,7 +36,7 @@ def _import(window, qtbot, path, placing=None):
 
 
 def test_second_import_asks_and_the_views_follow_the_active_dataset(window, qtbot, tmp_path, two_files):
-    from dpdesk.project.active import active_dataset
+    from dpdesk.project.study.active import active_dataset
 
     first, second = two_files
     window.create_project(tmp_path / "p.dpdesk")

@@ -54,7 +54,7 @@ def two_waves(tmp_path):
 
 
 def test_switching_the_active_dataset_from_the_keyboard(window, qtbot, tmp_path):
-    from dpdesk.project.active import active_dataset
+    from dpdesk.project.study.active import active_dataset
 
     assert window.open_project(two_waves(tmp_path))
     dv = window.data_view

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 
 from dpdesk.gui.views.data_view import LABEL_COLUMN, VALUES_COLUMN
 from dpdesk.project import Project
-from dpdesk.project.labels import MISSING
+from dpdesk.project.study.labels import MISSING
 from tests.helpers.gui import shot
 from tests.project.test_labels import _study
 

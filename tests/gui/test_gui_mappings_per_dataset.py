@@ -151,7 +151,7 @@ def test_undo_changes_the_dataset_it_mapped_and_removing_an_item_keeps_every_map
 
     from dpdesk.gui.shell import commands
     from dpdesk.project import Project
-    from dpdesk.project.active import set_active_dataset
+    from dpdesk.project.study.active import set_active_dataset
 
     with Project.open(study) as p:
         stack = QUndoStack()

@@ -217,7 +217,7 @@ def test_the_export_view_adds_the_regression_to_the_workbook(window, qtbot, exam
 
 def test_an_open_ended_interval_is_explained_under_the_table(window, qtbot, tmp_path):
     """Quasi-separation: the limit reads "> 1,000" and the note under the table says why, as the report does."""
-    from dpdesk.project.report.number_style import SEPARATION_NOTE
+    from dpdesk.project.number_style import SEPARATION_NOTE
     from tests.helpers.separated import make_separated
 
     view = _open(window, qtbot, make_separated(tmp_path))

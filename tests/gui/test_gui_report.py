@@ -153,7 +153,7 @@ def test_whole_study_export_dialog_copies_and_one_methods_text(window, qtbot, tm
     from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit
 
     from dpdesk.gui.dialogs.report import ReportFileDialog, start_report
-    from dpdesk.project.analysis import analyze
+    from dpdesk.project.analysis.estimates import analyze
     from dpdesk.project.report.methods import methods
     from tests.helpers.study import make_study
 

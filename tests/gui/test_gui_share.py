@@ -82,7 +82,7 @@ def test_share_view_check_remedy_undo_pseudonym_export(view, qtbot, tmp_path, wi
     assert list(sheets) == ["Data", "Disclosure report"]
     assert sheets["Data"]["student_no"].str.fullmatch(r"\d{8}").all()
     assert "Wrote shared.xlsx" in view.status.text()
-    from dpdesk.project.column_protection import sharing_settings
+    from dpdesk.project.sharing.column_protection import sharing_settings
 
     remembered = sharing_settings(view.project)  # the Results view warns about exact counts by these
     assert remembered.k == view.extract.options.k and "age" in remembered.quasi

@@ -26,7 +26,7 @@ def _current(rv, qtbot, change):
 
 def test_protected_subgroup_column_warns_and_small_groups_can_be_left_out(window, qtbot, example, tmp_path):
     from dpdesk.project import Project
-    from dpdesk.project.column_protection import set_protected_columns
+    from dpdesk.project.sharing.column_protection import set_protected_columns
 
     with Project.open(example) as p:
         set_protected_columns(p, ["faculty"])

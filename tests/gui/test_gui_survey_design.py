@@ -36,7 +36,7 @@ def _choose(qtbot, combo, text):
 
 
 def test_choose_save_and_use_a_survey_design(survey_window, qtbot):
-    from dpdesk.project.survey_design import SurveyDesign, survey_design
+    from dpdesk.project.study.survey_design import SurveyDesign, survey_design
 
     window = survey_window
     panel = window.data_view.survey
@@ -87,7 +87,7 @@ def test_choose_save_and_use_a_survey_design(survey_window, qtbot):
 def test_a_bad_weight_is_refused_in_words(survey_window, qtbot):
     from PySide6.QtWidgets import QMessageBox
 
-    from dpdesk.project.survey_design import survey_design
+    from dpdesk.project.study.survey_design import survey_design
 
     window = survey_window
     panel = window.data_view.survey
@@ -103,7 +103,7 @@ def test_a_bad_weight_is_refused_in_words(survey_window, qtbot):
 def test_a_weighted_regression_shows_its_design_t_tests_and_no_likelihood(survey_window, qtbot):
     from dpdesk.gui.shell.tasks import TASKS
     from dpdesk.mechanisms import rr
-    from dpdesk.project.survey_design import SurveyDesign, set_survey_design
+    from dpdesk.project.study.survey_design import SurveyDesign, set_survey_design
 
     window = survey_window
     window.project.add_item("forced", rr.design("forced", p_truth=0.7, p_yes=0.15, p_no=0.15), column="z_logit",

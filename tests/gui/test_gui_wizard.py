@@ -313,7 +313,7 @@ def _choose_device(rp, device):
 def test_the_die_or_cards_are_kept_for_every_language(project_window, qtbot, key, device, categories, expected):
     """The unrelated question chosen by a die or cards, and forced response by categories with a
     die, keep their randomizer with the item: the German instructions say how to draw it."""
-    from dpdesk.mechanisms.rr.wording_languages import randomizer_sentence
+    from dpdesk.mechanisms.rr.wording import randomizer_sentence
     from dpdesk.project import languages as L
 
     wizard = _start(project_window, "Have you ever done it?", "categories" if categories else "yes/no", categories)

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from dpdesk.errors import DesignError
-from dpdesk.mechanisms.rr import wording_languages as W
+from dpdesk.mechanisms.rr import wording as W
 from dpdesk.mechanisms.rr.design import DESIGN_NAMES
 
 from tests.helpers.designs import example_design
@@ -58,8 +58,8 @@ def test_every_sentence_is_written(language):
     """Every language has every template English has, and the same placeholders in each."""
     from importlib import import_module
 
-    en = import_module("dpdesk.mechanisms.rr.wording_languages.en").T
-    other = import_module(f"dpdesk.mechanisms.rr.wording_languages.{language}").T
+    en = import_module("dpdesk.mechanisms.rr.wording.en").T
+    other = import_module(f"dpdesk.mechanisms.rr.wording.{language}").T
     assert set(en) <= set(other)
     for key in en:
         names = lambda s: {m.split(":")[0] for m in re.findall(r"{(\w+(?::\w+)?)}", s)}  # noqa: E731

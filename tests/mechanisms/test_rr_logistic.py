@@ -10,9 +10,9 @@ import pytest
 
 from dpdesk.errors import EstimationError
 from dpdesk.mechanisms import rr
-from dpdesk.mechanisms.rr import logistic_model as lm
+from dpdesk.mechanisms.rr.regression import model as lm
 
-from dpdesk.mechanisms.rr.logistic_input import prepare
+from dpdesk.mechanisms.rr.regression.inputs import prepare
 Z95 = 1.959963984540054
 
 DESIGNS = {
@@ -305,7 +305,7 @@ def test_profile_of_an_intercept_beside_an_uncentred_covariate():
     f = rr.logistic(d, y, X, names=["(Intercept)", "age"])
     data, *_ = prepare(d, y, X, None, None, None)
     fit = lm.best_fit(data, 0.0)
-    from dpdesk.mechanisms.rr.logistic_inference import fixed_coefficient
+    from dpdesk.mechanisms.rr.regression.inference import fixed_coefficient
 
     for j, c in enumerate(f.coefficients):
         for bound in c.ci:

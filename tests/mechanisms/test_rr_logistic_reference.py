@@ -13,11 +13,11 @@ import pandas as pd
 import pytest
 
 from dpdesk.mechanisms import rr
-from dpdesk.mechanisms.rr import logistic_model as lm
+from dpdesk.mechanisms.rr.regression import model as lm
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "minarets.csv"
 SLD = rr.design("sld", p1=2 / 12, p2=10 / 12)
-from dpdesk.mechanisms.rr.logistic_input import prepare
+from dpdesk.mechanisms.rr.regression.inputs import prepare
 
 
 @pytest.fixture(scope="module")
@@ -158,7 +158,7 @@ def test_profile_intervals_are_likelihood_ratio_inversions(minarets, model1):
     d, X, names = _model1(minarets)
     data, *_ = prepare(SLD, d.rrt, X, d.condition, names, None)
     fit = lm.best_fit(data, 0.65)
-    from dpdesk.mechanisms.rr.logistic_inference import fixed_coefficient
+    from dpdesk.mechanisms.rr.regression.inference import fixed_coefficient
 
     for j, name in enumerate(names):
         c = model1.coefficient(name)

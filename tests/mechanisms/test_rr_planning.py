@@ -10,7 +10,7 @@ from scipy.stats import norm
 
 from dpdesk.errors import DesignError, EstimationError
 from dpdesk.mechanisms import rr
-from dpdesk.mechanisms.rr import planning
+from dpdesk.mechanisms.rr.planning import sample_size as planning
 
 FORCED = dict(p_truth=2 / 3, p_yes=1 / 6, p_no=1 / 6)
 

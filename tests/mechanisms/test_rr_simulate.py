@@ -9,7 +9,7 @@ import pytest
 
 from dpdesk.errors import EstimationError
 from dpdesk.mechanisms import rr
-from dpdesk.mechanisms.rr import planning
+from dpdesk.mechanisms.rr.planning import sample_size as planning
 
 K = 5  # tolerance in standard errors
 

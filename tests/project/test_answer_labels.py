@@ -67,7 +67,7 @@ def test_a_user_missing_code_can_be_counted_as_an_answer():
 
 def test_results_report_what_was_left_out_and_the_labels(tmp_path):
     from dpdesk.project import Project
-    from dpdesk.project.analysis import analyze, results_bundle
+    from dpdesk.project.analysis.estimates import analyze, results_bundle
     from dpdesk.project.example import example_folder
     from dpdesk.project.reading.importing import import_file
 

@@ -128,7 +128,7 @@ def test_a_second_import_is_kept_beside_and_changes_nothing_until_chosen(tmp_pat
     code, out, _ = run(capsys, "datasets", project, "--use", "wave2.csv")
     assert code == 0 and "use 'wave2.csv'" in out
     with Project.open(project) as p:
-        from dpdesk.project.analysis import stored_table
+        from dpdesk.project.analysis.estimates import stored_table
 
         assert len(stored_table(p).frame) == 40
     code, _, err = run(capsys, "datasets", project, "--use", "nope")

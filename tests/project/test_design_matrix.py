@@ -21,7 +21,7 @@ import pytest
 from dpdesk.errors import EstimationError
 from dpdesk.mechanisms import rr
 from dpdesk.project import Project
-from dpdesk.project.analysis import analyze, results_bundle
+from dpdesk.project.analysis.estimates import analyze, results_bundle
 from dpdesk.project.export.results import export_results, normalise_table, table_to_html, table_to_tsv
 from dpdesk.project.reading.importing import import_file
 from tests.helpers.cli import run

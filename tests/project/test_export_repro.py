@@ -51,8 +51,8 @@ def test_hostile_names_are_only_string_constants(tmp_path):
                       "os.path.exists", "Project.open", "data_fingerprint", "stored_table", "rebuild_counts",
                       "problems.append", "SystemExit"}, called
     allowed_imports = {"from dpdesk.mechanisms import rr", "import os", "import sys", "from dpdesk.project import Project",
-                       "from dpdesk.project.analysis import rebuild_counts, stored_table",
-                       "from dpdesk.project.fingerprint import data_fingerprint"}
+                       "from dpdesk.project.analysis.estimates import rebuild_counts, stored_table",
+                       "from dpdesk.project.people.fingerprint import data_fingerprint"}
     assert not any(isinstance(n, (ast.Import, ast.ImportFrom)) and ast.unparse(n) not in allowed_imports
                    for n in ast.walk(tree))
     assert "\x1b" not in source and "\u202e" not in source  # escaped by repr

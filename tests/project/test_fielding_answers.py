@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dpdesk.mechanisms import rr
-from dpdesk.project.analysis import analyze
+from dpdesk.project.analysis.estimates import analyze
 from dpdesk.project.fielding import export_instrument
 from dpdesk.project.reading.importing import import_file
 from tests.helpers import fielding as helpers

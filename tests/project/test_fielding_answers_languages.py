@@ -10,7 +10,7 @@ import pytest
 
 from dpdesk.mechanisms import rr
 from dpdesk.project import languages as L
-from dpdesk.project.analysis import analyze
+from dpdesk.project.analysis.estimates import analyze
 from dpdesk.project.fielding import export_instrument
 from dpdesk.project.reading.importing import import_file
 from tests.helpers import fielding as helpers

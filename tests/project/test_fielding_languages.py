@@ -57,7 +57,7 @@ def test_no_language_is_fielded_without_how_to_draw_the_randomizer(tmp_path, kep
     how to draw the kept randomizer, or the export is refused in words with a suggestion; never
     instructions without it."""
     from dpdesk.mechanisms import rr
-    from dpdesk.mechanisms.rr.wording_languages import randomizer_sentence
+    from dpdesk.mechanisms.rr.wording import randomizer_sentence
     from dpdesk.project import Project
     from dpdesk.project.fielding.store import instruments, set_item_text
     from dpdesk.project.fielding.texts import TWO_QUESTIONS

@@ -126,7 +126,7 @@ def test_the_birthday_group_question_is_asked_once_per_respondent(tmp_path, fmt)
         qs = [e["Payload"] for e in json.loads(text)["SurveyElements"] if e["Element"] == "SQ"]
         text = "\n".join([q["QuestionText"] for q in qs] + [t["QuestionText"] for q in qs for t in q["Language"].values()])
     assert text.count("On which day of the month is your birthday?") == 1
-    from dpdesk.mechanisms.rr.wording_languages import phrase
+    from dpdesk.mechanisms.rr.wording import phrase
 
     assert text.count(phrase("group_question", "de")) == 1
     names = {name: [f["name"] for f in entry["fields"] if f["role"] == "group"] for name, entry in recorded.items()}

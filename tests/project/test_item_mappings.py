@@ -12,8 +12,8 @@ import pytest
 
 from dpdesk.mechanisms import rr
 from dpdesk.project import Project
-from dpdesk.project.active import set_active_dataset
-from dpdesk.project.analysis import analyze, results_bundle
+from dpdesk.project.study.active import set_active_dataset
+from dpdesk.project.analysis.estimates import analyze, results_bundle
 from dpdesk.project.file import schema
 from dpdesk.project.reading.importing import import_file, store_import
 from dpdesk.project.reading.table import ImportReport, Source, Table

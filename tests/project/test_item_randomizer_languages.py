@@ -8,7 +8,7 @@ import pytest
 from dpdesk.errors import DesignError
 from dpdesk.mechanisms import rr
 from dpdesk.mechanisms.rr import randomizers as R
-from dpdesk.mechanisms.rr import wording_languages as W
+from dpdesk.mechanisms.rr import wording as W
 from dpdesk.project import Project
 from dpdesk.project import languages as L
 

@@ -10,12 +10,12 @@ import pytest
 
 from dpdesk.mechanisms import multiple_testing, rr
 from dpdesk.project import Project
-from dpdesk.project.analysis import analyze, results_bundle, stored_table, subgroup_rows
+from dpdesk.project.analysis.estimates import analyze, results_bundle, stored_table, subgroup_rows
 from dpdesk.project.export.results import export_results
-from dpdesk.project.labels import MISSING, Labels
+from dpdesk.project.study.labels import MISSING, Labels
 from dpdesk.project.reading.importing import import_file
 from dpdesk.project.report.figures import figure_rows, report_figures
-from dpdesk.project.subgroup_choice import project_subgroup_columns
+from dpdesk.project.analysis.subgroup_choice import project_subgroup_columns
 from tests.helpers.cli import run
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -218,7 +218,7 @@ def test_typed_value_labels_are_parsed_in_the_columns_type():
     import pandas as pd
 
     from dpdesk.errors import DataError
-    from dpdesk.project.labels import parse_value_labels
+    from dpdesk.project.study.labels import parse_value_labels
 
     assert parse_value_labels("1 = Female; 2 = Male", pd.Series([1, 2])) == {1: "Female", 2: "Male"}
     assert [type(k) for k in parse_value_labels("1 = a; 2.5 = b", pd.Series([1.0, 2.5]))] == [float, float]

@@ -89,7 +89,7 @@ def test_the_same_respondents_in_a_copy_are_recognised(tmp_path, home):
     """Spending of both copies is about the same people: importing them into another project warns."""
     a = author_project(tmp_path / "A.dpdesk")
     with Project.create(tmp_path / "other.dpdesk") as p:
-        from dpdesk.project import respondents
+        from dpdesk.project.people import respondents
 
         _sig, warnings = respondents.import_warnings(p, frame(100))
     assert warnings and "A.dpdesk" in warnings[0] and "already spent" in warnings[0]

@@ -17,7 +17,7 @@ import pytest
 
 from dpdesk.errors import DataError
 from dpdesk.project import Project, read_table
-from dpdesk.project.analysis import stored_table
+from dpdesk.project.analysis.estimates import stored_table
 
 from tests.helpers.cli import run
 from tests.helpers.paths import DATA

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from dpdesk.errors import DataError
 from dpdesk.project import Project, read_table
-from dpdesk.project.analysis import stored_table
+from dpdesk.project.analysis.estimates import stored_table
 from dpdesk.project.reading import excel
 
 from tests.helpers.cli import run

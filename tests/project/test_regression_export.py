@@ -160,8 +160,8 @@ def test_hostile_names_in_a_regression_stay_string_constants(tmp_path):
     imports = {ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))}
     assert imports <= {"from dpdesk.mechanisms import rr", "import os", "import sys", "import math",
                        "from dpdesk.project import Project", "from dpdesk.project.regression import regress",
-                       "from dpdesk.project.analysis import rebuild_counts, stored_table",
-                       "from dpdesk.project.fingerprint import data_fingerprint"}
+                       "from dpdesk.project.analysis.estimates import rebuild_counts, stored_table",
+                       "from dpdesk.project.people.fingerprint import data_fingerprint"}
     assert "\x1b" not in source and "\u202e" not in source
     run = subprocess.run([sys.executable, str(tmp_path / "s.py")], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and "cannot be refitted" in run.stdout 

@@ -9,10 +9,10 @@ from hypothesis import given, strategies as st
 
 from dpdesk.mechanisms import rr
 from dpdesk.project import Project
-from dpdesk.project.analysis import analyze
+from dpdesk.project.analysis.estimates import analyze
 from dpdesk.project.report.design_words import design_words, prob
 from dpdesk.project.report.document import build_document
-from dpdesk.project.report.number_style import NumberStyle
+from dpdesk.project.number_style import NumberStyle
 from dpdesk.project.report.render import document_html, table_clipboard_html, table_tsv
 
 FORCED = rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from dpdesk.project import Project
-from dpdesk.project.report.number_style import LIMIT, MINUS, NumberStyle, typographic
+from dpdesk.project.number_style import LIMIT, MINUS, NumberStyle, typographic
 from tests.helpers.cli import run
 from tests.helpers.pdftext import pdf_text
 from tests.helpers.report_tables import docx_tables, html_tables, tex_tables
@@ -330,7 +330,7 @@ def test_subgroup_tests_in_the_number_style(study, tmp_path, capsys):
 def test_an_open_ended_interval_is_explained_wherever_it_is_shown(tmp_path, capsys):
     """Quasi-separation: "> 1,000" on the command line and in the report's table, each with the note."""
     from dpdesk.project.regression.report import RegressionSpec, fit_report, save_report
-    from dpdesk.project.report.number_style import SEPARATION_NOTE
+    from dpdesk.project.number_style import SEPARATION_NOTE
     from dpdesk.project.report.report import report_parts
     from tests.helpers.separated import make_separated
 

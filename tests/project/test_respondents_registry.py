@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from dpdesk.project import Project
-from dpdesk.project.fingerprint import overlap, respondents_signature
-from dpdesk.project.user_data import user_data_folder
+from dpdesk.project.people.fingerprint import overlap, respondents_signature
+from dpdesk.project.people.user_data import user_data_folder
 from tests.helpers.cli import run
 
 

@@ -15,10 +15,10 @@ from hypothesis import given, settings, strategies as st
 
 from dpdesk.mechanisms import rr
 from dpdesk.project import Project
-from dpdesk.project.analysis import analyze, results_bundle, subgroup_warnings
+from dpdesk.project.analysis.estimates import analyze, results_bundle, subgroup_warnings
 from dpdesk.project.export.model import metadata_rows
 from dpdesk.project.export.results import export_results
-from dpdesk.project.fingerprint import canonical_value, data_fingerprint
+from dpdesk.project.people.fingerprint import canonical_value, data_fingerprint
 from dpdesk.project.reading.importing import import_file
 from dpdesk.project.mapping.unary import unary_codes, unary_counts
 from tests.helpers.cli import run
@@ -200,7 +200,7 @@ def test_subgroup_sizes_of_a_counts_table_are_respondents():
 
 
 def test_sld_at_zero_prevalence_reports_t_as_not_available_with_a_note(tmp_path):
-    from dpdesk.project.analysis import ItemResult, estimate_rows
+    from dpdesk.project.analysis.estimates import ItemResult, estimate_rows
 
     sld = rr.design("sld", p1=0.3, p2=0.7)
     e = rr.estimate(sld, [[30, 70], [70, 30]])

@@ -10,7 +10,7 @@ import pyreadstat
 import pytest
 
 from dpdesk.project import Project
-from dpdesk.project.analysis import stored_table
+from dpdesk.project.analysis.estimates import stored_table
 from dpdesk.project.reading.importing import import_file
 from dpdesk.project.sharing.checks import ShareOptions
 from dpdesk.project.sharing.extract import Extract, report_labels

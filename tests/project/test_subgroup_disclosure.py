@@ -12,8 +12,8 @@ import pytest
 
 from dpdesk.mechanisms import rr
 from dpdesk.project import Project, ledger
-from dpdesk.project.analysis import analyze, results_bundle
-from dpdesk.project.column_protection import (
+from dpdesk.project.analysis.estimates import analyze, results_bundle
+from dpdesk.project.sharing.column_protection import (
     DEFAULT_MIN_GROUP,
     protected_columns,
     protection,
@@ -21,7 +21,7 @@ from dpdesk.project.column_protection import (
     set_protected_columns,
     sharing_settings,
 )
-from dpdesk.project.subgroup_disclosure import (
+from dpdesk.project.sharing.subgroup_disclosure import (
     NoisyRelease,
     check_results,
     group_sizes,

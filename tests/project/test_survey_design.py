@@ -13,9 +13,9 @@ import pytest
 
 from dpdesk.errors import DataError
 from dpdesk.project import Project
-from dpdesk.project.analysis import analyze, results_bundle
+from dpdesk.project.analysis.estimates import analyze, results_bundle
 from dpdesk.project.regression import regress
-from dpdesk.project.survey_design import (
+from dpdesk.project.study.survey_design import (
     SurveyDesign,
     clear_survey_design,
     guess_design,
@@ -313,7 +313,7 @@ def test_script_refits_the_weighted_estimates_and_finds_a_changed_figure(project
 
 
 def test_rr_against_a_direct_question_uses_the_design(tmp_path):
-    from dpdesk.project.analysis import direct_comparison, stored_table
+    from dpdesk.project.analysis.estimates import direct_comparison, stored_table
 
     ref = json.loads((FIXTURES / "direct_expected.json").read_text())["split"]
     frame = pd.concat([pd.read_csv(FIXTURES / "sample.csv"), pd.read_csv(FIXTURES / "direct.csv")], axis=1)

@@ -151,7 +151,7 @@ class ImportDialog(QDialog):
         self.cancel_button = name(QPushButton("Cancel"), "Cancel reading", "Stop reading or importing; nothing is changed")
         self.cancel_button.clicked.connect(self.cancel_job)
         self.dataset_name = name(QLineEdit(), "Dataset name", "The name of the data in the project")
-        from dpdesk.project.active import active_dataset
+        from dpdesk.project.study.active import active_dataset
 
         current = active_dataset(project)
         self.placing = name(QComboBox(), "The current data", "What happens to the data the project analyses now")

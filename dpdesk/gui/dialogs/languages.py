@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from dpdesk.errors import DpdeskError
-from dpdesk.mechanisms.rr.wording_languages.text import TWO_QUESTIONS
+from dpdesk.mechanisms.rr.wording.text import TWO_QUESTIONS
 
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.shell.steps import StepRunner
@@ -35,7 +35,7 @@ class LanguagesDialog(QDialog):
 
     def __init__(self, project, item_name: str, settings=None, parent=None, language: str | None = None) -> None:
         super().__init__(parent)
-        from dpdesk.mechanisms.rr.wording_languages import LANGUAGES
+        from dpdesk.mechanisms.rr.wording import LANGUAGES
         from dpdesk.project import languages
 
         self.L = languages
@@ -235,7 +235,7 @@ class LanguagesDialog(QDialog):
         except DpdeskError as exc:
             show_problem(self.problem, str(exc))
             return False
-        from dpdesk.mechanisms.rr.wording_languages import language_name
+        from dpdesk.mechanisms.rr.wording import language_name
 
         language = self.current
         self.load(language)

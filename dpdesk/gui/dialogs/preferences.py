@@ -18,7 +18,7 @@ class PreferencesDialog(QDialog):
         self.runs = name(QSpinBox(), "Preview surveys", "How many simulated surveys the design preview shows")
         self.runs.setRange(5, 100)
         self.runs.setValue(int(settings.value("preview_runs", 12)))
-        from dpdesk.project.report.number_style import NumberStyle
+        from dpdesk.project.number_style import NumberStyle
 
         style = NumberStyle.from_text(settings.value("number_style", "percent:1"))
         self.unit = name(QComboBox(), "Show shares as",

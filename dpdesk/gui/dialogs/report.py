@@ -26,7 +26,7 @@ def report_job(job, project, rs, path: str):
     from dpdesk.printing import prepare_parts
     from dpdesk.project.reading.importing import own_connection
     from dpdesk.project.report.figures import FigureRows, figure_rows
-    from dpdesk.project.report.number_style import NumberStyle
+    from dpdesk.project.number_style import NumberStyle
     from dpdesk.project.report.report import report_parts
 
     job.progress(0.1, "Writing the report…")

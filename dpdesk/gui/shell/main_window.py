@@ -402,7 +402,7 @@ class MainWindow(QMainWindow):
 
     def update_dataset_label(self) -> None:
         """The status bar names the active dataset: what every view analyses."""
-        from dpdesk.project.active import active_dataset
+        from dpdesk.project.study.active import active_dataset
 
         ds = active_dataset(self.project) if self.project is not None and not self.project.closed else None
         self.dataset_label.setVisible(ds is not None)
@@ -413,7 +413,7 @@ class MainWindow(QMainWindow):
 
     def use_dataset(self, dataset: str) -> None:
         """Make ``dataset`` the active one (every view follows)."""
-        from dpdesk.project.active import set_active_dataset
+        from dpdesk.project.study.active import set_active_dataset
 
         try:
             set_active_dataset(self.project, dataset)

@@ -27,13 +27,13 @@ import threading
 #: data frames (Data, Share, Tabulate), plots (the wizard's preview, Results).
 MODULES = (
     "dpdesk.mechanisms.rr",
-    "dpdesk.mechanisms.rr.planning",
+    "dpdesk.mechanisms.rr.planning.sample_size",
     "dpdesk.mechanisms.rr.estimate",
-    "dpdesk.mechanisms.rr.simulate",
+    "dpdesk.mechanisms.rr.planning.simulate",
     "dpdesk.mechanisms.rr.subgroups",
     "scipy.stats",
     "pandas",
-    "dpdesk.project.analysis",
+    "dpdesk.project.analysis.estimates",
     "matplotlib.figure",
     "matplotlib.backends.backend_agg",
 )

@@ -54,7 +54,7 @@ def _run(app, tmp: Path) -> int:
 def _exercise(app, window, tmp: Path) -> int:
     from dpdesk.gui.widgets.card import card_title, suggested_instructions, write_card
     from dpdesk.gui.shell.example_project import build_example
-    from dpdesk.project.analysis import analyze
+    from dpdesk.project.analysis.estimates import analyze
 
     window.show()
     app.processEvents()

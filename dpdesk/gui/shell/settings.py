@@ -23,8 +23,8 @@ def make_settings() -> QSettings:
 
 def data_folder() -> Path:
     """A folder for files the program makes for the user (the example project): the same
-    per-user data folder as the ledger's key and the registries (:mod:`dpdesk.project.user_data`)."""
-    from dpdesk.project.user_data import user_data_folder
+    per-user data folder as the ledger's key and the registries (:mod:`dpdesk.project.people.user_data`)."""
+    from dpdesk.project.people.user_data import user_data_folder
 
     return user_data_folder()
 

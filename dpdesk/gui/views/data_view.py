@@ -35,7 +35,7 @@ from dpdesk.gui.shell.worker import JobRunner
 
 def load_job(job, project, dataset: str):
     """Worker: the stored dataset as a Table (rows read from the project file)."""
-    from dpdesk.project.analysis import stored_table
+    from dpdesk.project.analysis.estimates import stored_table
     from dpdesk.project.reading.importing import own_connection
 
     job.progress(0.0, f"Loading {dataset}…")
@@ -185,7 +185,7 @@ class DataView(QWidget):
             self.variables.setRowCount(0)
             self.info.setText("")
             return
-        from dpdesk.project.active import active_dataset
+        from dpdesk.project.study.active import active_dataset
 
         active = active_dataset(self.project)
         self.datasets.setCurrentIndex(max(0, self.datasets.findData(active.name)))
@@ -250,7 +250,7 @@ class DataView(QWidget):
         dataset = self._dataset_shown
         if dataset is None or self.project is None or self.project.closed or self.table is None:
             return
-        from dpdesk.project.labels import Labels
+        from dpdesk.project.study.labels import Labels
 
         stored = Labels.from_stored(self.project.column_labels(dataset))
         report = self.table.report
@@ -289,7 +289,7 @@ class DataView(QWidget):
 
     def _on_values_edited(self, cell) -> None:
         from dpdesk.gui.shell import commands
-        from dpdesk.project.labels import parse_value_labels
+        from dpdesk.project.study.labels import parse_value_labels
 
         column = self.variables.item(cell.row(), 0).text()
         before = self.table.report.value_labels.get(column) or {}
@@ -344,7 +344,7 @@ class DataView(QWidget):
 
     def map_item(self, item: str | None = None) -> None:
         """Open the mapping dialog on ``item`` for the active dataset (once its rows are loaded)."""
-        from dpdesk.project.active import active_dataset
+        from dpdesk.project.study.active import active_dataset
 
         active = active_dataset(self.project) if self.project is not None else None
         if active is None:
@@ -391,7 +391,7 @@ class DataView(QWidget):
         return self.dialog
 
     def _on_imported(self, dataset: str, table) -> None:
-        from dpdesk.project.active import active_dataset
+        from dpdesk.project.study.active import active_dataset
 
         self.jobs.cancel()
         active = active_dataset(self.project).name

@@ -26,7 +26,7 @@ from dpdesk.gui.shell import commands
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.wizard.catalog import BY_KEY
 from dpdesk.gui.widgets.common import design_words, name
-from dpdesk.project.report.number_style import NumberStyle
+from dpdesk.project.number_style import NumberStyle
 
 
 def combined_epsilon(epsilons: list[float | None]) -> Fraction | float:
@@ -197,7 +197,7 @@ class DesignView(QWidget):
 
     def _languages_words(self, item_name: str) -> str:
         """"Also in: Deutsch (reviewed), Français (check with a native speaker before fielding)"."""
-        from dpdesk.mechanisms.rr.wording_languages import LANGUAGES
+        from dpdesk.mechanisms.rr.wording import LANGUAGES
         from dpdesk.project import languages
 
         project = self.window_.project

@@ -34,7 +34,7 @@ def export_job(job, project, rs, path: str, percent: bool = False, regression=No
     ``regression``: the Regression view's current report, added as its own sheets (and refitted
     by the script).
     """
-    from dpdesk.project import analysis
+    from dpdesk.project.analysis import estimates as analysis
     from dpdesk.project.export.results import export_results
     from dpdesk.project.reading.importing import own_connection
 

@@ -30,7 +30,7 @@ from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.widgets.common import name, note
 from dpdesk.gui.widgets.regression_form import RegressionForm
 from dpdesk.gui.widgets.regression_output import RegressionOutput
-from dpdesk.project.report.number_style import NumberStyle
+from dpdesk.project.number_style import NumberStyle
 
 EXPORT_FILTER = "Excel workbook (*.xlsx);;CSV files (*.csv)"
 
@@ -38,8 +38,8 @@ EXPORT_FILTER = "Excel workbook (*.xlsx);;CSV files (*.csv)"
 def columns_job(job, project):
     """Worker: the yes/no items and the columns that can be predictors (``predictor_choices``)."""
     from dpdesk.mechanisms import rr
-    from dpdesk.project.analysis import stored_table
-    from dpdesk.project.labels import DASH, item_label
+    from dpdesk.project.analysis.estimates import stored_table
+    from dpdesk.project.study.labels import DASH, item_label
     from dpdesk.project.reading.importing import own_connection
     from dpdesk.project.regression.report import predictor_choices, saved_reports
 

@@ -33,7 +33,7 @@ from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_gro
 from dpdesk.gui.widgets.not_mapped import NotMappedBar
 from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
 from dpdesk.gui.widgets.common import name
-from dpdesk.project.report.number_style import NumberStyle
+from dpdesk.project.number_style import NumberStyle
 from dpdesk.gui.shell.worker import JobRunner
 
 CI_METHODS = [("default", "likelihood ratio (recommended)"), ("wald", "Wald"), ("bootstrap", "bootstrap (slower)")]
@@ -108,7 +108,7 @@ def analyze_job(job, project, options: Options) -> ResultSet:
 
 
 def _analyze(job, project, options: Options) -> ResultSet:
-    from dpdesk.project import analysis
+    from dpdesk.project.analysis import estimates as analysis
 
     if options.by is not None and not options.confirmed:
         warnings = analysis.subgroup_warnings(project, options.by)
@@ -128,7 +128,7 @@ def _analyze(job, project, options: Options) -> ResultSet:
                                    min_group_size=options.min_group, by_dataset=options.by_dataset,
                                    adjust=options.adjust)
     job.check()
-    from dpdesk.project.subgroup_disclosure import check_results
+    from dpdesk.project.sharing.subgroup_disclosure import check_results
 
     warning = check_results(project, results, threshold=options.min_group)
     from dpdesk.project.report.figures import figure_rows
@@ -163,7 +163,7 @@ def _analyze(job, project, options: Options) -> ResultSet:
             sentences.append(r.left_out_sentence())
     from dpdesk.project.report.document import build_document
     from dpdesk.project.report.methods import methods
-    from dpdesk.project.report.number_style import NumberStyle
+    from dpdesk.project.number_style import NumberStyle
 
     document = build_document(project, results, style=NumberStyle.from_text(options.style), direct=direct,
                               ci=options.ci, confidence=options.confidence)
@@ -304,7 +304,7 @@ class ResultsView(QWidget):
 
     def number_style(self):
         """The number style chosen in the Preferences (default: percent with 1 decimal)."""
-        from dpdesk.project.report.number_style import NumberStyle
+        from dpdesk.project.number_style import NumberStyle
 
         settings = getattr(self.window_, "settings", None)
         return NumberStyle.from_text(settings.value("number_style", "percent:1") if settings is not None else None)
@@ -318,7 +318,7 @@ class ResultsView(QWidget):
         """Fill the options from the project (columns of the latest data) and recompute."""
         self.jobs.cancel()
         project = self.project
-        from dpdesk.project.active import active_dataset
+        from dpdesk.project.study.active import active_dataset
 
         sets = project.datasets() if project is not None else []
         active = active_dataset(project) if sets else None
@@ -331,7 +331,7 @@ class ResultsView(QWidget):
         if sum(len(it.mappings) >= 2 for it in items):  # an item mapped in two datasets: compare them
             self.by.addItem("dataset (compare the datasets)", DATASETS)
         if active is not None:
-            from dpdesk.project.subgroup_choice import project_subgroup_columns
+            from dpdesk.project.analysis.subgroup_choice import project_subgroup_columns
 
             for column, text in project_subgroup_columns(project, active.name):  # "Q3 — What is your gender?"
                 self.by.addItem(text, column)
@@ -373,7 +373,7 @@ class ResultsView(QWidget):
 
     def _fill_direct(self, project, columns: list[str], dataset: str | None = None) -> None:
         from dpdesk.project.example import ITEMS
-        from dpdesk.project.labels import Labels
+        from dpdesk.project.study.labels import Labels
 
         labels = Labels.from_stored(project.column_labels(dataset)) if dataset else Labels()
 
@@ -382,7 +382,7 @@ class ResultsView(QWidget):
         self.direct.setRowCount(len(items))
         from PySide6.QtWidgets import QTableWidgetItem
 
-        from dpdesk.project.labels import item_label, short_text
+        from dpdesk.project.study.labels import item_label, short_text
 
         short = project.item_labels() if items else {}
         for r, it in enumerate(items):

@@ -49,7 +49,7 @@ HELP = ("Before sharing row-level data, mark each column: direct identifiers (le
 # ----------------------------------------------------------------------------- jobs (worker thread)
 
 def load_job(job, project):
-    from dpdesk.project.analysis import stored_table
+    from dpdesk.project.analysis.estimates import stored_table
     from dpdesk.project.reading.importing import own_connection
     from dpdesk.project.sharing.checks import default_roles, rr_columns
 
@@ -417,7 +417,7 @@ class ShareView(QWidget):
 
     def _remember_sharing(self) -> None:
         """The extract's k and roles go into the project: the Results view warns about them."""
-        from dpdesk.project.column_protection import save_sharing_settings
+        from dpdesk.project.sharing.column_protection import save_sharing_settings
 
         if self.project is not None and not self.project.closed and self.extract is not None:
             o = self.extract.options

@@ -220,7 +220,7 @@ class TabulateView(QWidget):
         self.shutdown()
         self.plan.clear()
         p = self.project
-        from dpdesk.project.active import active_dataset
+        from dpdesk.project.study.active import active_dataset
 
         active = active_dataset(p) if p is not None else None
         columns = list(active.columns) if active is not None else []
@@ -229,7 +229,7 @@ class TabulateView(QWidget):
         if active is not None:
             from dpdesk.project.ledger.column_choice import (
                 avoided_columns, declared_bounds, default_column, numeric_columns)
-            from dpdesk.project.subgroup_choice import project_subgroup_columns
+            from dpdesk.project.analysis.subgroup_choice import project_subgroup_columns
 
             groups = project_subgroup_columns(p, active.name)  # sensible groups, as "Q3 — What is your gender?"
 
@@ -238,7 +238,7 @@ class TabulateView(QWidget):
             defaults = {"category": first, "category2": second, "numeric": default_column(active, numeric=True)}
             numeric, declared = numeric_columns(active), declared_bounds(active)
         self.form.set_columns(columns, defaults, numeric=numeric, declared=declared, groups=groups)
-        from dpdesk.project.survey_design import survey_design
+        from dpdesk.project.study.survey_design import survey_design
 
         self.survey_note.setVisible(active is not None and survey_design(p, active.name) is not None)
         self.refresh()

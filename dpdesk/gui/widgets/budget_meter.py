@@ -104,7 +104,7 @@ def meter_state(project, pending=None) -> MeterState:
     check = getattr(project, "ledger_check", None)
     intact = check.ok if check is not None else True
     rolled_back = check is not None and check.intact and check.rollback is not None
-    from dpdesk.project.active import active_dataset
+    from dpdesk.project.study.active import active_dataset
 
     if status is None:
         return MeterState(message="No privacy budget set yet: choose one before publishing.",

@@ -1,6 +1,6 @@
 """Respondent instructions: the suggested wording, plain text to paste, a printable PDF card.
 
-The words come from ``dpdesk.mechanisms.rr.wording_languages`` (in any of its languages);
+The words come from ``dpdesk.mechanisms.rr.wording`` (in any of its languages);
 the PDF from ``dpdesk.printing`` (laid out on the GUI thread: ``card_steps`` with a ``StepRunner``).
 """
 
@@ -10,10 +10,10 @@ import os
 from pathlib import Path
 
 from dpdesk import printing
-from dpdesk.mechanisms.rr.wording_languages import answer_labels, card_order, phrase
-from dpdesk.mechanisms.rr.wording_languages import card_text as _card_text
-from dpdesk.mechanisms.rr.wording_languages import question_b_placeholder as _b_placeholder
-from dpdesk.mechanisms.rr.wording_languages.text import TWO_QUESTIONS
+from dpdesk.mechanisms.rr.wording import answer_labels, card_order, phrase
+from dpdesk.mechanisms.rr.wording import card_text as _card_text
+from dpdesk.mechanisms.rr.wording import question_b_placeholder as _b_placeholder
+from dpdesk.mechanisms.rr.wording.text import TWO_QUESTIONS
 
 
 def answer_options(design, language: str = "en") -> list[str]:
@@ -34,7 +34,7 @@ def suggested_instructions(question: str, design, device_text: str, question_b: 
     (``question_b``, e.g. "Is your mother's birthday in January, February or March?").
     ``device_text`` is what the respondent does with the randomizer; researcher notes (exact
     shares, the birthday-seasonality caveat) never belong here. ``language``: see
-    ``dpdesk.mechanisms.rr.wording_languages``.
+    ``dpdesk.mechanisms.rr.wording``.
     """
     return _card_text(question, design, device_text, question_b, language)
 

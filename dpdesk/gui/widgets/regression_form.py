@@ -132,14 +132,14 @@ class RegressionForm(QWidget):
     # ------------------------------------------------------------------ reading
     def column_label(self, column: str) -> str:
         """What the chooser calls ``column`` without its code: "What is your gender?" of "Q3 — What is your gender?"."""
-        from dpdesk.project.labels import DASH
+        from dpdesk.project.study.labels import DASH
 
         row = next((r for r in self._rows if r["column"] == column), None)
         return (row.get("label") or column).split(DASH, 1)[-1] if row is not None else column
 
     def outcome_label(self) -> str:
         """The chosen outcome as the output calls it (its short label or question, not its name)."""
-        from dpdesk.project.labels import DASH
+        from dpdesk.project.study.labels import DASH
 
         return self.outcome.currentText().split(DASH, 1)[-1]
 

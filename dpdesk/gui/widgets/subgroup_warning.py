@@ -1,6 +1,6 @@
 """A warning bar over subgroup results whose exact counts undercut central DP or a protected column.
 
-It shows a :class:`dpdesk.project.subgroup_disclosure.SubgroupWarning` in words and offers
+It shows a :class:`dpdesk.project.sharing.subgroup_disclosure.SubgroupWarning` in words and offers
 "Leave out groups smaller than N" (N defaults to the warning's threshold: the project's
 sharing k, else 5). It never blocks: the results stay usable, and the choice is a signal
 the view turns into a new analysis (``min_group_size``), which exports follow.

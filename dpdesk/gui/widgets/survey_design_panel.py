@@ -45,7 +45,7 @@ class SurveyDesignPanel(QGroupBox):
             self.combos[role] = combo
             grid.addWidget(QLabel(label + ":"), k // 2, 2 * (k % 2))  # two columns of two
             grid.addWidget(combo, k // 2, 2 * (k % 2) + 1)
-        from dpdesk.project.survey_design import LONELY_WORDS
+        from dpdesk.project.study.survey_design import LONELY_WORDS
 
         self.lonely = name(QComboBox(), "Single-PSU strata",
                            "What to do with a stratum that has only one PSU (R survey's survey.lonely.psu)")
@@ -78,7 +78,7 @@ class SurveyDesignPanel(QGroupBox):
 
     def show_dataset(self, project, dataset: str, frame) -> None:
         """Fill the choices from the dataset's columns and its stored design."""
-        from dpdesk.project.survey_design import guess_design, survey_design
+        from dpdesk.project.study.survey_design import guess_design, survey_design
 
         self.project, self.dataset, self.frame = project, dataset, frame
         columns = [str(c) for c in frame.columns]
@@ -108,7 +108,7 @@ class SurveyDesignPanel(QGroupBox):
         self.hint.setVisible(bool(self.hint.text()))
 
     def chosen(self):
-        from dpdesk.project.survey_design import SurveyDesign
+        from dpdesk.project.study.survey_design import SurveyDesign
 
         return SurveyDesign(**{role: combo.currentData() for role, combo in self.combos.items()},
                             lonely_psu=self.lonely.currentData())
@@ -122,7 +122,7 @@ class SurveyDesignPanel(QGroupBox):
                 combo.setCurrentIndex(max(0, combo.findData(column)))
 
     def save_design(self) -> None:
-        from dpdesk.project.survey_design import set_survey_design, survey_design
+        from dpdesk.project.study.survey_design import set_survey_design, survey_design
 
         if self.project is None or self.dataset is None:
             return
@@ -137,7 +137,7 @@ class SurveyDesignPanel(QGroupBox):
         self.design_changed.emit(self.dataset)
 
     def remove_design(self) -> None:
-        from dpdesk.project.survey_design import clear_survey_design
+        from dpdesk.project.study.survey_design import clear_survey_design
 
         if self.project is None or self.dataset is None:
             return

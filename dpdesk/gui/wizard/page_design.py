@@ -111,7 +111,7 @@ class DesignPage(QWizardPage):
         self.buttons.clear()
         choices = choices_for(self.draft.answers)
         self._facts = {}
-        later = not loaded("dpdesk.mechanisms.rr.planning")  # first use: the page shows first, facts follow
+        later = not loaded("dpdesk.mechanisms.rr.planning.sample_size")  # first use: the page shows first, facts follow
         previous = None
         for choice in choices:
             title = choice.title + ("  (recommended)" if choice.recommended else "")

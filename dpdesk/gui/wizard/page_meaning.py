@@ -25,7 +25,7 @@ from dpdesk.gui.wizard import meaning
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 
 PREVIEW_DELAY_MS = 400
-PLANNING = "dpdesk.mechanisms.rr.planning"  # the precision and sample-size figures (scipy)
+PLANNING = "dpdesk.mechanisms.rr.planning.sample_size"  # the precision and sample-size figures (scipy)
 
 
 def _percent_spin(value: float, low: float, high: float, what: str, description: str) -> QDoubleSpinBox:

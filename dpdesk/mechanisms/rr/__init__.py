@@ -18,14 +18,14 @@ _PUBLIC = {
     **dict.fromkeys(("DESIGN_NAMES", "Design", "design", "matrix_epsilon", "unary_multiselect_epsilon"),
                     "dpdesk.mechanisms.rr.design"),
     **dict.fromkeys(("CI_METHODS", "Estimate", "GoodnessOfFit", "estimate"), "dpdesk.mechanisms.rr.estimate"),
-    **dict.fromkeys(("LogisticFit", "logistic"), "dpdesk.mechanisms.rr.logistic"),
+    **dict.fromkeys(("LogisticFit", "logistic"), "dpdesk.mechanisms.rr.regression.logistic"),
     **dict.fromkeys(("efficiency", "expected_halfwidth", "power", "required_n", "required_n_for_power"),
-                    "dpdesk.mechanisms.rr.planning"),
-    **dict.fromkeys(("expected_counts", "simulate", "simulate_responses"), "dpdesk.mechanisms.rr.simulate"),
+                    "dpdesk.mechanisms.rr.planning.sample_size"),
+    **dict.fromkeys(("expected_counts", "simulate", "simulate_responses"), "dpdesk.mechanisms.rr.planning.simulate"),
     **dict.fromkeys(("compare", "compare_direct", "estimate_by"), "dpdesk.mechanisms.rr.subgroups"),
-    **dict.fromkeys(("SurveyEstimate", "survey_estimate"), "dpdesk.mechanisms.rr.survey"),
-    "survey_estimate_by": "dpdesk.mechanisms.rr.survey_by",
-    "survey_compare_direct": "dpdesk.mechanisms.rr.survey_direct",
+    **dict.fromkeys(("SurveyEstimate", "survey_estimate"), "dpdesk.mechanisms.rr.survey.estimate"),
+    "survey_estimate_by": "dpdesk.mechanisms.rr.survey.by_group",
+    "survey_compare_direct": "dpdesk.mechanisms.rr.survey.direct",
 }
 _public = exports(__name__, _PUBLIC)
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from dpdesk.errors import DesignError
 
-from dpdesk.mechanisms.rr import wording
+from dpdesk.mechanisms.rr.wording import english as wording
 
 TOL = 1e-9
 
@@ -87,7 +87,7 @@ class Design:
     def answer_words(self) -> dict[str, set[str]]:
         """Per response key, the words (labels, translations, and the card's labels in every
         language dpdesk writes) a file's codes may use for it."""
-        from dpdesk.mechanisms.rr.wording_languages import labels_in_every_language
+        from dpdesk.mechanisms.rr.wording import labels_in_every_language
 
         everywhere = labels_in_every_language(self)
         return {r: wording.answer_words(lab, short, r) | everywhere[r]

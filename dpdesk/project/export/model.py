@@ -73,7 +73,7 @@ class ResultsBundle:
     of paragraphs; None means :func:`default_readme`. ``repro`` lists :class:`ReproItem`;
     ``regressions`` the regressions the script refits and checks (plain dicts, see
     ``dpdesk.project.regression.export.regression_repro``); ``surveys`` the weighted items it
-    refits and checks (``dpdesk.project.survey_analysis.survey_repro``); ``project_file`` the project's path,
+    refits and checks (``dpdesk.project.analysis.survey.survey_repro``); ``project_file`` the project's path,
 for the script only (the metadata a reader sees names the file, never its folder).
     """
 

@@ -1,7 +1,7 @@
 """The reproducibility script: a short Python file that recomputes every estimate.
 
 A bundle with weighted (design-based) items does the same for them: the script refits
-each with ``dpdesk.project.analysis.refit_survey`` (the stored rows, the survey design
+each with ``dpdesk.project.analysis.estimates.refit_survey`` (the stored rows, the survey design
 recorded at export, the same subgroups, interval and confidence) and checks every
 estimate, SE and interval against the exported ones (``TOLERANCE``, relative; exit
 status 1 on a MISMATCH). A bundle with regressions (``regression_export``) also refits each of them from the
@@ -52,7 +52,7 @@ _SURVEY_CHECK = '''def check_surveys(project_file):
               "need the respondents' rows and survey design; give the project file's path as the first argument).")
         return False
     from dpdesk.project import Project
-    from dpdesk.project.analysis import refit_survey
+    from dpdesk.project.analysis.estimates import refit_survey
 
     problems = []
     with Project.open(project_file, shared=True) as project:
@@ -173,8 +173,8 @@ def check_against_data(project_file):
         print("(Give the project file's path as the first argument to check the counts against the data.)")
         return False
     from dpdesk.project import Project
-    from dpdesk.project.analysis import rebuild_counts, stored_table
-    from dpdesk.project.fingerprint import data_fingerprint
+    from dpdesk.project.analysis.estimates import rebuild_counts, stored_table
+    from dpdesk.project.people.fingerprint import data_fingerprint
 
     problems = []
     with Project.open(project_file, shared=True) as project:

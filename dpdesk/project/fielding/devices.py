@@ -68,7 +68,7 @@ def device_for(design, kind: str, item_name: str) -> dict:
             f"probabilities, such as a random-number app), or choose the device in the design wizard "
             f"(Design view, Edit…).")
     p = [design.params[k] for k in FORCED]
-    from dpdesk.mechanisms.rr.wording import pct
+    from dpdesk.mechanisms.rr.wording.english import pct
 
     shown = ", ".join(pct(float(x)) for x in p)
     if kind == "coins":

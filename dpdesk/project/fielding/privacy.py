@@ -71,7 +71,7 @@ def check_online(design, item_name: str) -> None:
     """Refuse a design whose randomizer the platform would have to draw (:class:`DesignError`)."""
     bad = [x for x in drawn_probabilities(design) if home_fraction(float(x)) is None]
     if bad:
-        from dpdesk.mechanisms.rr.wording import pct
+        from dpdesk.mechanisms.rr.wording.english import pct
 
         raise DesignError(
             f"Item {item_name!r} cannot be fielded online: its design asks the respondent to answer with "

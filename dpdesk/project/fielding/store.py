@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from dpdesk.project.items import dumps, loads
+from dpdesk.project.study.items import dumps, loads
 
 
 def item_text(project, item_name: str, part: str, language: str = "en") -> str:

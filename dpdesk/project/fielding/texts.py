@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dpdesk.errors import DesignError
-from dpdesk.mechanisms.rr.wording_languages import LANGUAGES  # noqa: F401 - the languages dpdesk writes
+from dpdesk.mechanisms.rr.wording import LANGUAGES  # noqa: F401 - the languages dpdesk writes
 from dpdesk.project.languages.platform import NO_RANDOMIZER, how_to_draw
 
 #: Designs where the respondent considers two questions: the sensitive one (A) and a harmless one (B).

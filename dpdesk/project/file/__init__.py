@@ -2,7 +2,7 @@
 
 Owns the schema and its migrations, opening and validating a file, the lock that keeps one
 opener per file, atomic copies, and the tables that hold imported datasets. May use
-``dpdesk.errors`` and ``dpdesk.project.items``; never the readers, the ledger, exports or Qt.
+``dpdesk.errors`` and ``dpdesk.project.study.items``; never the readers, the ledger, exports or Qt.
 """
 
 from __future__ import annotations

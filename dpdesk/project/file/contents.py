@@ -16,7 +16,7 @@ from dpdesk import __version__
 from dpdesk.errors import ProjectError
 from dpdesk.project.file import database, datasets
 from dpdesk.project.file.labels import ProjectLabels, write_file_labels
-from dpdesk.project.items import (
+from dpdesk.project.study.items import (
     MAPPING_FIELDS,
     Analysis,
     Dataset,

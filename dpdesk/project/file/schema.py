@@ -61,7 +61,7 @@ CREATE TABLE items (
     design_description TEXT NOT NULL DEFAULT '',
     design             TEXT NOT NULL,          -- JSON: Design.to_dict() (matrices, epsilon, ...)
     column_name        TEXT,                   -- data column holding the recorded responses
-    codes              TEXT,                   -- JSON: code mapping (see dpdesk.project.items)
+    codes              TEXT,                   -- JSON: code mapping (see dpdesk.project.study.items)
     group_column       TEXT,                   -- data column holding the group (two-group designs)
     group_codes        TEXT,                   -- JSON: which group codes mean which group
     created_at         TEXT NOT NULL DEFAULT {_NOW},
@@ -253,7 +253,7 @@ def _v4_item_mappings(conn: sqlite3.Connection) -> None:
     item_id       INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
     dataset_id    INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
     column_name   TEXT NOT NULL,                 -- the column holding the recorded responses
-    codes         TEXT NOT NULL,                 -- JSON: code mapping (see dpdesk.project.items)
+    codes         TEXT NOT NULL,                 -- JSON: code mapping (see dpdesk.project.study.items)
     group_column  TEXT,                          -- the column holding the group (two-group designs)
     group_codes   TEXT,                          -- JSON: which group codes mean which group
     missing_codes TEXT,                          -- JSON list: codes counted as missing (None: the file's)
@@ -304,7 +304,7 @@ def _v4_column_labels(conn: sqlite3.Connection) -> None:
 def _v4_survey_designs(conn: sqlite3.Connection) -> None:
     """v4 part: a dataset's survey design (weights, strata, clusters, population sizes).
 
-    One row per dataset that has a design (``dpdesk.project.survey_design``): the names of
+    One row per dataset that has a design (``dpdesk.project.study.survey_design``): the names of
     its weight, stratum, cluster (PSU) and population-size (fpc) columns, a known population
     size for Horvitz-Thompson means, and what to do with strata of one PSU.
     """

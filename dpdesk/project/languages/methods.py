@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from dpdesk.mechanisms.rr.wording_languages.text import ENGLISH_NAMES
+from dpdesk.mechanisms.rr.wording.text import ENGLISH_NAMES
 from dpdesk.project.languages.texts import review_summary, source_language
 
 

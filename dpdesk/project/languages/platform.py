@@ -14,9 +14,9 @@ from typing import Any
 
 from dpdesk.errors import DesignError
 
-from dpdesk.mechanisms.rr.wording_languages import phrase, randomizer_sentence
-from dpdesk.mechanisms.rr.wording_languages.text import ENGLISH_NAMES
-from dpdesk.project.items import item_randomizer
+from dpdesk.mechanisms.rr.wording import phrase, randomizer_sentence
+from dpdesk.mechanisms.rr.wording.text import ENGLISH_NAMES
+from dpdesk.project.study.items import item_randomizer
 from dpdesk.project.languages.texts import respondent_text_in
 
 MODES = ("online", "interview")

@@ -12,9 +12,9 @@ import dataclasses
 
 from dpdesk.errors import ProjectError
 
-from dpdesk.mechanisms.rr import wording_languages as words
-from dpdesk.mechanisms.rr.wording_languages.text import TWO_QUESTIONS
-from dpdesk.project.items import item_randomizer
+from dpdesk.mechanisms.rr import wording as words
+from dpdesk.mechanisms.rr.wording.text import TWO_QUESTIONS
+from dpdesk.project.study.items import item_randomizer
 
 #: The parts of a respondent text a researcher can write in a language.
 PARTS = ("question", "question_b", "instructions", "card", "options")

@@ -23,9 +23,9 @@ from fractions import Fraction
 from dpdesk.errors import BudgetError, DataError, ProjectError
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json
-from dpdesk.project.active import dataset_named
-from dpdesk.project import respondents
-from dpdesk.project.items import loads
+from dpdesk.project.study.active import dataset_named
+from dpdesk.project.people import respondents
+from dpdesk.project.study.items import loads
 from dpdesk.project.ledger import chain, heads
 from dpdesk.project.ledger.text import epsilon_text
 

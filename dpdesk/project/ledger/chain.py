@@ -247,7 +247,7 @@ def check(conn: sqlite3.Connection, path: str | Path | None = None, *, responden
     """Verify the chain, the head, the triggers, the budgets, the seal and the register (read only).
 
     ``respondents``: a callable giving the datasets' respondents' fingerprints
-    (:func:`dpdesk.project.respondents.of_project`), called only when the history is one this
+    (:func:`dpdesk.project.people.respondents.of_project`), called only when the history is one this
     computer does not recognise and did not seal, so a file holding data released here is found
     even when its recorded SHA-256s and import rows were changed too."""
     out = LedgerCheck()

@@ -18,8 +18,8 @@ Dwork & Roth 2014, thm 3.16; with a delta: the PLD accountant at this file's del
   counted once, here; only releases *not* in this file's chain and descending from one of
   its releases are charged (each counted once, whatever copy of a copy holds it);
 - a release is charged when the respondents it read share at least
-  :data:`dpdesk.project.respondents.OVERLAP_WARNING` of their rows with a dataset of this
-  file (the signatures of :func:`dpdesk.project.fingerprint.overlap`, this file's computed
+  :data:`dpdesk.project.people.respondents.OVERLAP_WARNING` of their rows with a dataset of this
+  file (the signatures of :func:`dpdesk.project.people.fingerprint.overlap`, this file's computed
   from its rows, never the file's cached claim) or with the respondents one of this file's
   own releases read (as the register recorded them: a dataset removed or recoded after the
   split does not hide the people of the shared history), or when its respondents were not
@@ -54,7 +54,7 @@ from pathlib import Path
 from dpdesk.errors import BudgetError, ProjectError
 from dpdesk.mechanisms import accounting
 from dpdesk.project.file.lock import try_lock  # the same non-blocking flock (msvcrt on Windows) as the project file
-from dpdesk.project.fingerprint import overlap
+from dpdesk.project.people.fingerprint import overlap
 from dpdesk.project.ledger import chain, heads, history, key
 
 __all__ = ["Copies", "elsewhere", "costs_of", "spending_lock"]
@@ -264,14 +264,14 @@ def _same_people(sig, mine) -> bool:
 
 
 def _threshold() -> float:
-    from dpdesk.project.respondents import OVERLAP_WARNING
+    from dpdesk.project.people.respondents import OVERLAP_WARNING
 
     return OVERLAP_WARNING
 
 
 def of_project(project, conn) -> Copies:
     """:func:`elsewhere` for an open project (its datasets' signatures computed from the rows)."""
-    from dpdesk.project import respondents
+    from dpdesk.project.people import respondents
 
     return elsewhere(conn, project.path, respondents.signatures_of(project))
 

@@ -1,7 +1,7 @@
 """This installation's secret key, which seals release ledgers (HMAC-SHA-256).
 
 The key is 32 random bytes from :func:`secrets.token_bytes`, kept as hex text in
-``<user data folder>/ledger/ledger.key`` (:func:`dpdesk.project.user_data.user_data_folder`,
+``<user data folder>/ledger/ledger.key`` (:func:`dpdesk.project.people.user_data.user_data_folder`,
 :func:`ledger_folder`): the folder is mode 0700, the file 0600. It is made on first use, atomically: written
 under a temporary name, flushed to disk, then linked to its final name, which fails if
 another dpdesk process made one first (its key is then used). A key is never replaced.
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dpdesk.errors import ProjectError
-from dpdesk.project.user_data import user_data_folder
+from dpdesk.project.people.user_data import user_data_folder
 
 __all__ = ["InstallationKey", "load", "key_path", "ledger_folder", "FOLDER"]
 

@@ -136,8 +136,8 @@ def _flat(keys: list, values, prefix: tuple = ()) -> list[tuple[tuple, Any]]:
 
 
 def entry_labels(project, entry):
-    """The labels (a :class:`dpdesk.project.labels.Labels`) of the dataset ``entry`` was released from."""
-    from dpdesk.project.labels import Labels
+    """The labels (a :class:`dpdesk.project.study.labels.Labels`) of the dataset ``entry`` was released from."""
+    from dpdesk.project.study.labels import Labels
 
     try:
         stored = project.column_labels(entry.dataset) if entry.dataset else {}

@@ -31,7 +31,7 @@ from dpdesk.errors import BudgetError, DpdeskError
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json, describe, normalize
 from dpdesk.mechanisms.central.spec import ReleaseSpec, release_spec
-from dpdesk.project import respondents
+from dpdesk.project.people import respondents
 from dpdesk.project.ledger import chain, copies, heads
 from dpdesk.project.ledger.budget import (  # noqa: F401 - the budget's names stay importable from here
     BudgetStatus,
@@ -318,7 +318,7 @@ def _release(project, request, dataset, progress) -> LedgerEntry:
 
 def _remember(project, ds, spent_text: str, frame) -> None:
     """Note in the user's registry that these respondents were released from (a courtesy for
-    later imports elsewhere: :mod:`dpdesk.project.respondents`); never fails the release."""
+    later imports elsewhere: :mod:`dpdesk.project.people.respondents`); never fails the release."""
     try:
         respondents.remember_release(project, ds, spent_text, frame)
     except (OSError, sqlite3.Error, DpdeskError):
@@ -328,7 +328,7 @@ def _remember(project, ds, spent_text: str, frame) -> None:
 def shared_spending(project, dataset: str | None = None) -> list[str]:
     """Warnings, in words, for the respondents of ``dataset`` (default: the active one) already released
     from in another project or copy on this computer, each naming that project and what it spent
-    there (the respondents' registry, :mod:`dpdesk.project.respondents`). The spending of copies of this
+    there (the respondents' registry, :mod:`dpdesk.project.people.respondents`). The spending of copies of this
     project after they split from it is counted in this budget (:mod:`dpdesk.project.ledger.copies`), and
     that of the file a copy was made from is in its ledger: neither is warned about. That of an unrelated
     project is not in this budget: the warning says so, it stops nothing. Copies' spending that could not

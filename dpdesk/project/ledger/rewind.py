@@ -21,7 +21,7 @@ from fractions import Fraction
 from dpdesk import __version__
 from dpdesk.errors import BudgetError
 from dpdesk.mechanisms.central.request import canonical_json
-from dpdesk.project import respondents
+from dpdesk.project.people import respondents
 from dpdesk.project.ledger import chain, heads, history, seal
 from dpdesk.project.ledger.releases import LedgerTamperedError
 from dpdesk.project.ledger.text import epsilon_text

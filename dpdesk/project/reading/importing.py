@@ -62,7 +62,7 @@ def store_import(project, table, *, name: str, options: dict | None = None,
 
     ``replace=True``: the table replaces the active dataset (a corrected export of the same
     respondents); it takes that dataset's name and stays active. Otherwise it is kept beside
-    the project's other data, and the active dataset (:mod:`dpdesk.project.active`) changes
+    the project's other data, and the active dataset (:mod:`dpdesk.project.study.active`) changes
     only with ``use=True``; a project's first import is always active. Either way the
     project's one privacy budget is untouched. ``mappings`` maps an item name to its
     mapping in the new dataset (``column``, ``codes``, ``group_column``, ``group_codes``);
@@ -75,10 +75,10 @@ def store_import(project, table, *, name: str, options: dict | None = None,
     """
     import json
 
-    from dpdesk.project import respondents
-    from dpdesk.project.active import active_dataset, set_active_dataset
+    from dpdesk.project.people import respondents
+    from dpdesk.project.study.active import active_dataset, set_active_dataset
     from dpdesk.errors import DpdeskError
-    from dpdesk.project.survey_design import set_survey_design, survey_design
+    from dpdesk.project.study.survey_design import set_survey_design, survey_design
 
     options = {k: v for k, v in (options or {}).items() if k != "progress"}
     signature, seen = respondents.import_warnings(project, table.frame)

@@ -2,7 +2,7 @@
 
 ``fit`` builds the design matrix from the active dataset's columns (dummies with a
 reference level, interactions, centring; rows with missing predictors left out and
-counted) and calls :func:`dpdesk.mechanisms.rr.logistic`; ``report`` turns a fit into the
+counted) and calls :func:`dpdesk.mechanisms.rr.regression.logistic`; ``report`` turns a fit into the
 rows, tables and sentences the app, the report and the workbook show, and saves it with the
 project; ``export`` writes its workbook sheets and the refit check of the reproducibility
 script; ``text`` is the plain text of ``dpdesk regress``.

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from dpdesk import __version__
-from dpdesk.project import review
-from dpdesk.project.active import dataset_named
+from dpdesk.project.analysis import review
+from dpdesk.project.study.active import dataset_named
 from dpdesk.project.export.model import ResultsBundle
 from dpdesk.project.regression.report import RegressionReport
 

@@ -5,7 +5,7 @@ item's dataset (numeric columns as they are, categorical ones as 0/1 dummies aga
 reference level, optional ``a:b`` interactions and centring), maps the item's answers to
 response codes with the item's stored mapping (as for its prevalence estimate), leaves
 out rows with a missing answer or covariate and says how many, and fits
-``dpdesk.mechanisms.rr.logistic``. No formulas: the matrix is built here, named columns
+``dpdesk.mechanisms.rr.regression.logistic``. No formulas: the matrix is built here, named columns
 alongside, and the mechanisms only see numbers.
 """
 
@@ -18,7 +18,7 @@ import numpy as np
 
 from dpdesk.errors import DataError
 from dpdesk.mechanisms import rr
-from dpdesk.project.analysis import stored_table
+from dpdesk.project.analysis.estimates import stored_table
 from dpdesk.project.mapping.code_matching import (
     _classify,
     _is_missing_code,
@@ -350,8 +350,8 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     if d.groups > 1 and len(set(group[use].tolist()) - {0}) < 2:
         raise DataError(f"Item {item_name!r}: after leaving out missing values only one randomization group is "
                         f"left; the design needs both.")
-    from dpdesk.project.analysis import sample_design
-    from dpdesk.project.survey_design import estimator_arguments
+    from dpdesk.project.analysis.estimates import sample_design
+    from dpdesk.project.study.survey_design import estimator_arguments
 
     sd = sample_design(project, dataset, survey)
     if sd is None:
@@ -361,7 +361,7 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
         args = estimator_arguments(table.frame, sd, table.report.first_data_row, table.report)
         fit = rr.logistic(d, response, X, group=group, names=names, confidence=confidence, terms=terms,
                           progress=progress, used=use, **args)
-    from dpdesk.project.active import dataset_named
+    from dpdesk.project.study.active import dataset_named
 
     ds = dataset or dataset_named(project, None).name  # the active dataset, which stored_table read
     excluded = {c: int((m & ~bad_answer).sum()) for c, m in missing_by.items() if (m & ~bad_answer).any()}

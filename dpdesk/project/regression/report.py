@@ -126,7 +126,7 @@ def fit_report(project, spec: RegressionSpec, progress=None) -> RegressionReport
 
 def text_labels(project, result: RegressionResult):
     """``(labels, item)``: the fit's dataset's column labels (a ``Labels``) and the item's short label or question."""
-    from dpdesk.project.labels import Labels, item_label
+    from dpdesk.project.study.labels import Labels, item_label
 
     labels = Labels.from_stored(project.column_labels(result.dataset)) if result.dataset else Labels()
     item = next((it for it in project.items() if it.name == result.item), None)
@@ -141,7 +141,7 @@ def labelled_report(project, result: RegressionResult, spec: RegressionSpec) -> 
 def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
               item: str | None = None) -> RegressionReport:
     """The report of a fit; terms and the title in ``labels`` (a ``Labels``) and the item's ``item`` label."""
-    from dpdesk.project.labels import Labels
+    from dpdesk.project.study.labels import Labels
 
     labels = labels or Labels()
     f = result.fit
@@ -318,7 +318,7 @@ def predictor_choices(table, exclude=()) -> list[dict]:
     reference choices, in the order the model uses. Columns in ``exclude`` (the item's own
     answers) and columns with a single value are left out.
     """
-    from dpdesk.project.labels import labels_of
+    from dpdesk.project.study.labels import labels_of
     from dpdesk.project.regression.fit import _column, _display, _labels, _level_order, value_labelled
 
     frame, report = table.frame, table.report

@@ -117,7 +117,7 @@ def coefficient_lines(res: RegressionResult, labels=None) -> list[list[str]]:
 def sentences(res: RegressionResult, labels=None, item: str | None = None, style=None) -> list[str]:
     """Plain sentences: one per coefficient (except the intercept), the model test, the nuisance.
 
-    Columns are named by their ``labels`` (a :class:`dpdesk.project.labels.Labels`) when given,
+    Columns are named by their ``labels`` (a :class:`dpdesk.project.study.labels.Labels`) when given,
     the outcome by ``item`` (its short label or question; default its name).
     """
     name = labels.column if labels is not None else str
@@ -194,7 +194,7 @@ def fit_line(res: RegressionResult) -> str:
 def report_text(res: RegressionResult, labels=None, item: str | None = None, style=None) -> str:
     """The whole result as text: header, coefficient table, term tests, fit statistics, sentences.
 
-    Columns in their ``labels`` (a :class:`dpdesk.project.labels.Labels`) and the item as
+    Columns in their ``labels`` (a :class:`dpdesk.project.study.labels.Labels`) and the item as
     ``item`` (its short label or question), as :func:`..report.labelled_report` passes them;
     the codes are named once, in the last line. Shares in the number ``style`` (default: the app's).
     """

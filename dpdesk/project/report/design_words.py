@@ -9,8 +9,8 @@ instructions name it; dpdesk does not otherwise know which device was used.
 
 from __future__ import annotations
 
-from dpdesk.project.design_text import NAMES, details, prob, randomizer  # noqa: F401 - prob: re-exported
-from dpdesk.project.items import item_randomizer  # noqa: F401 - re-exported
+from dpdesk.project.study.design_text import NAMES, details, prob, randomizer  # noqa: F401 - prob: re-exported
+from dpdesk.project.study.items import item_randomizer  # noqa: F401 - re-exported
 
 
 _COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}

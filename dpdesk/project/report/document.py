@@ -1,6 +1,6 @@
 """From analysis results to the output document: estimates, subgroups, direct questions.
 
-``build_document(project, results, style=...)`` turns :func:`dpdesk.project.analysis.analyze`
+``build_document(project, results, style=...)`` turns :func:`dpdesk.project.analysis.estimates.analyze`
 results (and optionally the comparisons with direct questions) into sections of APA
 tables with notes: the design in words, the interval method with its citation, how many
 answers were left out and why, and the data set with its fingerprint. The numbers are
@@ -16,20 +16,21 @@ from pathlib import Path
 from typing import Any
 
 from dpdesk import __version__
-from dpdesk.project import labels, review
-from dpdesk.project.labels import MISSING
+from dpdesk.project.analysis import review
+from dpdesk.project.study import labels
+from dpdesk.project.study.labels import MISSING
 from dpdesk.project.report.design_words import design_words, item_randomizer
 from dpdesk.project.report.model import Cell, Column, Document, Row, Section, Table
-from dpdesk.project.report.number_style import DEFAULT, NumberStyle
+from dpdesk.project.number_style import DEFAULT, NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite
-from dpdesk.project.result_tables import adjusted_p_values, by_heading, every_group, subgroup_adjust_note
+from dpdesk.project.analysis.result_tables import adjusted_p_values, by_heading, every_group, subgroup_adjust_note
 
 EXTRA_NAMES = {"t": "honest carriers (t)", "beta": "honest non-carriers (β)", "gamma": "cheaters (γ)",
                "pi_uq": "innocuous prevalence"}
 
 
 def short_text(item) -> str:
-    """The question's first words (up to :data:`dpdesk.project.labels.SHORT` characters), else the item's name."""
+    """The question's first words (up to :data:`dpdesk.project.study.labels.SHORT` characters), else the item's name."""
     q = (getattr(item, "question", "") or "").strip()
     if not q:
         return item.name if hasattr(item, "name") else str(item)
@@ -211,7 +212,7 @@ def _f(x):
 
 def test_text(t, df_design: int | None = None) -> str:
     """APA: ``<i>χ</i>²(3) = 12.34, <i>p</i> = .006``; a design-based test (``df_design``): ``<i>F</i>(3, 32) = 4.11``."""
-    from dpdesk.project.result_tables import statistic_symbol
+    from dpdesk.project.analysis.result_tables import statistic_symbol
 
     g2 = statistic_symbol(getattr(t, "method", "") or "") == "G²"  # a likelihood ratio is G², as on the command line
     stat = (f"<i>F</i>({t.df}, {df_design})" if df_design is not None else
@@ -261,7 +262,7 @@ def data_note(project, results, dataset: str | None = None) -> str | None:
 def data_metadata(project, results, dataset: str | None = None) -> dict[str, Any]:
     if project is None or not project.datasets():
         return {}
-    from dpdesk.project.active import dataset_named
+    from dpdesk.project.study.active import dataset_named
 
     ds = dataset_named(project, dataset)
     items = project.items(ds.name)

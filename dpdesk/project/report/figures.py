@@ -22,7 +22,7 @@ class FigureRows:
 
 
 def figure_rows(results) -> FigureRows:
-    from dpdesk.project.labels import short_text
+    from dpdesk.project.study.labels import short_text
 
     out = FigureRows()
     for r in results:

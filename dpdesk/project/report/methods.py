@@ -17,9 +17,9 @@ from fractions import Fraction
 import numpy as np
 
 from dpdesk.project.report.design_words import design_key, design_words, item_randomizer
-from dpdesk.project.report.number_style import NumberStyle
+from dpdesk.project.number_style import NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite, reference_list
-from dpdesk.project.result_tables import BY_DATASET
+from dpdesk.project.analysis.result_tables import BY_DATASET
 
 MECHANISMS = {"laplace": ("the discrete Laplace (geometric) mechanism", "dwork2006"),
               "gaussian": ("the discrete Gaussian mechanism", "canonne2020"),
@@ -150,8 +150,8 @@ def _column_labels(project, dataset: str | None) -> dict:
     """``{column: label}`` of the dataset analysed (none without a project)."""
     if project is None or not project.datasets():
         return {}
-    from dpdesk.project.active import dataset_named
-    from dpdesk.project.labels import Labels
+    from dpdesk.project.study.active import dataset_named
+    from dpdesk.project.study.labels import Labels
 
     return Labels.from_stored(project.column_labels(dataset_named(project, dataset).name)).columns
 

@@ -15,7 +15,7 @@ import html
 from dpdesk.project.regression.report import saved_reports
 from dpdesk.project.regression.text import quoted
 from dpdesk.project.report.model import Cell, Column, Figure, Row, Section, Table
-from dpdesk.project.report.number_style import NumberStyle
+from dpdesk.project.number_style import NumberStyle
 
 
 def latest_regressions(project) -> list:
@@ -34,7 +34,7 @@ def _with_labels(project, report):
         return report
     from dataclasses import replace
 
-    from dpdesk.project.labels import Labels, item_label
+    from dpdesk.project.study.labels import Labels, item_label
 
     try:
         dataset = report.spec.dataset or (report.fit or {}).get("dataset")

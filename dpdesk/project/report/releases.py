@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 
 from dpdesk.project.report.model import Cell, Column, Row, Section, Table
-from dpdesk.project.report.number_style import NumberStyle
+from dpdesk.project.number_style import NumberStyle
 
 ADDITIVE = ("count", "histogram", "crosstab")
 

@@ -11,7 +11,7 @@ import html
 
 from dpdesk.project.export.safe_text import neutralise
 from dpdesk.project.report.model import Column, Document, Figure, Section, Table
-from dpdesk.project.report.number_style import typographic
+from dpdesk.project.number_style import typographic
 
 RULE = "1px solid #000"
 FONT = "font-family: 'DejaVu Sans', Arial, sans-serif;"

@@ -20,7 +20,7 @@ from dpdesk.project.report.document import build_document
 from dpdesk.project.report.fielded import fielded_section
 from dpdesk.project.report.figures import figure_rows, place_figures, report_figures
 from dpdesk.project.report.methods import methods
-from dpdesk.project.report.number_style import DEFAULT, NumberStyle
+from dpdesk.project.number_style import DEFAULT, NumberStyle
 from dpdesk.project.report.regression import regression_sections
 from dpdesk.project.report.releases import release_section
 from dpdesk.project.report.subgroup_grid import subgroup_grid
@@ -39,7 +39,7 @@ def report_parts(project, *, by: str | None = None, ci: str = "default", confide
     document's figures in order (each also sits in its section).
     """
     if results is None:
-        from dpdesk.project.analysis import analyze
+        from dpdesk.project.analysis.estimates import analyze
 
         results = analyze(project, by=by, ci=ci, confidence=confidence, dataset=dataset, by_dataset=by_dataset,
                           survey=survey)

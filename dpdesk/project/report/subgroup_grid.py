@@ -10,7 +10,7 @@ yes/no items have subgroups and the groups fit across the page (:data:`MAX_GROUP
 from __future__ import annotations
 
 from dpdesk.project.report.model import Cell, Column, Row, Table
-from dpdesk.project.report.number_style import NumberStyle
+from dpdesk.project.number_style import NumberStyle
 
 MAX_GROUPS = 5  # columns of "25.7 [19.9, 31.8]" that fit across a portrait page beside the item
 
