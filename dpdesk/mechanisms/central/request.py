@@ -35,7 +35,9 @@ __all__ = ["RequestError", "normalize", "canonical_json", "cells", "describe", "
 STATISTICS = ("count", "histogram", "crosstab", "sum", "mean", "median", "quantile")
 MECHANISMS = ("laplace", "gaussian")
 _FIELDS = {"statistic", "columns", "column", "keys", "bins", "bounds", "resolution", "candidates",
-           "alpha", "by", "by_keys", "mechanism", "epsilon", "accuracy", "scale", "confidence"}
+           "alpha", "by", "by_keys", "mechanism", "epsilon", "accuracy", "scale", "confidence",
+           "identifier", "max_rows"}
+MAX_ROWS_LIMIT = 10**6
 _N_COLUMNS = {"count": (0, 1), "histogram": (1, 1), "crosstab": (2, 2), "sum": (1, 1),
               "mean": (1, 1), "median": (1, 1), "quantile": (1, 1)}
 DEFAULT_CONFIDENCE = Fraction(19, 20)
@@ -200,6 +202,21 @@ def normalize(request: Mapping[str, Any]) -> dict:
             raise RequestError("A cross-tab has no subgroups; use its first column for them.")
         spec["by"], spec["by_keys"] = str(by), _key_list(by_keys, f"subgroups of {by!r}")
 
+    ident, max_rows = request.get("identifier"), request.get("max_rows")
+    if ident is not None or max_rows is not None:
+        if ident is None or not str(ident).strip():
+            raise RequestError("max_rows (the most rows one person has) needs identifier, the column that "
+                               "identifies the person.")
+        try:
+            k = int(Fraction(str(1 if max_rows is None else max_rows)))
+            if Fraction(str(1 if max_rows is None else max_rows)) != k:
+                raise ValueError
+        except (ValueError, ZeroDivisionError):
+            raise RequestError(f"max_rows is a whole number of rows per person (1, 2, ...); got {max_rows!r}.") from None
+        if not 1 <= k <= MAX_ROWS_LIMIT:
+            raise RequestError(f"max_rows must be between 1 and {MAX_ROWS_LIMIT}; got {k}.")
+        spec["identifier"], spec["max_rows"] = str(ident), k
+
     mech = request.get("mechanism") or "laplace"
     if mech not in MECHANISMS:
         raise RequestError(f"mechanism must be 'laplace' or 'gaussian'; got {mech!r}.")
@@ -258,6 +275,9 @@ def describe(spec: Mapping, name=str) -> str:
         text += f" in [{_num(spec['bounds'][0])}, {_num(spec['bounds'][1])}]"
     if spec.get("by"):
         text += f", for each {name(spec['by'])}" if stat == "crosstab" else f" by {name(spec['by'])}"
+    if spec.get("identifier"):
+        k = spec.get("max_rows", 1)
+        text += f", at most {k} row{'s' if k != 1 else ''} per {name(spec['identifier'])}"
     return text
 
 

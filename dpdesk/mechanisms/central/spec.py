@@ -100,6 +100,24 @@ class ReleaseSpec:
 
         return _run(dict(typed or self.request), data, self.noise, check)
 
+    @property
+    def contributions(self) -> int:
+        """k, the most rows one person contributes (1 unless the request bounds them per identifier)."""
+        return int(self.request.get("max_rows", 1)) if self.request.get("identifier") else 1
+
+    def draw_exact(self, aggregates: Mapping, typed: Mapping | None = None):
+        """The noisy release from exact aggregates (:mod:`.exact`: a linked dataset's engine counted them).
+
+        Same events, same check before the noise, same OpenDP samplers as :meth:`draw`.
+        """
+        from dpdesk.mechanisms.central.exact import release_exact
+
+        def check(events):
+            if tuple(events) != self.events:
+                raise BudgetError("The mechanism asked for other privacy events than were checked; refused.")
+
+        return release_exact(dict(typed or self.request), aggregates, self.noise, check, self.contributions)
+
     def result_record(self, release) -> dict:
         """The release as the JSON-able result the ledger stores (values, noisy values, half-widths)."""
         spec = self.request
@@ -191,7 +209,8 @@ def _gaussian_noise(spec, rho: Fraction) -> dict:
     """Sigmas for a total rho (a mean splits it in halves), rounded UP to 5 significant digits."""
     d = _grid_sensitivity(spec)
     if spec["statistic"] == "mean":
-        return {"sigmas": (_round_up(d / Fraction(math.sqrt(rho))), _round_up(1 / Fraction(math.sqrt(rho))))}
+        k = _contributions(spec)
+        return {"sigmas": (_round_up(d / Fraction(math.sqrt(rho))), _round_up(k / Fraction(math.sqrt(rho))))}
     return {"scale": _round_up(d / Fraction(math.sqrt(2 * rho)))}
 
 
@@ -209,13 +228,19 @@ def _sigmas_for(spec, eps: Fraction, delta: Fraction) -> dict:
     return _gaussian_noise(spec, rho)
 
 
+def _contributions(spec) -> int:
+    return int(spec.get("max_rows", 1)) if spec.get("identifier") else 1
+
+
 def _grid_sensitivity(spec) -> Fraction:
-    """Sensitivity in noise units: 1 for counts, max(|floor(lo/r)|, |ceil(hi/r)|) for sums."""
+    """Sensitivity in noise units: 1 for counts, max(|floor(lo/r)|, |ceil(hi/r)|) for sums; times k,
+    the most rows one person has, when the request bounds them per identifier."""
+    k = _contributions(spec)
     if spec["statistic"] not in ("sum", "mean"):
-        return Fraction(1)
+        return Fraction(k)
     lo, hi = (Fraction(b) for b in spec["bounds"])
     r = Fraction(spec["resolution"])
-    return Fraction(max(abs(math.floor(lo / r)), abs(math.ceil(hi / r))))
+    return Fraction(max(abs(math.floor(lo / r)), abs(math.ceil(hi / r)))) * k
 
 
 #: Gaussian noise on more grid units per respondent than this is refused: dp_accounting's
@@ -245,7 +270,12 @@ def planned_events(spec: Mapping, noise: Mapping) -> tuple:
         raise _Planned(events)
 
     try:
-        _run(spec, _empty(spec), noise, stop)
+        if spec.get("identifier"):  # contributions bounded: the exact path, with k times the sensitivities
+            from dpdesk.mechanisms.central.exact import empty_aggregates, release_exact
+
+            release_exact(spec, empty_aggregates(spec), noise, stop, _contributions(spec))
+        else:
+            _run(spec, _empty(spec), noise, stop)
     except _Planned as planned:
         check_events(planned.events)
         return planned.events

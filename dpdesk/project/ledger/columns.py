@@ -14,7 +14,30 @@ import numpy as np
 
 from dpdesk.errors import DataError
 
-__all__ = ["columns_of"]
+__all__ = ["columns_of", "bounded_rows"]
+
+
+def bounded_rows(frame: Any, identifier: str, k: int, dataset: str) -> Any:
+    """At most ``k`` rows per value of ``identifier``, chosen by a keyed hash (SipHash-2-4, pandas'
+    ``hash_array``) of each row's position with a secret key drawn now from the CSPRNG: the same rule
+    as a linked dataset's engine (:mod:`dpdesk.project.linked.query`). Rows without an identifier are
+    one person together."""
+    import secrets
+
+    import pandas as pd
+
+    if identifier not in frame.columns:
+        known = ", ".join(map(repr, list(frame.columns)[:20]))
+        raise DataError(f"The dataset {dataset!r} has no column {identifier!r} to identify persons (it has: "
+                        f"{known}). Nothing was released and no budget was spent.")
+    key = secrets.token_hex(8)  # 16 characters: SipHash's 128-bit key
+    h = pd.util.hash_array(np.arange(len(frame), dtype=np.int64), hash_key=key, categorize=False)
+    ids = frame[identifier].reset_index(drop=True)
+    order = pd.DataFrame({"id": ids, "h": h}).sort_values(["id", "h"], na_position="last", kind="mergesort")
+    rank = order.groupby("id", dropna=False, sort=False).cumcount()
+    keep = np.zeros(len(frame), dtype=bool)
+    keep[rank.index.to_numpy()[rank.to_numpy() < int(k)]] = True
+    return frame.iloc[keep]
 
 
 def columns_of(spec: Mapping, frame: Any, dataset: str, missing: Mapping | None = None) -> dict:

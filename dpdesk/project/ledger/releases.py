@@ -19,35 +19,40 @@ any point leaves both the spending and the result recorded, or neither.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import sqlite3
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
-from dpdesk import __version__
 from dpdesk.errors import BudgetError, DpdeskError
 from dpdesk.mechanisms import accounting
-from dpdesk.mechanisms.central.request import canonical_json, describe, normalize
-from dpdesk.mechanisms.central.spec import ReleaseSpec, release_spec
+from dpdesk.mechanisms.central.request import normalize
+from dpdesk.mechanisms.central.spec import release_spec
 from dpdesk.project.people import respondents
-from dpdesk.project.ledger import chain, copies, heads
+from dpdesk.project.ledger import chain, copies, heads, reservations
 from dpdesk.project.ledger.budget import (  # noqa: F401 - the budget's names stay importable from here
     BudgetStatus,
-    _Budget,
     _budget,
     _dataset,
-    _load,
-    _now,
     _spent_events,
     budget_status,
     dataset_sha256,
     lower_budget,
     set_budget,
 )
-from dpdesk.project.ledger.columns import columns_of
-from dpdesk.project.ledger.text import epsilon_text, number_text
+from dpdesk.project.ledger.columns import bounded_rows, columns_of
+from dpdesk.project.ledger.entry import (  # noqa: F401 - these names stay importable from here
+    LedgerEntry,
+    LedgerTamperedError,
+    _entry,
+    _fits_floor,
+    _no_budget,
+    _refusal,
+    _require_intact,
+    record,
+)
+from dpdesk.project.ledger.text import epsilon_text
 
 __all__ = [
     "BudgetStatus", "LedgerEntry", "Preview", "LedgerTamperedError", "BudgetExceeded",
@@ -56,58 +61,7 @@ __all__ = [
 ]
 
 BudgetExceeded = accounting.BudgetExceeded
-
-
-class LedgerTamperedError(BudgetError):
-    """The ledger was edited outside dpdesk; the project makes no more releases."""
-
-
 # ----------------------------------------------------------------------------- records
-
-
-@dataclass(frozen=True)
-class LedgerEntry:
-    """One recorded release. ``replayed`` is True when it was returned again at no cost."""
-
-    seq: int
-    time: str
-    app_version: str
-    dataset_sha256: str
-    request: dict
-    mechanism: str
-    noise_params: dict
-    cost: dict
-    result: dict
-    prev_hash: str
-    hash: str
-    replayed: bool = False
-
-    @property
-    def dataset(self) -> str | None:
-        return self.noise_params.get("dataset")
-
-    @property
-    def statistic(self) -> str:
-        return self.request["statistic"]
-
-    @property
-    def epsilon(self) -> Fraction:
-        """The release's own epsilon (exact; at the budget's delta for Gaussian noise)."""
-        return Fraction(self.cost["epsilon"])
-
-    @property
-    def values(self):
-        return self.result.get("values")
-
-    @property
-    def half_width(self) -> float | None:
-        """Half-width of every cell at once (simultaneous), at ``result['half_width']['confidence']``."""
-        hw = self.result.get("half_width")
-        return None if hw is None else hw["simultaneous"]
-
-    @property
-    def description(self) -> str:
-        return describe(self.request)
 
 
 @dataclass(frozen=True)
@@ -130,14 +84,6 @@ class Preview:
 
 
 # ----------------------------------------------------------------------------- ledger
-
-
-def _entry(row, replayed: bool = False) -> LedgerEntry:
-    return LedgerEntry(
-        seq=row["seq"], time=row["time"], app_version=row["app_version"], dataset_sha256=row["dataset_sha256"],
-        request=_load(row["request"]), mechanism=row["mechanism"], noise_params=_load(row["noise_params"]),
-        cost=_load(row["cost"]), result=_load(row["result"]), prev_hash=row["prev_hash"], hash=row["hash"],
-        replayed=replayed)
 
 
 def ledger(project, dataset: str | None = None) -> list[LedgerEntry]:
@@ -163,84 +109,11 @@ def verify_ledger(project) -> chain.LedgerCheck:
     return project.ledger_check
 
 
-def _require_intact(project, conn) -> None:
-    check = chain.check(conn, project.path, respondents=respondents.of_project(project))
-    if not check.ok:
-        error = LedgerTamperedError if check.problems else heads.LedgerRolledBackError
-        raise error(check.message(project.path))
-
-
 # ----------------------------------------------------------------------------- release
 
 
-_NOUNS = {"count": "count", "histogram": "histogram", "crosstab": "cross-tab", "sum": "sum", "mean": "mean",
-          "median": "median", "quantile": "quantile"}
-
-
-def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget,
-             others: copies.Copies | None = None) -> BudgetExceeded:
-    """The refusal in the researcher's words ("This mean would cost epsilon 6; 0.4 is left."),
-    with the noise's scale and sensitivity in a details line (``exc.summary``, ``exc.details``).
-    ``spent_events`` are this file's; ``others`` the spending of its copies (named when it counts)."""
-    d, planned = budget.delta, spec.events
-    cost = accounting.epsilon(list(planned), d)
-    theirs = list(others.events) if others is not None else []
-    before = accounting.epsilon(list(spent_events) + theirs, d)
-    remaining = max(Fraction(0), budget.epsilon - before) if before != math.inf else Fraction(0)
-    floor = others.floor if others is not None else None
-    if floor is not None:  # a budget lowered in a copy after the split holds here too
-        remaining = min(remaining, copies.floor_remaining(list(spent_events) + theirs, floor))
-    what = "; ".join(accounting.describe(e) for e in planned)
-    noun = _NOUNS.get(spec.statistic, spec.statistic)
-    left = "nothing is left" if remaining <= 0 else f"{epsilon_text(remaining, d, up=False)} is left"
-    fix = "Nothing more can be released from this project's budget." if remaining <= 0 else (
-        "To fix: ask for less (a smaller epsilon, a wider ± or fewer statistics).")
-    if remaining > 0 and d == 0 and all(isinstance(e, accounting.Laplace) for e in planned):
-        wider = "" if spec.statistic in ("mean", "median", "quantile") else ", or ask for a wider ±"
-        fix = f"To fix: set the cost to at most epsilon {number_text(remaining, up=False)}{wider}."
-    summary = (f"This {noun} would cost {epsilon_text(cost, d, up=True)}; {left} "
-               f"(of {epsilon_text(budget.epsilon, d, up=False)}), so it does not fit. Release refused: nothing "
-               f"was spent and no noise was drawn. {fix}")
-    if floor is not None:
-        summary = summary.replace(" so it does not fit.", f" so it does not fit. The budget of these people was "
-                                  f"lowered to {floor['budget']} in {floor['path']} (a copy of this project on this "
-                                  f"computer), and the lower budget holds in every copy; to fix it here too: dpdesk "
-                                  f"budget PROJECT --set {number_text(floor['epsilon'], up=False)}.", 1)
-    if theirs:
-        named = "; ".join(f"{epsilon_text(accounting.epsilon(list(c.events), d), d, up=True)} in {c.path} "
-                          f"({c.releases} release(s))" for c in others.copies)
-        summary = summary.replace(" so it does not fit.", f" so it does not fit. Copies of this project on this "
-                                  f"computer spent part of these people's budget after they split from this file: "
-                                  f"{named}.", 1)
-    spent_where = epsilon_text(before, d, up=True)
-    if theirs:
-        here = epsilon_text(accounting.epsilon(list(spent_events), d), d, up=True)
-        elsewhere = epsilon_text(accounting.epsilon(theirs, d), d, up=True)
-        spent_where += f" (here {here}, in copies on this computer {elsewhere})"
-    details = (f"Details: the {spec.description} of {ds_name!r} asks for {what}, costing "
-               f"{epsilon_text(cost, d, up=True)}. Already spent: {spent_where}; remaining: "
-               f"{epsilon_text(remaining, d, up=False)}.")
-    exc = BudgetExceeded(f"{summary}\n{details}")
-    exc.summary, exc.details = summary, details
-    return exc
-
-
-def _fits_floor(events, floor) -> bool:
-    """Whether ``events`` fit the lowest budget of the shared history (a budget lowered in a copy)."""
-    return floor is None or accounting.epsilon(list(events), floor["delta"]) <= floor["epsilon"]
-
-
-def _no_budget(ds_name: str) -> BudgetError:
-    from dpdesk.errors import in_app
-
-    head = f"No privacy budget is set for the data of {ds_name!r} yet, so nothing can be released. "
-    return in_app(BudgetError(head + "Set one first: dpdesk budget PROJECT --set 1 (Python: "
-                              "ledger.set_budget(project, 1))."),
-                  head + "Set one first: Tabulate > Set the privacy budget….")
-
-
 def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
-            progress: Callable[[str], None] | None = None) -> LedgerEntry:
+            progress: Callable[[str], None] | None = None, cancel=None) -> LedgerEntry:
     """Release one noisy statistic from a dataset and record it (see the module docstring).
 
     Returns the :class:`LedgerEntry` once it is committed. The same request on the same
@@ -251,7 +124,20 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
     than this computer last saw (until :func:`~dpdesk.project.ledger.rewind.accept_rollback`). ``progress`` is
     called with "verified", "checked", "noised", "recorded", "committed"; if it raises
     (e.g. a cancelled worker), the transaction is rolled back and nothing is spent.
+
+    A linked dataset (:mod:`dpdesk.project.linked`) is aggregated by its engine without holding
+    the spending lock (:mod:`.linked_release`: reserve, aggregate, commit); ``cancel`` (a
+    :class:`~dpdesk.project.linked.source.CancelToken`) stops its engine's job, nothing spent.
+    A request naming an ``identifier`` and ``max_rows`` keeps at most that many rows per person
+    (chosen at random with a secret key) and scales the noise to protect a whole person.
     """
+    from dpdesk.project.linked.store import is_linked
+
+    ds = _dataset(project, dataset)
+    if is_linked(ds):
+        from dpdesk.project.ledger.linked_release import release_linked
+
+        return release_linked(project, ds, request, progress, cancel)
     with copies.spending_lock():  # one release at a time on this computer: copies check each other's spending
         return _release(project, request, dataset, progress)
 
@@ -273,47 +159,41 @@ def _release(project, request, dataset, progress) -> LedgerEntry:
             return _entry(row, replayed=True)
         spent_events = _spent_events(conn)
         others = copies.of_project(project, conn)  # the same people's spending in copies of this project
-        every = spent_events + list(others.events) + list(spec.events)
+        reserved = reservations.live_events(project.path, chain_hashes(conn))  # linked releases still counting
+        every = spent_events + list(others.events) + reserved + list(spec.events)
         after = accounting.epsilon(every, budget.delta)
         if not after <= budget.epsilon or not _fits_floor(every, others.floor):
-            raise _refusal(spec, ds.name, spent_events, budget, others)
+            raise _refusal(spec, ds.name, spent_events + reserved, budget, others)
         say("checked")
         frame = project.dataset_frame(ds.name)
         report = ds.report if isinstance(ds.report, dict) else {}
-        typed, data = columns_of(spec.request, frame, ds.name, report.get("missing_values"))
-        rel = spec.draw(data, typed)
+        if spec.request.get("identifier"):  # at most max_rows rows per person, then the exact path
+            from dpdesk.mechanisms.central.exact import aggregate_arrays
+
+            bounded = bounded_rows(frame, spec.request["identifier"], spec.contributions, ds.name)
+            typed, data = columns_of(spec.request, bounded, ds.name, report.get("missing_values"))
+            rel = spec.draw_exact(aggregate_arrays(typed, data), typed)
+        else:
+            typed, data = columns_of(spec.request, frame, ds.name, report.get("missing_values"))
+            rel = spec.draw(data, typed)
         try:  # the respondents read, from the rows (never the file's cached claim), for the register's costs
             read_sig = respondents.respondents_signature(frame)
             respondents.signature(project, ds, frame)  # cached in the file before sealing: the register records it
         except (ValueError, TypeError, KeyError):
             read_sig = None
         say("noised")
-        mech = {"laplace": "discrete_laplace", "gaussian": "discrete_gaussian"}.get(
-            getattr(rel, "mechanism", spec.mechanism), "noisy_max")
-        cost = {"epsilon": str(spec.cost), "delta": str(budget.delta), "spent_after": str(after),
-                "budget": {"id": budget.id, "epsilon": str(budget.epsilon), "delta": str(budget.delta)}}
-        rho = sum((e.rho for e in spec.events if isinstance(e, accounting.Gaussian)), Fraction(0))
-        if rho:
-            cost["rho"] = str(rho)
-        params = {"dataset": ds.name, "events": [accounting.to_record(e) for e in spec.events],
-                  "noise": spec.noise_record()}
-        prev = conn.execute("SELECT hash FROM releases ORDER BY seq DESC LIMIT 1").fetchone()
-        seq = (conn.execute("SELECT coalesce(max(seq), 0) FROM releases").fetchone()[0]) + 1
-        fields = {"seq": seq, "time": _now(), "app_version": __version__, "dataset_sha256": sha, "request": spec.key,
-                  "mechanism": mech, "noise_params": canonical_json(params), "cost": canonical_json(cost),
-                  "result": canonical_json(spec.result_record(rel)),
-                  "prev_hash": prev[0] if prev else chain.GENESIS}
-        fields["hash"] = chain.row_hash(fields)
-        conn.execute(f"INSERT INTO releases({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
-                     tuple(fields.values()))
-        sealed = chain.record_head(conn, seq, fields["hash"], project.path)
-        sealed = dataclasses.replace(sealed, costs=copies.costs_of(fields["hash"], params["events"], read_sig))
+        seq, after_hash, sealed = record(project, conn, spec, budget, after, rel, sha, ds.name, read_sig)
         say("recorded")
         entry = _entry(conn.execute("SELECT * FROM releases WHERE seq = ?", (seq,)).fetchone())
     heads.remember(sealed)  # after the commit: the register never runs ahead of the file
     say("committed")
     _remember(project, ds, epsilon_text(after, budget.delta, up=True), frame)
     return entry
+
+
+def chain_hashes(conn) -> list[str]:
+    """This file's release hashes (a reservation of a copy names one of them)."""
+    return [r[0] for r in conn.execute("SELECT hash FROM releases ORDER BY seq")]
 
 
 def _remember(project, ds, spent_text: str, frame) -> None:
@@ -384,7 +264,7 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
                               (sha, spec.key)).fetchone() is not None
         own_events = _spent_events(conn)
         others = copies.of_project(project, conn)
-        spent_events = own_events + list(others.events)
+        spent_events = own_events + list(others.events) + reservations.live_events(project.path, chain_hashes(conn))
         check = chain.check(conn, project.path, respondents=respondents.of_project(project))
         intact = check.ok
     planned, cost, hw = spec.events, spec.cost, spec.half_width
