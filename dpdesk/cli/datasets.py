@@ -42,6 +42,9 @@ def register(sub) -> None:
     p.add_argument("--counts", action="store_true", help="the file is an aggregated counts table")
     p.add_argument("--keep-identifiers", action="store_true", help="keep columns detected as direct identifiers")
     p.add_argument("--json", action="store_true", help="print the import report as JSON")
+    from dpdesk.cli import linking
+
+    linking.add_arguments(p)
     p.set_defaults(func=cmd_import)
 
 
@@ -49,6 +52,8 @@ def register(sub) -> None:
                        description="Every analysis, release and extract uses the active dataset.")
     p.add_argument("project")
     p.add_argument("--use", metavar="NAME", help="make the dataset NAME the active one")
+    p.add_argument("--verify", metavar="NAME", help="check a linked dataset's files against its fingerprint "
+                   "(reads every byte)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_datasets)
 
@@ -109,6 +114,13 @@ def cmd_import(args) -> int:
     from dpdesk.project import Project
     from dpdesk.project.study.active import active_dataset
 
+    if args.link or args.relink:
+        from dpdesk.cli.linking import cmd_link
+
+        return cmd_link(args)
+    from dpdesk.cli.linking import _check_flags
+
+    _check_flags(args)
     with Project.open(args.project) as project:
         before = active_dataset(project)
         table = import_file(project, args.file, name=args.name, replace=args.replace, use=args.use,
@@ -143,15 +155,25 @@ def cmd_datasets(args) -> int:
     from dpdesk.project import Project
     from dpdesk.project.study.active import active_dataset, set_active_dataset
 
+    from dpdesk.cli.linking import dataset_fields, verify
+
     with Project.open(args.project) as project:
         if args.use:
             set_active_dataset(project, args.use)
+        if args.verify:
+            found = verify(project, args.verify)
+            if found:
+                raise DataError(f"The linked source of {args.verify!r} changed since it was linked: "
+                                f"{'; '.join(found[:5])}. Releases from it are refused until it is restored or "
+                                f"relinked (dpdesk import PROJECT SOURCE --link --relink {args.verify}).")
+            print(f"{args.verify!r}: the files match the recorded fingerprint.")
+            return 0
         active = active_dataset(project)
         sets = project.datasets()
         items = project.items()
     rows = [{"name": d.name, "rows": d.n_rows, "columns": len(d.columns), "file": d.source_name,
              "imported": d.imported_at, "active": active is not None and d.id == active.id,
-             "items mapped": [it.name for it in items if d.name in it.mappings]} for d in sets]
+             "items mapped": [it.name for it in items if d.name in it.mappings]} | dataset_fields(d) for d in sets]
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
@@ -159,8 +181,9 @@ def cmd_datasets(args) -> int:
         print("No data yet. Import a file with: dpdesk import PROJECT FILE")
     for r in rows:
         mapped = f"; {len(r['items mapped'])} of {len(items)} items mapped" if items else ""
-        print(f"{'*' if r['active'] else ' '} {r['name']}: {r['rows']} rows, {r['columns']} columns"
-              f"{' from ' + r['file'] if r['file'] else ''}, imported {r['imported']}{mapped}")
+        where = (f" linked with {r['engine']} from {r['source']} ({r['files']} file(s), not copied)" if r.get("linked")
+                 else f"{' from ' + r['file'] if r['file'] else ''}, imported {r['imported']}")
+        print(f"{'*' if r['active'] else ' '} {r['name']}: {r['rows']} rows, {r['columns']} columns{where}{mapped}")
     if rows:
         print(f"* active: analyses, releases and extracts use {active.name!r}.")
     return 0

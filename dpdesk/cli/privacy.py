@@ -34,7 +34,8 @@ def register(sub) -> None:
                        "Example: dpdesk release P.dpdesk --stat histogram --columns region --keys north south "
                        "--epsilon 0.1")
     p.add_argument("project")
-    p.add_argument("--stat", required=True, choices=["count", "histogram", "crosstab", "sum", "mean", "median"])
+    p.add_argument("--stat", required=True,
+                   choices=["count", "histogram", "crosstab", "sum", "mean", "median", "quantile"])
     p.add_argument("--columns", nargs="+", default=[], metavar="COLUMN",
                    help="the column(s): none for a count, two for a cross-tab")
     p.add_argument("--keys", nargs="+", action="append", metavar="KEY",
@@ -44,6 +45,11 @@ def register(sub) -> None:
                    "with --keys and --bins, the keys belong to the first column")
     p.add_argument("--bounds", nargs=2, metavar=("LO", "HI"), help="clipping bounds of a sum, mean or median")
     p.add_argument("--resolution", help="grid width of a sum or mean (default: 1/1000 of the largest bound's order)")
+    p.add_argument("--alpha", help="which quantile (0.25 = first quartile; --stat quantile)")
+    p.add_argument("--identifier", metavar="COLUMN", help="the column identifying a person who may have several rows "
+                   "(then at most --max-rows of their rows are counted, chosen at random, and the noise protects "
+                   "the whole person)")
+    p.add_argument("--max-rows", metavar="K", help="with --identifier: the most rows counted per person (default 1)")
     p.add_argument("--by", help="also by subgroups of this column ...")
     p.add_argument("--by-keys", nargs="+", metavar="KEY", help="... with these public subgroup values")
     size = p.add_mutually_exclusive_group(required=True)
@@ -149,7 +155,7 @@ def _copies_lines(status) -> list[str]:
 def _request(args) -> dict:
     req = {"statistic": args.stat, "columns": args.columns, "mechanism": args.mechanism,
            "confidence": args.confidence}
-    for name in ("epsilon", "accuracy", "scale", "resolution", "by"):
+    for name in ("epsilon", "accuracy", "scale", "resolution", "by", "alpha", "identifier", "max_rows"):
         if getattr(args, name) is not None:
             req[name] = getattr(args, name)
     if args.by_keys is not None:
@@ -167,7 +173,7 @@ def _request(args) -> dict:
         req["keys"] = [axes_k.pop(0) if axes_k and (len(keys) == 2 or i == 0 or not bins) else None
                        for i in range(2)]
         req["bins"] = [None if req["keys"][i] is not None else (axes_b.pop(0) if axes_b else None) for i in range(2)]
-    elif args.stat == "median" and bins:
+    elif args.stat in ("median", "quantile") and bins:
         req["bins"] = bins[0]
     elif keys or bins:
         raise BudgetError(f"A {args.stat} takes no --keys or --bins.")
@@ -360,6 +366,8 @@ def cmd_ledger(args) -> int:
         shown = _cells(e.result, release_cells(e, labels[e.seq]))
         values = ", ".join(f"{label} {_num(v)}" if label else _num(v) for label, v in shown[:6])
         more = " ..." if len(shown) > 6 else ""
+        if e.mechanism == "relink":
+            values, more = f"{e.result.get('after', {}).get('rows')} rows, no noise, nothing spent", ""
         print(f"#{e.seq}  {e.time}  {described(e, labels[e.seq])}  {cost}  ->  {values}{more}")
     from dpdesk.project.ledger.rewind import listed_text
 

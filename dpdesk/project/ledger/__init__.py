@@ -17,6 +17,7 @@ _PUBLIC = {
        for name in ("BudgetExceeded", "LedgerEntry", "LedgerTamperedError", "Preview", "ledger", "plan",
                     "preview", "release", "shared_spending", "verify_ledger")},
     "LedgerRolledBackError": "dpdesk.project.ledger.heads",
+    "relink": "dpdesk.project.ledger.relinks",
     "accept_rollback": "dpdesk.project.ledger.rewind",
     **{name: "dpdesk.project.ledger.receipts" for name in ("Receipt", "ReceiptCheck", "receipt", "verify_receipt")},
 }

@@ -150,7 +150,11 @@ def described(entry, labels=None) -> str:
     """The release in words with the columns' labels: "count by What is your gender?"."""
     from dpdesk.mechanisms.central.request import describe
 
-    return describe(entry.request or {}, labels.column if labels is not None else str)
+    request = entry.request or {}
+    if request.get("statistic") == "relink":  # a linked source recorded anew (ledger.relinks): no release
+        changes = "; ".join(str(c) for c in (entry.result or {}).get("changes") or [])
+        return f"relinked {request.get('dataset')!r} to its source as it is now ({changes})"
+    return describe(request, labels.column if labels is not None else str)
 
 
 def axis_names(entry, n_axes: int, labels=None) -> list[str]:
