@@ -88,6 +88,10 @@ def check_engine(engine: str, master: str | None, source: str) -> None:
     if not _MASTER.match(master):
         raise EngineError(f"{master!r} is not a Spark master. Use local[2] (this machine), spark://host:7077 "
                           "(a standalone cluster) or yarn.")
+    if master.startswith(("spark://", "yarn")):
+        from dpdesk.project.linked.spark_source import check_master
+
+        check_master(master)
     if not master.startswith("local") and not fpr.is_remote(source):
         raise EngineError(
             f"The Spark master {master} runs on a cluster, whose executors cannot read {source} on this machine. "
