@@ -85,7 +85,7 @@ def _run_analysis(args):
     if args.min_group_size is not None and args.min_group_size < 1:
         raise DataError(f"--min-group-size must be at least 1 (got {args.min_group_size}).")
     with Project.open(args.project) as project:
-        shown = (subgroup_warnings(stored_table(project, args.dataset), args.by, left_out_below=args.min_group_size)
+        shown = (subgroup_warnings(stored_table(project, args.dataset, [args.by]), args.by, left_out_below=args.min_group_size)
                  if args.by else [])
         for warning in shown:  # before computing: too many subgroups, or subgroups too small
             print(f"warning: {warning}", file=sys.stderr)

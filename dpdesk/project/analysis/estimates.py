@@ -100,8 +100,12 @@ def _pct(x: float) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%".replace(".0%", "%")
 
 
-def stored_table(project, dataset: str | None = None) -> Table:
-    """The named (default: the active) imported dataset as a :class:`Table`."""
+def stored_table(project, dataset: str | None = None, columns: list[str] | None = None) -> Table:
+    """The named (default: the active) imported dataset as a :class:`Table`.
+
+    A linked dataset (:mod:`dpdesk.project.linked`) is read as a counts table computed in its
+    engine, over its items' answer and group columns and ``columns`` (a subgroup column, say).
+    """
     ds = dataset_named(project, dataset)
     known = set(ImportReport.__dataclass_fields__)
     report = ImportReport(**{k: v for k, v in (ds.report or {}).items() if k in known})
@@ -110,7 +114,15 @@ def stored_table(project, dataset: str | None = None) -> Table:
     src = ds.source or {}
     source = Source(src.get("name") or ds.name, src.get("path") or "", int(src.get("size") or 0),
                     src.get("sha256") or "")  # a dataset added without a file has none of these
-    frame = project.dataset_frame(ds.name)
+    from dpdesk.project.linked.store import is_linked
+
+    if is_linked(ds):  # the engine counts: one row per combination of the items' columns
+        from dpdesk.project.linked.counts import COUNT_COLUMN, counts_frame, mapped_columns
+
+        frame = counts_frame(project, ds, mapped_columns(project, ds) + list(columns or ()))
+        report.kind, report.count_column = "counts", COUNT_COLUMN
+    else:
+        frame = project.dataset_frame(ds.name)
     report.value_labels = {  # codes as the import gave them (the file keeps them as text)
         c: numeric_codes(labels or {}, c in frame.columns and getattr(frame[c].dtype, "kind", "O") in "iuf")
         for c, labels in (report.value_labels or {}).items()}
@@ -156,7 +168,7 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
         return _analyze_by_dataset(project, ci=ci, confidence=confidence, exclude=exclude, items=items,
                                    adjust=adjust)
     dataset = dataset_named(project, dataset).name
-    table = stored_table(project, dataset)
+    table = stored_table(project, dataset, [by] if by else None)
     design = sample_design(project, dataset, survey)
     args = None
     if design is not None:

@@ -92,9 +92,10 @@ class DuckDBSource:
         if types:
             params["__columns"] = {str(k): str(v) for k, v in types.items()}
             parts.append("columns = $__columns")
-        else:
+        else:  # types from the whole file; numbers or text only (Yes/No stays text, as an import keeps it)
             params["__sample"] = -1
-            parts.append("sample_size = $__sample")
+            params["__candidates"] = ["BIGINT", "DOUBLE", "VARCHAR"]
+            parts += ["sample_size = $__sample", "auto_type_candidates = $__candidates"]
         return f"read_csv($__files, {', '.join(parts)})"
 
     def _run(self, sql_text: str, params: dict, cancel: CancelToken | None):
