@@ -59,10 +59,12 @@ def test_release_json_has_the_shape_of_an_imported_release(project, tmp_path, ca
     (["import", "{p}", "{t}/census/*.csv", "--link"], "matches no file"),
     (["release", "{p}", "--dataset", "census", "--stat", "sum", "--columns", "salary", "--bounds", "0", "1",
       "--epsilon", "0.1"], "no column 'salary'"),
-    (["import", "{p}", "hdfs://namenode/census", "--link", "--engine", "spark", "--spark-master",
+    (["import", "{p}", "hdfs://namenode/census", "--link", "--name", "s", "--engine", "spark", "--spark-master",
       "spark://127.0.0.1:9"], "does not answer"),
-    (["import", "{p}", "{t}/census", "--link", "--engine", "spark", "--spark-master", "spark://127.0.0.1:9"],
-     "cannot read"),
+    (["import", "{p}", "{t}/census", "--link", "--name", "s", "--engine", "spark", "--spark-master",
+      "spark://127.0.0.1:9"], "does not answer"),
+    (["import", "{p}", "{t}/census", "--link", "--name", "s", "--engine", "spark", "--spark-master", "yarn"],
+     "HADOOP_CONF_DIR"),
     (["import", "{p}", "{t}/census", "--engine", "spark"], "add --link"),
 ])
 def test_bad_input_is_one_line_and_spends_nothing(project, tmp_path, capsys, monkeypatch, argv, words):
@@ -95,3 +97,15 @@ def test_a_changed_source_is_refused_then_relinked(project, tmp_path, capsys):
     assert code == 0
     code, out, _ = run(capsys, "ledger", project)
     assert "relinked 'census'" in out and "nothing spent" in out and "Ledger intact" in out
+
+
+def test_a_cluster_master_needs_paths_the_cluster_sees(monkeypatch, tmp_path):
+    from dpdesk.errors import DpdeskError
+    from dpdesk.project.linked import engines, spark_source
+
+    monkeypatch.setattr(engines, "engine_problem", lambda engine, master=None: None)
+    monkeypatch.setattr(spark_source, "check_master", lambda master: None)  # a master that answers
+    with pytest.raises(DpdeskError, match="cannot read .* on this machine"):
+        engines.check_engine("spark", "spark://cluster:7077", str(tmp_path))
+    engines.check_engine("spark", "spark://cluster:7077", "hdfs://namenode/census")  # fine
+    engines.check_engine("spark", "local[2]", str(tmp_path))  # local reads local files
