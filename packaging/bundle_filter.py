@@ -28,13 +28,17 @@ EXCLUDES = [
     "PIL._avif",
     # Test-only (the XLSForm round trip of tests/): never imported by dpdesk.
     "pyxform", "lark",
+    # Spark for linked datasets is an optional extra (pip install "dpdesk[spark]": pyspark, py4j and a
+    # JVM), never in the installers; DuckDB, the embedded engine, is kept (MUST_KEEP).
+    "pyspark", "py4j",
 ]
 
 #: Modules the frozen app imports at run time; excluding any of them breaks it only when frozen.
 #: (PySide6.QtNetwork: the single-instance hand-over, dpdesk.gui.shell.single_instance.)
 #: (lxml.etree, docx, segno: the Word report and the ledger's receipt QR codes.)
+#: (duckdb: linked datasets, dpdesk.project.linked.duckdb_source, imported when a linked dataset is read.)
 MUST_KEEP = ["unittest", "pydoc", "doctest", "email", "xml", "sqlite3", "multiprocessing", "concurrent",
-             "PySide6.QtNetwork", "lxml.etree", "lxml._elementpath", "docx", "segno"]
+             "PySide6.QtNetwork", "lxml.etree", "lxml._elementpath", "docx", "segno", "duckdb"]
 
 #: matplotlib backends the app draws with (``matplotlib.backends.backend_NAME``): found by name at run
 #: time, so PyInstaller cannot see them. qtagg: the views; agg: PNG; svg: the HTML report and Save plot;

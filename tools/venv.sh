@@ -79,6 +79,6 @@ else
 fi
 # shellcheck disable=SC2086
 "$PY" -m pip install --quiet $LOCK_ARGS --upgrade pip \
-  && "$PY" -m pip install --quiet $LOCK_ARGS -e '.[test]' \
+  && "$PY" -m pip install --quiet $LOCK_ARGS -e '.[test,spark]' \
   || die "pip install failed (above). Nothing was marked installed; run make again to retry, or make clean to start afresh."
 touch "$STAMP"

@@ -125,6 +125,7 @@ class SparkSource:
         self.view = f"dpdesk_src_{uuid.uuid4().hex}"
         self.group = f"dpdesk-{uuid.uuid4().hex}"
         self._df = None
+        self._running = threading.Event()
 
     def _frame(self):
         if self._df is None:
@@ -147,13 +148,18 @@ class SparkSource:
 
     def _run(self, text: str, params: dict, cancel: CancelToken | None):
         self._frame()
+        self._running.set()  # before the token is looked at: a cancel from now on reaches the job
         if cancel is not None:
-            cancel.check()
+            try:
+                cancel.check()
+            except Cancelled:
+                self._running.clear()
+                raise
             cancel.on_cancel(self.cancel)
         sc = self.spark.sparkContext
         sc.setJobGroup(self.group, "dpdesk release", interruptOnCancel=True)
         try:
-            return [tuple(r) for r in self.spark.sql(text.format(source=self.view), args=params or None).collect()]
+            rows = [tuple(r) for r in self.spark.sql(text.format(source=self.view), args=params or None).collect()]
         except Exception as exc:  # noqa: BLE001 - a cancelled job, or Spark's own error, in one line
             if cancel is not None and cancel.cancelled:
                 raise Cancelled("Cancelled: Spark's job was stopped. Nothing was released and no budget was "
@@ -161,7 +167,11 @@ class SparkSource:
             raise DataError(f"Spark could not aggregate the linked source {self.link.source}: {_first_line(exc)}. "
                             "Nothing was spent.") from None
         finally:
+            self._running.clear()
             sc.setLocalProperty("spark.jobGroup.id", None)
+        if cancel is not None:
+            cancel.check()  # cancelled while its last job finished: nothing is used
+        return rows
 
     def schema(self) -> Schema:
         fields = self._frame().schema.fields
@@ -209,10 +219,19 @@ class SparkSource:
         return self._run(text, params, cancel)
 
     def cancel(self) -> None:
-        try:
-            self.spark.sparkContext.cancelJobGroup(self.group)
-        except Exception:  # noqa: BLE001 - a stopped session has nothing to cancel
-            pass
+        """Cancel the job group now, and again while the query runs: a job submitted just after the first
+        cancel (Spark plans before it submits) is cancelled too."""
+        def keep_cancelling():
+            while True:
+                try:
+                    self.spark.sparkContext.cancelJobGroup(self.group)
+                except Exception:  # noqa: BLE001 - a stopped session has nothing to cancel
+                    return
+                if not self._running.is_set():
+                    return
+                time.sleep(0.25)
+
+        threading.Thread(target=keep_cancelling, name="dpdesk-spark-cancel", daemon=True).start()
 
     def close(self) -> None:
         try:
