@@ -18,11 +18,8 @@ import subprocess
 from dpdesk.project.linked import fingerprint as fpr
 from dpdesk.project.linked.source import ENGINES, EngineError, Link
 
-__all__ = ["engine_problem", "check_engine", "open_engine", "java_version", "SPARK_INSTALL"]
+__all__ = ["engine_problem", "check_engine", "open_engine", "java_version"]
 
-SPARK_INSTALL = ('Spark is not installed. Add it with: pip install "dpdesk[spark]" (in the environment dpdesk runs '
-                 'in; it is not part of the installers), and Java 17 or later (Debian/Ubuntu: sudo apt-get install '
-                 'openjdk-17-jre-headless). Or link with --engine duckdb, which runs on this machine.')
 _MASTER = re.compile(r"^(local(\[(\d+|\*)\])?|spark://[A-Za-z0-9.\-]+(:\d+)?(,[A-Za-z0-9.\-]+(:\d+)?)*|yarn|"
                      r"k8s://\S+)$")
 
@@ -60,6 +57,8 @@ def engine_problem(engine: str, master: str | None = None) -> str | None:
         return None if importlib.util.find_spec("duckdb") else (
             "DuckDB is not installed: pip install duckdb (dpdesk's installer includes it).")
     if not _has_pyspark():
+        from dpdesk.project.linked.spark_source import SPARK_INSTALL
+
         return SPARK_INSTALL
     v = java_version()
     if v is None:

@@ -32,8 +32,11 @@ from dpdesk.project.linked import query as q
 from dpdesk.project.linked.source import (Aggregates, CancelToken, Cancelled, Column, EngineError, FileStat,
                                           Fingerprint, Link, Query, Schema)
 
-__all__ = ["SparkSource", "session", "check_master", "remote_quick", "stop_sessions"]
+__all__ = ["SparkSource", "SPARK_INSTALL", "session", "check_master", "remote_quick", "stop_sessions"]
 
+SPARK_INSTALL = ('Spark is not installed. Add it with: pip install "dpdesk[spark]" (in the environment dpdesk runs '
+                 'in; it is not part of the installers), and Java 17 or later (Debian/Ubuntu: sudo apt-get install '
+                 'openjdk-17-jre-headless). Or link with --engine duckdb, which runs on this machine.')
 _SESSIONS: dict = {}
 _LOCK = threading.Lock()
 _NUMBER = ("tinyint", "smallint", "int", "bigint", "float", "double", "decimal", "byte", "short", "long", "integer")
@@ -80,8 +83,6 @@ def session(master: str):
                 warnings.simplefilter("ignore", FutureWarning)
                 from pyspark.sql import SparkSession
         except ImportError:
-            from dpdesk.project.linked.engines import SPARK_INSTALL
-
             raise EngineError(SPARK_INSTALL) from None
         try:
             spark = (SparkSession.builder.master(master).appName("dpdesk")

@@ -12,10 +12,9 @@ shape before use (a project from elsewhere is hostile), and no recorded text eve
 from __future__ import annotations
 
 import datetime as _dt
-from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
-from dpdesk.errors import DataError, DpdeskError, ProjectError
+from dpdesk.errors import DataError, ProjectError
 from dpdesk.project.linked import fingerprint as fpr
 from dpdesk.project.linked.engines import open_engine, check_engine
 from dpdesk.project.linked.source import CancelToken, Fingerprint, Link, LinkedSource, Schema
@@ -194,8 +193,6 @@ def link_dataset(project, source: str, *, name: str | None = None, engine: str =
     ``options`` are a CSV's delimiter, encoding and decimal mark (and optionally ``types``, a
     column -> DuckDB type mapping). Nothing is stored when it fails or is cancelled.
     """
-    from dpdesk.project.study.active import active_dataset, set_active_dataset
-
     text = str(source)
     abs_source = fpr.absolute(text)
     if not fpr.is_remote(abs_source):
