@@ -1,0 +1,209 @@
+"""Linked data too big for one machine: DuckDB against its own query, memory, fixed cost, Spark local[2].
+
+Generates ROWS x 5 columns of Parquet with DuckDB itself (into --data, outside the repository,
+once; reused when present), links them (timing the content fingerprint: MB/s), then runs from
+the command line, each in its own process:
+
+- DuckDB's own ``SELECT region, count(*) FROM read_parquet(files) GROUP BY region`` (the baseline);
+- ``dpdesk release --dataset big --stat histogram --columns region --keys 0..49`` on the linked files;
+- the same release on a 1,000-row imported dataset (dpdesk's fixed cost per command);
+- optionally (--spark) the same release on Spark local[2] (the JVM's memory measured apart).
+
+Target: linked - fixed <= 2 x DuckDB's own query; peak resident memory of the dpdesk process
+< 1 GB (sampled from /proc every 50 ms, the process and, apart, its JVM children).
+
+Usage: .venv/bin/python benchmarks/linked.py [--rows 100000000] [--data /work/bench-data] [--repeat 3]
+       [--spark] (writes benchmarks/results/linked.md)
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import pathlib
+import platform
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PY = sys.executable
+KEYS = [str(k) for k in range(50)]
+
+
+def generate(folder: pathlib.Path, rows: int, files: int = 20) -> list[pathlib.Path]:
+    import duckdb
+
+    folder.mkdir(parents=True, exist_ok=True)
+    out = sorted(folder.glob("part-*.parquet"))
+    if len(out) == files and (folder / f"rows-{rows}").exists():
+        return out
+    for f in out:
+        f.unlink()
+    con = duckdb.connect(config={"memory_limit": "2GB", "preserve_insertion_order": False})
+    per = rows // files
+    for i in range(files):
+        lo, hi = i * per, (i + 1) * per if i < files - 1 else rows
+        con.execute(f"""COPY (SELECT i AS person, (hash(i) % 50)::INTEGER AS region, (hash(i + 1) % 90)::INTEGER AS age,
+                        CASE WHEN hash(i + 2) % 2 = 0 THEN 'f' ELSE 'm' END AS sex,
+                        round((hash(i + 3) % 100000) / 100.0, 2) AS income
+                        FROM range({lo}, {hi}) t(i)) TO '{folder / f'part-{i:02d}.parquet'}' (FORMAT parquet)""")
+    (folder / f"rows-{rows}").write_text("")
+    return sorted(folder.glob("part-*.parquet"))
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            kids = [int(x) for x in fh.read().split()]
+    except OSError:
+        return []
+    return kids + [g for k in kids for g in _children(k)]
+
+
+def run(argv: list[str], env=None) -> dict:
+    """Wall time, peak RSS of the process and of its descendants (the JVM), exit code and output."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    peak, peak_kids, done = [0], [0], threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], _rss_kb(proc.pid))
+            peak_kids[0] = max(peak_kids[0], sum(_rss_kb(k) for k in _children(proc.pid)))
+            time.sleep(0.05)
+
+    t = threading.Thread(target=sample, daemon=True)
+    t.start()
+    out, err = proc.communicate()
+    wall = time.perf_counter() - start
+    done.set()
+    t.join()
+    return {"wall": wall, "rss_mb": peak[0] / 1024, "children_mb": peak_kids[0] / 1024, "code": proc.returncode,
+            "out": out, "err": err}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=100_000_000)
+    ap.add_argument("--data", default="/work/bench-data")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--spark", action="store_true")
+    args = ap.parse_args()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), DPDESK_SETTINGS_DIR=tempfile.mkdtemp(prefix="dpdesk-bench-"))
+    folder = pathlib.Path(args.data) / f"linked-{args.rows}"
+    t0 = time.perf_counter()
+    files = generate(folder, args.rows)
+    gen = time.perf_counter() - t0
+    size = sum(f.stat().st_size for f in files)
+    work = pathlib.Path(tempfile.mkdtemp(prefix="dpdesk-bench-"))
+    project, small = work / "big.dpdesk", work / "small.dpdesk"
+    dp = [PY, "-m", "dpdesk"]
+    for p in (project, small):
+        assert run(dp + ["new", str(p)], env)["code"] == 0
+    link = run(dp + ["import", str(project), str(folder / "*.parquet"), "--link", "--name", "big"], env)
+    assert link["code"] == 0, link["err"]
+    quick = run(dp + ["import", str(project), str(folder / "*.parquet"), "--link", "--name", "big_quick", "--quick"],
+                env)
+    csv = work / "small.csv"
+    with open(csv, "w") as fh:
+        fh.write("region\n" + "".join(f"{i % 50}\n" for i in range(1000)))
+    assert run(dp + ["import", str(small), str(csv)], env)["code"] == 0
+    for p in (project, small):
+        run(dp + ["budget", str(p), "--set", "1000"], env)
+    own = [PY, "-c", "import duckdb, sys; c = duckdb.connect(); "
+           "print(c.execute('SELECT region, count(*) FROM read_parquet($f) GROUP BY region', "
+           "{'f': sys.argv[1:]}).fetchall()[:1])", *map(str, files)]
+    rows = []
+    for i in range(args.repeat):
+        eps = str(0.01 + i / 1000)  # a new request each time (an identical one is answered from the ledger)
+        rel = ["release", "--stat", "histogram", "--columns", "region", "--keys", *KEYS, "--epsilon", eps]
+        r_own = run(own, env)
+        r_big = run(dp + [rel[0], str(project), "--dataset", "big", *rel[1:]], env)
+        r_small = run(dp + [rel[0], str(small), *rel[1:]], env)
+        assert r_big["code"] == 0 and r_small["code"] == 0 and r_own["code"] == 0, (r_big["err"], r_small["err"])
+        rows.append((r_own, r_big, r_small))
+    best = lambda k: min(r[k]["wall"] for r in rows)  # noqa: E731
+    own_t, big_t, small_t = best(0), best(1), best(2)
+    ratio = (big_t - small_t) / own_t
+    peak = max(r[1]["rss_mb"] for r in rows)
+    spark = None
+    if args.spark:
+        sproj = work / "spark.dpdesk"
+        run(dp + ["new", str(sproj)], env)
+        s_link = run(dp + ["import", str(sproj), str(folder / "*.parquet"), "--link", "--name", "big", "--engine",
+                           "spark", "--spark-master", "local[2]", "--quick"], env)
+        run(dp + ["budget", str(sproj), "--set", "10"], env)
+        s_rel = run(dp + ["release", str(sproj), "--dataset", "big", "--stat", "histogram", "--columns", "region",
+                          "--keys", *KEYS, "--accuracy", "2000", "--confidence", "0.95", "--json"], env)
+        import json
+
+        exact = {int(k): int(n) for k, n in _exact(files)}
+        if s_rel["code"] == 0:
+            entry = json.loads(s_rel["out"])
+            hw = entry["result"]["half_width"]["simultaneous"]
+            worst = max(abs(v - exact[int(k)]) for k, v in zip(entry["result"]["keys"][0], entry["result"]["values"]))
+        else:
+            hw = worst = None
+        spark = {"link": s_link, "release": s_rel, "half_width": hw, "worst": worst}
+    lines = [
+        "# linked data: DuckDB against its own query (benchmarks/linked.py)", "",
+        f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}",
+        f"- machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, load "
+        f"{os.getloadavg()[0]:.1f} at the end",
+        f"- data: {args.rows:,} rows x 5 columns in {len(files)} Parquet files, {size / 1e9:.2f} GB "
+        f"(generated by DuckDB in {gen:.0f} s, or reused)",
+        "",
+        "| step | wall s | peak RSS of dpdesk MB | note |",
+        "|---|---|---|---|",
+        f"| link with content fingerprint (schema, rows, SHA-256 of {size / 1e9:.2f} GB, respondents' sketch) | "
+        f"{link['wall']:.1f} | {link['rss_mb']:.0f} | {size / 1e6 / link['wall']:.0f} MB/s overall |",
+        f"| link --quick (files' sizes and times only) | {quick['wall']:.1f} | {quick['rss_mb']:.0f} | |",
+        f"| DuckDB's own GROUP BY region (python -c, best of {args.repeat}) | {own_t:.2f} | "
+        f"{min(r[0]['rss_mb'] for r in rows):.0f} | baseline |",
+        f"| dpdesk release, 50-key histogram, linked (best of {args.repeat}) | {big_t:.2f} | {peak:.0f} | |",
+        f"| the same release on a 1,000-row imported dataset (fixed cost) | {small_t:.2f} | "
+        f"{max(r[2]['rss_mb'] for r in rows):.0f} | |",
+        "",
+        f"(linked - fixed) / DuckDB's own = **{ratio:.2f}x** (target <= 2x); peak RSS {peak:.0f} MB (target < 1024).",
+    ]
+    if spark is not None:
+        lines += ["", "Spark local[2] (--quick link):", "",
+                  f"- link: {spark['link']['wall']:.1f} s (code {spark['link']['code']}), dpdesk {spark['link']['rss_mb']:.0f}"
+                  f" MB, JVM {spark['link']['children_mb']:.0f} MB",
+                  f"- release (accuracy +-2000 at 95%): {spark['release']['wall']:.1f} s (code "
+                  f"{spark['release']['code']}), dpdesk {spark['release']['rss_mb']:.0f} MB, JVM "
+                  f"{spark['release']['children_mb']:.0f} MB; largest error {spark['worst']} within half-width "
+                  f"{spark['half_width']}"]
+        if spark["release"]["code"] != 0:
+            lines.append(f"- error: {spark['release']['err'].strip()[:300]}")
+    text = "\n".join(lines) + "\n"
+    (ROOT / "benchmarks" / "results").mkdir(exist_ok=True)
+    (ROOT / "benchmarks" / "results" / "linked.md").write_text(text)
+    print(text)
+    return 0
+
+
+def _exact(files):
+    import duckdb
+
+    return duckdb.connect().execute("SELECT region, count(*) FROM read_parquet($f) GROUP BY region",
+                                    {"f": [str(f) for f in files]}).fetchall()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
