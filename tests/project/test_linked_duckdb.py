@@ -279,3 +279,26 @@ def test_randomized_response_items_are_counted_in_the_engine(tmp_path):
     assert res.mapping.n_used == 914  # as from the imported file (tests/cli/test_cli.py): 26.6%, 20.4% to 32.9%
     assert (round(res.estimate.prevalence, 3), round(res.estimate.ci[0], 3), round(res.estimate.ci[1], 3)) == (
         0.266, 0.204, 0.329)
+
+
+def test_copies_releasing_from_the_same_linked_source_charge_each_other(tmp_path, monkeypatch):
+    """The copies' check reads a linked dataset's respondents as its engine computed them (its rows are not
+    in the file): without that, a copy's release from linked data, split off after a release from other data,
+    would not count here."""
+    for var, sub in (("DPDESK_SETTINGS_DIR", "settings"), ("XDG_CONFIG_HOME", "config")):
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    folder = data.write_parts(data.frame(100), tmp_path / "reg", parts=1)
+    a, b = tmp_path / "A.dpdesk", tmp_path / "B.dpdesk"
+    with Project.create(a) as p:
+        p.add_dataset("pilot", data.frame(30, seed=5))
+        ledger.set_budget(p, 1)
+        ledger.release(p, {"statistic": "count", "epsilon": "0.25"}, dataset="pilot")
+        linked.link_dataset(p, str(folder))
+    shutil.copyfile(a, b)
+    with Project.open(a) as p:
+        ledger.release(p, {"statistic": "count", "epsilon": "0.25"}, dataset="reg")
+    with Project.open(b) as p:
+        ledger.accept_rollback(p, note="a copy")
+        assert ledger.budget_status(p).spent_epsilon == Fraction(1, 2)  # the shared 0.25 and A's linked 0.25
+        with pytest.raises(ledger.BudgetExceeded):
+            ledger.release(p, {"statistic": "count", "epsilon": "0.6"}, dataset="reg")

@@ -104,7 +104,7 @@ def of_project(project):
         out = []
         for ds in datasets:
             try:
-                sig = respondents_signature(project.dataset_frame(ds.name))
+                sig = _linked(ds) or respondents_signature(project.dataset_frame(ds.name))
                 out.append(("respondents", str(sig["fingerprint"]), ds.name))
             except (ValueError, KeyError, TypeError, AttributeError):
                 continue
@@ -129,7 +129,7 @@ def signatures_of(project):
         out = []
         for ds in datasets:
             try:
-                out.append(respondents_signature(project.dataset_frame(ds.name)))
+                out.append(_linked(ds) or respondents_signature(project.dataset_frame(ds.name)))
             except (ValueError, KeyError, TypeError, AttributeError):
                 continue
         try:
@@ -138,6 +138,22 @@ def signatures_of(project):
             pass
         return out
     return compute
+
+
+def _linked(ds) -> dict | None:
+    """A linked dataset's signature, as its engine computed it when it was linked (dpdesk.project.linked.people).
+
+    Its rows are not in the file: reading them all again at every check would scan the whole source,
+    so the recorded signature is used; the source's files are checked against their fingerprint before
+    every release from it. None for an imported dataset (its signature is computed from its rows)."""
+    opts = ds.options if isinstance(getattr(ds, "options", None), dict) else {}
+    report = ds.report if isinstance(getattr(ds, "report", None), dict) else {}
+    if not isinstance(opts.get("linked"), dict):
+        return None
+    sig = (report.get("linked") or {}).get("respondents") if isinstance(report.get("linked"), dict) else None
+    if not isinstance(sig, dict) or not isinstance(sig.get("fingerprint"), str):
+        raise ValueError("a linked dataset without its respondents' signature")
+    return sig
 
 
 def remember_release(project, dataset, spent_text: str, frame=None) -> None:
