@@ -66,8 +66,7 @@ class DuckDBSource:
         self._lock = threading.Lock()
         duckdb = _duckdb()
         self._conn = duckdb.connect(":memory:", config={"memory_limit": MEMORY_LIMIT, "preserve_insertion_order": False,
-                                                        "temp_directory": os.path.join(tempfile.gettempdir(),
-                                                                                       "dpdesk-duckdb"),
+                                                        "temp_directory": _spill_folder(),
                                                         "enable_external_access": True})
         self._interrupted = False
 
@@ -179,6 +178,15 @@ class DuckDBSource:
             self._conn.close()
         except Exception:  # noqa: BLE001
             pass
+
+
+def _spill_folder() -> str:
+    """Where DuckDB spills what exceeds its memory limit: a folder of this user's (0700), removed by DuckDB's own
+    clean-up of its files."""
+    uid = os.getuid() if hasattr(os, "getuid") else os.getlogin()
+    path = os.path.join(tempfile.gettempdir(), f"dpdesk-duckdb-{uid}")
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    return path
 
 
 def _encoding(name: str) -> str:
