@@ -302,3 +302,27 @@ def test_copies_releasing_from_the_same_linked_source_charge_each_other(tmp_path
         assert ledger.budget_status(p).spent_epsilon == Fraction(1, 2)  # the shared 0.25 and A's linked 0.25
         with pytest.raises(ledger.BudgetExceeded):
             ledger.release(p, {"statistic": "count", "epsilon": "0.6"}, dataset="reg")
+
+
+def test_the_respondents_sketch_is_the_bottom_k_of_the_engines_row_hashes(tmp_path):
+    import duckdb
+
+    from dpdesk.project.linked import people
+    from dpdesk.project.linked.duckdb_source import DuckDBSource
+    from dpdesk.project.linked.source import Link
+
+    df = data.frame(300)
+    df = df.loc[df.index.repeat(np.where(np.arange(len(df)) % 3 == 0, 9, 1))]  # many duplicate rows
+    path = data.write_parquet(df.reset_index(drop=True), tmp_path / "dups.parquet")
+    cols = ", ".join(f'"{c}"' for c in sorted(df.columns))
+    hashes = duckdb.connect().execute(f"SELECT DISTINCT hash({cols}) FROM read_parquet($f)",
+                                      {"f": [str(path)]}).fetchall()
+    exact = sorted(int(h) for (h,) in hashes)
+    source = DuckDBSource(Link(str(path), "parquet"))
+    try:
+        for k in (4, 50, 256):
+            sig = people.signature(source, k=k)
+            assert [int(h, 16) for h in sig["sketch"]] == exact[:k]
+        assert sig["rows"] == len(df) and abs(sig["distinct"] - len(exact)) <= 0.05 * len(exact)
+    finally:
+        source.close()

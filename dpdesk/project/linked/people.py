@@ -44,32 +44,33 @@ def signature(source, cancel=None, k: int | None = None) -> dict:
     names = source.schema().names
     h, nonblank = _hash_expr(source, names)
     d = source.dialect
-    mod = "CAST(sum(CAST(h AS DECIMAL(38, 0))) % 18446744073709551616 AS VARCHAR)" if d.name == "duckdb" else \
+    duck = d.name == "duckdb"
+    mod = "CAST(sum(CAST(h AS HUGEINT)) % 18446744073709551616 AS VARCHAR)" if duck else \
         "CAST(pmod(sum(CAST(h AS DECIMAL(38, 0))), CAST('18446744073709551616' AS DECIMAL(38, 0))) AS STRING)"
     xor = "bit_xor(h)"
-    rows = source.run_sql(f"SELECT count(*), approx_count_distinct(h), {xor}, {mod} FROM "
+    smallest = f", min(h, {int(4 * k)})" if duck else ""  # DuckDB: the bottom of the sketch in the same pass
+    rows = source.run_sql(f"SELECT count(*), approx_count_distinct(h), {xor}, {mod}{smallest} FROM "
                           f"(SELECT {h} AS h FROM {{source}} WHERE {nonblank}) AS t", {}, cancel)
-    n, distinct, x, s = rows[0]
-    sketch: list[int] = []
-    last = None
-    while len(sketch) < k:
-        params = {}
-        cond = ""
+    n, distinct, x, s = rows[0][:4]
+    if duck:
+        found = [int(v) for v in (rows[0][4] or ())]
+        seen = set(found)
+        # duplicates took places among the 4k smallest: look above the largest for more
+        last = max(found) if len(seen) < k and len(found) == 4 * k else None
+        more = last is not None
+    else:
+        seen, last, more = set(), None, True
+    while more and len(seen) < k:
+        params, cond = {}, ""
         if last is not None:
             params["last"] = last
             cond = f" AND {h} > {d.param}last"
-        got = source.run_sql(f"SELECT h FROM (SELECT {h} AS h FROM {{source}} WHERE {nonblank}{cond}) AS t "
-                             f"ORDER BY h LIMIT {int(4 * k)}", params, cancel)
-        if not got:
-            break
-        for (v,) in got:
-            v = int(v)
-            if not sketch or v != sketch[-1]:
-                sketch.append(v)
-        last = int(got[-1][0])
-        if len(got) < 4 * k:
-            break
-    sketch = sketch[:k]
+        got = [int(v) for (v,) in source.run_sql(f"SELECT h FROM (SELECT {h} AS h FROM {{source}} WHERE {nonblank}"
+                                                 f"{cond}) AS t ORDER BY h LIMIT {int(4 * k)}", params, cancel)]
+        seen.update(got)
+        more = len(got) == 4 * k
+        last = got[-1] if got else last
+    sketch = sorted(seen)[:k]
     digest = hashlib.sha256(json.dumps([VERSION, int(n), str(x), str(s)]).encode("utf-8")).hexdigest()
-    return {"version": VERSION, "fingerprint": digest, "rows": int(n), "distinct": int(distinct or 0),
+    return {"version": VERSION, "fingerprint": digest, "rows": int(n), "distinct": min(int(n), int(distinct or 0)),
             "sketch": [format(v & (2**64 - 1), "016x") for v in sketch], "engine": source.engine}

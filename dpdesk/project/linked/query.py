@@ -176,14 +176,14 @@ class _Builder:
             return f"(CASE WHEN {c} THEN 'True' WHEN NOT {c} THEN 'False' END)"
         return self.d.text.format(x=c)
 
-    def axis(self, axis) -> tuple[str, str]:
-        """(expression giving the cell's value or index, condition that it is in a declared cell)."""
+    def axis(self, axis, alias: str) -> tuple[str, str]:
+        """(expression giving the cell's value or index, condition on ``alias`` that it is in a declared cell)."""
         if axis[0] == "keys":
             _, column, kind, keys = axis
             e = self.keyed(column, kind)
             values = [float(k) for k in keys] if kind == "number" else [str(k) for k in keys]
             marks = ", ".join((f"CAST({self.p(v)} AS DOUBLE)" if kind == "number" else self.p(v)) for v in values)
-            return e, f"{e} IN ({marks})"
+            return e, f"{alias} IN ({marks})"
         _, column, edges = axis
         x = self.num(column)
         parts = []
@@ -191,7 +191,7 @@ class _Builder:
             upper = "<=" if i == len(edges) - 2 else "<"
             parts.append(f"WHEN {x} >= {self.lit(edges[i])} AND {x} {upper} {self.lit(edges[i + 1])} THEN {i}")
         e = f"(CASE WHEN NOT {self.d.finite.format(x=x)} THEN NULL {' '.join(parts)} END)"
-        return e, f"{e} IS NOT NULL"
+        return e, f"{alias} IS NOT NULL"
 
     def ranks(self, x: str, cands: tuple) -> str:
         """Cell 2j+1 when x equals candidate j, 2j when it lies below candidate j (and above j-1)."""
@@ -220,19 +220,22 @@ def sql(q: Query, relation: str, dialect: Dialect, columns: list[str]) -> tuple[
 
     ``columns`` are every column of the source (the truncation's hash covers the row's values).
     The statement returns one row per non-empty cell: the axes' values, then the aggregates
-    (count; or grid sum and count; or count per rank cell).
+    (count; or grid sum and count; or count per rank cell). The rows are grouped first and the
+    groups outside the declared keys dropped after: a filter on every row costs DuckDB 6-8 times
+    the grouping itself (benchmarks/linked.py), and a grouping of many distinct values spills to
+    disk within the engine's memory limit.
     """
     b = _Builder(dialect, {})
     rows = _rows(b, q, relation, columns)
-    axes, where = [], []
+    axes, where, outer = [], [], []
     if q.by is not None:
         axes.append(q.by)
     axes.extend(q.axes)
     exprs = []
-    for a in axes:
-        e, cond = b.axis(a)
+    for i, a in enumerate(axes):
+        e, cond = b.axis(a, f"a{i}")
         exprs.append(e)
-        where.append(cond)
+        outer.append(cond)
     if q.statistic == "count":
         agg = "count(*)"
         if q.present is not None:
@@ -248,16 +251,22 @@ def sql(q: Query, relation: str, dialect: Dialect, columns: list[str]) -> tuple[
         where.append(dialect.finite.format(x=x))
         g = dialect.round_even.format(x=f"{x} / {b.lit(r)}")
         g = f"least(greatest({g}, {b.lit(glo)}), {b.lit(ghi)})"
-        agg = f"sum({dialect.bigint.format(x=g)}), count(*)"
+        agg = [f"sum({dialect.bigint.format(x=g)})", "count(*)"]
     else:  # ranks
         x = b.num(q.value)
         where.append(dialect.finite.format(x=x))
         exprs.append(b.ranks(x, q.candidates))
         agg = "count(*)"
-    select = ", ".join([f"{e} AS a{i}" for i, e in enumerate(exprs)] + [agg])
-    group = f" GROUP BY {', '.join(f'a{i}' for i in range(len(exprs)))}" if exprs else ""
+    names = [f"a{i}" for i in range(len(exprs))]
+    aggs = [f"{a} AS v{j}" for j, a in enumerate([agg] if isinstance(agg, str) else agg)]
+    select = ", ".join([f"{e} AS {n}" for e, n in zip(exprs, names)] + aggs)
+    group = f" GROUP BY {', '.join(names)}" if exprs else ""
     cond = f" WHERE {' AND '.join(where)}" if where else ""
-    return f"SELECT {select} FROM {rows}{cond}{group}", b.params, axes
+    inner = f"SELECT {select} FROM {rows}{cond}{group}"
+    if not outer:
+        return inner, b.params, axes
+    shown = ", ".join(names + [f"v{j}" for j in range(len(aggs))])
+    return f"SELECT {shown} FROM ({inner}) AS __dpdesk_g WHERE {' AND '.join(outer)}", b.params, axes
 
 
 def cells_to_index(axis, value) -> int | None:
