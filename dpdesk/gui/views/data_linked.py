@@ -35,7 +35,7 @@ def sample_job(job, project, dataset: str):
         labels = Labels.from_stored(own.column_labels(ds.name))
         rows = linked.sample(own, ds.name, SAMPLE_ROWS, cancel=token)
     frame = pd.DataFrame(rows, columns=schema.names)
-    report = ImportReport(format=linked.link_of(ds).format, kind="linked")
+    report = ImportReport(format=linked.link_of(ds).format, kind="linked", first_data_row=1)  # sample numbers
     report.variable_labels, report.value_labels = dict(labels.columns), dict(labels.values)
     fp = linked.fingerprint_of(ds)
     table = Table(frame, report, Source(linked.link_of(ds).source, "", sum(f.size for f in fp.files),
@@ -81,4 +81,8 @@ def linked_info(project, dataset: str, shown: int) -> str:
 
 
 def failed_info(dataset: str, exc) -> str:
-    return (f"<b>{escape(dataset)}</b>: <span style='color: #a40000'>{escape(str(exc), quote=False)}</span>")
+    """Why no sample is shown, in view (a changed source: relinked in Tabulate)."""
+    from dpdesk.gui.widgets.release_linked import in_app_words
+
+    text = in_app_words(str(exc), "relink it in Tabulate (Relink…)")
+    return f"<b>{escape(dataset)}</b>: <span style='color: #a40000'>{escape(text, quote=False)}</span>"

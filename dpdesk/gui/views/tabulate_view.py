@@ -510,6 +510,9 @@ class TabulateView(QWidget):
         from dpdesk.project.linked import SourceChanged
 
         if isinstance(exc, SourceChanged):  # nothing spent; the panel offers Relink
+            from dpdesk.gui.widgets.release_linked import in_app_words
+
+            exc.in_app = in_app_words(str(exc))
             self.linked.refused(str(exc))
         self.error_box = show_error(exc, self)
 

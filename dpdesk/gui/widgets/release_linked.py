@@ -32,6 +32,15 @@ def relink_job(job, project, dataset: str):
         return ledger.relink(own, dataset, cancel=token, progress=progress)
 
 
+def in_app_words(message: str, where: str = "press Relink… here") -> str:
+    """A changed source's refusal as the app says it: the command line's relink advice becomes the button."""
+    said, found, _ = message.partition(" If the change is intended")
+    if not found:
+        return message
+    return (f"{said} If the change is intended, {where} (it is recorded in the ledger and costs nothing); "
+            "otherwise restore the files.")
+
+
 def linked_state(project, dataset) -> tuple[str, list[str]]:
     """(one line describing the linked source, what changed since linking) — or ("", []) for imported data."""
     from dpdesk.errors import DpdeskError
@@ -95,7 +104,7 @@ class LinkedPanel(QWidget):
 
     def refused(self, message: str) -> None:
         """A release was refused because the source changed: say so here, and offer Relink."""
-        self.text.setText(f"<span style='color:#b71c1c'>{escape(message)}</span>")
+        self.text.setText(f"<span style='color:#b71c1c'>{escape(in_app_words(message))}</span>")
         self.relink_button.setVisible(True)
         self.show()
 
