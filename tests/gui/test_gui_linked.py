@@ -174,6 +174,7 @@ def open_tabulate(window, path):
     assert window.open_project(path)
     v = window.tabulate_view
     v.confirm = lambda parent, text: True
+    v.confirm_relink = lambda parent, text: "Relink" in text and "costs nothing" in text
     window.nav.setCurrentRow(TASKS.index("Tabulate"))
     return v
 
@@ -258,7 +259,17 @@ def test_a_changed_source_is_refused_and_relinking_is_recorded(window, qtbot, li
     assert "added part-9.parquet" in row.result["changes"]
     qtbot.waitUntil(lambda: not v._releasing, timeout=5000)
     assert not panel.relink_button.isVisible() and "650 rows in 4 files" in panel.text.text()
-    assert ledger.budget_status(window.project).spent_epsilon == 0  # relinking costs nothing
+    status = ledger.budget_status(window.project)
+    assert status.spent_epsilon == 0 and status.releases == 0  # relinking costs nothing, and is no release
+    assert "in 0 release(s)" in v.panel.spent.text()
+    assert len(ledger.ledger(window.project)) == 1  # but it is in the ledger
+    v.tabs.setCurrentWidget(v.ledger_view)
+    lv = v.ledger_view
+    assert lv.table.item(0, 4).text() == "600 → 650 rows, 3 → 4 files" and lv.table.item(0, 3).text() == "ε = 0"
+    assert lv.summary.text() == "No releases yet and 1 relink(s) of a linked source."
+    assert "650 rows" in window.dataset_label.text()
+    shot(window, "tabulate-linked-relinked")
+    v.tabs.setCurrentWidget(v.result)
     with qtbot.waitSignal(v.released, timeout=30_000) as done:
         click(qtbot, v.release_button)
     assert done.args[0][0].noise_params["source"]["rows"] == 650

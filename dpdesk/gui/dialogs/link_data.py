@@ -288,6 +288,8 @@ class LinkDialog(QDialog):
             self.progress.setValue(1000)
             self.status.setText(f"Linked as {ds.name!r}.")
             self.report.setText(linked_words(ds, seconds))
+            self.close_button.setDefault(True)  # done: Return closes (linking it again would be refused)
+            self.close_button.setFocus()
             self.linked.emit(ds.name)
         self._update()
 

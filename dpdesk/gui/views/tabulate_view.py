@@ -72,6 +72,11 @@ def release_job(job, project, requests: list[dict]) -> list:
     return out
 
 
+def ask_relink(parent, text: str) -> bool:
+    """The confirmation before a relink (tests replace ``TabulateView.confirm_relink``)."""
+    return ask_confirmation(parent, text, "Relink the source?", "Relink")
+
+
 def refusal_words(message: str) -> str:
     """The ledger's refusal, worded for before the click (nothing was tried yet), as rich text:
     the researcher's sentence first, the noise details (scale, sensitivity) in a small line."""
@@ -85,11 +90,10 @@ def refusal_words(message: str) -> str:
     return text
 
 
-def ask_confirmation(parent, text: str) -> bool:
+def ask_confirmation(parent, text: str, title: str = "Release with noise?", action: str = "Release") -> bool:
     """The confirmation before a release (tests replace ``TabulateView.confirm``)."""
-    box = QMessageBox(QMessageBox.Icon.Question, "Release with noise?", text,
-                      QMessageBox.StandardButton.Cancel, parent)
-    ok = box.addButton("Release", QMessageBox.ButtonRole.AcceptRole)
+    box = QMessageBox(QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.Cancel, parent)
+    ok = box.addButton(action, QMessageBox.ButtonRole.AcceptRole)
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     box.exec()
     return box.clickedButton() is ok
@@ -106,6 +110,7 @@ class TabulateView(QWidget):
         self.window_ = window
         self.setObjectName("view_tabulate")
         self.confirm = ask_confirmation
+        self.confirm_relink = ask_relink
         self.jobs = JobRunner(self)
         self.meter = BudgetMeter()
         self.panel = BudgetPanel()
@@ -450,7 +455,7 @@ class TabulateView(QWidget):
                 "in the ledger, costs nothing and gives nothing back: the releases made before stay charged.")
         self._releasing = self._relinking = True
         self.release_button.setEnabled(False)
-        if not self.confirm(self, text):
+        if not self.confirm_relink(self, text):
             self._releasing = self._relinking = False
             self.update_preview()
             return
@@ -492,6 +497,10 @@ class TabulateView(QWidget):
         if self._relinking:
             self.window_.statusBar().showMessage(f"Relinked: {'; '.join(entries.result.get('changes') or [])}. "
                                                  "Recorded in the ledger; nothing was spent.", 8000)
+            self.window_.update_dataset_label()  # its new row count
+            data_view = getattr(self.window_, "data_view", None)
+            if data_view is not None:
+                data_view.refresh()  # the datasets' row counts, and a sample of the source as it is now
             self.relinked.emit(entries)
             return
         if entries:

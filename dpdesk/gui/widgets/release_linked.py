@@ -71,6 +71,7 @@ class LinkedPanel(QWidget):
         self.text.setWordWrap(True)
         self.text.setTextFormat(Qt.TextFormat.RichText)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.relink_button = name(QPushButton("Relink…"), "Relink",
                                   "Record the source as it is now (its rows, columns and fingerprint). It is "
                                   "written in the ledger; it costs nothing and gives nothing back")
@@ -101,6 +102,8 @@ class LinkedPanel(QWidget):
         self.text.setText(text)
         self.relink_button.setVisible(bool(changed))
         self.show()
+        self.text.adjustSize()  # a shorter text gives its lines back to the view (a wrapped label keeps them)
+        self.adjustSize()
 
     def refused(self, message: str) -> None:
         """A release was refused because the source changed: say so here, and offer Relink."""
