@@ -297,3 +297,41 @@ def click_task(qtbot, window, task: str) -> None:
     nav = window.nav
     item = nav.item(TASKS.index(task))
     qtbot.mouseClick(nav.viewport(), Qt.MouseButton.LeftButton, pos=nav.visualItemRect(item).center())
+
+
+def test_map_an_item_to_linked_data_counted_in_the_engine(window, qtbot, tmp_path):
+    """Map items… on a linked dataset counts its few-valued columns' answers in the engine (a worker), then the
+    dialog maps as for imported data; Results then estimate from the engine's counts."""
+    from dpdesk.mechanisms import rr
+    from dpdesk.project.example import example_folder
+
+    path = tmp_path / "rr.dpdesk"
+    with Project.create(path) as p:
+        linked.link_dataset(p, str(example_folder() / "students.csv"), name="big")
+        p.add_item("cheating", rr.design("forced", p_truth=0.5, p_yes=0.25, p_no=0.25), question="Cheated?")
+    dv = window.data_view
+    with qtbot.waitSignal(dv.dataset_shown, timeout=30_000):
+        assert window.open_project(path)
+    click_task(qtbot, window, "Data")
+    assert dv.linked_shown and dv.map_button.isEnabled()
+    with qtbot.waitSignal(dv.dialog_opened, timeout=30_000) as opened:
+        click(qtbot, dv.map_button)
+    m = opened.args[0]
+    intro = m.findChild(type(dv.info), "mappingIntro").text()
+    assert "counted in its engine" in intro and "not offered: id, email" in intro
+    offered = [m.column.itemData(i) for i in range(m.column.count())]
+    assert "cheat_rr" in offered and "id" not in offered  # an identifier has too many values to be answers
+    with qtbot.waitSignal(m.jobs.done, timeout=20_000, check_params_cb=lambda res: res[0] == "check"):
+        m.column.setCurrentIndex(m.column.findData("cheat_rr"))
+    assert m.codes.combo("Yes").currentData() == "yes" and m.codes.combo("No").currentData() == "no"
+    assert m.ready()
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    click(qtbot, m.buttons.button(QDialogButtonBox.StandardButton.Ok))
+    item = window.project.item("cheating")
+    assert item.mappings["big"]["column"] == "cheat_rr"
+    rv = window.results_view
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        click_task(qtbot, window, "Results")
+    (res,) = rv.current.results
+    assert res.mapping.n_used == 914 and round(res.estimate.prevalence, 3) == 0.266

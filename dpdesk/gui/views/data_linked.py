@@ -43,6 +43,37 @@ def sample_job(job, project, dataset: str):
     return dataset, table
 
 
+def mapping_table_job(job, project, dataset: str, item: str | None):
+    """Worker: the counts table the mapping dialog reads for a linked dataset, counted in the engine over its
+    few-valued columns (:func:`dpdesk.project.linked.distinct.mapping_columns`); ``(table, left out, item)``."""
+    from dpdesk.project import linked
+    from dpdesk.project.analysis.estimates import stored_table
+    from dpdesk.project.linked.distinct import mapping_columns
+    from dpdesk.project.reading.importing import own_connection
+    from dpdesk.project.study.active import dataset_named
+
+    token = linked.CancelToken()
+    job.on_cancel(token.cancel)
+    job.progress(0.0, f"Counting the values of {dataset}'s columns in the engine…")
+    with own_connection(project) as own:
+        chosen, left = mapping_columns(own, dataset_named(own, dataset), cancel=token)
+        job.progress(0.5, f"Counting the answers of {dataset} in the engine…")
+        table = stored_table(own, dataset, columns=chosen)
+    return table, left, item
+
+
+def mapping_intro(dataset: str, left: list[str]) -> str:
+    """The mapping dialog's first line for a linked dataset: which columns it offers, and which not."""
+    from dpdesk.project.linked.distinct import MAX_VALUES
+
+    out = (f"These mappings are for the linked dataset “{dataset}”; other datasets keep their own. The answers are "
+           f"counted in its engine: the columns offered are those with at most {MAX_VALUES} values")
+    if left:
+        shown = ", ".join(left[:8]) + (", …" if len(left) > 8 else "")
+        out += f" (not offered: {shown})"
+    return out + ". The change is stored when you press OK; Edit > Undo takes it back."
+
+
 def is_linked_dataset(project, dataset: str) -> bool:
     """Quick: the project's record says so (no engine runs)."""
     from dpdesk.errors import DpdeskError

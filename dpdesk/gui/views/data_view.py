@@ -98,6 +98,9 @@ class DataView(QWidget):
         self.jobs.done.connect(self._on_loaded)
         self.jobs.failed.connect(self._on_failed)
         self.linked_shown = False  # the table holds a linked dataset's sample, not its rows
+        self.map_jobs = JobRunner(self)  # a linked dataset's answers, counted in its engine for the mapping
+        self.map_jobs.done.connect(self._on_mapping_table)
+        self.map_jobs.failed.connect(self._on_failed)
         self.link = None  # the LinkDialog
         title = ViewTitle("Data")  # with its "?" button: the guide's page on this view
         self.import_button = name(QPushButton("Import data…"), "Import data",
@@ -175,6 +178,7 @@ class DataView(QWidget):
     def refresh(self, *_args) -> None:
         """List the project's datasets and load the latest (in the worker)."""
         self.jobs.cancel()
+        self.map_jobs.cancel()
         self.datasets.clear()
         sets = self.project.datasets() if self.project is not None else []
         for d in sets:
@@ -265,12 +269,7 @@ class DataView(QWidget):
         self.survey.setVisible(not counts)
         if not counts:
             self.survey.show_dataset(self.project, dataset, table.frame)
-        self.map_button.setEnabled(bool(self.project is not None and self.project.items()) and not self.linked_shown)
-        self.map_button.setToolTip(
-            "A linked dataset's items are mapped from the command line: dpdesk item PROJECT NAME --dataset "
-            f"{dataset} --column COLUMN --codes ... (its values are counted in the engine, not here)"
-            if self.linked_shown else "Change which column holds each survey item's answers and what its values "
-            "mean (Undo takes it back)")
+        self.map_button.setEnabled(bool(self.project is not None and self.project.items()))
         self.dataset_shown.emit(dataset)
         if self._map_when_loaded is not None:  # a Map button was pressed while the rows were loading
             item, self._map_when_loaded = self._map_when_loaded, None
@@ -353,17 +352,35 @@ class DataView(QWidget):
 
         ``item`` is shown first. Other datasets keep their own mappings.
         """
-        from dpdesk.gui.dialogs.mapping import MappingDialog
-
         if self.project is None or self.table is None:
             return None
+        if self.linked_shown:  # its answers are counted in the engine first (a worker, Cancel), then the dialog
+            from dpdesk.gui.views.data_linked import mapping_table_job
+
+            self.info.setText(f"Counting the answers of {self.shown_dataset} in its engine…")
+            self.map_jobs.start(mapping_table_job, self.project, self.shown_dataset, item)
+            return None
+        return self._open_mapping(self.table, item, f"These mappings are for the dataset “{self.shown_dataset}”; "
+                                  "other datasets keep their own. The change is stored when you press OK; Edit > Undo "
+                                  "takes it back.")
+
+    def _on_mapping_table(self, result) -> None:
+        from dpdesk.gui.views.data_linked import linked_info, mapping_intro
+
+        table, left, item = result
+        if self.table is not None and self.shown_dataset is not None:
+            self.info.setText(linked_info(self.project, self.shown_dataset, len(self.table.frame)))
+        self._open_mapping(table, item, mapping_intro(self.shown_dataset, left))
+        self.dialog_opened.emit(self.mapping)
+
+    def _open_mapping(self, table, item, intro: str):
+        from dpdesk.gui.dialogs.mapping import MappingDialog
+
         dataset = self.shown_dataset
         items = self.project.items(dataset)
         current = {it.name: {"column": it.column, "codes": it.codes, "group_column": it.group_column,
                              "group_codes": it.group_codes} for it in items if it.column and it.codes}
-        self.mapping = MappingDialog(self.table, items, current, self,
-                                     intro=f"These mappings are for the dataset “{dataset}”; other datasets keep "
-                                     "their own. The change is stored when you press OK; Edit > Undo takes it back.")
+        self.mapping = MappingDialog(table, items, current, self, intro=intro)
         self.mapping.setWindowTitle(f"Map survey items to the columns of {dataset}")
         self.mapping.dataset = dataset
         self.mapping.accepted.connect(self._on_mapping_accepted)
@@ -476,4 +493,5 @@ class DataView(QWidget):
         if self.link is not None:
             self.link.reject()  # interrupts the engine and waits; nothing is linked
             self.link = None
+        self.map_jobs.shutdown()
         self.jobs.shutdown()
