@@ -335,3 +335,16 @@ def test_map_an_item_to_linked_data_counted_in_the_engine(window, qtbot, tmp_pat
         click_task(qtbot, window, "Results")
     (res,) = rv.current.results
     assert res.mapping.n_used == 914 and round(res.estimate.prevalence, 3) == 0.266
+
+
+def test_a_parquet_file_dropped_on_the_window_opens_the_link_dialog(window, qtbot, empty_project, registry):
+    assert window.open_project(empty_project)
+    dv = window.data_view
+    part = registry / "part-0.parquet"
+    with qtbot.waitSignal(dv.dialog_opened, timeout=5000) as opened:
+        window.open_dropped(part)  # what a drop of the file does
+    dialog = opened.args[0]
+    assert dialog.objectName() == "linkDialog" and dialog.source.text() == str(part)
+    assert dialog.dataset_name.placeholderText() == "part-0" and "Linking part-0.parquet" in (
+        window.statusBar().currentMessage())
+    dialog.reject()

@@ -104,7 +104,8 @@ class DataView(QWidget):
         self.link = None  # the LinkDialog
         title = ViewTitle("Data")  # with its "?" button: the guide's page on this view
         self.import_button = name(QPushButton("Import data…"), "Import data",
-                                  "Import survey answers from CSV, Excel, SPSS, Stata or a counts table")
+                                  "Import survey answers from CSV, Excel, SPSS, Stata or a counts table, or link "
+                                  "data too large to copy (Parquet or CSV files)")
         self.import_button.clicked.connect(self._on_import_clicked)
         self.map_button = name(QPushButton("Map items…"), "Map items",
                                "Change which column holds each survey item's answers and what its values mean "
@@ -142,7 +143,9 @@ class DataView(QWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.empty = note("No data yet. Import the survey answers with <b>Import data…</b> or drop the file on "
-                          "the window (CSV/TSV, Excel, SPSS, Stata, survey-platform exports, counts tables).")
+                          "the window (CSV/TSV, Excel, SPSS, Stata, survey-platform exports, counts tables). Data too large to copy "
+                          "(Parquet or CSV files, a folder, a glob) are linked: <b>Import data…</b>, then <b>Link a large "
+                          "dataset (not copied)…</b>.")
         self.survey = SurveyDesignPanel()
         self.survey.design_changed.connect(self._on_design_changed)
         self.survey.hide()
