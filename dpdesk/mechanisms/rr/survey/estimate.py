@@ -245,9 +245,12 @@ def _check_population(design: Design, population, weights=None) -> float | None:
     if not (math.isfinite(N) and N > 0):
         raise EstimationError(f"population = {population!r} must be the population size, a positive number.")
     if not (design.model in ("prevalence", "categorical", "unary") and len(design.states) <= len(design.responses)
-            and (design.model != "prevalence" or len(design.responses) == 2)):
+            and (design.model != "prevalence" or len(design.responses) == 2 or design.name == "kuk")):
         raise EstimationError(f"A known population size (Horvitz-Thompson) applies to designs with a linear "
-                              f"estimator; leave population out for the {design.name!r} design.")
+                              f"estimator; the {design.name!r} design with {len(design.responses)} responses and "
+                              f"{design.groups} randomization group{'s' if design.groups > 1 else ''} is estimated "
+                              f"by weighted pseudo-maximum likelihood, which uses the weights' sum instead: leave "
+                              f"population out.")
     if weights is None:
         raise EstimationError(f"A known population size of {N:,.0f} needs survey weights: the Horvitz-Thompson "
                               f"estimate is the sum of the weighted answers divided by the population size, and "
@@ -275,6 +278,8 @@ def fit_domain(design: Design, z, g, wd, sample: SampleDesign, population, conf:
     if design.model == "prevalence":
         if len(design.responses) == 2:
             return fit.one_group_binary(design, design.matrix, z, wd, sample, population, conf, ci)
+        if population is not None:
+            return fit.kuk_mean_red(design, z, wd, sample, population, conf, ci)
         return fit.kuk_draws(design, z, wd, sample, population, conf, ci)
     if design.model == "categorical":
         return fit.categorical(design, z, wd, sample, population, conf, ci)
