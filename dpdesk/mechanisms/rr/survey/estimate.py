@@ -5,13 +5,36 @@ Design-based estimates (the sample design, not a model, carries the inference; L
 recorded response and the sample's weights, strata, PSUs and population sizes. The
 estimators and their sources are in ``survey_fit``, the variance in ``survey_variance``.
 
-* ``.unconstrained``: the weighted moment estimate (one-group yes/no designs: the Hajek
-  mean of ``r_i = (z_i - a) / b``, equal to ``svymean(~r, design)``); ``.prevalence`` is it
-  kept within [0, 1]. Designs with categories give ``.frequencies[category]`` with its own
-  ``.unconstrained``, ``.se``, ``.deff`` and interval, from the vector transform
-  ``P^-1 e_{z_i}``. Two-group designs (SLD, CDM, unrelated question with unknown
-  prevalence) use weighted pseudo-maximum likelihood; their nuisance is in ``.extra`` as
-  ``(estimate, se)``.
+Which estimator each design uses (``.method`` names it; ``.unconstrained``, ``.se``, ``.deff``
+and ``.ci`` are all that estimator's; ``.prevalence`` is it kept within [0, 1], for categories
+within the simplex, by maximum likelihood on the weighted shares where the moment estimate
+leaves it):
+
+==============================  ==================================  ===================================
+design                          without ``population``              with ``population`` N
+==============================  ==================================  ===================================
+one-group yes/no (Warner,       Hajek mean of ``r_i = (z_i - a) /   Horvitz-Thompson mean
+forced, unrelated with known    b``, ``P(yes | state) = a + b       ``sum w_i r_i / N`` of the same
+q, crosswise, triangular,       state`` (``svymean(~r)``)           ``r`` (RRTCS; ``svytotal(~r) / N``)
+Mangat, Kuk with 1 card,
+custom 2 x 2)
+designs with categories         Hajek mean of ``P^-1 e_{z_i}`` per  Horvitz-Thompson mean of the same
+                                category                            vector
+unary (multi-select)            each option as a yes/no design      each option as a yes/no design
+Kuk with k > 1 cards            weighted pseudo-ML of the binomial  Horvitz-Thompson mean of the mean
+                                mixture (sandwich SE; as            red card ``r_i = (f_i / k - p2) /
+                                ``svymle``); ``.unconstrained`` is  (p1 - p2)`` (RRTCS's ``Kuk()``;
+                                the estimate itself                 ``fit.kuk_mean_red``)
+two-group (SLD, CDM, unrelated  weighted pseudo-ML (sandwich SE);   refused: the pseudo-ML estimating
+with unknown prevalence),       ``.unconstrained`` the moment       equation has no Horvitz-Thompson
+other one-group designs with    estimate (two-group, saturated) or  form (it uses ``sum w_i``, not N)
+more than 2 responses           the estimate itself
+==============================  ==================================  ===================================
+
+Designs with categories give ``.frequencies[category]`` with its own ``.unconstrained``,
+``.se``, ``.deff`` and interval; two-group designs give their nuisance in ``.extra`` as
+``(estimate, se)``.
+
 * ``.se``: Taylor linearization, PSUs with replacement within strata, with the finite
   population correction when ``fpc`` is given (``svymean``'s SE).
 * ``.deff`` (``survey``'s ``deff = "replace"``: against a with-replacement simple random
@@ -119,7 +142,11 @@ class SurveyEstimate:
             else:
                 text += f"; design effects {deff.min():.2g} to {deff.max():.2g}"
         if self.population is not None:
-            text += f"; Horvitz-Thompson estimate with population size {self.population:,.0f}"
+            what = "Horvitz-Thompson estimate" if "mean red card" not in self.method else \
+                "Horvitz-Thompson estimate of the mean red card"
+            text += f"; {what} with population size {self.population:,.0f}"
+        elif "pseudo-maximum likelihood" in self.method:
+            text += "; " + self.method
         for w in self.warnings:
             text += f"; {w}"
         return text
