@@ -54,7 +54,7 @@ def test_methods_text_names_each_estimator(project):
 
     set_survey_design(project, SurveyDesign(weights="w", population=802))
     text = methods(project, analyze(project)).text()
-    assert "of the number of red cards drawn, (f / k - p2) / (p1 - p2)" in text and "Kuk, 1990" in text
+    assert "sex: the number of red cards drawn, f, as (f / k - p2) / (p1 - p2); Kuk, 1990" in text and "Kuk, 1990" in text
     assert "Horvitz-Thompson estimates with the known population size of 802" in text
     set_survey_design(project, SurveyDesign(weights="w"))
     text = methods(project, analyze(project)).text()

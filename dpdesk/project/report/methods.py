@@ -192,8 +192,8 @@ def _estimator_sentence(results, c) -> str:
     text = ("Prevalences were estimated as weighted means of each respondent's answer transformed by the design's "
             "response matrix")
     if red:
-        text += (f" (for Kuk's card design with several cards ({', '.join(red)}), of the number of red cards drawn, "
-                 f"(f / k - p2) / (p1 - p2), {c('kuk1990')})")
+        text += (f" (for Kuk's card design with several cards, {', '.join(red)}: the number of red cards drawn, f, "
+                 f"as (f / k - p2) / (p1 - p2); {c('kuk1990')})")
     if pseudo and len(pseudo) == len(methods):
         return "Prevalences were estimated by weighted pseudo-maximum likelihood"
     if pseudo:
