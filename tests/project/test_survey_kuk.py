@@ -72,3 +72,20 @@ def test_cli_estimates_kuk_with_a_population_size(project, capsys):
     assert row["estimate"] == pytest.approx(KUK["rrtcs_estimate"], abs=5e-4)   # the table's rounding
     assert row["SE"] == pytest.approx(KUK["survey"]["se"], rel=1e-3)
     assert "Horvitz-Thompson estimate of the mean red card with population size 802" in row["note"]
+
+
+def test_the_reproducibility_script_refits_kuk_with_the_population_size(project, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from dpdesk.project.analysis.estimates import results_bundle
+    from dpdesk.project.export.results import export_results
+
+    set_survey_design(project, SurveyDesign(weights="w", population=802))
+    written = export_results(results_bundle(project, analyze(project)), tmp_path / "kuk.xlsx")
+    project.close()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    run = subprocess.run([sys.executable, str(written[-1])], capture_output=True, text=True, timeout=120, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 weighted item(s) refitted" in run.stdout and "agree with the exported estimates" in run.stdout
