@@ -96,3 +96,14 @@ def test_a_population_size_without_weights_or_for_a_pseudo_ml_design_is_refused_
     custom = rr.design("custom", matrix=[[0.6, 0.2], [0.3, 0.3], [0.1, 0.5]])
     with pytest.raises(EstimationError, match="pseudo-maximum likelihood.*leave population out"):
         rr.survey_estimate(custom, np.array([0, 1, 2, 1]), weights=np.ones(4), population=100)
+
+
+@pytest.mark.parametrize("name, params, z", [
+    ("krr", dict(categories=3, epsilon=1.5), [0, 1, 2, 1, 0, 2, 1, 1]),
+    ("unary", dict(categories=["a", "b"], epsilon=2.0), [[0, 1], [1, 1], [0, 0], [1, 0], [0, 1], [1, 1], [0, 0], [1, 0]]),
+])
+def test_the_method_names_the_horvitz_thompson_mean_for_every_design_given_a_population(name, params, z):
+    d = rr.design(name, **params)
+    w = np.full(len(z), 10.0)
+    assert "Horvitz-Thompson" not in rr.survey_estimate(d, z, weights=w).method
+    assert rr.survey_estimate(d, z, weights=w, population=80).method.startswith("Horvitz-Thompson mean")

@@ -184,7 +184,8 @@ def categorical(d: Design, z, wd, sample, population, conf, ci):
             cis.append(_categorical_profile_interval(P, size * shares, freq, j, conf))
     return dict(prevalence=freq, unconstrained=raw, se=se, ci=np.array(cis), deff=deff, n_effective=n_eff,
                 influence=u, frequencies=freq, df_effective=dfs,
-                method="weighted moment estimate (Hajek mean of the vector transform P^-1 e_z)")
+                method="weighted moment estimate (Hajek mean of the vector transform P^-1 e_z)" if population is None
+                else "Horvitz-Thompson mean of the vector transform P^-1 e_z with the known population size")
 
 
 def unary(d: Design, ticks, wd, sample, population, conf, ci):
@@ -196,7 +197,8 @@ def unary(d: Design, ticks, wd, sample, population, conf, ci):
                 deff=np.array([p["deff"] for p in parts]), n_effective=np.array([p["n_effective"] for p in parts]),
                 influence=np.column_stack([p["influence"][:, 0] for p in parts]), frequencies=est,
                 df_effective=np.array([p["df_effective"] for p in parts]),
-                method="weighted moment estimate per option (each tick is a yes/no randomized response)")
+                method=("weighted moment estimate" if population is None else "Horvitz-Thompson mean with the known "
+                        "population size") + " per option (each tick is a yes/no randomized response)")
 
 
 # ----------------------------------------------------------------------------- pseudo-ML
