@@ -360,7 +360,9 @@ def survey_estimate(design: Design, responses, *, weights=None, strata=None, clu
     numbered within strata. ``fpc``: the population size of each respondent's stratum
     (``survey``'s ``fpc`` with counts; numbers up to 1 are sampling fractions).
     ``groups``: 1/2 for two-group designs. ``population``: a known population size N for
-    the Horvitz-Thompson mean ``sum w_i r_i / N`` (RRTCS) instead of the Hajek mean; it needs
+    the Horvitz-Thompson mean ``sum w_i r_i / N`` (RRTCS) instead of the Hajek mean (Kuk's
+    design with several cards: of the mean red card instead of the pseudo-ML; two-group
+    designs refuse it: the module docstring's table); it needs
     ``weights`` (an error without them) and warns (a note in ``.warnings`` and a Python
     warning) when the weights sum to more than 10% away from N.
     ``lonely_psu``: "fail", "certainty", "average" or "adjust" (``survey_variance``).
