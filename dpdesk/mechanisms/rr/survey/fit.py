@@ -234,7 +234,7 @@ def kuk_mean_red(d: Design, z, wd, sample, population, conf, ci):
     degrees-of-freedom factor; ``n * k`` (the cards drawn) where that is undefined (every card
     red or every card black). ``.deff`` and ``.n_effective`` are those of ``r`` (``survey_fit``).
     """
-    p1, p2, k = float(d.params["p1"]), float(d.params["p2"]), int(d.params["draws"])
+    p1, p2, k = float(d.params["p1"]), float(d.params["p2"]), len(d.responses) - 1  # responses: 0..k red
     r = ((z / k - p2) / (p1 - p2))[:, None]
     mean, cov, deff, n_eff, u = linear(r, wd, sample, population)
     raw, se = float(mean[0]), math.sqrt(max(cov[0, 0], 0.0))
