@@ -89,3 +89,20 @@ def test_the_reproducibility_script_refits_kuk_with_the_population_size(project,
     run = subprocess.run([sys.executable, str(written[-1])], capture_output=True, text=True, timeout=120, env=env)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 weighted item(s) refitted" in run.stdout and "agree with the exported estimates" in run.stdout
+
+
+@pytest.mark.parametrize("text, value", [("", None), ("  ", None), ("802", 802.0), ("10,777", 10777.0),
+                                         ("10 777", 10777.0), ("1.5e4", 15000.0)])
+def test_the_panel_reads_a_population_size(text, value):
+    from dpdesk.project.study.survey_design import population_from_text
+
+    assert population_from_text(text) == value
+
+
+@pytest.mark.parametrize("text", ["eight hundred", "0", "-5", "inf", "nan", "1/0"])
+def test_a_population_size_that_is_not_a_positive_number_is_refused_in_words(text):
+    from dpdesk.errors import DataError
+    from dpdesk.project.study.survey_design import population_from_text
+
+    with pytest.raises(DataError, match="is not a positive number: type the number of people"):
+        population_from_text(text)
