@@ -253,7 +253,7 @@ def _separation_error(names, beta, se, bad) -> EstimationError:
 def logistic(design: Design, responses, X, *, group=None, names=None, confidence: float = 0.95,
              offset=None, ci: str = "profile", terms: dict[str, Any] | None = None,
              lr_tests: bool = True, progress=None, weights=None, strata=None, clusters=None, fpc=None,
-             lonely_psu: str = "fail", used=None) -> LogisticFit:
+             lonely_psu: str = "fail", used=None, random_intercept=None, nagq: int = 1) -> LogisticFit:
     """Fit ``logit P(carrier | x) = x' beta + offset`` to randomized responses.
 
     ``responses``: codes into ``design.responses`` (0 = "no", 1 = "yes"). ``X``: the
@@ -274,12 +274,26 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     ``used`` (with a design): True for the rows to fit; the others (a missing answer or
     covariate) are left out but keep their PSU in the design, as ``svyglm`` does.
 
+    ``random_intercept``: a cluster label per respondent (school, firm, country) for a multilevel model
+    with a random intercept per cluster (RRreg's ``RRmixed``; :mod:`.multilevel`), fitted by the Laplace
+    approximation (``nagq=1``, glmer's default) or adaptive Gauss-Hermite quadrature with ``nagq`` nodes.
+    It returns a :class:`MultilevelFit`: the usual fit (Wald intervals and tests) plus ``random_sd`` and
+    the marginal ``loglik``. One-group yes/no designs only, as RRmixed; no survey design.
+
     Raises :class:`~dpdesk.errors.EstimationError` for invalid input, collinear
     predictors, separation (coefficients running off to infinity), a singular
     information matrix or a fit that does not converge; never returns numbers from a
     fit that did not converge.
     """
     conf = check_confidence(confidence)
+    if random_intercept is not None:
+        from dpdesk.mechanisms.rr.regression.multilevel_fit import multilevel_logistic
+
+        if any(v is not None for v in (weights, strata, clusters, fpc)):
+            raise EstimationError("A multilevel model with survey weights or a sample design is not supported: fit "
+                                  "it without the design, or use the design-based fit without random intercepts.")
+        return multilevel_logistic(design, responses, X, random_intercept, group=group, names=names,
+                                   confidence=conf, offset=offset, nagq=nagq)
     if ci not in CI_NAMES:
         raise EstimationError(f"ci = {ci!r} is not a known interval; choose 'profile' or 'wald'.")
     survey = any(v is not None for v in (weights, strata, clusters, fpc))
