@@ -31,7 +31,7 @@ from scipy.special import ndtr
 
 from dpdesk.errors import EstimationError
 
-from dpdesk.mechanisms.rr.regression.logistic import Coefficient
+from dpdesk.mechanisms.rr.regression.results import Coefficient
 from dpdesk.mechanisms.rr.regression.rr_predictors import pattern_probabilities, patterns, predictor
 
 _LOG_2PI = math.log(2 * math.pi)

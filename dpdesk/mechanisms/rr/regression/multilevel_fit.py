@@ -11,7 +11,7 @@ from dpdesk.errors import EstimationError
 
 from dpdesk.mechanisms.rr.regression import multilevel as ml
 from dpdesk.mechanisms.rr.regression.inputs import prepare
-from dpdesk.mechanisms.rr.regression.logistic import Coefficient, LogisticFit
+from dpdesk.mechanisms.rr.regression.results import Coefficient, LogisticFit
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,7 +36,8 @@ class MultilevelFit(LogisticFit):
         return out
 
 
-def multilevel_logistic(design, responses, X, random_intercept, *, group, names, confidence, offset, nagq):
+def check_multilevel(design, offset, nagq) -> None:
+    """What a multilevel fit refuses before anything is fitted."""
     if design.groups != 1 or design.model != "prevalence" or len(design.responses) != 2:
         raise EstimationError(
             f"A multilevel model needs a one-group yes/no design (Warner, forced response, crosswise, unrelated "
@@ -46,6 +47,10 @@ def multilevel_logistic(design, responses, X, random_intercept, *, group, names,
         raise EstimationError("An offset is not supported with random intercepts.")
     if isinstance(nagq, bool) or not isinstance(nagq, (int, np.integer)) or not 1 <= nagq <= 25:
         raise EstimationError(f"nagq = {nagq!r} must be a whole number of quadrature points from 1 (Laplace) to 25.")
+
+
+def multilevel_logistic(design, responses, X, random_intercept, *, group, names, confidence, nagq, beta0):
+    """The multilevel fit from the single-level fit's ``beta0`` (see :mod:`.multilevel`)."""
     data, names, r, g = prepare(design, responses, X, group, names, None)
     if np.any(g == 0):
         raise EstimationError("Respondents asked directly (group 0) are not supported with random intercepts.")
@@ -59,12 +64,9 @@ def multilevel_logistic(design, responses, X, random_intercept, *, group, names,
     J = int(cluster.max()) + 1
     if J < 2:
         raise EstimationError("A random intercept needs respondents in at least 2 clusters.")
-    from dpdesk.mechanisms.rr.regression.logistic import logistic
-
-    start = logistic(design, r, data.X, names=names, ci="wald", lr_tests=False)
     m = design.matrix
     model = ml.Model(r.astype(float), data.X, cluster, float(m[1, 0]), float(m[1, 1]), int(nagq))
-    theta, V, loglik, boundary = ml.fit(model, start.beta)
+    theta, V, loglik, boundary = ml.fit(model, beta0)
     p = data.X.shape[1]
     coefs = []
     for j, name in enumerate(names):
@@ -77,8 +79,7 @@ def multilevel_logistic(design, responses, X, random_intercept, *, group, names,
     z, w = np.polynomial.hermite_e.hermegauss(30)
     from scipy.special import expit
 
-    avg = float(np.mean(expit(data.X @ theta[1:])[:, None] * 0 + expit((data.X @ theta[1:])[:, None] + theta[0] * z)
-                        @ (w / w.sum())))
+    avg = float(np.mean(expit((data.X @ theta[1:])[:, None] + theta[0] * z) @ (w / w.sum())))
     return MultilevelFit(
         design=design, coefficients=tuple(coefs), terms=(), model_test=None, nuisance=None, loglik=float(loglik),
         n=data.n, n_direct=0, n_params=p + 1, iterations=0, converged=True, confidence=confidence,
