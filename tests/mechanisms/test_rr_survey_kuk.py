@@ -107,3 +107,19 @@ def test_the_method_names_the_horvitz_thompson_mean_for_every_design_given_a_pop
     w = np.full(len(z), 10.0)
     assert "Horvitz-Thompson" not in rr.survey_estimate(d, z, weights=w).method
     assert rr.survey_estimate(d, z, weights=w, population=80).method.startswith("Horvitz-Thompson mean")
+
+
+def test_a_one_prevalence_design_in_two_groups_is_refused_not_misread():
+    # the extended crosswise model: a weighted mean over both groups' answers, ignoring the
+    # groups, gave 0.48 where the prevalence is 0.3 (rr.estimate: 0.275)
+    d = rr.design("ecwm", p=0.25)
+    rng = np.random.default_rng(1)
+    g = rng.integers(1, 3, 400)
+    state = rng.random(400) < 0.3
+    z = np.where(rng.random(400) < np.where(g == 1, 0.25, 0.75), state, ~state).astype(int)
+    with pytest.raises(EstimationError, match="two groups are not yet estimated from a complex sample"):
+        rr.survey_estimate(d, z, groups=g, weights=np.ones(400))
+    with pytest.raises(EstimationError, match="two groups are not yet estimated from a complex sample"):
+        rr.survey_estimate(d, z, groups=g, weights=np.ones(400), population=1000)
+    with pytest.raises(EstimationError, match="two groups are not yet estimated from a complex sample"):
+        rr.survey_estimate_by(d, z, g, groups=g, weights=np.ones(400))

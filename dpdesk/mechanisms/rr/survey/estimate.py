@@ -272,7 +272,8 @@ def _check_population(design: Design, population, weights=None) -> float | None:
     if not (math.isfinite(N) and N > 0):
         raise EstimationError(f"population = {population!r} must be the population size, a positive number.")
     if not (design.model in ("prevalence", "categorical", "unary") and len(design.states) <= len(design.responses)
-            and (design.model != "prevalence" or len(design.responses) == 2 or design.name == "kuk")):
+            and (design.model != "prevalence" or design.groups == 1 and (len(design.responses) == 2
+                                                                         or design.name == "kuk"))):
         raise EstimationError(f"A known population size (Horvitz-Thompson) applies to designs with a linear "
                               f"estimator; the {design.name!r} design with {len(design.responses)} responses and "
                               f"{design.groups} randomization group{'s' if design.groups > 1 else ''} is estimated "
@@ -343,6 +344,11 @@ def prepare(design, responses, weights, strata, clusters, fpc, groups, lonely_ps
     if ci not in SURVEY_CI:
         raise EstimationError(f"ci = {ci!r} is not a known interval; choose 'default' or 't'.")
     conf = check_confidence(confidence)
+    if design.model == "prevalence" and design.groups > 1:  # the extended crosswise model (two groups, one pi)
+        raise EstimationError(f"The {design.name!r} design's two groups are not yet estimated from a complex sample: "
+                              f"a weighted mean that ignored the groups would misread the answers. Analyse it "
+                              f"without the survey design (--no-design; in the app, remove the dataset's survey "
+                              f"design).")
     z = _check_responses(design, responses, used)
     used = _check_used(used, len(z))
     sample = sample_design(len(z), weights=weights, strata=strata, clusters=clusters, fpc=fpc, lonely_psu=lonely_psu)
