@@ -30,6 +30,7 @@ import threading
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
 PY = sys.executable
 KEYS = [str(k) for k in range(50)]
 
@@ -159,8 +160,10 @@ def main() -> int:
         else:
             hw = worst = None
         spark = {"link": s_link, "release": s_rel, "half_width": hw, "worst": worst}
+    from provenance import stamp
+
     lines = [
-        "# linked data: DuckDB against its own query (benchmarks/linked.py)", "",
+        "# linked data: DuckDB against its own query (benchmarks/linked.py)", "", stamp("linked").rstrip(),
         f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}",
         f"- machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, load "
         f"{os.getloadavg()[0]:.1f} at the end",

@@ -31,6 +31,7 @@ MEASURES = {
     "startup": ["dpdesk"],
     "latency": ["dpdesk"],
     "package": ["dpdesk", "packaging"],
+    "linked": ["dpdesk/project/linked", "dpdesk/project/ledger", "dpdesk/mechanisms/central", "dpdesk/cli"],
 }
 
 

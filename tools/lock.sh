@@ -14,7 +14,7 @@ if [ -z "${LOCK_VENV:-}" ]; then
   rm -rf "$VENV"
   "$PYTHON" -m venv "$VENV"
   "$VENV/bin/python" -m pip install --quiet --upgrade pip setuptools wheel  # setuptools >= 77 builds dpdesk
-  "$VENV/bin/python" -m pip install --quiet -e '.[test]' pyinstaller
+  "$VENV/bin/python" -m pip install --quiet -e '.[test,spark]' pyinstaller
 fi
 "$VENV/bin/python" -c "import PyInstaller" 2>/dev/null || "$VENV/bin/python" -m pip install --quiet pyinstaller
 echo "== the suite, in $VENV"
