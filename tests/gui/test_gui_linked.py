@@ -250,7 +250,7 @@ def test_a_changed_source_is_refused_and_relinking_is_recorded(window, qtbot, li
         click_task(qtbot, window, "Data")
         dv.load("registry")
     assert "added part-9.parquet" in dv.info.text() and "relink it in Tabulate" in dv.info.text()
-    assert dv.model.rowCount() == 0
+    assert dv.model.rowCount() == 0 and dv.table is None and not dv.map_button.isEnabled()
     click_task(qtbot, window, "Tabulate")
     with qtbot.waitSignal(v.relinked, timeout=30_000) as got:
         click(qtbot, panel.relink_button)

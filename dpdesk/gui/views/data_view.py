@@ -234,8 +234,10 @@ class DataView(QWidget):
         dataset = getattr(self, "_loading", None)
         if dataset and self.project is not None and is_linked_dataset(self.project, dataset):
             self.info.setText(failed_info(dataset, exc))  # a changed source, a missing file: said in view
+            self.table, self.shown_dataset, self._dataset_shown = None, dataset, None
             self.model.set_frame(None)
             self.variables.setRowCount(0)
+            self.map_button.setEnabled(False)
             return
         self.info.setText("")
         show_error(exc, self)
