@@ -348,3 +348,17 @@ def test_a_parquet_file_dropped_on_the_window_opens_the_link_dialog(window, qtbo
     assert dialog.dataset_name.placeholderText() == "part-0" and "Linking part-0.parquet" in (
         window.statusBar().currentMessage())
     dialog.reject()
+
+
+def test_cancel_a_relink_stops_the_engine_and_keeps_the_link(window, qtbot, linked_project, registry, monkeypatch):
+    data.write_parquet(data.frame(50, seed=9), registry / "part-9.parquet")
+    v = open_tabulate(window, linked_project)
+    assert v.linked.relink_button.isVisible()
+    started, stopped = slow_engine(monkeypatch, "row_count")  # the relink counts the rows again: slowly
+    click(qtbot, v.linked.relink_button)
+    qtbot.waitUntil(started.is_set, timeout=20_000)
+    with qtbot.waitSignal(v.cancelled, timeout=20_000):
+        click(qtbot, v.cancel_button)
+    assert stopped.is_set() and "Relink cancelled" in window.statusBar().currentMessage()
+    assert ledger.ledger(window.project) == [] and window.project.datasets()[0].n_rows == 600
+    assert v.linked.relink_button.isVisible()  # still changed: still offered

@@ -474,9 +474,11 @@ class TabulateView(QWidget):
             return
         self._poll.stop()
         cancelled = job is not None and job.cancelled
+        relinking = self._relinking
         self._on_finished()
         if cancelled:
             self.window_.statusBar().showMessage(
+                "Relink cancelled: the link is as it was." if relinking else
                 "Release cancelled: nothing was spent (a release already recorded stays in the list).", 8000)
             self.cancelled.emit()
 
