@@ -346,7 +346,7 @@ class Extract:
 
     def pseudonymize(self, column: str, key: str, *, alphabet: str = "auto", context: str = pz.DEFAULT_CONTEXT,
                      invalid: str = "raise", row_offset: int = 0) -> Step:
-        """Replace ``column`` by FF3-1 pseudonyms (:func:`pseudonymize.pseudonymize`); it is then shared."""
+        """Replace ``column`` by FF1 pseudonyms (:func:`pseudonymize.pseudonymize`); it is then shared."""
         series = self._column(column)
         result = pz.pseudonymize(series, key, alphabet=alphabet, context=context, invalid=invalid,
                                  column=column, row_offset=row_offset)
@@ -354,7 +354,7 @@ class Extract:
         blanked = {**self._now.blanked, column: [p.row for p in result.blanked]} if result.blanked else None
         note = f"; {len(result.blanked)} value(s) that did not fit left blank" if result.blanked else ""
         step = Step("pseudonymise", column, result.alphabet,
-                    f"{column}: FF3-1 pseudonyms over {result.alphabet} (key not stored){note}", len(series))
+                    f"{column}: {result.method} pseudonyms over {result.alphabet} (key not stored){note}", len(series))
         return self._push(frame, step, pseudonymised={**self._now.pseudonymised, column: result.alphabet},
                           blanked=blanked)
 
