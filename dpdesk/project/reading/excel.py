@@ -12,7 +12,8 @@ empty space. A stray entry far from the table (a lone value with nothing else in
 column, beyond a blank row or column, such as an "x" typed at XFD3000) is left out with a
 warning naming the cell and its value; a sheet whose remaining values still span more than
 :data:`MAX_CELLS` cells (rows x columns) is refused with the place of the farthest value.
-Malformed XML in any part is a :class:`DataError` naming the part.
+Malformed XML in any part, whichever parser finds it (the standard library's, expat or lxml's),
+is a :class:`DataError` naming the part.
 """
 
 from __future__ import annotations
@@ -145,11 +146,27 @@ class _xml_errors:
         return self
 
     def __exit__(self, kind, exc, tb):
-        from xml.etree.ElementTree import ParseError
-
-        if kind is not None and issubclass(kind, ParseError):
+        if kind is not None and is_xml_error(exc):
             raise malformed_xml(self.path, exc) from None
         return False
+
+
+def is_xml_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is an XML parser's error (malformed input), not a bug in dpdesk.
+
+    The standard library's ``ParseError`` and lxml's ``XMLSyntaxError`` (openpyxl parses
+    with lxml when it is installed, as it is for python-docx) are both ``SyntaxError``
+    subclasses; expat's ``ExpatError`` is not. A real ``SyntaxError`` (from compiling
+    Python) is none of these.
+    """
+    import sys
+    from xml.etree.ElementTree import ParseError
+    from xml.parsers.expat import ExpatError
+
+    if isinstance(exc, (ParseError, ExpatError)):
+        return True
+    lxml = sys.modules.get("lxml.etree")
+    return lxml is not None and isinstance(exc, (lxml.LxmlSyntaxError, lxml.LxmlError))
 
 
 def malformed_xml(path: str, exc) -> DataError:
