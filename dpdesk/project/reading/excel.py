@@ -237,8 +237,9 @@ def read_workbook(path: str, report, overrides: dict, progress):
         report.warnings.append(f"The workbook has {len(sheets)} sheets; read the first, "
                                f"'{sheet}'. If the data are on another sheet, {choose('sheet', sheets[-1])}.")
     progress(0.1)
+    merges: list = []
     with _xml_errors(path):
-        raw = _sheet_rows(path, sheet, progress, report)
+        raw = _sheet_rows(path, sheet, progress, report, merges)
     progress(0.8)
     if raw.shape[0] == 0 or raw.shape[1] == 0:
         raise DataError(f"{name}: sheet '{sheet}' is empty. Choose the sheet with the data "
@@ -259,9 +260,45 @@ def read_workbook(path: str, report, overrides: dict, progress):
             raw, lead = raw.iloc[title:], lead + title
     rows = [[_text(v) for v in raw.iloc[i].tolist()] for i in range(min(4, len(raw)))]
     lay = platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))
+    if lay.platform is None and overrides.get("header_rows") != 0:
+        block = _header_block(raw, merges, lead, lay, overrides.get("header_rows"))
+        if block is None and overrides.get("header_rows") is None and lay.header_rows == 1:
+            from dpdesk.project.reading import headerless
+
+            reason = headerless.likely_no_header([[_text(v) for v in raw.iloc[i].tolist()]
+                                                  for i in range(min(headerless.SAMPLE + 1, len(raw)))])
+            if reason:
+                lay.warnings.append(headerless.warning(reason, lead + 1))
+        lay = block or lay
     frame = raw.iloc[lay.header_rows:].reset_index(drop=True).infer_objects()
     frame = _numbers_from_text(frame)
     return delimited.name_columns(frame, lay, report, name, skipped=lead)
+
+
+def _header_block(raw, merges: list, lead: int, plain, wanted: int | None = None):
+    """A layout for a header of several rows (:mod:`header_rows`: merged cells, or a group row), or None.
+
+    ``raw`` starts at the first header row, which is row ``lead + 1`` of the sheet. ``wanted``:
+    the header rows the user set (the block is used only when it has that many rows).
+    """
+    from dpdesk.project.reading import header_rows
+
+    top = [[_text(v) for v in raw.iloc[i].tolist()] for i in range(min(30, len(raw)))]
+    cells = [[""] * raw.shape[1]] * lead + top  # from the sheet's row 1, as the merged ranges count
+    found = header_rows.from_merges(cells, merges, lead) if merges else None
+    found = found or header_rows.group_row(cells, lead)
+    if found is None or (wanted is not None and wanted != found.rows):
+        return None
+    names, blank = [], []
+    for j, name in enumerate(found.names):
+        names.append(name or f"column_{j + 1}")
+        if not name:
+            blank.append(names[-1])
+    plain.header_rows, plain.names, plain.blank_names = found.rows, names, blank
+    plain.labels = {n: t for n, t in found.labels.items()}
+    plain.header_width = len(names)
+    plain.warnings.append(found.warning)
+    return plain
 
 
 def _blank_rows_above(raw) -> int:
@@ -271,14 +308,15 @@ def _blank_rows_above(raw) -> int:
     return int(rows.argmax()) if rows.any() else 0
 
 
-def _sheet_rows(path: str, sheet: str, progress, report=None):
+def _sheet_rows(path: str, sheet: str, progress, report=None, merges: list | None = None):
     """The sheet's cells (cached values of formulas) as a frame, from the cells that exist.
 
     openpyxl's XML reader gives the rows and cells present in the sheet's XML; the frame
     spans row 1 and column A to the last row and column holding a value (once stray far
     cells are left out: :func:`_leave_out_strays`), so a stale ``<dimension>`` neither drops
     rows nor adds empty ones, and the work and memory follow the values, not the sheet's
-    size. Progress is reported by rows.
+    size. Progress is reported by rows. ``merges`` (a list) receives the sheet's merged ranges
+    as 1-based ``(first row, first column, last row, last column)``.
     """
     import openpyxl
     import pandas as pd
@@ -290,7 +328,7 @@ def _sheet_rows(path: str, sheet: str, progress, report=None):
         total = max(1, int(worksheet.max_row or 0))  # the declared size: only for progress
         cells: dict[int, dict[int, object]] = {}
         count = 0
-        for number, row in _existing_rows(worksheet, workbook):
+        for number, row in _existing_rows(worksheet, workbook, merges):
             if number > MAX_ROWS:
                 raise DataError(f"{name}: sheet '{sheet}' has rows beyond Excel's last row "
                                 f"({MAX_ROWS:,}); the file is damaged. Save it again from Excel.")
@@ -355,12 +393,14 @@ def _leave_out_strays(cells: dict) -> list[str]:
     return warnings
 
 
-def _existing_rows(worksheet, workbook):
+def _existing_rows(worksheet, workbook, merges: list | None = None):
     """``(row number, [(column number, value), ...])`` for each row in the sheet's XML.
 
     Uses openpyxl's own sheet parser (what its read-only rows are made from, without the
     padding to the declared size); if a later openpyxl lacks it, its public rows after
-    ``reset_dimensions()`` (slower on sparse sheets, same values).
+    ``reset_dimensions()`` (slower on sparse sheets, same values, no merged ranges).
+    The parser reads ``<mergeCells>`` (after the rows) in the same pass: once the rows are
+    read, the merged ranges go into ``merges``.
     """
     try:
         from openpyxl.worksheet._reader import WorkSheetParser
@@ -377,6 +417,24 @@ def _existing_rows(worksheet, workbook):
     with source:
         for number, row in parser.parse():
             yield number, [(cell["column"], cell["value"]) for cell in row]
+    if merges is not None:
+        merges.extend(_merged_ranges(parser))
+
+
+def _merged_ranges(parser) -> list[tuple[int, int, int, int]]:
+    """The merged ranges the sheet parser found (at most 10,000, those touching the first 30 rows)."""
+    from openpyxl.utils.cell import range_boundaries
+
+    found = getattr(getattr(parser, "merged_cells", None), "mergeCell", None) or []
+    out = []
+    for cell in found[:10_000]:
+        try:
+            c0, r0, c1, r1 = range_boundaries(str(cell.ref))
+        except (TypeError, ValueError):
+            continue  # a malformed reference: not a merge dpdesk can use
+        if None not in (c0, r0, c1, r1) and r0 <= 30:
+            out.append((r0, c0, r1, c1))
+    return out
 
 
 def _too_large(name: str, sheet: str, height: int, width: int, values: dict) -> None:
