@@ -206,7 +206,8 @@ def cmd_share(args) -> int:
         from dpdesk.project.sharing.column_protection import save_sharing_settings
 
         with Project.open(args.project) as project:  # the subgroup check warns about these columns
-            save_sharing_settings(project, k=options.k, quasi=options.quasi, sensitive=options.sensitive)
+            save_sharing_settings(project, k=options.k, quasi=options.quasi, sensitive=options.sensitive,
+                                  pseudonymised={c: pz.METHOD for c in extract.pseudonymised})
         if not args.json:
             print("Wrote " + " and ".join(str(p) for p in written) + ".")
     return 0

@@ -126,3 +126,19 @@ def test_new_pseudonyms_are_ff1_not_ff3_1():
     assert new.values.iloc[0] == ff1_encrypt(bytes.fromhex(OLD_KEY), "20240017", alphabet="digits",
                                              tweak=b"dpdesk")
     assert new.values.iloc[0] != _old_ff3_1(["20240017"])[0]
+
+
+def test_the_methods_text_names_the_method_of_the_shared_extract(tmp_path):
+    from dpdesk.project import Project
+    from dpdesk.project.report.methods import _pseudonym_sentence
+    from dpdesk.project.report.references import cite
+    from dpdesk.project.sharing.column_protection import save_sharing_settings, sharing_settings
+
+    with Project.create(tmp_path / "p.dpdesk") as project:
+        assert _pseudonym_sentence(project, cite) == ""
+        save_sharing_settings(project, k=5, quasi=["age"], sensitive=[], pseudonymised={"student_no": "FF1"})
+        assert "with FF1 format-preserving encryption (Dworkin, 2016)" in _pseudonym_sentence(project, cite)
+        save_sharing_settings(project, k=5, quasi=["age"], sensitive=[], pseudonymised={"id": "FF3-1"})
+        assert "FF3-1 (since withdrawn by NIST)" in _pseudonym_sentence(project, cite)
+        save_sharing_settings(project, k=5, quasi=["age"], sensitive=[], pseudonymised={"id": "ROT13"})
+        assert sharing_settings(project).pseudonymised == ()  # a setting the file made up is not repeated
