@@ -189,3 +189,16 @@ def test_no_ordinary_fixture_is_flagged_or_loses_its_header():
         flagged = [w for w in table.report.warnings if "looks like a respondent" in w or "header spans" in w]
         assert not flagged, (path.name, flagged)
     assert read >= 30
+
+
+def test_a_group_row_above_the_header_of_a_csv(tmp_path):
+    rng = random.Random(3)
+    lines = ["", "Demographics,,Attitudes,,", "id,age,q1,q2,q3"]
+    lines += [",".join(str(v) for v in _answers(k, rng)) for k in range(40)]
+    path = tmp_path / "grouped.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    table = read_table(path)
+    assert len(table.frame) == 40 and list(table.frame.columns) == ["id", "age", "q1", "q2", "q3"]
+    assert table.report.first_data_row == 4 and table.report.variable_labels["q1"] == "Attitudes: q1"
+    assert any("header spans rows 2-3" in w and "taken from row 3" in w for w in table.report.warnings)
+    assert len(read_table(path, header_rows=1).frame) == 41  # the user's count wins

@@ -289,16 +289,7 @@ def _header_block(raw, merges: list, lead: int, plain, wanted: int | None = None
     found = found or header_rows.group_row(cells, lead)
     if found is None or (wanted is not None and wanted != found.rows):
         return None
-    names, blank = [], []
-    for j, name in enumerate(found.names):
-        names.append(name or f"column_{j + 1}")
-        if not name:
-            blank.append(names[-1])
-    plain.header_rows, plain.names, plain.blank_names = found.rows, names, blank
-    plain.labels = {n: t for n, t in found.labels.items()}
-    plain.header_width = len(names)
-    plain.warnings.append(found.warning)
-    return plain
+    return header_rows.apply(found, plain)
 
 
 def _blank_rows_above(raw) -> int:

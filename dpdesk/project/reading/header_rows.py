@@ -77,10 +77,13 @@ def from_merges(cells: list[list[str]], merges: list[tuple[int, int, int, int]],
     return Header(bottom - first + 1, names, labels, _warning(first, bottom, f"merged cells ({shown}{more})", labels))
 
 
-def group_row(cells: list[list[str]], top: int) -> Header | None:
+def group_row(cells: list[list[str]], top: int, first_row: int | None = None) -> Header | None:
     """A group row typed over its columns without merging: two or more names, some columns blank,
     above a full row of distinct names that are not numbers, with numbers below in at least half of
-    those columns (where a header row would have none). None otherwise."""
+    those columns (where a header row would have none). None otherwise.
+
+    ``cells[top]`` is the candidate group row, row ``first_row`` of the file (default ``top + 1``).
+    """
     if len(cells) < top + 4:
         return None
     groups, header = cells[top], cells[top + 1]
@@ -100,9 +103,23 @@ def group_row(cells: list[list[str]], top: int) -> Header | None:
         if not grid[0][j].strip():
             grid[0][j] = grid[0][j - 1]
     names, labels = _names_and_labels(grid)
-    first = top + 1
+    first = top + 1 if first_row is None else first_row
     what = f"a row of group names above it ({', '.join(_short(g) for g in named_groups[:4])})"
     return Header(2, names, labels, _warning(first, first + 1, what, labels))
+
+
+def apply(found: Header, lay):
+    """Make the layout ``lay`` (:class:`platforms.Layout`) read the header block ``found``; returns it."""
+    names, blank = [], []
+    for j, name in enumerate(found.names):
+        names.append(name or f"column_{j + 1}")
+        if not name:
+            blank.append(names[-1])
+    lay.header_rows, lay.names, lay.blank_names = found.rows, names, blank
+    lay.labels = dict(found.labels)
+    lay.header_width = len(names)
+    lay.warnings.append(found.warning)
+    return lay
 
 
 def _names_and_labels(grid: list[list[str]]) -> tuple[list[str], dict[str, str]]:
