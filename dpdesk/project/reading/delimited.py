@@ -92,11 +92,11 @@ def read_text(path: str, report, overrides: dict, progress):
                         f"({choose('decimal', '.')}).")
     report.decimal = decimal
     lay = platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))
-    if lay.platform is None and overrides.get("header_rows") in (None, 2):
+    if lay.platform is None and overrides.get("header_rows") is None:
         from dpdesk.project.reading import header_rows
 
         block = header_rows.group_row(rows, 0, skipped + (1 if hint else 0) + 1)  # group names above the names
-        if block is not None and overrides.get("header_rows") in (None, block.rows):
+        if block is not None:
             lay = header_rows.apply(block, lay)
     if overrides.get("header_rows") is None and lay.platform is None and lay.header_rows == 1:
         from dpdesk.project.reading import headerless

@@ -286,7 +286,8 @@ def _header_block(raw, merges: list, lead: int, plain, wanted: int | None = None
     top = [[_text(v) for v in raw.iloc[i].tolist()] for i in range(min(30, len(raw)))]
     cells = [[""] * raw.shape[1]] * lead + top  # from the sheet's row 1, as the merged ranges count
     found = header_rows.from_merges(cells, merges, lead) if merges else None
-    found = found or header_rows.group_row(cells, lead)
+    if found is None and wanted is None:  # a guess from the text alone: never over the user's own count
+        found = header_rows.group_row(cells, lead)
     if found is None or (wanted is not None and wanted != found.rows):
         return None
     return header_rows.apply(found, plain)
