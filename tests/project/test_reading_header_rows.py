@@ -202,3 +202,33 @@ def test_a_group_row_above_the_header_of_a_csv(tmp_path):
     assert table.report.first_data_row == 4 and table.report.variable_labels["q1"] == "Attitudes: q1"
     assert any("header spans rows 2-3" in w and "taken from row 3" in w for w in table.report.warnings)
     assert len(read_table(path, header_rows=1).frame) == 41  # the user's count wins
+
+
+def test_a_flood_of_merged_ranges_is_bounded_work(tmp_path):
+    """A hostile sheet: thousands of overlapping merged ranges over the first rows, and one merged
+    down a million rows. It reads (or is refused) in bounded time, its 40 respondents intact."""
+    import time
+    import zipfile
+
+    path = _book(tmp_path / "plain.xlsx", [["id", "age", "q1", "q2", "q3"]])
+    with zipfile.ZipFile(path) as archive:
+        parts = {i.filename: archive.read(i) for i in archive.infolist()}
+    def with_merges(refs: list[str]):
+        sheet = parts["xl/worksheets/sheet1.xml"].decode()
+        merged = "".join(f'<mergeCell ref="{ref}"/>' for ref in refs)
+        hostile = tmp_path / "hostile.xlsx"
+        with zipfile.ZipFile(hostile, "w", zipfile.ZIP_DEFLATED) as archive:
+            for name, data in parts.items():
+                if name == "xl/worksheets/sheet1.xml":
+                    data = sheet.replace("</sheetData>", f'</sheetData><mergeCells count="{len(refs)}">{merged}'
+                                                         f'</mergeCells>').encode()
+                archive.writestr(name, data)
+        return hostile
+
+    refs = [f"A{1 + k % 3}:XFD{3 + k % 4}" for k in range(20_000)] + ["A1:A1000000"]
+    start = time.perf_counter()
+    table = read_table(with_merges(refs))
+    assert time.perf_counter() - start < 30
+    assert len(table.frame) == 40 and table.frame.iloc[:, 0].tolist() == list(range(1, 41))
+    with pytest.raises(DataError, match=r"hostile\.xlsx: sheet 'Data' is damaged: an entry of its XML after row 41"):
+        read_table(with_merges(["A3:B2"]))  # a range that ends before it starts: one line, not the catch-all

@@ -320,18 +320,28 @@ def _sheet_rows(path: str, sheet: str, progress, report=None, merges: list | Non
         total = max(1, int(worksheet.max_row or 0))  # the declared size: only for progress
         cells: dict[int, dict[int, object]] = {}
         count = 0
-        for number, row in _existing_rows(worksheet, workbook, merges):
-            if number > MAX_ROWS:
-                raise DataError(f"{name}: sheet '{sheet}' has rows beyond Excel's last row "
-                                f"({MAX_ROWS:,}); the file is damaged. Save it again from Excel.")
-            values = {column: value for column, value in row if value is not None and value != ""}
-            if values:
-                cells[number] = values
-                count += len(values)
-                if count > MAX_CELLS:
-                    _too_large(name, sheet, number, max(max(v) for v in cells.values()), values)
-            if number % 2000 == 0:
-                progress(0.1 + 0.7 * min(1.0, number / total))
+        number = 0
+        try:
+            for number, row in _existing_rows(worksheet, workbook, merges):
+                if number > MAX_ROWS:
+                    raise DataError(f"{name}: sheet '{sheet}' has rows beyond Excel's last row "
+                                    f"({MAX_ROWS:,}); the file is damaged. Save it again from Excel.")
+                values = {column: value for column, value in row if value is not None and value != ""}
+                if values:
+                    cells[number] = values
+                    count += len(values)
+                    if count > MAX_CELLS:
+                        _too_large(name, sheet, number, max(max(v) for v in cells.values()), values)
+                if number % 2000 == 0:
+                    progress(0.1 + 0.7 * min(1.0, number / total))
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            if isinstance(exc, DataError) or getattr(exc, "_dpdesk_from_callback", False):
+                raise
+            where = f"after row {number:,}" if number else "before its first row"
+            raise DataError(f"{name}: sheet '{sheet}' is damaged: an entry of its XML {where} is not what a "
+                            f"spreadsheet program writes ({' '.join(str(exc).split())[:100]}; for example a merged "
+                            f"range that ends before it starts). Open it in Excel or LibreOffice and save it again "
+                            f"as .xlsx, or export the data as CSV.") from None
     finally:
         workbook.close()
     for warning in _leave_out_strays(cells):

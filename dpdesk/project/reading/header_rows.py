@@ -44,8 +44,9 @@ def from_merges(cells: list[list[str]], merges: list[tuple[int, int, int, int]],
     """
     first = top + 1  # sheet row of the first header row
     bottom = first
+    merges = [m for m in merges if first <= m[0] <= first + MAX_BLOCK][:1000]  # bounded work on a hostile file
     changed = True
-    while changed:
+    while changed and bottom - first < MAX_BLOCK:
         changed = False
         for r0, c0, r1, c1 in merges:
             if not first <= r0 <= bottom:
@@ -67,9 +68,9 @@ def from_merges(cells: list[list[str]], merges: list[tuple[int, int, int, int]],
     for r0, c0, r1, c1 in merges:  # a merged range's value fills every cell it covers
         if first <= r0 <= bottom and c0 <= width:
             value = cells[r0 - 1][c0 - 1] if c0 - 1 < len(cells[r0 - 1]) else ""
+            stop = min(c1, width)
             for r in range(r0, min(r1, bottom) + 1):
-                for c in range(c0, min(c1, width) + 1):
-                    grid[r - first][c - 1] = value
+                grid[r - first][c0 - 1:stop] = [value] * max(0, stop - c0 + 1)
     names, labels = _names_and_labels(grid)
     merged = [m for m in merges if first <= m[0] <= bottom]
     shown = ", ".join(f"{_range(m)} {_short(cells[m[0] - 1][m[1] - 1])}" for m in merged[:4])
