@@ -113,6 +113,12 @@ def test_a_cell_merged_across_a_one_row_header_does_not_eat_a_respondent(tmp_pat
     assert len(table.frame) == 40 and table.frame.iloc[:, 0].tolist() == list(range(1, 41))
 
 
+def test_a_name_merged_down_into_the_first_respondent_does_not_eat_it(tmp_path):
+    path = _book(tmp_path / "odd.xlsx", [["id", "age", "q1", "q2", "q3"]], merges=[("A1:A2", "id")])
+    table = read_table(path)
+    assert len(table.frame) == 40 and list(table.frame.columns)[1:] == ["age", "q1", "q2", "q3"]
+
+
 def test_the_users_header_rows_win(tmp_path):
     path = _book(tmp_path / "grouped.xlsx", [[None] * 5, ["id", "age", "q1", "q2", "q3"]],
                  merges=[("A1:B1", "Demographics"), ("C1:E1", "Attitudes")])

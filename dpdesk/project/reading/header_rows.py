@@ -58,12 +58,16 @@ def from_merges(cells: list[list[str]], merges: list[tuple[int, int, int, int]],
                 bottom, changed = r1, True
     if bottom == first or bottom - first + 1 > MAX_BLOCK or bottom > len(cells) - 1:
         return None  # no header block (or no data below it)
-    under = [c for r0, c0, r1, c1 in merges if r0 == first and c1 > c0 and r1 < bottom for c in range(c0, c1 + 1)]
-    names_below = [cells[bottom - 1][c - 1].strip() if c - 1 < len(cells[bottom - 1]) else "" for c in under]
-    if under and (not all(names_below) or any(_number(n) for n in names_below) or len(set(names_below)) < len(under)):
-        return None  # a cell merged across a one-row header, with answers below it: not a group row
     grid = [list(cells[r - 1]) for r in range(first, bottom + 1)]
     width = max(len(row) for row in grid)
+    from_above = set()  # columns whose bottom cell a range merged down from above fills
+    for r0, c0, r1, c1 in merges:
+        if r0 < bottom <= r1:
+            from_above.update(range(c0, min(c1, width) + 1))
+    own = [str(grid[-1][j]).strip() for j in range(width) if j + 1 not in from_above and j < len(grid[-1])]
+    own = [name for name in own if name]  # a column without a name is named column_N, as in one-row headers
+    if any(not name or _number(name) for name in own) or len(set(own)) < len(own):
+        return None  # the bottom row holds answers (a cell merged over a one-row header): not a header block
     grid = [row + [""] * (width - len(row)) for row in grid]
     for r0, c0, r1, c1 in merges:  # a merged range's value fills every cell it covers
         if first <= r0 <= bottom and c0 <= width:
@@ -73,7 +77,8 @@ def from_merges(cells: list[list[str]], merges: list[tuple[int, int, int, int]],
                 grid[r - first][c0 - 1:stop] = [value] * max(0, stop - c0 + 1)
     names, labels = _names_and_labels(grid)
     merged = [m for m in merges if first <= m[0] <= bottom]
-    shown = ", ".join(f"{_range(m)} {_short(cells[m[0] - 1][m[1] - 1])}" for m in merged[:4])
+    shown = ", ".join(f"{_range(m)} {_short(grid[m[0] - first][m[1] - 1] if m[1] <= width else '')}"
+                      for m in merged[:4])
     more = f" and {len(merged) - 4} more" if len(merged) > 4 else ""
     return Header(bottom - first + 1, names, labels, _warning(first, bottom, f"merged cells ({shown}{more})", labels))
 
