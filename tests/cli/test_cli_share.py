@@ -60,6 +60,7 @@ def test_remedies_pseudonyms_and_extract(project, tmp_path, capsys):
     assert shared["student_no"].str.fullmatch(r"\d{8}").all()
     report = (tmp_path / "shared.disclosure-report.txt").read_text()
     assert key.read_text().strip() not in report and "FF1 format-preserving" in report and "FF3-1" not in report
+    assert "context 'dpdesk'" in report and "method='FF1'" in report  # what the key's holder needs besides the key
     # the same key again: the same pseudonyms (tables still join)
     again = tmp_path / "again.csv"
     code, _, err = run(capsys, "share", project, "--quasi", "age", "sex", "region", "--generalize",

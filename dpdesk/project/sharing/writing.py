@@ -85,9 +85,10 @@ def report_rows(extract: Extract, *, source: str | None = None, dataset: str | N
         rows.append(("left out at import", f"{excluded.get('column')}: {excluded.get('reason', '')}"))
     if extract.left_out():
         rows.append(("left out (direct identifiers)", ", ".join(extract.left_out())))
+    contexts = {s.column: s.context for s in extract.steps if s.action == "pseudonymise"}
     for column, alphabet in extract.pseudonymised.items():
-        rows.append(("pseudonymised", f"{column}: {pseudonym_method(alphabet)}; the key is not in this file or "
-                                      "the project"))
+        rows.append(("pseudonymised", f"{column}: {pseudonym_method(alphabet, contexts.get(column))}; the key is "
+                                      "not in this file or the project"))
     for column, counts in extract.declared_missing.items():
         labels = extract.declared_labels.get(column, {})
         shown = ", ".join(code + (f" = {labels[code]}" if labels.get(code, code) != code else "") + f" ({n})"
@@ -114,13 +115,15 @@ def report_rows(extract: Extract, *, source: str | None = None, dataset: str | N
     return rows
 
 
-def pseudonym_method(alphabet: str) -> str:
+def pseudonym_method(alphabet: str, context: str | None = None) -> str:
     """How the pseudonyms of one column were made, for the report (the key's holder decrypts with it)."""
     from dpdesk.project.sharing.fpe import ALPHABETS
 
+    context = pz.DEFAULT_CONTEXT if context is None else context
     return (f"{pz.METHOD} format-preserving encryption (NIST SP 800-38G) with AES over the alphabet {alphabet} "
-            f"({ALPHABETS.get(alphabet, alphabet)}); to decrypt: dpdesk.project.sharing.pseudonymize.reveal(..., "
-            f"alphabet={alphabet!r}, method={pz.METHOD!r}) with the key and the context used")
+            f"({ALPHABETS.get(alphabet, alphabet)}), context {context!r} (the tweak: its UTF-8 bytes); to decrypt: "
+            f"dpdesk.project.sharing.pseudonymize.reveal(..., alphabet={alphabet!r}, context={context!r}, "
+            f"method={pz.METHOD!r}) with the key")
 
 
 def pseudonym_methods_text(columns: list[str]) -> str:
