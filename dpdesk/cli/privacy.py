@@ -139,7 +139,9 @@ def _copies_lines(status) -> list[str]:
     if status.copies or not status.copies_checked:
         lines.append(f"  For these people: {status.people_text}.")
     for path, n, text in status.copies:
-        lines.append(f"    {path}: {text} in {n} release(s) made there after it split from this file")
+        how = ("from the same people (another project, or this file's own releases no longer in its ledger)"
+               if path in status.people_files else "after it split from this file")
+        lines.append(f"    {path}: {text} in {n} release(s) made there {how}")
     if not status.copies_checked:
         lines.append(f"    The spending of copies could not be checked: {status.copies_unchecked}. Keep every copy "
                      "within what you promised these people.")

@@ -55,7 +55,7 @@ from dpdesk.errors import BudgetError, ProjectError
 from dpdesk.mechanisms import accounting
 from dpdesk.project.file.lock import try_lock  # the same non-blocking flock (msvcrt on Windows) as the project file
 from dpdesk.project.people.fingerprint import overlap
-from dpdesk.project.ledger import chain, heads, history, key
+from dpdesk.project.ledger import chain, heads, history, key, same_people
 
 __all__ = ["Copies", "elsewhere", "costs_of", "spending_lock"]
 
@@ -70,6 +70,8 @@ class Copy:
     path: str
     releases: int
     events: tuple
+    #: "copy": made after it split from this file; "people": another file's releases from the same people
+    kind: str = "copy"
 
 
 @dataclass(frozen=True)
@@ -169,17 +171,16 @@ def _from_file(path: str, release_hash: str):
 
 
 def elsewhere(conn, path, signatures) -> Copies:
-    """The spending of this file's copies after they split from it (``conn``: the file's connection,
-    ``path``: its path, ``signatures``: a callable giving its datasets' respondents' signatures).
+    """The spending of this file's copies after they split from it, and of every other release this
+    computer made from the same people (``conn``: the file's connection, ``path``: its path,
+    ``signatures``: a callable giving its datasets' respondents' signatures).
 
     Never raises: a register or file that cannot be read gives ``checked=False``."""
     hashes = [r[0] for r in conn.execute("SELECT hash FROM releases ORDER BY seq")]
-    if not hashes:
-        return Copies()
     here = _resolved(path) if path is not None else ""
     try:
         if not heads.registry_path_exists():
-            if key.key_path().exists():  # this computer released before, and its register is gone
+            if hashes and key.key_path().exists():  # this computer released before, and its register is gone
                 return Copies(checked=False, unchecked="this computer's register of ledgers is missing (moved "
                               "or deleted), so the releases of other copies of this project are not known")
             return Copies()  # nothing was ever released on this computer: no copy released here
@@ -191,15 +192,22 @@ def elsewhere(conn, path, signatures) -> Copies:
     except (ProjectError, sqlite3.Error, OSError) as exc:
         return Copies(checked=False, unchecked=f"this computer's register of ledgers could not be read ({exc})")
     lineage = frozenset(_resolved(p) for p in paths | {r["path"] for r in rows}) - {here}
+    descendants = {r["hash"] for r in rows}
     rows = [r for r in rows if _resolved(r["path"]) != here]
-    if not rows:
-        return Copies(lineage=lineage)
-    floor = _lower(floor, budgets)
     try:  # the people of this file: its datasets now, and those its own releases read (the shared history's)
         mine = list(signatures())
     except Exception:  # noqa: BLE001 - data that cannot be read: charge every release (never in the user's favour)
         mine = []
     mine = mine + list(released) if mine else []
+    try:  # every other release this computer made from these people, whatever file holds them
+        same = heads.read(lambda reg: same_people.releases_of(reg, same_people.matching(reg, mine)), empty=[])
+    except (ProjectError, sqlite3.Error, OSError) as exc:
+        return Copies(checked=False, unchecked=f"this computer's register of ledgers could not be read ({exc})")
+    own = set(hashes)
+    same = [r for r in same if r[0] not in own and r[0] not in descendants]
+    if not rows and not same:
+        return Copies(lineage=lineage)
+    floor = _lower(floor, budgets)
     by_path: dict[str, list] = {}
     counts: dict[str, int] = {}
     missing = []
@@ -224,7 +232,18 @@ def elsewhere(conn, path, signatures) -> Copies:
             continue
         by_path.setdefault(row["path"], []).extend(events)
         counts[row["path"]] = counts.get(row["path"], 0) + 1
-    copies = tuple(Copy(p, counts[p], tuple(ev)) for p, ev in sorted(by_path.items()))
+    people_paths = set()
+    for release_hash, events_text, where, _time, _seq in same:
+        try:
+            events = [accounting.from_record(e) for e in json.loads(events_text)]
+        except (KeyError, TypeError, ValueError, ZeroDivisionError, accounting.NoiseParameterError):
+            missing.append({"path": where})
+            continue
+        by_path.setdefault(where, []).extend(events)
+        counts[where] = counts.get(where, 0) + 1
+        people_paths.add(where)
+    copies = tuple(Copy(p, counts[p], tuple(ev), "people" if p in people_paths else "copy")
+                   for p, ev in sorted(by_path.items()))
     events = tuple(e for c in copies for e in c.events)
     unchecked = ""
     if missing:

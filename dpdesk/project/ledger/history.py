@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dpdesk.mechanisms.central.request import canonical_json
+from dpdesk.project.ledger import same_people
 from dpdesk.project.ledger.text import epsilon_text
 
 __all__ = ["DDL", "record", "compare", "Verdict", "budget_rows", "budgets_digest", "data_of", "floor",
@@ -46,6 +47,7 @@ DDL = (
     time   TEXT NOT NULL
 )""",
     "CREATE INDEX IF NOT EXISTS releases_prev ON releases(prev)",
+    *same_people.DDL,
     """CREATE TABLE IF NOT EXISTS states (
     head        TEXT NOT NULL,
     seq         INTEGER NOT NULL,
@@ -148,6 +150,7 @@ def record(conn, head, time: str) -> None:
     if head.costs:
         conn.executemany("INSERT OR IGNORE INTO costs(hash, events, respondents, path, time) VALUES (?, ?, ?, ?, ?)",
                          [(h, events, sig, head.path, time) for h, events, sig in head.costs])
+        same_people.record(conn, head.costs, head.path, time)
     if head.sealed and head.budgets is not None:
         rows = list(head.budgets)
         conn.execute(
