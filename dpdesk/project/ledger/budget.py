@@ -144,7 +144,8 @@ def _budget_args(epsilon, delta, *, allow_zero: bool = False) -> tuple[Fraction,
 
 def _insert_budget(project, conn, eps: Fraction, d: Fraction):
     """Add a budget row and seal again; returns the register's entry (remember it after the commit)."""
-    before = chain.check(conn, project.path, respondents=respondents.of_project(project))
+    before = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
     try:
         conn.execute("INSERT INTO budget(epsilon, delta, set_time, dataset_sha256) VALUES (?, ?, ?, NULL)",
                      (str(eps), str(d), _now()))
@@ -275,7 +276,8 @@ def budget_status(project, dataset: str | None = None) -> BudgetStatus | None:
         budget = _budget(conn)
         if budget is None:
             return None
-        intact = chain.check(conn, project.path, respondents=respondents.of_project(project)).ok
+        intact = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project)).ok
         from dpdesk.project.ledger import copies
 
         return _status(conn, ds.name if ds is not None else "", sha, budget, intact, copies.of_project(project, conn))

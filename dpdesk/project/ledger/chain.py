@@ -42,7 +42,7 @@ from pathlib import Path
 
 from dpdesk.mechanisms.central.request import canonical_json
 from dpdesk.project.file import schema, schema_check
-from dpdesk.project.ledger import heads, history, key, seal
+from dpdesk.project.ledger import heads, history, key, same_people, seal
 
 __all__ = ["GENESIS", "row_hash", "check", "LedgerCheck", "HEAD_KEY", "TRIGGERS", "record_head", "reseal"]
 
@@ -243,13 +243,17 @@ def _check_triggers(conn, out: LedgerCheck) -> None:
             out.problems.append(f"a trigger {name!r} that dpdesk does not make was added to the table {table}")
 
 
-def check(conn: sqlite3.Connection, path: str | Path | None = None, *, respondents=None) -> LedgerCheck:
+def check(conn: sqlite3.Connection, path: str | Path | None = None, *, respondents=None,
+          people=None) -> LedgerCheck:
     """Verify the chain, the head, the triggers, the budgets, the seal and the register (read only).
 
     ``respondents``: a callable giving the datasets' respondents' fingerprints
     (:func:`dpdesk.project.people.respondents.of_project`), called only when the history is one this
     computer does not recognise and did not seal, so a file holding data released here is found
-    even when its recorded SHA-256s and import rows were changed too."""
+    even when its recorded SHA-256s and import rows were changed too. ``people``: a callable giving the
+    datasets' respondents' signatures (:func:`dpdesk.project.people.respondents.signatures_of`), whose
+    name-free sketches find mostly the same people as releases made here, under renamed columns and a few
+    rows deleted, added or changed (:mod:`dpdesk.project.ledger.same_people`)."""
     out = LedgerCheck()
     _check_triggers(conn, out)
     prev = GENESIS
@@ -285,7 +289,7 @@ def check(conn: sqlite3.Connection, path: str | Path | None = None, *, responden
                             "(a release was deleted or added)")
     _check_budgets(conn, budget_refs, out)
     sc = _check_seal(conn, hashes, out)
-    _compare_with_register(conn, hashes, sc, out, path, respondents)
+    _compare_with_register(conn, hashes, sc, out, path, respondents, people)
     return out
 
 
@@ -315,7 +319,8 @@ def _confirmed_here(out: LedgerCheck) -> bool:
                                     for r in out.rollbacks)
 
 
-def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path, respondents=None) -> None:
+def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path, respondents=None,
+                           people=None) -> None:
     """Compare with the histories this computer sealed or saw, then (if it knows none) the project's id."""
     mine = out.trust == KEY
     foreign = out.sealed_by if sc.seal is not None and out.sealed_by != out.key_id else None
@@ -332,9 +337,17 @@ def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path, 
             history.Verdict())
 
     verdict = compare(data)
-    if (respondents is not None and not mine and not verdict.known and (hashes or budgets) and not out.problems
-            and not verdict.problems and verdict.rollback is None and heads.registry_path_exists()):
+    unknown = (not mine and not verdict.known and not out.problems and not verdict.problems
+               and verdict.rollback is None and heads.registry_path_exists())
+    if respondents is not None and unknown and (hashes or budgets):
         verdict = compare(data + list(respondents()))  # the rows themselves, whatever the file says of them
+    if (people is not None and unknown and verdict.shared is None and not verdict.problems
+            and verdict.rollback is None):  # mostly the same people, under renamed columns or changed rows
+        delta = budgets[-1][2] if budgets and budgets[-1][2] else 0
+        hit = heads.read(lambda register: same_people.found(register, list(people()), delta, exclude=hashes))
+        if hit is not None:
+            history.compare_people(hit, bool(hashes or budgets), foreign,
+                                   sc.seal is None and not sc.problems, upgraded, verdict)
     out.known, out.head_sealed = verdict.known, verdict.head_sealed
     if not out.problems:  # an edit the file's own checks found is reported once, in their words
         out.problems.extend(verdict.problems)

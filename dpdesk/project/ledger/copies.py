@@ -274,7 +274,7 @@ def _lower(floor, budgets) -> dict | None:
 
 
 def _same_people(sig, mine) -> bool:
-    """Whether ``sig`` shares at least OVERLAP_WARNING of its rows with one of ``mine`` (a signature
+    """Whether ``sig`` shares at least SAME_PEOPLE of its rows with one of ``mine`` (a signature
     that cannot be compared counts as the same people: never in the user's favour)."""
     try:
         return any(overlap(s, sig) >= _threshold() for s in mine)
@@ -283,9 +283,9 @@ def _same_people(sig, mine) -> bool:
 
 
 def _threshold() -> float:
-    from dpdesk.project.people.respondents import OVERLAP_WARNING
+    from dpdesk.project.people.sketch import SAME_PEOPLE
 
-    return OVERLAP_WARNING
+    return SAME_PEOPLE
 
 
 def of_project(project, conn) -> Copies:

@@ -390,6 +390,35 @@ def _compare_data(conn, data, foreign, unsealed, upgraded, out: Verdict) -> None
     out.kind, out.confirmable = "shared", True
 
 
+def compare_people(hit: dict, ledger: bool, foreign, unsealed: bool, upgraded: bool, out: Verdict) -> None:
+    """A history this computer does not recognise, not sealed here, holding mostly the same people as
+    releases made here (``hit``: :func:`dpdesk.project.ledger.same_people.found`): without a seal an edit,
+    under another computer's seal (or the file's claim of a dpdesk before seals) stopped until confirmed;
+    a file with no ledger at all (no release, no budget) is told so, and stops nothing."""
+    where = f"on {str(hit['time']).replace('T', ' ')} in {hit['path']}"
+    what = (f"it holds mostly the same people (about {hit['share']:.0%} of the rows, renamed columns, reordered "
+            f"rows and a few changed, added or deleted ones included) as {hit['releases']} release(s) this computer "
+            f"made, the latest {where} (release #{hit['seq']}), which spent {hit['spent']} on them")
+    out.shared = {"kind": "people", "name": "", "seq": hit["seq"], "time": hit["time"], "path": hit["path"],
+                  "budget": "", "spent": hit["spent"], "import": False}
+    if not ledger:
+        if out.note is None:
+            out.note = (f"{what}: a new project from the same respondents, or that project with its whole ledger "
+                        "deleted; those releases count against this file's budget")
+        return
+    what += ", but none of those ledgers' releases or budget"
+    if unsealed and not upgraded:
+        out.problems.append(f"{what}, and no seal: the history of those releases was rewritten outside dpdesk "
+                            "(whatever project id, data SHA-256 or column names the file now carries)")
+        return
+    who = ("the file says its ledger was made by a dpdesk before ledgers were sealed, which this computer cannot "
+           "check" if unsealed else f"it carries the seal of another computer (key id {foreign}), which this "
+           "computer cannot check")
+    out.rollback = (f"{what}; {who}: either a project of its own made from the same respondents, or that ledger "
+                    "rewritten outside dpdesk")
+    out.kind, out.confirmable = "shared", True
+
+
 def _compare_budgets(conn, chain: list[str], budgets, mine, confirmed, out: Verdict) -> None:
     """The budget rows must extend those of the latest state this computer sealed in this history."""
     states = _states(conn, chain)

@@ -156,7 +156,8 @@ def verify_ledger(project) -> chain.LedgerCheck:
     is kept as ``project.ledger_check`` for the screens that show it.
     """
     with project.transaction() as conn:
-        project.ledger_check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+        project.ledger_check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
     news = project.ledger_check.to_remember(project.path)
     if news is not None:  # this computer has now seen this head
         heads.remember(news)
@@ -164,7 +165,8 @@ def verify_ledger(project) -> chain.LedgerCheck:
 
 
 def _require_intact(project, conn) -> None:
-    check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+    check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
     if not check.ok:
         error = LedgerTamperedError if check.problems else heads.LedgerRolledBackError
         raise error(check.message(project.path))
@@ -388,7 +390,8 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
         own_events = _spent_events(conn)
         others = copies.of_project(project, conn)
         spent_events = own_events + list(others.events)
-        check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+        check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
         intact = check.ok
     planned, cost, hw = spec.events, spec.cost, spec.half_width
     if budget is None:

@@ -49,7 +49,8 @@ def accept_rollback(project, *, note: str = "") -> dict:
     says so (``budget_lowered_to``).
     """
     with project.transaction() as conn:
-        check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+        check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
         if check.problems:
             raise LedgerTamperedError(check.message(project.path))
         if check.rollback is None:
@@ -68,6 +69,8 @@ def accept_rollback(project, *, note: str = "") -> dict:
         if shared:
             record.update(seen_releases=shared.get("seq", 0), seen_time=shared.get("time", ""),
                           shared_data=shared.get("name", ""), shared_budget=shared.get("budget", ""))
+            if shared.get("kind") == "people":
+                record.update(shared_people=True, shared_spent=shared.get("spent", ""))
         lowered = _keep_the_lowest_budget(conn, check)
         if lowered:
             record.update(lowered)
@@ -77,7 +80,8 @@ def accept_rollback(project, *, note: str = "") -> dict:
         sealed = chain.record_head(conn, check.releases, check.head, project.path, new=False)
     heads.reset(sealed)  # after the commit, as for a release
     with project.transaction() as conn:  # the screens that show the check see the new state
-        project.ledger_check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+        project.ledger_check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
     return record
 
 
@@ -112,7 +116,12 @@ def confirmed_text(record: dict) -> str:
     n, m = record.get("releases", 0), record.get("seen_releases", 0)
     where = _on(record.get("seen_time"), record.get("seen_path"))
     kind = record.get("kind", "behind")
-    if kind == "shared":
+    if kind == "shared" and record.get("shared_people"):
+        text = (f"Confirmed and recorded in the project: it is a project of its own, going on from its release "
+                f"#{n}. It holds mostly the same people as releases this computer made (the latest {where}), which "
+                f"spent {record.get('shared_spent', '')} on them: those releases count against this file's budget "
+                "(the budget follows the people), so keep them together within what you promised them.")
+    elif kind == "shared":
         text = (f"Confirmed and recorded in the project: it is a project of its own, going on from its release "
                 f"#{n}. It holds the data {record.get('shared_data', '')!r} that this computer released from "
                 f"{where} (budget {record.get('shared_budget', '')}): the spending of both counts against the same "

@@ -14,10 +14,13 @@ respondents, or most of them, were released from before:
 - in another project on this machine ("... released from survey.dpdesk, ε = 0.8 spent").
 
 What it catches: the same rows in another order, with blank rows, in another encoding or
-file format, with a few rows added, removed or corrected (the sketch estimates the share of
-rows in common; half or more warns). What it cannot catch: data recoded or reworded (other
-codes for the same answers), columns added, dropped or renamed (every row changes), data
-released on another machine or by another program, and a registry the user deleted.
+file format, under renamed or reordered columns, with rows added, removed or corrected (the
+name-free sketch, :mod:`dpdesk.project.people.sketch`, estimates the share of rows in common;
+2% or more warns; from half on, the ledger also charges those releases to the file,
+:mod:`dpdesk.project.ledger.copies`). What it cannot catch: data recoded or reworded in most
+rows (other codes for the same answers), a column with values added or dropped (every row
+changes), data released on another machine, under another user account or by another program,
+and a registry the user deleted.
 """
 
 from __future__ import annotations
@@ -28,11 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dpdesk.project.people.fingerprint import overlap, respondents_signature
+from dpdesk.project.people.sketch import SHARED_FEW
 from dpdesk.project.people.user_data import user_data_folder
 
 REGISTRY = "released_respondents.sqlite"
-#: An imported dataset sharing at least this share of its rows with released data warns.
-OVERLAP_WARNING = 0.5
+#: An imported dataset sharing at least this share of its rows with released data warns (a few people in
+#: common; from :data:`dpdesk.project.people.sketch.SAME_PEOPLE` on, the releases are charged to it too).
+OVERLAP_WARNING = SHARED_FEW
 CACHE_KEY = "respondents:{}"  # the app table caches each dataset's signature by its id
 
 _SCHEMA = """CREATE TABLE IF NOT EXISTS released (
@@ -89,6 +94,27 @@ def signature(project, dataset, frame=None) -> dict:
     return sig
 
 
+def _of_rows(project) -> list[tuple[str, dict]]:
+    """(dataset name, respondents' signature) of each dataset, computed from the rows (never the file's
+    cached claim) and kept in memory with the open project while its datasets stay the same."""
+    datasets = project.datasets()
+    key = tuple((ds.id, ds.name, getattr(ds, "n_rows", None), getattr(ds, "sha256", None)) for ds in datasets)
+    kept = getattr(project, "_signatures_of_rows", None)
+    if kept is not None and kept[0] == key:
+        return list(kept[1])
+    out = []
+    for ds in datasets:
+        try:
+            out.append((ds.name, respondents_signature(project.dataset_frame(ds.name))))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+    try:
+        project._signatures_of_rows = (key, tuple(out))
+    except AttributeError:  # a project object that keeps nothing: computed again next time
+        pass
+    return out
+
+
 def of_project(project):
     """A callable giving each dataset's respondents as ("respondents", fingerprint, name), computed
     from the rows themselves (the signature cached in the file is the file's claim, which an edit
@@ -96,47 +122,17 @@ def of_project(project):
     with the open project. The ledger's check calls it only for a history this computer does not
     recognise."""
     def compute() -> list[tuple[str, str, str]]:
-        datasets = project.datasets()
-        key = tuple((ds.id, ds.name, getattr(ds, "n_rows", None)) for ds in datasets)
-        kept = getattr(project, "_respondents_of_rows", None)
-        if kept is not None and kept[0] == key:
-            return list(kept[1])
-        out = []
-        for ds in datasets:
-            try:
-                sig = respondents_signature(project.dataset_frame(ds.name))
-                out.append(("respondents", str(sig["fingerprint"]), ds.name))
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue
-        try:
-            project._respondents_of_rows = (key, tuple(out))
-        except AttributeError:  # a project object that keeps nothing: computed again next time
-            pass
-        return out
+        return [("respondents", str(sig["fingerprint"]), name) for name, sig in _of_rows(project)]
     return compute
 
 
 def signatures_of(project):
-    """A callable giving the respondents' signature of each dataset of ``project``, computed from the
-    rows (as :func:`of_project`, never the file's cached claim) and kept in memory with the project.
-    The ledger's count of the spending of copies (:mod:`dpdesk.project.ledger.copies`) uses it."""
+    """A callable giving the respondents' signature of each dataset of ``project``, computed from the rows
+    (as :func:`of_project`, never the file's cached claim) and kept in memory with the project. The
+    ledger's count of the spending of copies and of the same people (:mod:`dpdesk.project.ledger.copies`)
+    and its check of a history it does not recognise (their name-free sketches) use it."""
     def compute() -> list[dict]:
-        datasets = project.datasets()
-        key = tuple((ds.id, ds.name, getattr(ds, "n_rows", None), getattr(ds, "sha256", None)) for ds in datasets)
-        kept = getattr(project, "_signatures_of_rows", None)
-        if kept is not None and kept[0] == key:
-            return list(kept[1])
-        out = []
-        for ds in datasets:
-            try:
-                out.append(respondents_signature(project.dataset_frame(ds.name)))
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue
-        try:
-            project._signatures_of_rows = (key, tuple(out))
-        except AttributeError:
-            pass
-        return out
+        return [sig for _name, sig in _of_rows(project)]
     return compute
 
 
