@@ -326,9 +326,14 @@ def compare(conn, hashes: list[str], budgets: list[list], *, mine: bool, foreign
         if k:  # this computer knows releases after #k other than the file's: the history was rewritten there
             other = conn.execute("SELECT * FROM releases WHERE prev = ? AND hash != ? ORDER BY sealed DESC LIMIT 1",
                                  (hashes[k - 1], hashes[k])).fetchone()
-        if mine:
+        rewritten = other is not None and (other["sealed"] or _latest_after(conn, hashes[k - 1])["sealed"])
+        if mine and not rewritten and not (k == 0 and root is not None):
             pass  # this computer's own seal holds over every release: it made them (the register lagged)
-        elif other is not None and (other["sealed"] or _latest_after(conn, hashes[k - 1])["sealed"]):
+        elif mine and k == 0:  # the owner's key can seal a rewrite; the register still knows the history
+            out.problems.append(f"its releases are not the ones this computer sealed under the same privacy budget "
+                                f"{_where(root)}, although it carries this computer's seal: the history was rewritten "
+                                "and sealed again with this computer's key")
+        elif rewritten:
             out.problems.append(
                 f"release #{k + 1} is not the one this computer sealed {_where(other)}: the history it sealed was "
                 "rewritten from there (whatever seal or project id the file now carries)")

@@ -60,9 +60,13 @@ class Seen:
     spent: str
     share: float
     here: bool  # in the project being imported into
+    #: the share of the released dataset's respondents that these data hold (None: not estimated)
+    of_released: float | None = None
 
     def message(self) -> str:
         common = "the same respondents" if self.share >= 0.999 else f"about {self.share:.0%} of these respondents"
+        if self.share >= 0.999 and self.of_released is not None and self.of_released < 0.999:
+            common = f"a part (about {self.of_released:.0%}) of the respondents"
         if self.here:
             return (f"These data hold {common} as the dataset {self.dataset!r} of this project, which noisy "
                     f"releases were made from ({self.spent} spent). The project's one privacy budget already "
@@ -153,12 +157,23 @@ def seen_before(project, sig: dict) -> list[Seen]:
         rows = conn.execute("SELECT project, dataset, signature, spent FROM released ORDER BY updated DESC").fetchall()
     for path, dataset, stored, spent in rows:
         try:
-            share = overlap(sig, json.loads(stored))
-        except (ValueError, TypeError):
+            theirs = json.loads(stored)
+            share = overlap(sig, theirs)
+            of_released = _of_released(sig, theirs)
+        except (ValueError, TypeError, AttributeError):
             continue
         if share >= OVERLAP_WARNING:
-            out.append(Seen(path, dataset, spent, share, path == here))
+            out.append(Seen(path, dataset, spent, share, path == here, of_released))
     return out
+
+
+def _of_released(sig: dict, theirs: dict) -> float | None:
+    """The share of the released data's rows that ``sig``'s data hold (by the name-free sketches), or None."""
+    if not isinstance(sig.get("people"), dict) or not isinstance(theirs.get("people"), dict):
+        return None
+    from dpdesk.project.people.sketch import containment
+
+    return containment(sig["people"], theirs["people"])[0]
 
 
 def import_warnings(project, frame) -> tuple[dict, list[str]]:
