@@ -71,11 +71,17 @@ def _has_tables(conn) -> bool:
 def matching(conn, signatures, at_least: float = SAME_PEOPLE) -> dict[str, float]:
     """fingerprint -> share, for every released people's sketch sharing at least ``at_least`` with one of
     ``signatures`` (the file's, each with a ``people`` sketch)."""
+    exact = {str(s.get("fingerprint")) for s in signatures if isinstance(s, dict) and s.get("fingerprint")}
     mine = [s["people"] for s in signatures if isinstance(s, dict) and isinstance(s.get("people"), dict)]
-    if not mine or not _has_tables(conn):
+    if not (mine or exact) or not _has_tables(conn):
         return {}
     out: dict[str, float] = {}
     for fp, text in conn.execute("SELECT fingerprint, sketch FROM people LIMIT ?", (MAX_SKETCHES,)):
+        if str(fp) in exact:  # the very same rows (also those whose rows do not tell people apart)
+            out[str(fp)] = 1.0
+            continue
+        if not mine:
+            continue
         try:
             theirs = json.loads(text)
             share = max(same_people(m, theirs) for m in mine)
