@@ -33,7 +33,9 @@ as a release while at least half of the smaller of the two is in the other. To f
 rewrite must change (a cell of) more than half of the released rows, or drop or add a column
 that is not blank, or recode a value in more than half of the rows (every such row changes);
 with K = 256 a containment of 0.6 or more is still found with probability above 0.999
-(0.1 is 3.2 standard errors).
+(0.1 is 3.2 standard errors) for a file and a release of similar size. A file much smaller than
+the release is compared on about K x smaller / larger rows: a part under about 1/50 of the
+released rows may find none in common (exp(-256/50) < 0.6%), and is then not recognised.
 
 **Rows that do not tell people apart.** When few distinct rows exist (a few yes/no answers),
 two unrelated surveys share most of their rows by chance. The sketch is compared only when at
