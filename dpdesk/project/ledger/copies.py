@@ -30,14 +30,22 @@ Dwork & Roth 2014, thm 3.16; with a delta: the PLD accountant at this file's del
   budget history both files share, :func:`dpdesk.project.ledger.history.floor`) holds in
   every copy: what is left is the smaller of this file's remainder and that budget's
   (its epsilon minus every charged event composed at its delta);
-- copies made before the first release are projects of their own (no shared release), and
-  an unrelated project with the same respondents is warned about, never charged
-  (:func:`dpdesk.project.ledger.releases.shared_spending`): nothing links its budget to
-  this one but a resemblance of rows, which dpdesk cannot tell from a promise made apart;
+- every other release this computer made from **the same people** (issue 28: the budget follows
+  the people), in any file, is charged too: the register's ``people`` sketches
+  (:mod:`dpdesk.project.ledger.same_people`) sharing at least
+  :data:`dpdesk.project.people.sketch.SAME_PEOPLE` with this file's datasets or with the people
+  its own releases read, whatever the columns are called; those files are :class:`Copy` of kind
+  "people". Releases descending from this file's chain are left to the rules above (a rollback
+  confirmed in this very file stays uncounted), and its own releases are counted once, here;
+- copies made before the first release are projects of their own (no shared release); a project
+  sharing only a few respondents (under SAME_PEOPLE) is warned about, never charged
+  (:func:`dpdesk.project.ledger.releases.shared_spending`);
 - a register that cannot be read, or a release of a copy whose cost this computer did not
   record (made by an older dpdesk) and whose file is gone, leaves the figure unchecked:
   ``checked`` is False and the screens say so, with the warnings of the respondents'
-  registry as before.
+  registry as before. A register that is not one (a link, a folder, empty, cut short) never
+  reads as empty: the ledger's check stops every release first
+  (:func:`dpdesk.project.ledger.heads.read`).
 """
 
 from __future__ import annotations

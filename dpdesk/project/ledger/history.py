@@ -10,6 +10,9 @@ So the register of heads (``<user data folder>/ledger/heads.sqlite``) also keeps
 - ``costs``: for every release this computer made, its privacy events (as the ledger records
   them) and the signature of the respondents it read, so the spending of copies of a project
   is counted against the same people's budget (:mod:`dpdesk.project.ledger.copies`);
+- ``people`` and ``spent_on``: the name-free sketch of the people each release made here read
+  (:mod:`dpdesk.project.ledger.same_people`), so a file holding mostly the same people is found
+  and charged whatever its columns are called;
 - ``states``: every state of a ledger this computer sealed (after a release, a budget set or
   lowered, a confirmed rollback): its last release, its budget rows (how many, and their
   SHA-256), and the first budget row's SHA-256 (which names the budget's history while there

@@ -7,7 +7,10 @@ under a temporary name, flushed to disk, then linked to its final name, which fa
 another dpdesk process made one first (its key is then used). A key is never replaced.
 
 The key id (first 16 hex digits of SHA-256 of a label and the key) names the key in a
-ledger's seal without revealing it, so a file sealed elsewhere is recognised as such.
+ledger's seal without revealing it, so a file sealed elsewhere is recognised as such. The
+register keeps every key id this computer sealed with (:func:`dpdesk.project.ledger.heads.own_key_ids`),
+so after the key file is lost a file sealed with it is said as sealed by this computer's own,
+missing key, and can be re-keyed (:func:`dpdesk.project.ledger.rewind.rekey`).
 """
 
 from __future__ import annotations
@@ -97,8 +100,9 @@ def _read(path: Path) -> InstallationKey:
     if len(secret) != 32:
         raise ProjectError(f"The ledger key {path} is damaged (it should hold 64 hex digits). dpdesk cannot "
                            "check or seal ledgers with it. Restore it from a backup of your data folder; if it is "
-                           "lost, move it aside: a new key is made, and ledgers sealed with the old one are then "
-                           "verified by structure only.")
+                           "lost, move it aside: a new key is made, and each project sealed with the old one says "
+                           "so and can be re-keyed (dpdesk ledger PROJECT --rekey) against this computer's "
+                           "register.")
     return InstallationKey(secret, path)
 
 
