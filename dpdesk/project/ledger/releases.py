@@ -364,8 +364,10 @@ def shared_spending(project, dataset: str | None = None) -> list[str]:
             common = "the same respondents" if s.share >= 0.999 else f"about {s.share:.0%} of these respondents"
             out.append(f"This computer released from {common} in this very file {s.project} (dataset "
                        f"{s.dataset!r}, {s.spent} spent), but its ledger now holds no release: its releases were "
-                       "deleted outside dpdesk, or the file was replaced by another project. That spending is not "
-                       "in this budget: keep both within what you promised these people.")
+                       "deleted outside dpdesk, or the file was replaced by another project. " +
+                       ("That spending counts against this budget (the budget follows the people)."
+                        if copies._resolved(s.project) in counted else
+                        "That spending is not in this budget: keep both within what you promised these people."))
     return out
 
 
