@@ -244,3 +244,21 @@ def test_the_sketch_streams_in_bounded_memory_and_equals_the_whole():
     assert result["sketch"] == whole["sketch"] and result["rows"] == whole["rows"] == 3000
     assert abs(result["distinct"] - 3000) < 3000 * 4 / 16  # estimated: within 4 standard errors (1/sqrt(k))
     assert json.loads(json.dumps(result)) == result
+
+
+def test_the_whole_ledger_deleted_and_a_column_renamed_reads_as_a_new_project_but_is_charged(tmp_path, home,
+                                                                                             capsys):
+    """The limit: with every release and budget row deleted there is no ledger to call edited; the file
+    says whose people it holds, and a new budget there is charged what this computer spent on them."""
+    path = author_project(tmp_path / "t.dpdesk", lowered=True)
+    quietly(path, "DELETE FROM releases", "DELETE FROM budget",
+            "DELETE FROM app WHERE key IN ('ledger_seal', 'ledger_head', 'project_id')", *_DISGUISED)
+    rename_one_column(path)
+    check = verified(path)
+    assert check.ok and "it holds mostly the same people" in check.trust_text
+    assert "those releases count against this file's budget" in check.trust_text
+    assert run(capsys, "budget", path, "--set", "1")[0] == 0
+    code, _out, err = run(capsys, "release", path, "--stat", "count", "--epsilon", "0.7")
+    assert code != 0 and "from the same people" in err  # 0.35 spent on them here + 0.7 > 1
+    code, out, _ = run(capsys, "release", path, "--stat", "count", "--epsilon", "0.6")
+    assert code == 0 and "other files of these people on this computer ε = 0.35, left ε = 0.05" in out
