@@ -244,6 +244,11 @@ def test_the_sketch_streams_in_bounded_memory_and_equals_the_whole():
     assert result["sketch"] == whole["sketch"] and result["rows"] == whole["rows"] == 3000
     assert abs(result["distinct"] - 3000) < 3000 * 4 / 16  # estimated: within 4 standard errors (1/sqrt(k))
     assert json.loads(json.dumps(result)) == result
+    from dpdesk.project.people.fingerprint import people_of_chunks
+
+    chunked = people_of_chunks(f.iloc[i:i + 500] for i in range(0, len(f), 500))
+    assert chunked["sketch"] == whole["sketch"] and chunked["rows"] == 3000
+    assert sketch.same_people(chunked, whole) == 1.0
 
 
 def test_the_whole_ledger_deleted_and_a_column_renamed_reads_as_a_new_project_but_is_charged(tmp_path, home,

@@ -243,3 +243,25 @@ def overlap(a: dict, b: dict) -> float:
     na, nb = int(a.get("distinct") or len(sa)), int(b.get("distinct") or len(sb))
     both = jaccard * (na + nb) / (1 + jaccard)
     return min(1.0, both / max(1, min(na, nb)))
+
+
+def people_of_chunks(chunks) -> dict:
+    """The name-free ``people`` sketch of data read in chunks (DataFrames with the same columns, e.g. from
+    a database cursor), in bounded memory: each chunk's row hashes go into a
+    :class:`dpdesk.project.people.sketch.PeopleSketch`; the number of distinct rows is estimated. Equal,
+    up to that estimate, to ``respondents_signature(whole)["people"]``."""
+    import numpy as np
+
+    from dpdesk.project.people import sketch
+
+    out = sketch.PeopleSketch()
+    for frame in chunks:
+        n = len(frame)
+        blank = np.ones(n, dtype=bool)
+        columns = []
+        for name in frame.columns:
+            texts, index = _column_texts(frame[name])
+            blank &= np.array([t == "" for t in texts], dtype=bool)[index]
+            columns.append((sketch.value_hashes(texts), index))
+        out.add(sketch.row_hashes_from(columns, n, blank))
+    return out.result()
