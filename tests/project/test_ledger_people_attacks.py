@@ -131,7 +131,8 @@ def test_the_issue_numbers_cost_cut_and_one_answer_changed(tmp_path, home):
     quietly(path, "UPDATE releases SET cost = replace(cost, '\"epsilon\":\"1/5\"', '\"epsilon\":\"1/500\"'), "
             "noise_params = replace(noise_params, '\"scale\":\"5\"', '\"scale\":\"500\"') WHERE seq = 3",
             "UPDATE budget SET set_time = '2020-01-01T00:00:00.000Z' WHERE id = 1",
-            "DELETE FROM app WHERE key = 'ledger_seal'", "UPDATE app SET value = 'p-colleague' WHERE key = 'project_id'",
+            "DELETE FROM app WHERE key = 'ledger_seal'",
+            "UPDATE app SET value = 'p-colleague' WHERE key = 'project_id'",
             "UPDATE releases SET result = '{}' WHERE seq = 1", *_DISGUISED)
     change_one_answer(path)
     recompute_every_hash(path)

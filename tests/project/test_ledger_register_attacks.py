@@ -16,8 +16,8 @@ from dpdesk.errors import DpdeskError, ProjectError
 from dpdesk.project import Project, ledger
 from dpdesk.project.ledger import chain, heads, key
 from tests.helpers.cli import run
-from tests.project.test_ledger_attacks import (COUNT, author_project, home, new_id_makes_a_rewrite_look_old,  # noqa: F401
-                                               on)
+from tests.project.test_ledger_attacks import home  # noqa: F401 - a fixture
+from tests.project.test_ledger_attacks import COUNT, author_project, new_id_makes_a_rewrite_look_old, on
 from tests.project.test_ledger_tamper import quietly, recompute_every_hash, verified
 
 

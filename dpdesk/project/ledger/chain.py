@@ -205,11 +205,11 @@ class LedgerCheck:
                                "in: go on with a copy this computer sealed, or ask whoever sent this one which "
                                "releases it holds.")
             return text + (f"Otherwise re-key it: dpdesk ledger \"{path}\" --rekey (in Python: "
-                           f"ledger.rekey(project); in the app: Re-key… on the Releases tab). Its releases and budget "
-                           f"rows are then checked against this computer's register (what it recorded when it sealed "
-                           f"them), the re-keying is recorded in the project, and the ledger is sealed with this "
-                           f"computer's new key; its releases up to now are verified against the register from then "
-                           f"on, not against the lost key.")
+                           f"ledger.rekey(project); in the app: Re-key this project… on the Releases tab). Its "
+                           "releases and budget rows are then checked against this computer's register (what it "
+                           "recorded when it sealed them), the re-keying is recorded in the project, and the ledger is "
+                           "sealed with this computer's new key; its releases up to now are verified against the "
+                           "register from then on, not against the lost key.")
         if not self.problems and self.rollback and not self.confirmable:
             return (f"The project {path} is behind the ledger this computer last saw: {self.rollback}. This "
                     f"computer never sealed or saw the state this file is in, so it cannot be confirmed here and "

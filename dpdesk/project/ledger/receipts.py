@@ -160,7 +160,8 @@ def _first_not_lowering(budgets, count: int) -> str | None:
             was = epsilon_text(eps0, delta0, up=False)
             how = "is for one dataset" if row[4] is not None else ("does not lower it" if (eps, delta) == (
                 eps0, delta0) else "raises it")
-            return f"budget row {row[0]} ({shown}, set {row[3]}), added after it, {how} (the budget before it was {was})"
+            return (f"budget row {row[0]} ({shown}, set {row[3]}), added after it, {how} (the budget before it "
+                    f"was {was})")
         before = row
     return None
 
