@@ -111,7 +111,15 @@ def _another_database(path):
     conn.close()
 
 
-DAMAGES = (_zero_link, _truncated, _cut_short, _cut_at_a_page, _garbage, _folder, _fifo, _dangling_link,
+def _emptied(path):
+    conn = sqlite3.connect(path)
+    for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+        conn.execute(f"DELETE FROM {table}")
+    conn.commit()
+    conn.close()
+
+
+DAMAGES = (_emptied, _zero_link, _truncated, _cut_short, _cut_at_a_page, _garbage, _folder, _fifo, _dangling_link,
            _another_database)
 
 

@@ -112,7 +112,9 @@ _HEADER = b"SQLite format 3\x00"
 
 def _plausible(path: Path) -> None:
     """An existing register must be a regular file (not a link, folder, FIFO or device) holding an SQLite
-    database: a register is made whole (:func:`_create`), so an empty or truncated one is damaged."""
+    database: a register is made whole (:func:`_create`), so an empty or truncated one is damaged. (Read
+    by :func:`_connect`, it must also hold a table of heads and, when this computer has a key and the
+    register a table of keys, know that key: one emptied of its rows is damaged too.)"""
     try:
         info = os.lstat(path)
     except OSError as exc:
@@ -141,6 +143,9 @@ def _create(path: Path) -> None:
         try:
             for ddl in (_DDL, _KEYS_DDL, *history.DDL):
                 conn.execute(ddl)
+            current = _current_key_id()
+            if current:  # a register made again (moved aside) knows the key this computer seals with
+                conn.execute("INSERT INTO keys(key_id, time) VALUES (?, ?)", (current, _now()))
         finally:
             conn.close()
         try:
@@ -157,6 +162,33 @@ def _create(path: Path) -> None:
             pass
 
 
+def _current_key_id() -> str | None:
+    from dpdesk.project.ledger import key
+
+    try:
+        made = key.load(create=False)
+    except ProjectError:  # a damaged key is said where it is used
+        return None
+    return made.id if made is not None else None
+
+
+def _knows_keys(conn) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'keys'").fetchone() is not None
+
+
+def _knows(conn, key_id: str) -> bool:
+    return (conn.execute("SELECT 1 FROM keys WHERE key_id = ?", (key_id,)).fetchone() is not None or
+            conn.execute("SELECT 1 FROM heads WHERE sealed = 1 AND key_id = ?", (key_id,)).fetchone() is not None)
+
+
+def _implausible_without(conn) -> bool:
+    """A register that does not know this computer's key is damaged when it holds no key and no head at all
+    (emptied: a register is never empty once this computer sealed); one that only saw other computers' files
+    before this computer's first seal, or knows another key (the key file replaced: said as a lost key), is not."""
+    return (conn.execute("SELECT 1 FROM keys LIMIT 1").fetchone() is None and
+            conn.execute("SELECT 1 FROM heads LIMIT 1").fetchone() is None)
+
+
 def _connect(create: bool) -> sqlite3.Connection | None:
     path = registry_path()
     if not os.path.lexists(path):
@@ -170,9 +202,17 @@ def _connect(create: bool) -> sqlite3.Connection | None:
     try:
         if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'heads'").fetchone() is None:
             raise _damaged(path, "it has no table of heads")
+        current = _current_key_id()
         if create:
             for ddl in (_DDL, _KEYS_DDL, *history.DDL):  # a register made by an older dpdesk gets the newer tables
                 conn.execute(ddl)
+            conn.execute("INSERT OR IGNORE INTO keys(key_id, time) SELECT DISTINCT key_id, time FROM heads "
+                         "WHERE sealed = 1 AND key_id IS NOT NULL")
+            if current:  # written after a check passed (or a seal was made): this computer's key
+                conn.execute("INSERT OR IGNORE INTO keys(key_id, time) VALUES (?, ?)", (current, _now()))
+        elif current and _knows_keys(conn) and not _knows(conn, current) and _implausible_without(conn):
+            raise _damaged(path, "it is empty, although this computer has sealed ledgers with its key: it was "
+                           "emptied or replaced")
     except (sqlite3.DatabaseError, RegisterDamagedError) as exc:
         conn.close()
         if isinstance(exc, RegisterDamagedError):

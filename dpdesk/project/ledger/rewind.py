@@ -71,9 +71,9 @@ def accept_rollback(project, *, note: str = "") -> dict:
                           shared_data=shared.get("name", ""), shared_budget=shared.get("budget", ""))
             if shared.get("kind") == "people":
                 record.update(shared_people=True, shared_spent=shared.get("spent", ""))
+        lowered = _keep_the_lowest_budget(conn, check)
         if check.rollback_kind == "key":  # re-keyed: the new key is made now (if missing) and named
             record.update(lost_key_id=check.lost_key, new_key_id=key.load(create=True).id)
-        lowered = _keep_the_lowest_budget(conn, check)
         if lowered:
             record.update(lowered)
         records = seal.rollbacks(conn) + [record]
