@@ -128,7 +128,8 @@ def found(conn, signatures, delta=0, exclude=(), at_least: float = SAME_PEOPLE) 
     share, how many, what they spent (``spent``, in words), and the latest (path, time, seq)."""
     try:
         shares = matching(conn, signatures, at_least)
-        rows = [r for r in releases_of(conn, shares) if r[0] not in set(exclude)] if shares else []
+        skip = set(exclude)
+        rows = [r for r in releases_of(conn, shares) if r[0] not in skip] if shares else []
     except sqlite3.OperationalError:  # a register made by an older dpdesk
         return None
     if not rows:
