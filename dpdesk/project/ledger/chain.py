@@ -375,7 +375,7 @@ def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path, 
     if (people is not None and unknown and verdict.shared is None and not verdict.problems
             and verdict.rollback is None):  # mostly the same people, under renamed columns or changed rows
         delta = budgets[-1][2] if budgets and budgets[-1][2] else 0
-        hit = heads.read(lambda register: same_people.found(register, list(people()), delta, exclude=hashes))
+        hit = heads.read(lambda register: same_people.found(register, people, delta, exclude=hashes))
         if hit is not None:
             history.compare_people(hit, bool(hashes or budgets), foreign,
                                    sc.seal is None and not sc.problems, upgraded, verdict)

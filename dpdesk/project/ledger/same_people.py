@@ -124,10 +124,13 @@ def spent_text(rows, delta) -> str:
 
 
 def found(conn, signatures, delta=0, exclude=(), at_least: float = SAME_PEOPLE) -> dict | None:
-    """The releases this computer made from the people of ``signatures`` (not among ``exclude``), or None:
-    share, how many, what they spent (``spent``, in words), and the latest (path, time, seq)."""
+    """The releases this computer made from the people of ``signatures`` (a list, or a callable giving it,
+    called only when the register holds any people) not among ``exclude``, or None: share, how many, what
+    they spent (``spent``, in words), and the latest (path, time, seq)."""
     try:
-        shares = matching(conn, signatures, at_least)
+        if not _has_tables(conn) or conn.execute("SELECT 1 FROM people LIMIT 1").fetchone() is None:
+            return None
+        shares = matching(conn, list(signatures() if callable(signatures) else signatures), at_least)
         skip = set(exclude)
         rows = [r for r in releases_of(conn, shares) if r[0] not in skip] if shares else []
     except sqlite3.OperationalError:  # a register made by an older dpdesk
