@@ -131,6 +131,13 @@ def _has_costs(conn) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'costs'").fetchone() is not None
 
 
+def _spent_elsewhere(conn, known: set) -> bool:
+    """Whether the register holds the people of any release made here that is not among ``known``."""
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'spent_on'").fetchone():
+        return False
+    return any(h not in known for (h,) in conn.execute("SELECT hash FROM spent_on"))
+
+
 def _own_paths(conn, hashes: list[str]) -> set[str]:
     """The files the register saw holding releases of this file's own history."""
     out = set()
@@ -202,16 +209,24 @@ def elsewhere(conn, path, signatures) -> Copies:
     lineage = frozenset(_resolved(p) for p in paths | {r["path"] for r in rows}) - {here}
     descendants = {r["hash"] for r in rows}
     rows = [r for r in rows if _resolved(r["path"]) != here]
-    try:  # the people of this file: its datasets now, and those its own releases read (the shared history's)
-        mine = list(signatures())
-    except Exception:  # noqa: BLE001 - data that cannot be read: charge every release (never in the user's favour)
-        mine = []
-    mine = mine + list(released) if mine else []
-    try:  # every other release this computer made from these people, whatever file holds them
-        same = heads.read(lambda reg: same_people.releases_of(reg, same_people.matching(reg, mine)), empty=[])
+    own = set(hashes)
+    try:  # releases made here outside this file's own chain (else there is nothing to match people with)
+        others = heads.read(lambda reg: _spent_elsewhere(reg, own | descendants), empty=False)
     except (ProjectError, sqlite3.Error, OSError) as exc:
         return Copies(checked=False, unchecked=f"this computer's register of ledgers could not be read ({exc})")
-    own = set(hashes)
+    mine = []
+    if rows or others:
+        try:  # the people of this file: its datasets now, and those its own releases read (the shared history's)
+            mine = list(signatures())
+        except Exception:  # noqa: BLE001 - data that cannot be read: charge every release (never in the user's favour)
+            mine = []
+        mine = mine + list(released) if mine else []
+    same = []
+    if others and mine:
+        try:  # every other release this computer made from these people, whatever file holds them
+            same = heads.read(lambda reg: same_people.releases_of(reg, same_people.matching(reg, mine)), empty=[])
+        except (ProjectError, sqlite3.Error, OSError) as exc:
+            return Copies(checked=False, unchecked=f"this computer's register of ledgers could not be read ({exc})")
     same = [r for r in same if r[0] not in own and r[0] not in descendants]
     if not rows and not same:
         return Copies(lineage=lineage)
