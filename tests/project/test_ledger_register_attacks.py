@@ -283,3 +283,15 @@ def test_another_account_on_the_same_machine_is_another_computer_and_the_docs_sa
     assert "a release then goes ahead without that check" in readme
     guide = " ".join((ROOT / "docs" / "guide" / "project-files.md").read_text(encoding="utf-8").split())
     assert "means **this user's data folder**" in guide and "**a release goes ahead without that check**" in guide
+
+
+@pytest.mark.parametrize("damage", (_zero_link, _fifo, _folder), ids=lambda f: f.__name__.strip("_"))
+def test_a_key_that_is_not_a_key_file_stops_releases_and_is_never_read(tmp_path, home, damage, capsys):
+    """A ledger.key linked to /dev/zero would be read forever, a FIFO would block: neither is opened."""
+    path = author_project(tmp_path / "t.dpdesk")
+    damage(key.key_path())
+    with Project.open(path) as p:
+        with pytest.raises(ProjectError, match="ledger key .* is damaged"):
+            ledger.release(p, dict(COUNT, epsilon="0.01"))
+    code, _out, err = run(capsys, "release", path, "--stat", "count", "--epsilon", "0.01")
+    assert code != 0 and "is damaged" in err and "Traceback" not in err
