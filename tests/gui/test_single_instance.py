@@ -211,6 +211,21 @@ def test_no_private_folder_means_no_socket_and_a_window_of_its_own(settings_dir,
     assert not single_instance.InstanceServer().listen()
 
 
+def test_the_windows_pipe_name_cannot_be_guessed(tmp_path):
+    """Pipe names are one namespace for every user of a Windows computer: the name is a random token
+    kept in the data folder, the same for every start with that folder, different for another."""
+    from dpdesk.gui.shell.private_socket import pipe_name
+
+    name = pipe_name(tmp_path / "a")
+    assert name is None  # no data folder: no name (never a guessable one)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    name = pipe_name(tmp_path / "a")
+    assert len(name) == len("dpdesk-") + 32 and name == pipe_name(tmp_path / "a") != pipe_name(tmp_path / "b")
+    (tmp_path / "a" / "run" / "pipe-name").write_text("dpdesk-predictable\n")  # planted: not used
+    assert pipe_name(tmp_path / "a") is None
+
+
 # ------------------------------------------------------------------ attacks
 def test_a_squatter_at_the_old_predictable_name_gets_nothing(window, server, qtbot, tmp_path):
     from PySide6.QtCore import QCoreApplication

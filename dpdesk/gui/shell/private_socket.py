@@ -16,15 +16,18 @@ only, and found by no one else:
   socket of its own; the hand-off also sends the data folder and each end compares it.
 - **The peer checked.** Each end asks the operating system who the other end is
   (:func:`peer_uid`: ``SO_PEERCRED`` on Linux, ``LOCAL_PEERCRED`` on macOS and the BSDs) and
-  refuses anyone but this user. Windows: a named pipe ``dpdesk-<hash>`` made with Qt's
-  ``UserAccessOption`` (a security descriptor that lets this user only connect); the pipe's
-  creator is not checked there (see docs/guide/project-files.md).
+  refuses anyone but this user. Windows: a named pipe whose name is a random token kept in
+  the data folder (:func:`pipe_name`), made with Qt's ``UserAccessOption`` (a security
+  descriptor that lets this user only connect); the pipe's creator is not checked there
+  (see docs/guide/project-files.md).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
+import secrets
 import socket
 import stat
 import struct
@@ -68,7 +71,7 @@ def private_folder(path: Path) -> Path | None:
 
 
 def socket_name() -> str:
-    """The socket's file name (the pipe's name on Windows): private to the data folder."""
+    """The socket's file name: private to the data folder."""
     return "dpdesk-" + hashlib.sha256(data_folder().encode("utf-8")).hexdigest()[:16]
 
 
@@ -82,10 +85,10 @@ def _parent_ok(parent: Path, closed: int) -> bool:
 
 
 def socket_path() -> str | None:
-    """The full path of the single-instance socket (the pipe's name on Windows), None when no
-    private folder can be had (see the module)."""
-    if sys.platform == "win32":
-        return socket_name()
+    """The full path of the single-instance socket (the pipe's name on Windows, :func:`pipe_name`),
+    None when no private folder can be had (see the module)."""
+    if sys.platform == "win32":  # pragma: no cover - Windows
+        return pipe_name(Path(data_folder()))
     name = socket_name()
     candidates = []  # (folder, whether its parent is fit to hold it)
     runtime = os.environ.get("XDG_RUNTIME_DIR")
@@ -99,6 +102,28 @@ def socket_path() -> str | None:
         if private_folder(folder) is not None:
             return str(folder / name)
     return None
+
+
+def pipe_name(folder: Path) -> str | None:
+    """Windows: a pipe name no one else can guess, ``dpdesk-<128 random bits>``, kept in
+    ``<folder>/run/pipe-name`` (made once, exclusively; the data folder under %APPDATA% is the
+    user's own). Pipe names are one namespace for every user of a computer: a predictable one
+    could be taken first by someone else. None when the file cannot be read or made."""
+    run = folder / "run"
+    token_file = run / "pipe-name"
+    try:
+        run.mkdir(mode=0o700, exist_ok=True)
+        try:
+            fd = os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            token = token_file.read_text(encoding="ascii", errors="replace").strip()
+        else:
+            token = secrets.token_hex(16)
+            with os.fdopen(fd, "w", encoding="ascii") as out:
+                out.write(token + "\n")
+    except OSError:
+        return None
+    return f"dpdesk-{token}" if re.fullmatch(r"[0-9a-f]{32}", token) else None
 
 
 def why_no_socket() -> str:
