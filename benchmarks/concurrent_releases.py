@@ -6,8 +6,12 @@ Budget 1, each request 0.01 and different from the others (no replays), so exact
 Counts the outcomes (released; refused for the budget; anything else, which must be none) and
 times the run and each request (from the barrier to its answer).
 
-Usage: .venv/bin/python benchmarks/concurrent_releases.py [--requests N] [--processes P]
-(writes benchmarks/results/concurrent_releases.md)
+``--hold S`` makes every release hold the lock S seconds longer (a loaded machine): with
+``--hold 0.15`` the 1,000 requests take longer than the 120 s after which the lock of dpdesk
+before issue 28 refused a waiting request.
+
+Usage: .venv/bin/python benchmarks/concurrent_releases.py [--requests N] [--processes P] [--hold S]
+(writes benchmarks/results/concurrent_releases.md, or concurrent_releases_held.md with --hold)
 """
 
 from __future__ import annotations
@@ -62,11 +66,29 @@ def fire(path, indices, epsilon: str) -> list:
     return out
 
 
+def slow_down(seconds: float) -> None:
+    """Make every release hold the spending lock ``seconds`` longer (it wraps the transaction that
+    :func:`ledger.releases.release` runs inside the lock), as a loaded machine or a big dataset does."""
+    from dpdesk.project.ledger import releases
+
+    inner = releases._release
+
+    def held(*args, **kwargs):
+        time.sleep(seconds)
+        return inner(*args, **kwargs)
+
+    releases._release = held
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--requests", type=int, default=1000)
     ap.add_argument("--processes", type=int, default=4)
+    ap.add_argument("--hold", type=float, default=0.0,
+                    help="seconds each release takes longer inside the lock (a loaded machine, a big dataset)")
     args = ap.parse_args()
+    if args.hold:
+        slow_down(args.hold)
     n, procs = args.requests, args.processes
     folder = pathlib.Path(tempfile.mkdtemp(prefix="dpdesk-bench-concurrent-"))
     os.environ["DPDESK_SETTINGS_DIR"] = str(folder / "settings")  # a data folder (and spending lock) of its own
@@ -111,12 +133,14 @@ def main() -> int:
     print(f"{n} requests in {procs} processes: {released} released, {budget} refused for the budget, "
           f"{n - released - budget} other; wall {wall:.1f} s; spent {status.spent_epsilon}; ledger intact {intact}")
     lines = [
-        "# Concurrent releases: 1,000 simultaneous requests against a budget for 100",
+        "# Concurrent releases: 1,000 simultaneous requests against a budget for 100"
+        + (f", each release holding the lock {args.hold} s longer (a loaded machine)" if args.hold else ""),
         "",
         stamp("concurrent_releases").rstrip(),
         f"- Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
         f"{platform.system()} {platform.release()}, Python {platform.python_version()}; load {load:.1f} at the start",
-        f"- Command: `.venv/bin/python benchmarks/concurrent_releases.py --requests {n} --processes {procs}` "
+        f"- Command: `.venv/bin/python benchmarks/concurrent_releases.py --requests {n} --processes {procs}"
+        f"{f' --hold {args.hold}' if args.hold else ''}` "
         "(target: exactly 100 released, every other request refused for the budget, none for waiting)",
         "",
         "| requests | processes | released | refused for the budget | other outcomes | wall time (s) | "
@@ -133,7 +157,8 @@ def main() -> int:
     ]
     if other:
         lines += ["", "Other outcomes: " + "; ".join(other[:5])]
-    (ROOT / "benchmarks" / "results" / "concurrent_releases.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    name = "concurrent_releases" + ("_held" if args.hold else "")
+    (ROOT / "benchmarks" / "results" / f"{name}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0 if ok else 1
 
 
