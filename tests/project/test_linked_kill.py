@@ -13,7 +13,7 @@ import pytest
 
 from dpdesk.project import Project, ledger, linked
 from dpdesk.project.file.lock import try_lock
-from dpdesk.project.ledger import copies, key, reservations
+from dpdesk.project.ledger import key, reservations, turns
 from tests.helpers import linked as data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,7 +45,7 @@ def test_killed_during_the_engines_job_spends_nothing_and_never_held_the_lock(tm
     try:
         assert child.stdout.readline().strip() == "aggregating"
         # the spending lock is free while the engine works: another release would not wait
-        fd = os.open(key.ledger_folder() / copies.LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(key.ledger_folder() / turns.LOCK, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             assert try_lock(fd)
         finally:

@@ -5,7 +5,8 @@ confidence, per cell and for the whole table) and what would remain, from
 :func:`dpdesk.project.ledger.releases.preview` (no data read, no noise drawn). A release that
 would not fit is disabled with the reason in view. Release asks for a confirmation that
 states the cost and runs :func:`dpdesk.project.ledger.releases.release` in a worker (progress,
-Cancel; a cancelled release is rolled back and spends nothing). The budget meter in the
+Cancel; a release that waits for another one on this computer says so, and Cancel stops the
+wait; a cancelled release is rolled back and spends nothing). The budget meter in the
 status bar and the panel here always show the ledger's own numbers.
 
 On a linked dataset the engine computes the exact counts: Cancel interrupts its query (nothing
@@ -48,7 +49,8 @@ from dpdesk.gui.widgets.release_linked import LinkedPanel, linked_state, relink_
 from dpdesk.gui.widgets.release_result import ResultPane
 from dpdesk.gui.shell.worker import JobRunner
 
-STAGES = {"verified": (0.2, "Ledger verified"), "checked": (0.4, "Budget checked; counting in the data"),
+STAGES = {"waiting": (0.0, "Waiting for another release on this computer to finish…"),  # Cancel stops waiting
+          "verified": (0.2, "Ledger verified"), "checked": (0.4, "Budget checked; counting in the data"),
           "noised": (0.7, "Noise drawn"), "recorded": (0.9, "Recording the release")}
 
 

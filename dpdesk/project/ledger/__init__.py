@@ -19,6 +19,7 @@ _PUBLIC = {
     "LedgerRolledBackError": "dpdesk.project.ledger.heads",
     "relink": "dpdesk.project.ledger.relinks",
     "accept_rollback": "dpdesk.project.ledger.rewind",
+    "rekey": "dpdesk.project.ledger.rewind",
     **{name: "dpdesk.project.ledger.receipts" for name in ("Receipt", "ReceiptCheck", "receipt", "verify_receipt")},
 }
 

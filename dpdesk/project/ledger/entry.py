@@ -87,7 +87,8 @@ def _entry(row, replayed: bool = False) -> LedgerEntry:
 
 
 def _require_intact(project, conn) -> None:
-    check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+    check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
     if not check.ok:
         error = LedgerTamperedError if check.problems else heads.LedgerRolledBackError
         raise error(check.message(project.path))
@@ -129,10 +130,13 @@ def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget,
                                   f"budget PROJECT --set {number_text(floor['epsilon'], up=False)}.", 1)
     if theirs:
         named = "; ".join(f"{epsilon_text(accounting.epsilon(list(c.events), d), d, up=True)} in {c.path} "
-                          f"({c.releases} release(s))" for c in others.copies)
-        summary = summary.replace(" so it does not fit.", f" so it does not fit. Copies of this project on this "
-                                  f"computer spent part of these people's budget after they split from this file: "
-                                  f"{named}.", 1)
+                          f"({c.releases} release(s){', from the same people' if c.kind == 'people' else ''})"
+                          for c in others.copies)
+        who = ("Copies of this project on this computer spent part of these people's budget after they split from "
+               "this file" if all(c.kind == "copy" for c in others.copies) else
+               "Releases this computer made from the same people in other files (copies of this project after the "
+               "split, or files holding mostly these respondents) spent part of their budget")
+        summary = summary.replace(" so it does not fit.", f" so it does not fit. {who}: {named}.", 1)
     spent_where = epsilon_text(before, d, up=True)
     if theirs:
         here = epsilon_text(accounting.epsilon(list(spent_events), d), d, up=True)

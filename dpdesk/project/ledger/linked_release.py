@@ -30,7 +30,7 @@ import sqlite3
 from dpdesk.errors import DpdeskError
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.spec import release_spec
-from dpdesk.project.ledger import copies, heads, reservations
+from dpdesk.project.ledger import copies, heads, reservations, turns
 from dpdesk.project.ledger.budget import _budget, _spent_events, dataset_sha256
 from dpdesk.project.ledger.entry import (LedgerEntry, _entry, _fits_floor, _no_budget, _refusal, _require_intact,
                                          record)
@@ -84,7 +84,7 @@ def release_linked(project, ds, request, progress=None, cancel=None) -> LedgerEn
         cancel.check()
 
     with contextlib.ExitStack() as held:  # the spending lock: given back once the cost is reserved
-        held.enter_context(copies.spending_lock())
+        held.enter_context(turns.spending_lock((lambda: say("waiting")) if progress is not None else None))
         with project.transaction() as conn:
             _require_intact(project, conn)
             say("verified")
@@ -109,7 +109,8 @@ def release_linked(project, ds, request, progress=None, cancel=None) -> LedgerEn
             if cancel is not None:
                 cancel.check()
             store.check_unchanged(project, ds)  # not rewritten while the engine read it
-            with copies.spending_lock() if mine.path is not None else contextlib.nullcontext():
+            with turns.spending_lock((lambda: say("waiting")) if progress is not None else None) \
+                    if mine.path is not None else contextlib.nullcontext():
                 with project.transaction() as conn:
                     _require_intact(project, conn)
                     budget, after = _check(project, conn, spec, ds, mine)

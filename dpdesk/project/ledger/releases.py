@@ -30,7 +30,7 @@ from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import normalize
 from dpdesk.mechanisms.central.spec import release_spec
 from dpdesk.project.people import respondents
-from dpdesk.project.ledger import chain, copies, heads, reservations
+from dpdesk.project.ledger import chain, copies, heads, reservations, turns
 from dpdesk.project.ledger.budget import (  # noqa: F401 - the budget's names stay importable from here
     BudgetStatus,
     _budget,
@@ -102,7 +102,8 @@ def verify_ledger(project) -> chain.LedgerCheck:
     is kept as ``project.ledger_check`` for the screens that show it.
     """
     with project.transaction() as conn:
-        project.ledger_check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+        project.ledger_check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
     news = project.ledger_check.to_remember(project.path)
     if news is not None:  # this computer has now seen this head
         heads.remember(news)
@@ -123,7 +124,11 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
     :class:`~dpdesk.project.ledger.heads.LedgerRolledBackError` when this file is an older copy
     than this computer last saw (until :func:`~dpdesk.project.ledger.rewind.accept_rollback`). ``progress`` is
     called with "verified", "checked", "noised", "recorded", "committed"; if it raises
-    (e.g. a cancelled worker), the transaction is rolled back and nothing is spent.
+    (e.g. a cancelled worker), the transaction is rolled back and nothing is spent. While
+    another release on this computer holds the spending lock, this one waits its turn
+    (:mod:`~dpdesk.project.ledger.turns`: first come, first served, never given up) and
+    ``progress("waiting")`` is called every few tenths of a second; if it raises, the request
+    leaves the queue and nothing is spent.
 
     A linked dataset (:mod:`dpdesk.project.linked`) is aggregated by its engine without holding
     the spending lock (:mod:`.linked_release`: reserve, aggregate, commit); ``cancel`` (a
@@ -138,7 +143,8 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
         from dpdesk.project.ledger.linked_release import release_linked
 
         return release_linked(project, ds, request, progress, cancel)
-    with copies.spending_lock():  # one release at a time on this computer: copies check each other's spending
+    waiting = (lambda: progress("waiting")) if progress is not None else None
+    with turns.spending_lock(waiting):  # one release at a time on this computer: copies check each other's spending
         return _release(project, request, dataset, progress)
 
 
@@ -239,8 +245,10 @@ def shared_spending(project, dataset: str | None = None) -> list[str]:
             common = "the same respondents" if s.share >= 0.999 else f"about {s.share:.0%} of these respondents"
             out.append(f"This computer released from {common} in this very file {s.project} (dataset "
                        f"{s.dataset!r}, {s.spent} spent), but its ledger now holds no release: its releases were "
-                       "deleted outside dpdesk, or the file was replaced by another project. That spending is not "
-                       "in this budget: keep both within what you promised these people.")
+                       "deleted outside dpdesk, or the file was replaced by another project. " +
+                       ("That spending counts against this budget (the budget follows the people)."
+                        if copies._resolved(s.project) in counted else
+                        "That spending is not in this budget: keep both within what you promised these people."))
     return out
 
 
@@ -265,7 +273,8 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
         own_events = _spent_events(conn)
         others = copies.of_project(project, conn)
         spent_events = own_events + list(others.events) + reservations.live_events(project.path, chain_hashes(conn))
-        check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+        check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
         intact = check.ok
     planned, cost, hw = spec.events, spec.cost, spec.half_width
     if budget is None:

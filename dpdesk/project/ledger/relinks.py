@@ -15,7 +15,7 @@ from __future__ import annotations
 from dpdesk.errors import DataError
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json
-from dpdesk.project.ledger import chain, copies, heads
+from dpdesk.project.ledger import chain, heads, turns
 from dpdesk.project.ledger.budget import _budget, _now, _spent_events
 from dpdesk.project.ledger.entry import LedgerEntry, _entry, _require_intact
 from dpdesk.project.linked import fingerprint as fpr
@@ -45,7 +45,7 @@ def relink(project, name: str, source: str | None = None, *, cancel=None, progre
     if cancel is not None:
         cancel.check()
     changed = fpr.differences(before, fp) if new_source == old.source else [f"moved from {old.source}"]
-    with copies.spending_lock():
+    with turns.spending_lock():
         with project.transaction() as conn:
             _require_intact(project, conn)
             store.update_link(project, ds, link, schema, rows, fp, people)

@@ -4,7 +4,7 @@ A release from a linked dataset does not hold the spending lock while its engine
 which may take minutes: it reserves its cost, aggregates, then commits or gives the
 reservation back:
 
-1. under the spending lock (:func:`dpdesk.project.ledger.copies.spending_lock`) and the file's
+1. under the spending lock (:func:`dpdesk.project.ledger.turns.spending_lock`) and the file's
    transaction: check the budget counting every live reservation, then write a reservation;
 2. aggregate in the engine, holding no lock (other releases on this computer go on, and see
    the reservation as spent);
