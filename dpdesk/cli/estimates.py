@@ -204,7 +204,9 @@ def cmd_estimate(args) -> int:
         from dpdesk.project.analysis.result_tables import missing_note, subgroup_adjust_note, subgroup_test_sentences
 
         by = next((r.by for r in results if r.by), None)
-        for line in (missing_note(results), subgroup_adjust_note(results), *subgroup_test_sentences(results, by)):
+        wave_note = next((r.wave_note for r in results if r.wave_note), "")
+        for line in (wave_note, missing_note(results), subgroup_adjust_note(results),
+                     *subgroup_test_sentences(results, by)):
             if line:
                 print(line)
         from dpdesk.project.report.document import sentence
