@@ -188,6 +188,7 @@ class ResultsView(QWidget):
         self.setObjectName("view_results")
         self.current: ResultSet | None = None
         self.stale = True
+        self.failure: str | None = None  # why the last run gave no results (shown, and by Export report)
         self._has_data = False
         self._needs_run = False
         self._confirmed_by: str | None = None  # "Subgroups by" column the researcher agreed to
@@ -405,6 +406,7 @@ class ResultsView(QWidget):
         if self.project is None or not self._has_data:  # never asks the project: a job may be reading it
             return
         self.stale, self._needs_run = True, False
+        self.failure = None
         self.content.setEnabled(False)  # greyed out: the numbers below are not for these options
         self._show_state("Updating… the results below are for the previous options.", busy=True)
         self.updated.emit(None)
@@ -491,6 +493,7 @@ class ResultsView(QWidget):
 
         self.current = None
         self.subgroup_warning.set_warning(None)
+        self.failure = str(exc) if isinstance(exc, DpdeskError) else "a mistake in dpdesk (see the error shown)"
         self._show_state(f"The results could not be computed: {exc}" if isinstance(exc, DpdeskError)
                          else "The results could not be computed (a mistake in dpdesk).")
         if not isinstance(exc, DpdeskError):
@@ -515,6 +518,23 @@ class ResultsView(QWidget):
         """Scroll the document so that the heading ``title`` is at the top."""
         scroll = self.content.parentWidget().parentWidget()
         scroll.verticalScrollBar().setValue(self.document_view.y() + self.document_view.section_top(title))
+
+    def report_blocker(self) -> str | None:
+        """Why there is no report to export now, in words (None: the results are up to date).
+
+        A run that failed says why, never "not ready yet": those results will not come by
+        waiting. Results not yet computed are started now."""
+        if self.current is not None and not self.stale:
+            return None
+        if self.project is None or not self._has_data:
+            return "There are no results to report yet: import the survey answers in Data first."
+        if self.failure:
+            return (f"The results could not be computed, so there is no report to export: {self.failure} "
+                    "Change the options in Results (for example Subgroups by), then export the report.")
+        if not self.jobs.running:
+            self.recompute()
+        return ("The results are being computed (Results shows the progress). Export the report when Results "
+                "says they are up to date.")
 
     def report_dialog(self) -> None:
         from dpdesk.gui.dialogs.report import export_report_dialog
