@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import json
 
+from dpdesk.cli import json_out
 from dpdesk.cli.style import parse_style
 from dpdesk.cli.survey import add_design_options, design_from_args
 from dpdesk.errors import DataError
@@ -87,7 +87,7 @@ def cmd_regress(args) -> int:
         # in the columns' labels and the item's short label or question (codes in the last line)
         text = report_text(result, *text_labels(project, result), style=style)
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
+        print(json_out.dumps(result.to_dict(), indent=2))
     else:
         print(text)
     for path in written:
