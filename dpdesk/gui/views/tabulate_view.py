@@ -238,6 +238,11 @@ class TabulateView(QWidget):
             defaults = {"category": first, "category2": second, "numeric": default_column(active, numeric=True)}
             numeric, declared = numeric_columns(active), declared_bounds(active)
         self.form.set_columns(columns, defaults, numeric=numeric, declared=declared, groups=groups)
+        if active is not None:  # a coded column's categories may be typed as the labels the app shows
+            from dpdesk.project.study.labels import Labels
+
+            values = Labels.from_stored(p.column_labels(active.name)).values
+            self.form.set_value_labels({c: list(v.values()) for c, v in values.items()})
         from dpdesk.project.study.survey_design import survey_design
 
         self.survey_note.setVisible(active is not None and survey_design(p, active.name) is not None)

@@ -47,6 +47,7 @@ from dpdesk.project.ledger.budget import (  # noqa: F401 - the budget's names st
     set_budget,
 )
 from dpdesk.project.ledger.columns import columns_of
+from dpdesk.project.ledger.keys import resolve_keys
 from dpdesk.project.ledger.text import epsilon_text, number_text
 
 __all__ = [
@@ -252,6 +253,7 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
     called with "verified", "checked", "noised", "recorded", "committed"; if it raises
     (e.g. a cancelled worker), the transaction is rolled back and nothing is spent.
     """
+    request = resolve_keys(project, request, _dataset(project, dataset))  # labels to codes, checked before all
     with copies.spending_lock():  # one release at a time on this computer: copies check each other's spending
         return _release(project, request, dataset, progress)
 
@@ -375,6 +377,7 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
     """
     normalize(request)  # a malformed request is refused before the data are looked up
     ds = _dataset(project, dataset)
+    request = resolve_keys(project, request, ds)  # keys typed as value labels: their codes; bad keys said now
     sha = dataset_sha256(project, ds)
     with project.transaction() as conn:
         budget = _budget(conn)
