@@ -56,8 +56,8 @@ def _resolve(column: str, keys: list, numeric: bool, labels: dict, shown: str) -
         some = ", ".join(f"{label} ({code})" for code, label in list(labels.items())[:8])
         which = ", ".join(repr(b) for b in bad[:5])
         hint = (f"Its value labels are {some}{' …' if len(labels) > 8 else ''}: type those labels or their codes."
-                if labels else "It holds numbers (codes): type the codes, for example 1, 2, 3 (the Data view "
-                "shows what each code means).")
+                if labels else "That column holds numbers (codes). Type the codes of the groups you want to "
+                "count (for example 1, 2, 3); the Data view shows what each code means.")
         raise DataError(f"{which} {'is' if len(bad) == 1 else 'are'} neither a value label nor a code of the column "
                         f"{shown}. {hint} Nothing was released and no budget was spent.")
     return out
