@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
 from dpdesk.gui.widgets.common import name
 
 DEFAULT_REFERENCE = "largest level"
+#: What a numeric predictor's (disabled) reference-level cell reads: it has none.
+NOT_CATEGORICAL = "— (numeric: no reference)"
 COLUMNS = ("Use", "Column", "Treat as", "Reference level", "Centre")
 
 
@@ -97,6 +99,7 @@ class RegressionForm(QWidget):
             ref = name(QComboBox(), f"Reference level of {c['column']}", "The level the others are compared with")
             ref.addItem(f"{c['levels'][0]} (lowest code)" if c.get("labelled") and c["levels"] else DEFAULT_REFERENCE,
                         None)
+            ref.setProperty("default_text", ref.itemText(0))
             for level in c["levels"]:
                 ref.addItem(level, level)
             self.table.setCellWidget(i, 3, ref)
@@ -118,7 +121,7 @@ class RegressionForm(QWidget):
     def _on_change(self, *_args) -> None:
         for i in range(len(self._rows)):
             categorical = self.table.cellWidget(i, 2).currentData() == "categorical"
-            self.table.cellWidget(i, 3).setEnabled(categorical)
+            self._show_reference(self.table.cellWidget(i, 3), categorical)
             self.table.cellWidget(i, 4).setEnabled(not categorical)
         keep = self.plot.currentData()
         self.plot.blockSignals(True)
@@ -153,6 +156,25 @@ class RegressionForm(QWidget):
 
     def predictors(self) -> list[str]:
         return [r["column"] for i, r in enumerate(self._rows) if self.table.cellWidget(i, 0).isChecked()]
+
+    @staticmethod
+    def _show_reference(ref: QComboBox, categorical: bool) -> None:
+        """A numeric predictor has no reference level: its cell reads NOT_CATEGORICAL (disabled), and the
+        level chosen before comes back when it is categorical again."""
+        shown = (ref.isEnabled(), ref.itemText(0) == NOT_CATEGORICAL)
+        if shown == ((True, False) if categorical else (False, True)):
+            return
+        ref.blockSignals(True)
+        if categorical:
+            ref.setItemText(0, ref.property("default_text"))
+            ref.setCurrentIndex(int(ref.property("kept") or 0))
+        else:
+            if ref.isEnabled():
+                ref.setProperty("kept", ref.currentIndex())
+            ref.setItemText(0, NOT_CATEGORICAL)
+            ref.setCurrentIndex(0)
+        ref.setEnabled(categorical)
+        ref.blockSignals(False)
 
     def choose(self, column: str, *, kind: str | None = None, reference: str | None = None,
                centre: bool = False) -> None:
