@@ -203,8 +203,12 @@ class ImportDialog(QDialog):
 
     # ------------------------------------------------------------------ reading
     def choose_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import survey data", str(Path(self.path or ".").parent), DATA_FILTER)
+        from dpdesk.gui.shell.folders import settings_for
+
+        start = str(Path(self.path).parent) if self.path else settings_for(self).start_path("data")
+        path, _ = QFileDialog.getOpenFileName(self, "Import survey data", start, DATA_FILTER)
         if path:
+            settings_for(self).set_last_folder("data", path)
             self.set_file(path)
 
     def set_file(self, path) -> None:

@@ -236,6 +236,7 @@ class MainWindow(QMainWindow):
         self.project = project
         self.settings.add_recent(project.path)
         self.settings.set_last_folder("project", project.path)
+        self.settings.set_project(project.path)  # file dialogs start in the project's folder
         if project.backup_path is not None:
             self.statusBar().showMessage(f"Upgraded an older project file; the original is kept as "
                                          f"{project.backup_path.name}.", 10000)
@@ -258,6 +259,7 @@ class MainWindow(QMainWindow):
             name = self.project.path.name
             self.project.close()
             self.project = None
+            self.settings.set_project(None)
             self.statusBar().showMessage(f"Closed {name}. Every change was already saved.", 5000)
             self._refresh()
             self.project_changed.emit(None)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.gui.shell.folders import settings_for
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.widgets.common import name, note
@@ -353,9 +354,12 @@ class RegressionView(QWidget):
         if self.current is None:
             return
         stem = Path(self.project.path).stem if self.project is not None else "regression"
-        path, chosen = QFileDialog.getSaveFileName(self, "Export the regression", f"{stem} regression.xlsx",
+        settings = settings_for(self)
+        path, chosen = QFileDialog.getSaveFileName(self, "Export the regression",
+                                                   settings.start_path("export", f"{stem} regression.xlsx"),
                                                    EXPORT_FILTER)
         if path:
+            settings.set_last_folder("export", path)
             if Path(path).suffix.lower() not in (".xlsx", ".csv"):
                 path += ".csv" if chosen.startswith("CSV") else ".xlsx"
             self.export(path)
