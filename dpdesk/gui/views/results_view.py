@@ -42,7 +42,7 @@ NONE = "(none)"
 #: How the pairwise p-values of one item's subgroups are adjusted for many comparisons.
 ADJUSTMENTS = [("holm", "Holm (recommended)"), ("bonferroni", "Bonferroni"), ("none", "none (unadjusted)")]
 #: The "Subgroups by" choice that compares the datasets (never a column name: it starts with NUL).
-DATASETS = "\x00datasets"
+DATASETS = "\x00datasets"  # = analysis.subgroup_choice.DATASETS, as the choice is saved with the project
 
 
 @dataclass(frozen=True)
@@ -192,6 +192,7 @@ class ResultsView(QWidget):
         self._has_data = False
         self._needs_run = False
         self._confirmed_by: str | None = None  # "Subgroups by" column the researcher agreed to
+        self._restored_for = None  # the project whose saved "Subgroups by" choice was restored
         self.jobs = JobRunner(self)
         self.jobs.done.connect(self._on_done)
         self.jobs.failed.connect(self._on_failed)
@@ -269,6 +270,7 @@ class ResultsView(QWidget):
         layout.addWidget(scroll, 1)
         for combo in (self.ci, self.confidence, self.by, self.adjust):
             combo.currentIndexChanged.connect(self.recompute)
+        self.by.currentIndexChanged.connect(self._save_by)  # remembered with the project
         window.undo_stack.indexChanged.connect(self._on_items_changed)  # items edited in Design
         # connected before the views created later, so this reads the project before their jobs start
         window.project_changed.connect(self.refresh)
@@ -326,6 +328,10 @@ class ResultsView(QWidget):
         columns = active.columns if active is not None else []
         self.by.blockSignals(True)
         keep = self.by.currentData()
+        if project is not None and self._restored_for is not project:  # a project (re)opened: its saved choice
+            from dpdesk.project.analysis.subgroup_choice import saved_subgroups
+
+            keep, self._restored_for = saved_subgroups(project), project
         self.by.clear()
         self.by.addItem(NONE, None)
         items = project.items() if project is not None else []
@@ -438,7 +444,23 @@ class ResultsView(QWidget):
         self.by.blockSignals(True)
         self.by.setCurrentIndex(max(0, self.by.findData(None)))
         self.by.blockSignals(False)
+        self._save_by()
         self.recompute()
+
+    def _save_by(self, *_args) -> None:
+        """Save the "Subgroups by" choice with the project, so that it is there when the project reopens."""
+        project = self.project
+        if project is None or project.closed or getattr(project, "read_only", False):
+            return
+        import sqlite3
+
+        from dpdesk.errors import DpdeskError
+        from dpdesk.project.analysis.subgroup_choice import save_subgroups
+
+        try:
+            save_subgroups(project, self.by.currentData())
+        except (DpdeskError, OSError, sqlite3.Error):
+            pass  # a project that cannot be written keeps working; the choice is just not remembered
 
     def _on_done(self, rs: ResultSet) -> None:
         if rs.needs_confirmation:
