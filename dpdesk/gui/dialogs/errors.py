@@ -16,7 +16,7 @@ from types import TracebackType
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from dpdesk import __version__
-from dpdesk.errors import BudgetError, DataError, DesignError, DpdeskError, EstimationError, ProjectError
+from dpdesk.errors import BudgetError, DataError, DesignError, DpdeskError, EstimationError, ProjectError, app_words
 
 TITLES = {
     ProjectError: "The project file could not be used",
@@ -61,7 +61,7 @@ def error_box(exc: BaseException, parent: QWidget | None = None) -> QMessageBox:
         box.setInformativeText(str(getattr(exc, "summary", exc)))
         box.setDetailedText(str(exc.details))
     elif isinstance(exc, DpdeskError):
-        box.setInformativeText(getattr(exc, "in_app", None) or str(exc))
+        box.setInformativeText(app_words(exc))
     else:
         box.setInformativeText(BUG_TEXT)
         box.setDetailedText(safe_details(exc))

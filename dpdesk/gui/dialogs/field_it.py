@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from dpdesk.errors import app_words
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.shell.steps import StepRunner
 from dpdesk.gui.shell.worker import JobRunner
@@ -186,7 +187,7 @@ class FieldDialog(QDialog):
             self._cards = paper_cards(self.project, self.chosen_languages(), self.items)
         except DpdeskError as exc:
             self._cards = {}
-            return [str(exc)]
+            return [app_words(exc)]
         return []
 
     # ------------------------------------------------------------------ export

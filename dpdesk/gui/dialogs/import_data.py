@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from dpdesk.errors import app_words
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.widgets.table_model import FrameModel
@@ -313,7 +314,7 @@ class ImportDialog(QDialog):
         self.progress.setValue(0)
         self.status.setText("")
         if phase == "read":
-            self.report.setText(f"<span style='color: #a40000'>{exc}</span>")
+            self.report.setText(f"<span style='color: #a40000'>{app_words(exc)}</span>")
             self.preview_model.set_frame(None)
         show_error(exc, self)
         self._update_buttons()

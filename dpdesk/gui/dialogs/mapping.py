@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.errors import app_words
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.discard import AskBeforeDiscard
 from dpdesk.gui.widgets.common import name, note
@@ -66,7 +67,7 @@ def check_mapping(job, table, item: str, mapping: dict):
         report = map_item(table, mapping["column"], mapping["codes"], group_column=mapping.get("group_column"),
                           group_codes=mapping.get("group_codes"), exclude=False, design=design)
     except DpdeskError as exc:
-        return ("check", item, None, str(exc))
+        return ("check", item, None, app_words(exc))
     return ("check", item, report, "")
 
 

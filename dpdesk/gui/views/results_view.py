@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.errors import app_words
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.document_view import DocumentView
 from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars, set_plot_style
@@ -515,8 +516,8 @@ class ResultsView(QWidget):
 
         self.current = None
         self.subgroup_warning.set_warning(None)
-        self.failure = str(exc) if isinstance(exc, DpdeskError) else "a mistake in dpdesk (see the error shown)"
-        self._show_state(f"The results could not be computed: {exc}" if isinstance(exc, DpdeskError)
+        self.failure = app_words(exc) if isinstance(exc, DpdeskError) else "a mistake in dpdesk (see the error shown)"
+        self._show_state(f"The results could not be computed: {app_words(exc)}" if isinstance(exc, DpdeskError)
                          else "The results could not be computed (a mistake in dpdesk).")
         if not isinstance(exc, DpdeskError):
             from dpdesk.gui.dialogs.errors import show_error

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dpdesk.errors import DpdeskError
+from dpdesk.errors import DpdeskError, app_words
 from dpdesk.project.ledger.release_cells import entry_labels
 
 from dpdesk.gui.help.button import ViewTitle
@@ -327,7 +327,7 @@ class TabulateView(QWidget):
             try:
                 self.preview = ledger.preview(p, self.form.request())
             except DpdeskError as exc:
-                reason = f"To see the cost and accuracy: {exc}"
+                reason = f"To see the cost and accuracy: {app_words(exc)}"
             finally:
                 if first_pld:
                     QApplication.restoreOverrideCursor()

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from dpdesk.errors import DpdeskError
+from dpdesk.errors import DpdeskError, app_words
 
 from dpdesk.gui.widgets.card import TWO_QUESTIONS, card_steps, card_title, suggested_instructions
 
@@ -181,7 +181,7 @@ class InstructionsPage(QWizardPage):
 
     def _on_failed(self, exc) -> None:
         self.status.setText("")
-        show_problem(self.problem, str(exc) if isinstance(exc, DpdeskError)
+        show_problem(self.problem, app_words(exc) if isinstance(exc, DpdeskError)
                      else "The card could not be saved. Check that the folder exists and is writable.")
 
     def cleanupPage(self) -> None:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from dpdesk.errors import DpdeskError
+from dpdesk.errors import DpdeskError, app_words
 
 from dpdesk.gui.widgets.preview import PreviewPlot, simulate_surveys
 from dpdesk.gui.shell import prewarm
@@ -186,7 +186,7 @@ class MeaningPage(QWizardPage):
                 lines.append(meaning.required_n_words(rr.required_n(design, d.halfwidth, guess, deff=d.deff),
                                                       d.halfwidth))
             except DpdeskError as exc:
-                lines.append(str(exc))
+                lines.append(app_words(exc))
             lines.append(meaning.power_words(rr.power(design, d.planned_n, guess, null=d.null, deff=d.deff), d.null,
                                              d.planned_n))
             lines.append(meaning.deff_words(d.deff, d.planned_n))
@@ -194,7 +194,7 @@ class MeaningPage(QWizardPage):
             self.precision.setText("<b>Precision.</b> " + " ".join(lines))
             show_problem(self.problem, "")
         except DpdeskError as exc:
-            show_problem(self.problem, str(exc))
+            show_problem(self.problem, app_words(exc))
             return False
         return True
 
@@ -208,7 +208,7 @@ class MeaningPage(QWizardPage):
             design = d.design()
             guess = d.guessed_prevalence(design)
         except DpdeskError as exc:
-            show_problem(self.problem, str(exc))
+            show_problem(self.problem, app_words(exc))
             return
         self.runner.start(simulate_surveys, design, d.planned_n, guess, self.runs, self.seed)
 
@@ -218,7 +218,7 @@ class MeaningPage(QWizardPage):
         self.progress.setValue(100)
 
     def _on_preview_failed(self, exc) -> None:
-        show_problem(self.problem, f"The preview could not be simulated: {exc}" if isinstance(exc, DpdeskError)
+        show_problem(self.problem, f"The preview could not be simulated: {app_words(exc)}" if isinstance(exc, DpdeskError)
                      else "The preview could not be simulated (an error inside dpdesk).")
 
     def _on_progress(self, fraction: float, _text: str) -> None:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from dpdesk.errors import DpdeskError
+from dpdesk.errors import DpdeskError, app_words
 
 from dpdesk.gui.wizard import meaning
 from dpdesk.gui.wizard.catalog import BIRTHDAY, CARDS, COIN_PRESETS, COINS, DEVICE_NAMES, DICE, DIE, EXACT
@@ -300,7 +300,7 @@ class RandomizerPage(QWizardPage):
         except (DpdeskError, _Problem) as exc:
             self._ok = False
             self.summary.setText("")
-            show_problem(self.problem, str(exc))
+            show_problem(self.problem, app_words(exc))
             design = None
         else:
             self._ok = True

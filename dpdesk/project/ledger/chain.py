@@ -181,7 +181,9 @@ class LedgerCheck:
                     "saw (its ledger was rolled back). Confirm the rollback to go on.")
         return f"Ledger intact: {self.releases} release(s), {self.trust_text}."
 
-    def message(self, path) -> str:
+    def message(self, path, *, app: bool = False) -> str:
+        """The check in words; ``app=True``: the desktop app's wording (its button, not the command line)."""
+        confirm = ("the Confirm this copy… button under Releases (Tabulate)" if app else _confirm_cli(path))
         if not self.problems and self.rollback and not self.confirmable:
             return (f"The project {path} is behind the ledger this computer last saw: {self.rollback}. This "
                     f"computer never sealed or saw the state this file is in, so it cannot be confirmed here and "
@@ -191,21 +193,18 @@ class LedgerCheck:
             return (f"The project {path} is not a ledger this computer sealed or saw: {self.rollback}. Releases "
                     f"stop until you confirm, because if it is that ledger rewritten, its spending would be "
                     f"forgotten. If it is a project of its own (made elsewhere, or before ledgers were sealed), "
-                    f"confirm with: dpdesk ledger \"{path}\" --accept-rollback (in Python: "
-                    f"ledger.accept_rollback(project)); its spending then counts against the same respondents as "
+                    f"confirm with {confirm}; its spending then counts against the same respondents as "
                     f"the releases made here, so keep both within what you promised them.")
         if not self.problems and self.rollback and self.rollback_kind == "budget":
             return (f"The project {path} is an older state of its ledger than this computer last saw: "
                     f"{self.rollback}. It makes no releases until you confirm; confirming keeps the lower budget "
-                    f"(the file's budget is lowered back to it). If you restored it on purpose, confirm with: "
-                    f"dpdesk ledger \"{path}\" --accept-rollback (in Python: ledger.accept_rollback(project)); the "
-                    f"confirmation is recorded in the project.")
+                    f"(the file's budget is lowered back to it). If you restored it on purpose, confirm with "
+                    f"{confirm}; the confirmation is recorded in the project.")
         if not self.problems and self.rollback:
             return (f"The project {path} is behind the ledger this computer last saw: {self.rollback}. Releases "
                     f"recorded since then may already be published, and their privacy spending would be "
                     f"forgotten, so this copy makes no releases until you confirm. If you restored it, or made "
-                    f"this copy, on purpose, confirm with: dpdesk ledger \"{path}\" --accept-rollback (in "
-                    f"Python: ledger.accept_rollback(project)); the confirmation is recorded in the project.")
+                    f"this copy, on purpose, confirm with {confirm}; the confirmation is recorded in the project.")
         shown = "; ".join(self.problems[:3]) + (f"; and {len(self.problems) - 3} more" if len(self.problems) > 3 else "")
         return (f"The release ledger of {path} was edited outside dpdesk ({shown}). The recorded "
                 f"privacy spending can no longer be trusted, so this project makes no more releases. "
@@ -440,3 +439,8 @@ def _check_budgets(conn, refs: dict, out: LedgerCheck) -> None:
         r = rows.get(bid)
         if r is None or (r["epsilon"], r["delta"]) != (eps, delta):
             out.problems.append(f"the budget in force at release #{seq} was changed or deleted")
+
+
+def _confirm_cli(path) -> str:
+    """How to confirm a rollback outside the app (the command line, Python)."""
+    return f"dpdesk ledger \"{path}\" --accept-rollback (in Python: ledger.accept_rollback(project))"

@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
 from dpdesk import __version__
-from dpdesk.errors import BudgetError, DpdeskError
+from dpdesk.errors import BudgetError, DpdeskError, in_app
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json, describe, normalize
 from dpdesk.mechanisms.central.spec import ReleaseSpec, release_spec
@@ -168,7 +168,7 @@ def _require_intact(project, conn) -> None:
     check = chain.check(conn, project.path, respondents=respondents.of_project(project))
     if not check.ok:
         error = LedgerTamperedError if check.problems else heads.LedgerRolledBackError
-        raise error(check.message(project.path))
+        raise in_app(error(check.message(project.path)), check.message(project.path, app=True))
 
 
 # ----------------------------------------------------------------------------- release
@@ -205,8 +205,8 @@ def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget,
     if floor is not None:
         summary = summary.replace(" so it does not fit.", f" so it does not fit. The budget of these people was "
                                   f"lowered to {floor['budget']} in {floor['path']} (a copy of this project on this "
-                                  f"computer), and the lower budget holds in every copy; to fix it here too: dpdesk "
-                                  f"budget PROJECT --set {number_text(floor['epsilon'], up=False)}.", 1)
+                                  f"computer), and the lower budget holds in every copy; to fix it here too, lower this "
+                                  f"project's budget to {number_text(floor['epsilon'], up=False)} as well.", 1)
     if theirs:
         named = "; ".join(f"{epsilon_text(accounting.epsilon(list(c.events), d), d, up=True)} in {c.path} "
                           f"({c.releases} release(s))" for c in others.copies)

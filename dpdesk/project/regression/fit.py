@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from dpdesk.errors import DataError
+from dpdesk.errors import DataError, in_app
 from dpdesk.mechanisms import rr
 from dpdesk.project.analysis.estimates import stored_table
 from dpdesk.project.mapping.code_matching import (
@@ -100,8 +100,9 @@ def answer_codes(item, table) -> tuple[np.ndarray, np.ndarray]:
     """
     d = rr.Design.from_dict(item.design_record)
     if not item.column or not item.codes:
-        raise DataError(f"Item {item.name!r} is not mapped in this dataset: map it to a column of the data first "
-                        "(Data > Map items…, or dpdesk item PROJECT NAME --dataset DS --column ... --codes ...).")
+        head = f"Item {item.name!r} is not mapped in this dataset: map it to a column of the data first "
+        raise in_app(DataError(head + "(Data > Map items…, or dpdesk item PROJECT NAME --dataset DS --column ... "
+                               "--codes ...)."), head + "(Data > Map items…).")
     frame, report = table.frame, table.report
     if getattr(report, "kind", "") == "counts":
         raise DataError(f"Regression needs one row per respondent; the dataset of {item.name!r} is a counts table.")
@@ -225,8 +226,9 @@ def design_matrix(table, predictors, *, reference=None, interactions=(), center=
                 raise DataError(f"{col!r} is numeric; a reference level applies to categorical predictors only.")
             continue
         if col in center and labelled:
-            raise DataError(f"{col!r} has value labels, so it enters as categories, which cannot be centred. To "
-                            f"centre it, use its codes as numbers (Treat as: numeric; command line: --numeric {col}).")
+            head = (f"{col!r} has value labels, so it enters as categories, which cannot be centred. To centre it, "
+                    f"use its codes as numbers (Treat as: numeric")
+            raise in_app(DataError(head + f"; command line: --numeric {col})."), head + ").")
         if col in center:
             raise DataError(f"{col!r} is categorical and cannot be centred; centre numeric predictors only.")
         labels = _labels(report, col)

@@ -74,8 +74,8 @@ def labelled_note(res: RegressionResult, name=str) -> str | None:
     which = "; ".join(f"{name(p.column)} has a value label for every code, so it enters as categories, each "
                       f"compared with {p.reference} (its lowest code)" for p in shown)
     codes = " ".join(p.column for p in shown)
-    return (f"{which}. To use the codes as numbers instead, choose Treat as: numeric (command line: "
-            f"--numeric {codes}).")
+    return (f"{which}. To use the codes as numbers instead, choose Treat as: numeric (command line: the numeric "
+            f"option with {codes}).")
 
 
 def design_based(res: RegressionResult) -> bool:
