@@ -204,7 +204,7 @@ class ImportDialog(QDialog):
 
     # ------------------------------------------------------------------ reading
     def choose_file(self) -> None:
-        from dpdesk.gui.shell.folders import settings_for
+        from dpdesk.gui.widgets.folders import settings_for
 
         start = str(Path(self.path).parent) if self.path else settings_for(self).start_path("data")
         path, _ = QFileDialog.getOpenFileName(self, "Import survey data", start, DATA_FILTER)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dpdesk.gui.shell.folders import settings_for
+from dpdesk.gui.widgets.folders import settings_for
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.shell.worker import JobRunner

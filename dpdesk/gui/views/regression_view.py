@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from dpdesk.errors import app_words
-from dpdesk.gui.shell.folders import settings_for
+from dpdesk.gui.widgets.folders import settings_for
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.widgets.common import name, note

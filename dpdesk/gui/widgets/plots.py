@@ -169,7 +169,7 @@ class PlotPanel(QWidget):
         from dpdesk.gui.dialogs.errors import show_error
         from dpdesk.errors import DpdeskError
 
-        from dpdesk.gui.shell.folders import settings_for
+        from dpdesk.gui.widgets.folders import settings_for
 
         settings = settings_for(self)
         path, chosen = QFileDialog.getSaveFileName(self, f"Save {self.title}",

@@ -321,7 +321,7 @@ class ResultPane(QWidget):
     def export_dialog(self) -> None:
         if self.entry is None:
             return
-        from dpdesk.gui.shell.folders import settings_for
+        from dpdesk.gui.widgets.folders import settings_for
 
         settings = settings_for(self)
         path, _ = QFileDialog.getSaveFileName(self, "Export the released table",

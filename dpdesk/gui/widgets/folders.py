@@ -25,22 +25,26 @@ class _NoSettings:
         return None
 
 
+def _is_settings(value) -> bool:
+    """The window's settings (``dpdesk.gui.shell.settings.Settings``), known by what it does: a widget never
+    imports the shell."""
+    return callable(getattr(value, "start_path", None)) and callable(getattr(value, "set_last_folder", None))
+
+
 def settings_for(widget):
     """The main window's :class:`~dpdesk.gui.shell.settings.Settings` for ``widget`` (a stand-in if none)."""
-    from dpdesk.gui.shell.settings import Settings
-
     seen = set()
     w = widget
     while w is not None and id(w) not in seen:
         seen.add(id(w))
         settings = getattr(w, "settings", None)
-        if isinstance(settings, Settings):
+        if _is_settings(settings):
             return settings
         w = getattr(w, "window_", None) or (w.parentWidget() if hasattr(w, "parentWidget") else None)
     from PySide6.QtWidgets import QApplication
 
     for top in QApplication.topLevelWidgets():
         settings = getattr(top, "settings", None)
-        if isinstance(settings, Settings):
+        if _is_settings(settings):
             return settings
     return _NoSettings()
