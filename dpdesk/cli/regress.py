@@ -85,7 +85,7 @@ def cmd_regress(args) -> int:
         elif args.export:
             raise DataError("--export does not yet cover a model with --direct; export it without --direct.")
         # in the columns' labels and the item's short label or question (codes in the last line)
-        text = report_text(result, *text_labels(project, result), style=style)
+        text = with_flags(report_text(result, *text_labels(project, result), style=style))
     if args.json:
         print(json_out.dumps(result.to_dict(), indent=2))
     else:
@@ -93,3 +93,11 @@ def cmd_regress(args) -> int:
     for path in written:
         print(f"wrote {path}", file=__import__("sys").stderr)
     return 0
+
+
+def with_flags(text: str) -> str:
+    """The report's hint in this tool's words: "(command line: the numeric option with sex)" becomes
+    "(command line: --numeric sex)" (the shared text names no flag: the app shows it too)."""
+    import re
+
+    return re.sub(r"\(command line: the numeric option with ([^)]*)\)", r"(command line: --numeric \1)", text)
