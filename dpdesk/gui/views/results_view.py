@@ -491,7 +491,7 @@ class ResultsView(QWidget):
         self.content.setEnabled(True)
         method = dict(CI_METHODS)[rs.options.ci]
         self._show_state(f"Up to date: {method} intervals at {100 * conf:.0f}%"
-                         + (f", by {rs.by_label}" if rs.options.by else "") + ".")
+                         + (f", by {rs.by_label if rs.options.by else 'dataset'}" if rs.options.by_label else "") + ".")
         self.updated.emit(rs)
 
     def _show_bars(self, bars: dict, confidence: float, by_subgroup: dict | None = None, by: str | None = None,

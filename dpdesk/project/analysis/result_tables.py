@@ -246,7 +246,9 @@ def subgroup_test_sentences(results: list, by: str | None) -> list[str]:
         stat = NumberStyle.number(t.statistic) if math.isfinite(t.statistic) else "n/a"
         p = NumberStyle.p_in_text(t.p_value) if math.isfinite(t.p_value) else "p n/a"
         symbol = statistic_symbol(t.method)
-        value = f"{symbol}({t.df}) = {stat}" if symbol else f"statistic {stat} on {t.df} df"
+        den = getattr(r.subgroups, "test_df", None)  # independent samples: F on (k - 1, Welch df)
+        value = (f"F({t.df}, {den:.1f}) = {stat}" if den is not None else
+                 f"{symbol}({t.df}) = {stat}" if symbol else f"statistic {stat} on {t.df} df")
         method = t.method.replace(" (G²)", "") if symbol == "G²" else t.method  # never "(G²), G²(1) = ..."
         out.append(f"{_name(r)}: test that {every_group(r, by)} has the same {what}: {method}, {value}, {p}.")
     return out

@@ -122,8 +122,8 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
                           f"Differences between datasets have the standard error √(SE₁² + SE₂²), Newcombe-type "
                           f"(MOVER) intervals ({c('newcombe1998')}) and t tests on Welch–Satterthwaite degrees of "
                           f"freedom from the datasets' design degrees of freedom ({c('satterthwaite1946')}); the "
-                          f"equality of all datasets was tested with a Wald F test.{adjusted} "
-                          f"{weighted.split(': ', 1)[1].split('. Differences')[0].capitalize()}.")
+                          f"equality of all datasets was tested with a Wald F test.{adjusted} Weighting: "
+                          f"{weighted.split(': ', 1)[1].split('. Differences')[0]}.")
     elif by and survey is not None:
         paragraphs.append(f"Estimates were also computed for {_each_group(results, by_label)} as domains of the "
                           f"whole sample design (never a subset of it); differences between {groups} use their "

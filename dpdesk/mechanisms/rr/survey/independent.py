@@ -80,7 +80,7 @@ def _wald(points, variances, df: float, category=None) -> EqualityTest | None:
         return None
     C = np.hstack([-np.ones((k - 1, 1)), np.eye(k - 1)])
     d = C @ np.asarray(points, float)
-    method = f"{METHOD} on (k - 1, {df:.1f}) degrees of freedom"
+    method = f"{METHOD} (Welch–Satterthwaite denominator degrees of freedom)"
     try:
         x2 = float(d @ np.linalg.solve(C @ np.diag(variances) @ C.T, d))
     except np.linalg.LinAlgError:
