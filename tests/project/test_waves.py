@@ -62,6 +62,8 @@ def test_each_wave_under_its_own_design_whatever_is_active(waves, ref, active):
         assert "wave 1 weighted" in bundle.metadata["datasets compared"]
         row = next(x for x in bundle.tables["By dataset"] if x["subgroup"] == "wave 1")
         assert row["estimate"] == pytest.approx(ref["estimate1"], rel=REL)
+        (test,) = bundle.tables["Tests by dataset"]
+        assert test["denominator df"] == pytest.approx(ref["df"], rel=REL) and test["df"] == 1
 
 
 def test_the_report_says_which_waves_are_weighted(waves, ref):

@@ -216,11 +216,14 @@ def subgroup_test_rows(results: list, keys: bool = False) -> list[dict]:
         if t is None:
             continue
         tests = [t, *t.by_category]
+        den = getattr(r.subgroups, "test_df", None)  # independent samples (waves): the F test's Welch df
         for test in tests:
             pooled = test.pooled if isinstance(test.pooled, (int, float)) else None
             category = test.category or ("all categories" if test.by_category or not r.design.is_binary else None)
             rows.append({**({"name": r.item} if keys else {}), "item": _name(r), "category": category,
                          "test": test.method, "statistic": _f(test.statistic), "df": int(test.df),
+                         **({"denominator df": _f(getattr(r.subgroups, "category_df", {}).get(test.category, den))}
+                            if den is not None else {}),
                          "p-value": _f(test.p_value), "pooled estimate": _f(pooled)})
     if not keys and not any(row["category"] for row in rows):  # yes/no items only: no category column
         for row in rows:

@@ -42,6 +42,7 @@ class IndependentSamples(SubgroupEstimates):
 
     df: dict = field(default_factory=dict)
     test_df: float | None = None  # the denominator df of the equality test's F
+    category_df: dict = field(default_factory=dict)  # designs with categories: each category's test's df
 
 
 METHOD = "design-based Wald F test of independent samples"
@@ -139,4 +140,5 @@ def survey_compare_independent(estimates: dict, counts: dict) -> IndependentSamp
         test = EqualityTest(worst.statistic, worst.df, p, f"largest per-category {METHOD}, Bonferroni-adjusted "
                             "p-value", math.nan, None, tuple(tests))
     ests = {lab: e.as_estimate(counts[lab]) for lab, e in estimates.items()}
-    return IndependentSamples(ests, diffs, test, None, df=dfs, test_df=test_df)
+    per_category = {t.category: d for t, d in zip(tests, dens) if t.category is not None}
+    return IndependentSamples(ests, diffs, test, None, df=dfs, test_df=test_df, category_df=per_category)
