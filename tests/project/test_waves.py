@@ -92,3 +92,12 @@ def test_without_designs_the_waves_stay_count_based(waves):
     with Project.open(waves) as p:
         (r,) = analyze(p, by_dataset=True, survey=False)
     assert r.wave_note == "" and "likelihood" in r.subgroups.test.method.lower()
+
+
+def test_the_note_is_plain_latex(waves):
+    """pdflatex on Debian's texlive-latex-base stops at a character it has no glyph for (√, subscripts)."""
+    from dpdesk.project.report.latex import escape
+
+    with Project.open(waves) as p:
+        (r,) = analyze(p, by_dataset=True)
+    assert escape(r.wave_note).isascii()
