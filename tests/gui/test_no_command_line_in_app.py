@@ -72,3 +72,36 @@ def test_app_words_prefer_the_apps_wording():
     assert app_words(exc) == "set one: Tabulate > Set the privacy budget…" and "--" in str(exc)
     assert app_words(ValueError("plain")) == "plain"
 
+
+
+def test_an_items_error_in_the_results_uses_the_apps_words(tmp_path, monkeypatch):
+    """An error stored with an item's result (shown in the Results document) keeps both wordings; the
+    Results view shows the app's."""
+    import pandas as pd
+
+    from dpdesk.errors import DataError
+    from dpdesk.gui.views import results_view
+    from dpdesk.mechanisms import rr
+    from dpdesk.project import Project
+    from dpdesk.project.analysis import estimates
+
+    with Project.create(tmp_path / "p.dpdesk") as p:
+        p.add_dataset("w", pd.DataFrame({"q": ["Yes", "No"] * 20}))
+        p.add_item("cash", rr.design("warner", p=0.7), column="q", codes={"yes": ["Yes"], "no": ["No"]})
+
+        def refuse(*args, **kwargs):
+            raise in_app(DataError("refused (--no-design)"), "refused (remove the design in the Data view)")
+
+        monkeypatch.setattr(estimates, "item_counts", refuse)
+        (r,) = estimates.analyze(p)
+        assert "--no-design" in r.error and r.error_in_app == "refused (remove the design in the Data view)"
+
+        class Job:
+            def progress(self, *args):
+                pass
+
+            def check(self):
+                pass
+
+        rs = results_view._analyze(Job(), p, results_view.Options())
+    assert "--" not in rs.results[0].error and "remove the design in the Data view" in rs.results[0].error

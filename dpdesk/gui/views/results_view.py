@@ -129,6 +129,9 @@ def _analyze(job, project, options: Options) -> ResultSet:
                                    min_group_size=options.min_group, by_dataset=options.by_dataset,
                                    adjust=options.adjust)
     job.check()
+    for r in results:  # an error in the app's words (never a command-line flag), for everything shown here
+        if r.error_in_app:
+            r.error = r.error_in_app
     from dpdesk.project.sharing.subgroup_disclosure import check_results
 
     warning = check_results(project, results, threshold=options.min_group)

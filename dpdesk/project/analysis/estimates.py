@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dpdesk import __version__
-from dpdesk.errors import DataError, DpdeskError
+from dpdesk.errors import DataError, DpdeskError, app_words
 from dpdesk.mechanisms import multiple_testing, rr
 from dpdesk.project.analysis import review
 from dpdesk.project.study.active import dataset_named
@@ -71,6 +71,7 @@ class ItemResult:
     survey: Any = None  # rr.SurveyEstimate, when the dataset has a survey design
     sample_design: Any = None  # the SurveyDesign used (column names), or None
     wave_note: str = ""  # datasets compared under their designs: which are weighted (analysis.waves)
+    error_in_app: str | None = None  # the error in the app's words, when its command-line words name a flag
 
     def __post_init__(self):
         self.label = self.label or (self.question or "").strip() or self.item
@@ -180,7 +181,8 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
             else:
                 est, survey_est = survey_item(d, mapping, args, design, confidence=confidence, ci=ci)
         except DpdeskError as exc:
-            results.append(ItemResult(item.name, item.question, d, None, None, error=str(exc), label=name))
+            results.append(ItemResult(item.name, item.question, d, None, None, error=str(exc), label=name,
+                                      error_in_app=getattr(exc, "in_app", None)))
             continue
         res = ItemResult(item.name, item.question, d, mapping, est, by=by, label=name, by_label=by_label,
                          adjust=adjust, survey=survey_est, sample_design=design)
@@ -214,6 +216,7 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
                         left_out=set(res.left_out_groups))
             except DpdeskError as exc:
                 res.error = f"subgroups by {by_label}: {exc}"
+                res.error_in_app = f"subgroups by {by_label}: {app_words(exc)}" if getattr(exc, "in_app", None) else None
         results.append(res)
     return results
 
@@ -320,6 +323,7 @@ def _analyze_by_dataset(project, *, ci: str, confidence: float, exclude: bool, i
             res.subgroups = rr.estimate_by(res.design, res.subgroup_counts, confidence=confidence, ci=ci)
         except DpdeskError as exc:
             res.error = f"subgroups by dataset: {exc}"
+            res.error_in_app = f"subgroups by dataset: {app_words(exc)}" if getattr(exc, "in_app", None) else None
     return results
 
 
