@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+from tests.helpers.paths import SHOTS
 
 
 @pytest.fixture
@@ -31,7 +31,8 @@ def window(qtbot, settings_dir):
 
 
 def shot(widget, name: str) -> Path:
-    """Save a screenshot of ``widget`` to docs/screenshots/<name>.png."""
+    """Save a screenshot of ``widget`` as <name>.png in the screenshots folder (``tests.helpers.paths.SHOTS``:
+    a temporary folder, or docs/screenshots/ under ``make screenshots``)."""
     from PySide6.QtWidgets import QApplication
 
     QApplication.setCursorFlashTime(0)  # a steady text cursor: the same picture every run
