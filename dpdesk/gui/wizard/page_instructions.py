@@ -76,7 +76,7 @@ class InstructionsPage(QWizardPage):
             self.field_mode.addItem(self.tr(words), mode)
         self.fields = QFormLayout()
         self.fields.addRow("Card &title:", self.card_title)
-        self.fields.addRow("Question &B:", self.question_b)
+        self.fields.addRow("&Question B:", self.question_b)
         then = QFormLayout()
         then.addRow(self.tr("Then &field it:"), self.field_mode)
         layout = QVBoxLayout(self)
