@@ -28,7 +28,7 @@ from dpdesk.gui.shell.tasks import TASKS
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.shell.menus import build_menus
 from dpdesk.gui.shell.settings import Settings, data_folder
-from dpdesk.gui.widgets.screen_fit import fit_on_screen
+from dpdesk.gui.widgets.screen_fit import fit_on_screen, keep_on_screen
 from dpdesk.gui.widgets.status_bar import StatusBar, fit_label
 from dpdesk.gui.views.placeholder import PlaceholderView
 from dpdesk.gui.shell.welcome import WelcomeView
@@ -120,6 +120,7 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         self._fit_on_show = geometry is not None
+        keep_on_screen(self)  # and again once the window manager has added its frame
         self._refresh()
 
     # ------------------------------------------------------------------ views

@@ -21,15 +21,29 @@ class StatusBar(QStatusBar):
         self._until: float | None = None  # when the message times out (None: shown until replaced)
 
     def addPermanentWidget(self, widget, stretch: int = 0) -> None:  # noqa: N802 - Qt API
+        self._keep(widget)
+        super().addPermanentWidget(widget, stretch)
+
+    def insertPermanentWidget(self, index: int, widget, stretch: int = 0) -> int:  # noqa: N802 - Qt API
+        """Counted like an added one (the budget meter is inserted: the message once ran under it)."""
+        self._keep(widget)
+        return super().insertPermanentWidget(index, widget, stretch)
+
+    def _keep(self, widget) -> None:
         if isinstance(widget, QLabel):
             widget.setMaximumWidth(LABEL_WIDTH)
         self._permanent.append(widget)
-        super().addPermanentWidget(widget, stretch)
 
     def message_width(self) -> int:
-        """The pixels left for the message beside the permanent labels."""
-        used = sum(w.sizeHint().width() if w.width() <= 0 else w.width() for w in self._permanent if w.isVisible())
-        return max(80, self.width() - used - 12 * (len(self._permanent) + 2))
+        """The pixels left for the message beside the permanent widgets (the meter, the dataset and the
+        project): their widths, and where the first of them starts once they are laid out."""
+        shown = [w for w in self._permanent if w.isVisible()]
+        used = sum(w.sizeHint().width() if w.width() <= 0 else w.width() for w in shown)
+        room = self.width() - used - 12 * (len(shown) + 2)
+        placed = [w.x() for w in shown if w.width() > 0 and w.x() > 0]
+        if placed and len(placed) == len(shown):
+            room = min(room, min(placed) - 16)
+        return max(80, room)
 
     def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 - Qt API
         """Show ``text`` (shortened to fit, whole in the tooltip) for ``timeout`` ms (0: until replaced)."""
