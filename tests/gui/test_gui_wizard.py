@@ -305,8 +305,8 @@ def _choose_device(rp, device):
 
 
 @pytest.mark.parametrize("key,device,categories,expected", [
-    ("unrelated", "die", "", {"kind": "die", "sides": 6, "a": [1, 2, 3, 4], "b": [5, 6]}),
-    ("unrelated", "cards", "", {"kind": "cards", "a": 8, "b": 4}),
+    ("unrelated", "die", "", {"kind": "die", "sides": 6, "a": [1, 2, 3, 4], "b": [5, 6], "birthday_months": [1, 2, 3]}),
+    ("unrelated", "cards", "", {"kind": "cards", "a": 8, "b": 4, "birthday_months": [1, 2, 3]}),
     ("forced_multi", "die", "bus, car", {"kind": "die", "sides": 6, "truth": [1, 2, 3, 4], "forced": [[5], [6]],
                                          "categories": ["bus", "car"]}),
 ])
