@@ -105,3 +105,22 @@ def test_a_numeric_predictor_has_no_reference_level_to_read(form):
     numeric = next(i for i, r in enumerate(form._rows) if r["kind"] == "numeric")
     cell = form.table.item(numeric, 3)
     assert not cell.flags() & Qt.ItemFlag.ItemIsEnabled and cell.text() == "—"
+
+
+def test_one_click_on_a_language_ticks_it_in_the_field_it_dialog(window, qtbot, tmp_path):
+    from dpdesk.gui.dialogs.field_it import FieldDialog
+    from dpdesk.gui.shell.example_project import build_example
+
+    assert window.open_project(build_example(None, tmp_path / "example.dpdesk"))
+    dialog = FieldDialog(window.project, window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    box = dialog.languages
+    row = next(i for i in range(box.count()) if box.item(i).checkState() == Qt.CheckState.Unchecked)
+    rect = box.visualItemRect(box.item(row))
+    box.scrollToItem(box.item(row))
+    rect = box.visualItemRect(box.item(row))
+    qtbot.mouseClick(box.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.center().x(), rect.center().y()))
+    assert box.item(row).checkState() == Qt.CheckState.Checked  # the first click, on the words
+    dialog.reject()
