@@ -10,13 +10,11 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import (
-    QFileDialog,
+from PySide6.QtWidgets import (  # QFileDialog and QMessageBox where used: their enums cost start-up time
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
-    QMessageBox,
     QHBoxLayout,
     QStackedWidget,
     QWidget,
@@ -195,6 +193,8 @@ class MainWindow(QMainWindow):
 
     def _offer_recovery(self, exc) -> bool:
         """A file with an unfinished change beside it is never changed on open: offer a recovered copy."""
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
         from dpdesk.project.file.store import Project
 
         answer = QMessageBox.question(
@@ -277,12 +277,16 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ dialogs
     def new_project_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         folder = self.settings.last_folder("project")
         path, _ = QFileDialog.getSaveFileName(self, "New project", str(Path(folder) / "survey.dpdesk"), PROJECT_FILTER)
         if path:
             self.create_project(path)
 
     def open_project_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         path, _ = QFileDialog.getOpenFileName(self, "Open project", self.settings.last_folder("project"), PROJECT_FILTER)
         if path:
             self.open_project(path)
@@ -296,6 +300,8 @@ class MainWindow(QMainWindow):
                                      f"automatically, as you make it.", 8000)
 
     def save_as_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         if self.project is None:
             return
         path, _ = QFileDialog.getSaveFileName(self, "Save project as", str(self.project.path), PROJECT_FILTER)
