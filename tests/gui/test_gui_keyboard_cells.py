@@ -124,3 +124,35 @@ def test_one_click_on_a_language_ticks_it_in_the_field_it_dialog(window, qtbot, 
     qtbot.mouseClick(box.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.center().x(), rect.center().y()))
     assert box.item(row).checkState() == Qt.CheckState.Checked  # the first click, on the words
     dialog.reject()
+
+
+def test_every_table_in_every_view_is_one_tab_stop(window, qtbot, tmp_path):
+    """Tab through each view of the example: no table (or a widget in one of its cells) takes more than one
+    stop. The Results view's direct-question table took one per item."""
+    from PySide6.QtWidgets import QAbstractItemView
+
+    from dpdesk.gui.shell.example_project import build_example
+
+    rv = window.results_view
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
+        assert window.open_project(build_example(None, tmp_path / "example.dpdesk"))
+        window.nav.setCurrentRow(TASKS.index("Results"))
+    window.activateWindow()
+    for task in TASKS:
+        window.nav.setCurrentRow(TASKS.index(task))
+        window.nav.setFocus()
+        qtbot.waitUntil(window.nav.hasFocus)
+        stops: dict = {}
+        seen = []
+        for _ in range(80):
+            qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+            widget = QApplication.focusWidget()
+            if widget in seen or widget is window.nav:
+                break
+            seen.append(widget)
+            table = widget
+            while table is not None and not isinstance(table, QAbstractItemView):
+                table = table.parentWidget()
+            if table is not None:
+                stops.setdefault(table.accessibleName() or table.objectName(), []).append(widget)
+        assert all(len(ws) == 1 for ws in stops.values()), (task, {k: len(v) for k, v in stops.items()})

@@ -43,3 +43,17 @@ def test_the_folder_follows_the_variable_make_screenshots_sets(tmp_path):
 def test_make_screenshots_runs_the_tests_that_take_them():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert "screenshots:" in makefile and f"{SHOTS_ENV}=$(CURDIR)/docs/screenshots" in makefile
+
+
+def test_a_screenshot_that_would_show_a_temporary_path_is_refused(qtbot, tmp_path):
+    import pytest as _pytest
+    from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+    from tests.helpers.gui import shot
+
+    page = QWidget()
+    qtbot.addWidget(page)
+    QVBoxLayout(page).addWidget(QLabel(f"Card saved to {tmp_path / 'card.pdf'}."))
+    page.show()
+    with _pytest.raises(AssertionError, match="temporary test path"):
+        shot(page, "never_written")

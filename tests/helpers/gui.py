@@ -37,10 +37,58 @@ def shot(widget, name: str) -> Path:
 
     QApplication.setCursorFlashTime(0)  # a steady text cursor: the same picture every run
     QApplication.processEvents()  # let pending layout requests settle first
+    shown = [t for t in visible_texts(widget) if _temporary(t)]
+    assert not shown, f"the screenshot {name} would show a temporary test path: {shown[0]!r}"
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     assert widget.grab().save(str(path)), f"could not save {path}"
     return path
+
+
+def _temporary(text: str) -> bool:
+    """Whether ``text`` names a temporary folder of the test run (pytest's, or the system's)."""
+    import tempfile
+
+    return "pytest-of-" in text or tempfile.gettempdir() + os.sep in text
+
+
+def visible_texts(widget) -> list[str]:
+    """Every text ``widget`` (and its window's title, if it is a window) shows: labels, fields, buttons,
+    boxes, tooltips aside, the status bar's message, and the first rows of lists and tables."""
+    from PySide6.QtCore import QModelIndex, Qt
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QAbstractItemView,
+        QComboBox,
+        QLabel,
+        QLineEdit,
+        QPlainTextEdit,
+        QStatusBar,
+        QTextEdit,
+    )
+
+    out = [widget.windowTitle()] if widget.isWindow() else []
+    for kind, read in ((QLabel, QLabel.text), (QLineEdit, QLineEdit.text), (QAbstractButton, QAbstractButton.text),
+                       (QComboBox, QComboBox.currentText), (QPlainTextEdit, QPlainTextEdit.toPlainText),
+                       (QTextEdit, QTextEdit.toPlainText), (QStatusBar, QStatusBar.currentMessage)):
+        for child in [widget] * isinstance(widget, kind) + widget.findChildren(kind):
+            if child.isVisibleTo(widget) or child is widget:
+                out.append(read(child))
+    for view in widget.findChildren(QAbstractItemView):
+        model = view.model()
+        if model is None or not view.isVisibleTo(widget):
+            continue
+        top = QModelIndex()
+        try:
+            columns = model.columnCount(top)
+        except TypeError:  # a list model's columnCount is private in PySide6: one column
+            columns = 1
+        for row in range(min(model.rowCount(top), 40)):
+            for col in range(min(columns, 12)):
+                value = model.index(row, col, top).data(Qt.ItemDataRole.DisplayRole)
+                if isinstance(value, str):
+                    out.append(value)
+    return out
 
 
 def env_settings_dir() -> str:
