@@ -45,15 +45,36 @@ def test_make_screenshots_runs_the_tests_that_take_them():
     assert "screenshots:" in makefile and f"{SHOTS_ENV}=$(CURDIR)/docs/screenshots" in makefile
 
 
-def test_a_screenshot_that_would_show_a_temporary_path_is_refused(qtbot, tmp_path):
+def test_a_screenshot_never_shows_a_temporary_test_path(qtbot, tmp_path):
+    """The help screenshots showed pytest's folders ("/tmp/pytest-of-root/..."): the test's own folders read
+    as a user's in the picture, and what cannot be rewritten (a table cell) refuses the screenshot."""
     import pytest as _pytest
-    from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+    from PySide6.QtWidgets import QLabel, QListWidget, QVBoxLayout, QWidget
 
-    from tests.helpers.gui import shot
+    from tests.helpers import gui
 
     page = QWidget()
     qtbot.addWidget(page)
-    QVBoxLayout(page).addWidget(QLabel(f"Card saved to {tmp_path / 'card.pdf'}."))
+    label = QLabel(f"Card saved to {tmp_path / 'card.pdf'}.")
+    QVBoxLayout(page).addWidget(label)
     page.show()
+    seen = []
+    grab = QWidget.grab
+
+    def grab_and_read(widget, *args):
+        seen.append(label.text())
+        return grab(widget, *args)
+
+    mp = _pytest.MonkeyPatch()
+    mp.setattr(QWidget, "grab", grab_and_read)
+    try:
+        gui.shot(page, "neutral_path")
+    finally:
+        mp.undo()
+    assert seen == [f"Card saved to {gui.NEUTRAL_FOLDER}/card.pdf."]  # in the picture
+    assert label.text() == f"Card saved to {tmp_path / 'card.pdf'}."  # and back afterwards
+    listing = QListWidget()
+    listing.addItem(str(tmp_path / "study.dpdesk"))
+    page.layout().addWidget(listing)
     with _pytest.raises(AssertionError, match="temporary test path"):
-        shot(page, "never_written")
+        gui.shot(page, "never_written")

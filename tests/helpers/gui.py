@@ -37,12 +37,47 @@ def shot(widget, name: str) -> Path:
 
     QApplication.setCursorFlashTime(0)  # a steady text cursor: the same picture every run
     QApplication.processEvents()  # let pending layout requests settle first
-    shown = [t for t in visible_texts(widget) if _temporary(t)]
-    assert not shown, f"the screenshot {name} would show a temporary test path: {shown[0]!r}"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    assert widget.grab().save(str(path)), f"could not save {path}"
+    changed = _neutral_paths(widget)  # the test's own folders read as a user's in the picture
+    try:
+        QApplication.processEvents()
+        shown = [t for t in visible_texts(widget) if _temporary(t)]
+        assert not shown, f"the screenshot {name} would show a temporary test path: {shown[0]!r}"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        path = SHOTS / f"{name}.png"
+        assert widget.grab().save(str(path)), f"could not save {path}"
+    finally:
+        for box, text in changed:
+            box.setText(text)
     return path
+
+
+#: What a test's temporary folder reads as in a screenshot.
+NEUTRAL_FOLDER = "~/Documents/Survey"
+
+
+def _temporary_folder():
+    import re
+    import tempfile
+
+    base = re.escape(tempfile.gettempdir())
+    return re.compile(base + r"/(?:pytest-of-[^/]+/pytest-\d+/)?[^/\s<>'\"]+")
+
+
+def _neutral_paths(widget) -> list:
+    """Show ``NEUTRAL_FOLDER`` for the test's temporary folder in the labels and text fields of ``widget``
+    (these folders are the test's own); returns ``(box, original text)`` to put back after the grab."""
+    from PySide6.QtWidgets import QLabel, QLineEdit
+
+    folder = _temporary_folder()
+    changed = []
+    for kind in (QLabel, QLineEdit):
+        for box in [widget] * isinstance(widget, kind) + widget.findChildren(kind):
+            text = box.text()
+            neutral = folder.sub(NEUTRAL_FOLDER, text)
+            if neutral != text:
+                changed.append((box, text))
+                box.setText(neutral)
+    return changed
 
 
 def _temporary(text: str) -> bool:

@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
         self.dataset_label.setAccessibleName("Active dataset")
         self.statusBar().addPermanentWidget(self.dataset_label)
         self.statusBar().addPermanentWidget(self.project_label)
+        self.statusBar().give_way(self.project_label)  # its name is in the window title: a message needs the room
         self.statusBar().showMessage("Ready")
 
         self.actions_ = build_menus(self)

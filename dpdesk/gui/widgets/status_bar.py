@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QStatusBar
 
 #: The widest a permanent label (project file, dataset) may grow, in pixels; longer names are shortened.
@@ -17,8 +17,20 @@ class StatusBar(QStatusBar):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._permanent: list = []
+        self._giving_way: list = []  # permanent widgets hidden while a message is shown (``give_way``)
         self.full_message = ""
         self._until: float | None = None  # when the message times out (None: shown until replaced)
+        self.messageChanged.connect(self._on_message_changed)
+
+    def give_way(self, widget) -> None:
+        """Hide the permanent ``widget`` while a message is shown (the project's name, which the window
+        title also shows): at 1024 px the meter and the dataset left a message about 80 px."""
+        self._giving_way.append(widget)
+
+    def _on_message_changed(self, text: str) -> None:
+        if not text:
+            for widget in self._giving_way:
+                widget.show()
 
     def addPermanentWidget(self, widget, stretch: int = 0) -> None:  # noqa: N802 - Qt API
         self._keep(widget)
@@ -53,6 +65,13 @@ class StatusBar(QStatusBar):
 
     def _show_fitted(self, timeout: int) -> None:
         text = self.full_message
+        moved = False
+        for widget in self._giving_way:
+            if widget.isVisible() == bool(text):
+                widget.setVisible(not text)
+                moved = True
+        if moved:  # the others move right once laid out: fit the message again then
+            QTimer.singleShot(0, self._refit)
         shown = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, self.message_width())
         self.setToolTip(text if shown != text else "")
         super().showMessage(shown, timeout)
@@ -60,6 +79,9 @@ class StatusBar(QStatusBar):
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         """A narrower window shortens the message again (for the time it has left), never cuts it."""
         super().resizeEvent(event)
+        self._refit()
+
+    def _refit(self) -> None:
         if self.full_message and self.currentMessage():
             left = 0 if self._until is None else max(1, int((self._until - time.monotonic()) * 1000))
             self._show_fitted(left)
