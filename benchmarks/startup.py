@@ -95,9 +95,13 @@ def main(argv: list[str] | None = None) -> int:
     cpu = [statistics.median(r[2] for r in runs) for runs in (bare, app)]
     ratio, cpu_ratio = wall[1] / wall[0], cpu[1] / cpu[0]
     verdict = "meets" if ratio <= TARGET else "MISSES"
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from provenance import stamp  # the date and commit lines that collect.py reads
+
     lines = [
         "# Start-up: time to the first shown window",
         "",
+        stamp("startup") if root == ROOT else f"- Commit: {_commit(root)}",
         f"`benchmarks/startup.py --runs {args.runs}` on {platform.system()} {platform.machine()}, "
         f"Python {platform.python_version()}, {os.cpu_count()} cores, QT_QPA_PLATFORM={env['QT_QPA_PLATFORM']}; "
         f"dpdesk at {_commit(root)}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
