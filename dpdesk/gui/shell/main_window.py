@@ -121,7 +121,7 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         self._fit_on_show = geometry is not None
-        keep_on_screen(self)  # and again once the window manager has added its frame
+        self._keeper = keep_on_screen(self)  # and again once the window manager has added its frame
         self.setProperty(input_guard.LATER, 300)  # the wheel guard once the first window is shown
         self._refresh()
 

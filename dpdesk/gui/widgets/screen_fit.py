@@ -32,19 +32,20 @@ class _KeepOnScreen(QObject):
     frame yet would end up a title bar taller than the screen, its status bar off the bottom."""
 
     def __init__(self, window, available: QRect | None) -> None:
-        super().__init__(window)
-        self.window, self.available = window, available
+        self.target, self.available = window, available  # before the parent: events may come at once
         self.margins = (0, 0, 0, 0)  # no frame: fitted where the window is shown (``fit_on_screen``)
+        super().__init__(window)
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt API
-        if watched is self.window and event.type() in _WATCHED:
-            frame, inner = self.window.frameGeometry(), self.window.geometry()
+        target = getattr(self, "target", None)  # None while the wrapper is being torn down
+        if target is not None and watched is target and event.type() in _WATCHED:
+            frame, inner = target.frameGeometry(), target.geometry()
             margins = (inner.left() - frame.left(), inner.top() - frame.top(), frame.right() - inner.right(),
                        frame.bottom() - inner.bottom())
-            if margins != self.margins and self.window.isVisible():
+            if margins != self.margins and target.isVisible():
                 self.margins = margins
-                if not self.window.windowState() & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen):
-                    fit_on_screen(self.window, self.available)
+                if not target.windowState() & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen):
+                    fit_on_screen(target, self.available)
         return False
 
 
