@@ -42,8 +42,8 @@ class LinearResult:
 
     def to_dict(self) -> dict[str, Any]:
         f = self.fit
-        coefs = [{"term": c.name, "estimate": plain(c.estimate), "se": plain(c.se), "z": plain(c.z),
-                  "p": plain(c.p), "ci": [plain(c.ci[0]), plain(c.ci[1])]} for c in f.coefficients]
+        coefs = [{"term": c.name, "b": plain(c.estimate), "se": plain(c.se), "z": plain(c.z), "p": plain(c.p),
+                  "ci_low": plain(c.ci[0]), "ci_high": plain(c.ci[1])} for c in f.coefficients]  # as the logistic's
         return {"model": "linear", "outcome": self.outcome, "rr_items": list(self.items), "dataset": self.dataset,
                 "predictors": [p.to_dict() for p in self.predictors], "n_rows": self.n_rows, "n_used": self.n_used,
                 "excluded": dict(self.excluded), "confidence": f.confidence, "coefficients": coefs,
