@@ -203,3 +203,34 @@ def test_errors_are_one_line(study, capsys, command, args, message):
     assert code == 1 and out == ""
     assert err.startswith(f"dpdesk {command}: ") and message in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    from dpdesk.project.example import example_folder
+
+    path = tmp_path_factory.mktemp("cli_rr_example") / "example.dpdesk"
+    for args in (["new", path], ["import", path, example_folder() / "students.csv"],
+                 ["item", path, "exam_cheating", "--design", "forced", "--param", "p_truth=0.5", "--param",
+                  "p_yes=0.25", "--param", "p_no=0.25", "--column", "cheat_rr", "--codes", "yes=Yes", "--codes",
+                  "no=No"]):
+        assert main([str(a) for a in args]) == 0
+    return path
+
+
+@pytest.mark.parametrize("first_line, args", [
+    ("Multilevel logistic regression of ", ["regress", "exam_cheating", "--model", "multilevel", "--cluster",
+                                            "faculty", "--predictors", "age", "exam_stress"]),
+    ("Linear regression of ", ["regress", "--model", "linear", "--outcome", "exam_stress", "--rr", "exam_cheating",
+                               "--predictors", "age"]),
+    ("Correlations corrected ", ["correlate", "exam_cheating", "exam_stress", "age"]),
+])
+def test_the_guide_shows_what_the_commands_print(example, capsys, first_line, args):
+    """docs/guide/regression.md's examples are the real output on the bundled study."""
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "regression.md").read_text(encoding="utf-8")
+    shown = ("```\n" + first_line + guide.split("```\n" + first_line, 1)[1].split("```", 1)[0])[4:].strip()
+    code, out, _ = run(capsys, args[0], example, *args[1:])
+    assert code == 0
+    assert out.strip() == shown
