@@ -234,3 +234,11 @@ def test_the_guide_shows_what_the_commands_print(example, capsys, first_line, ar
     code, out, _ = run(capsys, args[0], example, *args[1:])
     assert code == 0
     assert out.strip() == shown
+
+
+def test_a_bootstrap_p_value_of_zero_is_printed_as_below_its_resolution():
+    """With no resample across 0 the p-value is 0 in the arithmetic, but only < 2/B is known."""
+    from dpdesk.project.regression.rr_text import _bootstrap_p
+
+    assert _bootstrap_p(0.0, 20) == "< .100" and _bootstrap_p(0.0, 1000) == "< .002"
+    assert _bootstrap_p(0.0, 5000) == "< .001" and _bootstrap_p(0.014, 1000) == ".014"

@@ -55,6 +55,16 @@ def _cell(x, digits=2) -> str:
     return "" if x is None or not math.isfinite(x) else num(x, digits)
 
 
+def _bootstrap_p(p: float, resamples: int) -> str:
+    """A bootstrap p-value: below 2 / resamples (no resample crossed 0) it is ``< 2/B``, never a bare 0."""
+    if not math.isfinite(p):
+        return ""
+    floor = 2 / resamples
+    if p < floor:
+        return "< " + f"{floor:.3f}".lstrip("0") if floor >= 0.001 else p_cell(0.0)  # p_cell(0): "< .001"
+    return p_cell(p)
+
+
 def correlation_text(res: CorrelationResult) -> str:
     """The k x k tables of corrected correlations, their bootstrap SEs and p-values."""
     f = res.fit
@@ -73,9 +83,9 @@ def correlation_text(res: CorrelationResult) -> str:
     if f.bootstrap:
         seed = 0 if res.seed is None else res.seed
         lines += ["", *grid("SE", np.asarray(f.se), lambda x: _cell(x, 3)), "",
-                  *grid("p", np.asarray(f.p_value), lambda x: p_cell(x) if math.isfinite(x) else "")]
+                  *grid("p", np.asarray(f.p_value), lambda x: _bootstrap_p(x, f.bootstrap))]
         lines.append(f"SE: SD over {f.bootstrap:,} bootstrap resamples (seed {seed}); p: twice the share of resamples "
-                     f"on the far side of 0.")
+                     f"on the far side of 0 (\"< {_bootstrap_p(0.0, f.bootstrap)[2:]}\" when none crossed it).")
     else:
         lines.append("No SEs or p-values: --bootstrap 0.")
     lines.append(_excluded(res.n_used, res.n_rows, res.excluded,
