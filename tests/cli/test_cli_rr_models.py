@@ -197,6 +197,7 @@ def test_correlate_prints_the_tables_and_equals_the_python_result(study, capsys)
     ("correlate", ["cheat", "faculty"], "Column 'faculty' is not numeric"),
     ("correlate", ["cheat"], "at least two"),
     ("correlate", ["cheat", "age", "--bootstrap", "-1"], "--bootstrap -1 must be 0"),
+    ("correlate", ["cheat", "age", "--bootstrap", "1000000000"], "a number of resamples up to 100,000"),
 ])
 def test_errors_are_one_line(study, capsys, command, args, message):
     code, out, err = run(capsys, command, study[0], *args)

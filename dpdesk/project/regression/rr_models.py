@@ -131,6 +131,10 @@ def linear_regression(project, outcome: str, items, predictors=(), *, reference=
     return LinearResult(outcome, tuple(specs), fit, tuple(info), len(y), int(use.sum()), excluded, ds)
 
 
+#: More resamples than this change the SEs in digits nobody reads, and would run for hours.
+MAX_BOOTSTRAP = 100_000
+
+
 @dataclass
 class CorrelationResult:
     """RRcor's corrected correlations, what each name was (an RR item or a column) and the rows used."""
@@ -163,8 +167,9 @@ def correlations(project, names, *, bootstrap: int = 1000, seed: int | None = No
     names = list(dict.fromkeys(str(n) for n in names))
     if len(names) < 2:
         raise DataError("Give at least two names to correlate: RR items or numeric columns.")
-    if bootstrap < 0:
-        raise DataError(f"--bootstrap {bootstrap} must be 0 (no SEs) or a number of resamples, such as 1000.")
+    if not 0 <= bootstrap <= MAX_BOOTSTRAP:
+        raise DataError(f"--bootstrap {bootstrap} must be 0 (no SEs) or a number of resamples up to "
+                        f"{MAX_BOOTSTRAP:,}, such as 1000.")
     table = stored_table(project, dataset)
     item_names = {it.name for it in project.items()}
     n = len(table.frame)
