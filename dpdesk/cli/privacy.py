@@ -223,6 +223,19 @@ def cmd_budget(args) -> int:
     return 0
 
 
+class _WaitNotice:
+    """A release's progress on the command line: one line on stderr when it waits for another release."""
+
+    def __init__(self) -> None:
+        self.said = False
+
+    def __call__(self, stage: str) -> None:
+        if stage == "waiting" and not self.said:
+            self.said = True
+            print("Waiting for another release on this computer to finish (its turn comes; nothing is spent "
+                  "until then, and Ctrl+C stops waiting)…", file=sys.stderr, flush=True)
+
+
 def cmd_release(args) -> int:
     from dpdesk.project import Project, ledger
 
@@ -243,7 +256,7 @@ def cmd_release(args) -> int:
                 return 1
             return 0
         shared = ledger.shared_spending(project, args.dataset)  # before: what this file held until now
-        entry = ledger.release(project, request, dataset=args.dataset)
+        entry = ledger.release(project, request, dataset=args.dataset, progress=_WaitNotice())
         status = ledger.budget_status(project, args.dataset)
         shared = [] if entry.replayed else shared
         from dpdesk.project.ledger.release_cells import described, entry_labels, release_cells

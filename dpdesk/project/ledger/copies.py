@@ -50,25 +50,18 @@ Dwork & Roth 2014, thm 3.16; with a delta: the PLD accountant at this file's del
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sqlite3
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from dpdesk.errors import BudgetError, ProjectError
+from dpdesk.errors import ProjectError
 from dpdesk.mechanisms import accounting
-from dpdesk.project.file.lock import try_lock  # the same non-blocking flock (msvcrt on Windows) as the project file
 from dpdesk.project.people.fingerprint import overlap
 from dpdesk.project.ledger import chain, heads, history, key, same_people
 
-__all__ = ["Copies", "elsewhere", "costs_of", "spending_lock"]
-
-LOCK = "spending.lock"
-_LOCK_WAIT = 120.0  # seconds a release waits for another one of this computer to finish
+__all__ = ["Copies", "elsewhere", "costs_of"]
 
 
 @dataclass(frozen=True)
@@ -316,33 +309,6 @@ def of_project(project, conn) -> Copies:
     from dpdesk.project.people import respondents
 
     return elsewhere(conn, project.path, respondents.signatures_of(project))
-
-
-@contextlib.contextmanager
-def spending_lock():
-    """One release at a time on this computer, from check to register (an exclusive ``flock`` on
-    ``<user data folder>/ledger/spending.lock``): two copies releasing at the same moment would
-    each check the budget before the other's release reached the register, and together spend
-    past it. Held by :func:`dpdesk.project.ledger.releases.release` before the file's own
-    transaction (always in that order, so no two releases wait for each other) and given back
-    after the register is updated. The operating system drops it when its process dies. A data
-    folder that cannot be written has no register to coordinate: nothing is locked."""
-    try:
-        fd = os.open(key.ledger_folder() / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
-    except (OSError, ProjectError):
-        yield
-        return
-    try:
-        deadline = time.monotonic() + _LOCK_WAIT
-        while not try_lock(fd):
-            if time.monotonic() > deadline:
-                raise BudgetError("Another release is being made on this computer (in another window or "
-                                  "program, perhaps from a copy of this project) and has not finished. Nothing "
-                                  "was spent: try again when it is done.")
-            time.sleep(0.02)
-        yield
-    finally:
-        os.close(fd)  # closing the descriptor gives the lock back
 
 
 def costs_of(release_hash: str, events: list, signature: dict | None) -> tuple:

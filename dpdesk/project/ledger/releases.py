@@ -32,7 +32,7 @@ from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json, describe, normalize
 from dpdesk.mechanisms.central.spec import ReleaseSpec, release_spec
 from dpdesk.project.people import respondents
-from dpdesk.project.ledger import chain, copies, heads
+from dpdesk.project.ledger import chain, copies, heads, turns
 from dpdesk.project.ledger.budget import (  # noqa: F401 - the budget's names stay importable from here
     BudgetStatus,
     _Budget,
@@ -255,9 +255,14 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
     :class:`~dpdesk.project.ledger.heads.LedgerRolledBackError` when this file is an older copy
     than this computer last saw (until :func:`~dpdesk.project.ledger.rewind.accept_rollback`). ``progress`` is
     called with "verified", "checked", "noised", "recorded", "committed"; if it raises
-    (e.g. a cancelled worker), the transaction is rolled back and nothing is spent.
+    (e.g. a cancelled worker), the transaction is rolled back and nothing is spent. While
+    another release on this computer holds the spending lock, this one waits its turn
+    (:mod:`~dpdesk.project.ledger.turns`: first come, first served, never given up) and
+    ``progress("waiting")`` is called every few tenths of a second; if it raises, the request
+    leaves the queue and nothing is spent.
     """
-    with copies.spending_lock():  # one release at a time on this computer: copies check each other's spending
+    waiting = (lambda: progress("waiting")) if progress is not None else None
+    with turns.spending_lock(waiting):  # one release at a time on this computer: copies check each other's spending
         return _release(project, request, dataset, progress)
 
 
