@@ -37,7 +37,11 @@ def register(sub) -> None:
     p.add_argument("--encoding", help="text encoding, e.g. utf-8 or cp1252 (default: detected)")
     p.add_argument("--delimiter", help="field separator, e.g. ';' (default: detected)")
     p.add_argument("--decimal", help="decimal mark, '.' or ',' (default: detected)")
-    p.add_argument("--header-rows", type=int, help="number of header rows (default: detected)")
+    heading = p.add_mutually_exclusive_group()
+    heading.add_argument("--header-rows", type=int, help="number of header rows (default: detected)")
+    heading.add_argument("--no-header", action="store_true",
+                         help="the file has no header row: the first row is a respondent; columns are named "
+                              "column_1, column_2, ... (the same as --header-rows 0)")
     p.add_argument("--platform", help="survey platform (qualtrics, surveymonkey, limesurvey, redcap)")
     p.add_argument("--counts", action="store_true", help="the file is an aggregated counts table")
     p.add_argument("--keep-identifiers", action="store_true", help="keep columns detected as direct identifiers")
@@ -93,6 +97,8 @@ def cmd_recover(args) -> int:
 def _import_overrides(args) -> dict:
     keys = ("sheet", "encoding", "delimiter", "decimal", "header_rows", "platform")
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
+    if getattr(args, "no_header", False):
+        overrides["header_rows"] = 0
     if args.counts:
         overrides["kind"] = "counts"
     if args.keep_identifiers:

@@ -24,9 +24,10 @@ checked as sensitive unless --include-rr.
 Rules for --generalize COLUMN=RULE: bands:10 | bands:18,30,45,65 | top:90 | bottom:16 |
 month | year | rare:10 | prefix:3.
 
-Pseudonyms (FF3-1 format-preserving encryption) keep the format: the same value gives
-the same pseudonym under the same key and --context, digits stay digits. Values that do
-not fit (too short or long, stray characters) stop the command with their rows (or are
+Pseudonyms (FF1 format-preserving encryption, NIST SP 800-38G) keep the format: the
+same value gives the same pseudonym under the same key and --context, digits stay
+digits. Values that do not fit (under a million possible values, e.g. fewer than 6
+digits, or stray characters) stop the command with their rows (or are
 left blank with --invalid blank); they are never passed through. Cautions: the format
 (length, alphabet) is visible, equal values stay equal, and timestamps and other
 metadata are not encrypted. The key is never written into the project or the extract;
@@ -81,7 +82,7 @@ def register(sub) -> None:
                    help="blank these quasi-identifiers in records of classes below k")
     p.add_argument("--suppress-records", action="store_true", help="remove the records in classes below k")
     p.add_argument("--pseudonymize", nargs="+", default=[], metavar="COLUMN",
-                   help="identifier columns to replace by FF3-1 pseudonyms (needs --key-file or --new-key)")
+                   help="identifier columns to replace by FF1 pseudonyms (needs --key-file or --new-key)")
     key = p.add_mutually_exclusive_group()
     key.add_argument("--key-file", metavar="F", help="file holding the key (hex)")
     key.add_argument("--new-key", metavar="F", help="make a new random key and write it to F (never overwritten)")
@@ -205,7 +206,8 @@ def cmd_share(args) -> int:
         from dpdesk.project.sharing.column_protection import save_sharing_settings
 
         with Project.open(args.project) as project:  # the subgroup check warns about these columns
-            save_sharing_settings(project, k=options.k, quasi=options.quasi, sensitive=options.sensitive)
+            save_sharing_settings(project, k=options.k, quasi=options.quasi, sensitive=options.sensitive,
+                                  pseudonymised={c: pz.METHOD for c in extract.pseudonymised})
         if not args.json:
             print("Wrote " + " and ".join(str(p) for p in written) + ".")
     return 0

@@ -59,7 +59,8 @@ def test_remedies_pseudonyms_and_extract(project, tmp_path, capsys):
     shared = pd.read_csv(out_file, dtype=str, encoding="utf-8-sig")
     assert shared["student_no"].str.fullmatch(r"\d{8}").all()
     report = (tmp_path / "shared.disclosure-report.txt").read_text()
-    assert key.read_text().strip() not in report and "FF3-1" in report
+    assert key.read_text().strip() not in report and "FF1 format-preserving" in report and "FF3-1" not in report
+    assert "context 'dpdesk'" in report and "method='FF1'" in report  # what the key's holder needs besides the key
     # the same key again: the same pseudonyms (tables still join)
     again = tmp_path / "again.csv"
     code, _, err = run(capsys, "share", project, "--quasi", "age", "sex", "region", "--generalize",
@@ -68,6 +69,17 @@ def test_remedies_pseudonyms_and_extract(project, tmp_path, capsys):
     assert pd.read_csv(again, dtype=str, encoding="utf-8-sig")["student_no"].tolist() == shared["student_no"].tolist()
     with Project.open(project) as p:  # the stored data is unchanged
         assert p.dataset_frame("wave 1")["student_no"].iloc[0] == "30000000"
+        clear = p.dataset_frame("wave 1")["student_no"]
+    # the key's holder reads the extract back and decrypts it (FF1, as its report says)
+    from dpdesk.project.sharing import pseudonymize as pz
+
+    back = pz.reveal(shared["student_no"], pz.read_key(key), alphabet="digits", method="FF1")
+    assert set(back) <= set(clear.astype(str)) and len(set(back)) == shared["student_no"].nunique()
+    # the methods text names the method and cites the standard
+    code, out, err = run(capsys, "methods", project)
+    assert code == 0, err
+    assert "student_no was replaced by pseudonyms made with FF1 format-preserving encryption" in out
+    assert "Dworkin, 2016" in out and "NIST Special Publication 800-38G" in out and "FF3-1" not in out
 
 
 def test_errors_are_one_line(project, tmp_path, capsys):

@@ -1,4 +1,6 @@
-"""FF3-1 pseudonyms: test vectors, same value same pseudonym, bad values reported, keys."""
+"""Pseudonyms (FF1; old FF3-1 ones decrypt): same value same pseudonym, bad values reported, keys.
+
+NIST's FF1 samples are in test_fpe.py."""
 
 import os
 import stat
@@ -29,10 +31,12 @@ KEY = "EF4359D8D580AA4F7F036D6F04FC6A94"
 
 
 @pytest.mark.parametrize("alphabet, key, tweak, plain, cipher", VECTORS)
-def test_ff3_1_acvp_vectors_through_pseudonymize(alphabet, key, tweak, plain, cipher):
-    out = pz.pseudonymize(pd.Series([plain]), key, alphabet=alphabet, tweak=tweak)
-    assert out.values.tolist() == [cipher]
-    assert pz.reveal(out.values, key, alphabet=alphabet, context="", ).iloc[0] != plain  # other tweak: no match
+def test_ff3_1_acvp_vectors_still_decrypt_old_pseudonyms(alphabet, key, tweak, plain, cipher):
+    from dpdesk.project.sharing import fpe
+
+    assert fpe.ff3_1_decrypt(key, cipher, alphabet=alphabet, tweak_hex=tweak) == plain
+    out = pz.pseudonymize(pd.Series([plain]), key, alphabet=alphabet)
+    assert out.method == "FF1" and out.values.tolist() != [cipher]  # new pseudonyms are FF1
 
 
 @pytest.mark.parametrize("key, tweak, plain, cipher", LETTERS)
@@ -72,22 +76,26 @@ def test_bad_values_are_reported_by_row_and_never_passed_through():
     with pytest.raises(pz.PseudonymError) as info:
         pz.pseudonymize(ids, KEY, alphabet="digits", column="student", row_offset=2)
     msg = str(info.value)
-    assert "row 3: 5 characters; FF3-1 needs 6 to 56" in msg
+    assert "row 3: 5 characters; FF1 needs 6 to 1,000" in msg
     assert "row 4: the character '-' at position 5" in msg
     assert "12345" not in msg and "2024-0018" not in msg  # the values themselves are not printed
     out = pz.pseudonymize(ids, KEY, alphabet="digits", invalid="blank", row_offset=2)
     assert out.values.iloc[1] is None and out.values.iloc[2] is None
     assert [p.row for p in out.blanked] == [3, 4]
     assert out.values.iloc[0] == out.values.iloc[3] != "20240017"
-    too_long = pd.Series(["1" * 57])
-    with pytest.raises(pz.PseudonymError, match="57 characters"):
+    too_long = pd.Series(["1" * 1001])
+    with pytest.raises(pz.PseudonymError, match="1001 characters"):
         pz.pseudonymize(too_long, KEY)
 
 
-def test_length_bounds_follow_ff3_1():
-    assert pz.length_bounds(10) == (6, 56)
-    assert pz.length_bounds(36) == (4, 36)
-    assert pz.length_bounds(62) == (4, 32)
+def test_length_bounds_follow_ff1_and_old_ff3_1():
+    assert pz.length_bounds(10) == (6, 1000)
+    assert pz.length_bounds(36) == (4, 1000)
+    assert pz.length_bounds(62) == (4, 1000)
+    assert pz.length_bounds(10, "FF3-1") == (6, 56)
+    assert pz.length_bounds(36, "FF3-1") == (4, 36)
+    assert pz.length_bounds(62, "FF3-1") == (4, 32)
+    assert pz.pseudonymize(pd.Series(["1" * 80]), KEY).values.str.len().tolist() == [80]  # FF3-1 stopped at 56
 
 
 def test_keys_are_generated_once_read_back_and_never_shown(tmp_path):

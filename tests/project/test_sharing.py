@@ -134,7 +134,8 @@ def test_export_csv_xlsx_sav_with_report_and_no_key(tmp_path):
     rows = report_rows(ex, source="w1.csv")
     text = "\n".join(f"{a} {b}" for a, b in rows)
     assert KEY not in text and KEY.lower() not in text
-    assert "protected at the source" in text and "FF3-1" in text and "timestamps" in text
+    assert "protected at the source" in text and "FF1 format-preserving" in text and "timestamps" in text
+    assert "FF3-1" not in text and "methods text" in text and "Dworkin, 2016" in text
     assert "k = 3" in text and "left out (direct identifiers) email" in text
 
     files = export_extract(ex, tmp_path / "share.csv", source="w1.csv")

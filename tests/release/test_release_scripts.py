@@ -26,7 +26,8 @@ def test_the_lock_pins_pyinstaller_and_every_runtime_dependency():
     pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", lock, re.M))
     names = {n.lower().replace("_", "-") for n in pins}
     for name in ("pyinstaller", "pyside6-essentials", "numpy", "scipy", "pandas", "matplotlib", "opendp",
-                 "dp-accounting", "openpyxl", "xlsxwriter", "pyreadstat", "ff3", "pytest", "pytest-qt"):
+                 "dp-accounting", "openpyxl", "xlsxwriter", "pyreadstat", "ff3", "libffx", "cryptography",
+                 "pytest", "pytest-qt"):
         assert name in names, f"constraints.txt does not pin {name}"
     assert not any(n.lower() == "dpdesk" for n in pins)
 

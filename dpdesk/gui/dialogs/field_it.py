@@ -96,6 +96,9 @@ class FieldDialog(QDialog):
         self.format = name(QComboBox(), self.tr("Format"), self.tr("The survey platform's import format"))
         self.languages = name(QListWidget(), self.tr("Languages"), self.tr("The languages of the respondent text"))
         self.languages.setMaximumHeight(70)
+        from dpdesk.gui.widgets import cell_choices
+
+        cell_choices.install(self.languages)  # one click anywhere on a language ticks it (not only its square)
         from dpdesk.project.fielding.texts import LANGUAGES, language_name
         from dpdesk.project.languages import CHECK_NOTE, review_summary
 

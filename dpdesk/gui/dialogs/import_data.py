@@ -136,6 +136,11 @@ class ImportDialog(QDialog):
                              "Keep columns that look like e-mail addresses, names or IP addresses (left out by default)")
         self.keep_ids.toggled.connect(self.reread)
         grid.addWidget(self.keep_ids, 1, 6, 1, 2)
+        self.no_header = name(QCheckBox("No header row"), "No header row",
+                              "The file has no header row: its first row is a respondent. The columns are then "
+                              "named column_1, column_2, ...")
+        self.no_header.toggled.connect(self._on_no_header)
+        grid.addWidget(self.no_header, 2, 0, 1, 2)
         self.report = note(object_name="importReport")
         self.report.setAccessibleName("What was detected")
         self.report.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -215,6 +220,9 @@ class ImportDialog(QDialog):
         self.dataset_name.setText(free_dataset_name(self.taken, Path(path).name))
         for combo in self.combos.values():
             combo.setCurrentIndex(0)
+        self.no_header.blockSignals(True)  # a new file starts from what is detected
+        self.no_header.setChecked(False)
+        self.no_header.blockSignals(False)
         self._fill_sheets()
         self.reread()
 
@@ -236,9 +244,16 @@ class ImportDialog(QDialog):
     def overrides(self) -> dict:
         """The settings the researcher changed (the rest are detected)."""
         out = {k: c.currentData() for k, c in self.combos.items() if c.currentData() is not None}
+        if self.no_header.isChecked():
+            out["header_rows"] = 0
         if self.keep_ids.isChecked():
             out["keep_identifiers"] = True
         return out
+
+    def _on_no_header(self, checked: bool) -> None:
+        """The box wins over the header rows chosen (the same as choosing "none" there)."""
+        self.combos["header_rows"].setEnabled(not checked)
+        self.reread()
 
     def reread(self, *_args) -> None:
         if not self.path:
@@ -315,6 +330,8 @@ class ImportDialog(QDialog):
         self._update_buttons()
 
     def show_table(self, table, found: dict | None = None) -> None:
+        from html import escape
+
         self.table = table
         r = table.report
         self.preview_model.set_frame(table.frame, value_labels=r.value_labels, first_row=r.first_data_row,
@@ -328,10 +345,12 @@ class ImportDialog(QDialog):
         lines = [f"<b>{r.n_rows:,} rows, {r.n_columns} columns</b> — {r.format.upper()}"
                  + (f", {r.platform} export" if r.platform else "")]
         if r.excluded_columns:
-            lines.append("Left out: " + "; ".join(f"<b>{e['column']}</b> ({e['reason']})" for e in r.excluded_columns)
+            lines.append("Left out: " + "; ".join(f"<b>{escape(str(e['column']), quote=False)}</b> ({e['reason']})"
+                                                  for e in r.excluded_columns)
                          + ". To keep them, tick <i>Keep identifier columns</i>.")
         # the reader's own note on the left-out columns names the command line and Python too: said above
-        lines += [f"Note: {w}" for w in r.warnings if not w.startswith("Left out ")][:4]
+        # names and values from the file are text, never markup
+        lines += [f"Note: {escape(w, quote=False)}" for w in r.warnings if not w.startswith("Left out ")][:4]
         self.report.setText("<br>".join(lines))
         self.progress.setValue(1000)
         self.status.setText("Read. Check the preview, map the items, then import.")
@@ -382,6 +401,8 @@ class ImportDialog(QDialog):
         for combo in self.combos.values():
             combo.setEnabled(not (busy and self._phase == "store") and (combo is not self.combos["sheet"]
                                                                          or combo.count() > 1))
+        if self.no_header.isChecked():
+            self.combos["header_rows"].setEnabled(False)
 
     def done(self, result: int) -> None:  # noqa: D401 - Qt API
         """Closing cancels a running job and waits for it (a cancelled save is rolled back)."""

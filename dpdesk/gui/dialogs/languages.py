@@ -293,7 +293,7 @@ class LanguagesDialog(QDialog):
         for lang in languages or [self.current]:
             saved = self.L.respondent_text_in(self.project, self.item_name, lang)
             if lang == self.current:  # what is on screen, saved or not
-                cards.append((self.question.text().strip() or saved.title, self.card.toPlainText()))
+                cards.append((saved.title, self.card.toPlainText()))  # the title never repeats the question
             else:
                 cards.append((saved.title, saved.card))
         self.status.setText(self.tr("Saving the card…"))

@@ -3,7 +3,7 @@
 It builds the main window, makes the example project (the bundled student survey with its
 three items) in a temporary folder and opens it, estimates every item, saves a plot as PNG,
 SVG and PDF (matplotlib), writes a PDF instruction card and a Word report, draws noise through
-OpenDP, and releases one noisy count into the ledger and writes its receipt as a QR code. The
+OpenDP, checks FF1 pseudonyms against NIST's sample 1, and releases one noisy count into the ledger and writes its receipt as a QR code. The
 installer and CI run it.
 """
 
@@ -83,6 +83,7 @@ def _exercise(app, window, tmp: Path) -> int:
     _check(b"/FontFile" in data, "the instruction card embeds no font (are fonts installed?)")
     _check_word_report(window.project, tmp / "report.docx")
     _check_noise()
+    _check_pseudonyms()
     _check_receipt(window.project, tmp / "receipt.png")
     window.close()
     _check(window.project is None, "the project did not close with the window")
@@ -107,6 +108,18 @@ def _check_noise() -> None:
 
     noisy = laplace_counts([10, 20, 30], 1.0)
     _check(len(noisy) == 3 and all(float(v).is_integer() for v in noisy), "OpenDP did not return integer noise")
+
+
+def _check_pseudonyms() -> None:
+    """NIST's FF1 sample 1 through dpdesk's FF1 (a frozen build must carry libffx and cryptography's AES), and
+    one old FF3-1 pseudonym decrypted (ff3, kept for the key's holder)."""
+    from dpdesk.project.sharing import fpe
+
+    key = bytes.fromhex("2B7E151628AED2A6ABF7158809CF4F3C")
+    _check(fpe.ff1_encrypt(key, "0123456789", alphabet="digits") == "2433477484",
+           "FF1 does not give NIST's sample 1 (pseudonyms would be wrong)")
+    _check(fpe.ff3_1_decrypt("2DE79D232DF5585D68CE47882AE256D6", "8901801106", alphabet="digits",
+                             tweak_hex="CBD09280979564") == "3992520240", "old FF3-1 pseudonyms no longer decrypt")
 
 
 def _check_receipt(project, path: Path) -> None:

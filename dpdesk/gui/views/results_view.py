@@ -32,6 +32,7 @@ from dpdesk.gui.widgets.document_view import DocumentView
 from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars, set_plot_style
 from dpdesk.gui.widgets.not_mapped import NotMappedBar
 from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
+from dpdesk.gui.widgets import cell_choices
 from dpdesk.gui.widgets.common import name
 from dpdesk.project.number_style import NumberStyle
 from dpdesk.gui.shell.worker import JobRunner
@@ -224,6 +225,8 @@ class ResultsView(QWidget):
         self.direct.setWordWrap(False)  # a question on one line, shortened with "…" (the tooltip has it all)
         self.direct.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.direct.setMaximumHeight(120)
+        cell_choices.install(self.direct)  # one Tab stop; a click, Space or F2 opens a row's choice
+        self.direct.itemChanged.connect(self._on_direct)
         self.state = QLabel()
         self.state.setObjectName("resultsState")
         self.state.setAccessibleName("Results state")
@@ -291,9 +294,10 @@ class ResultsView(QWidget):
 
     # ------------------------------------------------------------------ options
     def options(self) -> Options:
-        direct = tuple((self.direct.item(r, 0).data(Qt.ItemDataRole.UserRole),
-                        self.direct.cellWidget(r, 1).currentData())
-                       for r in range(self.direct.rowCount()) if self.direct.cellWidget(r, 1).currentData())
+        chosen = [(self.direct.item(r, 0), self.direct.item(r, 1)) for r in range(self.direct.rowCount())]
+        direct = tuple((item.data(Qt.ItemDataRole.UserRole), column.data(Qt.ItemDataRole.UserRole))
+                       for item, column in chosen if item is not None and column is not None
+                       and column.data(Qt.ItemDataRole.UserRole))
         by = self.by.currentData()
         by_dataset = by == DATASETS
         by = None if by_dataset else by
@@ -379,6 +383,7 @@ class ResultsView(QWidget):
 
         preset = {it["name"]: it.get("direct_column") for it in ITEMS}
         items = [it for it in project.items() if it.design.is_binary] if project is not None else []
+        self.direct.blockSignals(True)  # filling: no recompute per cell
         self.direct.setRowCount(len(items))
         from PySide6.QtWidgets import QTableWidgetItem
 
@@ -390,15 +395,17 @@ class ResultsView(QWidget):
             cell.setData(Qt.ItemDataRole.UserRole, it.name)
             cell.setToolTip(f"{item_label(it, short)} (item {it.name})")
             self.direct.setItem(r, 0, cell)
-            combo = name(QComboBox(), f"Direct column of {it.name}", "The column where this question was asked directly")
-            combo.addItem(NONE, None)
-            for c in columns:
-                if c != it.column:
-                    combo.addItem(labels.choice(c), c)  # "Q7 — Did you ever cheat? (asked directly)"
-            combo.setCurrentIndex(max(0, combo.findData(preset.get(it.name))))
-            combo.currentIndexChanged.connect(self.recompute)
-            self.direct.setCellWidget(r, 1, combo)
-            QWidget.setTabOrder(self.direct.cellWidget(r - 1, 1) if r else self.direct, combo)  # Tab: top to bottom
+            choice = cell_choices.choice_item(  # a cell, not a widget: the table stays one Tab stop
+                QTableWidgetItem(), [(NONE, None)] + [(labels.choice(c), c) for c in columns if c != it.column],
+                f"Direct column of {it.name}")  # "Q7 — Did you ever cheat? (asked directly)"
+            choice.setToolTip("The column where this question was asked directly (click, Space or F2 to choose)")
+            cell_choices.choose(choice, preset.get(it.name))
+            self.direct.setItem(r, 1, choice)
+        self.direct.blockSignals(False)
+
+    def _on_direct(self, item) -> None:
+        if item.column() == 1:
+            self.recompute()
 
     # ------------------------------------------------------------------ computing
     def recompute(self, *_args) -> None:

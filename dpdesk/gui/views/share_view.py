@@ -418,10 +418,12 @@ class ShareView(QWidget):
     def _remember_sharing(self) -> None:
         """The extract's k and roles go into the project: the Results view warns about them."""
         from dpdesk.project.sharing.column_protection import save_sharing_settings
+        from dpdesk.project.sharing.pseudonymize import METHOD
 
         if self.project is not None and not self.project.closed and self.extract is not None:
             o = self.extract.options
-            save_sharing_settings(self.project, k=o.k, quasi=o.quasi, sensitive=o.sensitive)
+            save_sharing_settings(self.project, k=o.k, quasi=o.quasi, sensitive=o.sensitive,
+                                  pseudonymised={c: METHOD for c in self.extract.pseudonymised})
 
     def _on_failed(self, exc) -> None:
         self.error_box = show_error(exc, self)

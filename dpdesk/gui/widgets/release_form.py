@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
     QRadioButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -152,6 +153,9 @@ class ReleaseForm(QWidget):
         self.mechanism.addItem("Laplace (pure ε)", "laplace")
         self.mechanism.addItem("Gaussian (needs a budget with δ)", "gaussian")
         self.mechanism.setAccessibleName("Noise")
+        self.mechanism.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.mechanism.setMinimumContentsLength(16)  # narrow windows: the list still shows the whole words
+        self.mechanism.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         size = QGroupBox("Privacy and accuracy")
         sform = QFormLayout(size)
         sform.addRow(self.by_cost, self.epsilon)

@@ -200,6 +200,29 @@ class MeaningPage(QWizardPage):
 
     def _on_loaded(self, _module) -> None:
         self._words()
+        if self.runner.running:
+            self._show_expected()  # the simulation is still running: the analytic preview meanwhile
+
+    def _show_expected(self) -> None:
+        """The analytic preview at once: the guess and its expected 95% interval (Wald, from the expected
+        information: ``rr.expected_halfwidth``), for a simple random sample like the simulated surveys."""
+        if not prewarm.loaded(PLANNING):
+            return  # first use: shown when the planning figures are loaded (``_on_loaded``)
+        import numpy as np
+
+        from dpdesk.mechanisms import rr
+
+        d = self.draft
+        try:
+            design = d.design()
+            guess = np.atleast_1d(np.asarray(d.guessed_prevalence(design), float))
+            half = np.atleast_1d(np.asarray(rr.expected_halfwidth(design, d.planned_n, d.guessed_prevalence(design)),
+                                            float))
+        except DpdeskError:
+            return
+        labels = ("prevalence",) if design.is_binary else tuple(design.categories)
+        self.plot.show_expected(labels, tuple(guess), tuple(np.clip(guess - half, 0, 1)),
+                                tuple(np.clip(guess + half, 0, 1)), d.planned_n)
 
     def start_preview(self) -> None:
         self.timer.stop()
@@ -211,6 +234,7 @@ class MeaningPage(QWizardPage):
             show_problem(self.problem, str(exc))
             return
         self.runner.start(simulate_surveys, design, d.planned_n, guess, self.runs, self.seed)
+        self._show_expected()  # at once; the simulated surveys refine it in a few seconds
 
     def _on_preview(self, preview) -> None:
         self.progress.setValue(90)  # drawing: the bar is full only once the plot is there

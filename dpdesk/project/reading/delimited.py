@@ -92,6 +92,18 @@ def read_text(path: str, report, overrides: dict, progress):
                         f"({choose('decimal', '.')}).")
     report.decimal = decimal
     lay = platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))
+    if lay.platform is None and overrides.get("header_rows") is None:
+        from dpdesk.project.reading import header_rows
+
+        block = header_rows.group_row(rows, 0, skipped + (1 if hint else 0) + 1)  # group names above the names
+        if block is not None:
+            lay = header_rows.apply(block, lay)
+    if overrides.get("header_rows") is None and lay.platform is None and lay.header_rows == 1:
+        from dpdesk.project.reading import headerless
+
+        reason = headerless.likely_no_header(rows)
+        if reason:
+            lay.warnings.append(headerless.warning(reason, skipped + (1 if hint else 0) + 1))
     text_columns = _text_columns(rows[lay.header_rows:], decimal)
     above = lay.header_rows + (1 if hint else 0)  # the "sep=" line is one more row above the data
     named = len(rows[lay.header_rows - 1]) if lay.header_rows else None  # fields of the (last) header row

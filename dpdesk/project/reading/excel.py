@@ -12,7 +12,8 @@ empty space. A stray entry far from the table (a lone value with nothing else in
 column, beyond a blank row or column, such as an "x" typed at XFD3000) is left out with a
 warning naming the cell and its value; a sheet whose remaining values still span more than
 :data:`MAX_CELLS` cells (rows x columns) is refused with the place of the farthest value.
-Malformed XML in any part is a :class:`DataError` naming the part.
+Malformed XML in any part, whichever parser finds it (the standard library's, expat or lxml's),
+is a :class:`DataError` naming the part.
 """
 
 from __future__ import annotations
@@ -145,11 +146,27 @@ class _xml_errors:
         return self
 
     def __exit__(self, kind, exc, tb):
-        from xml.etree.ElementTree import ParseError
-
-        if kind is not None and issubclass(kind, ParseError):
+        if kind is not None and is_xml_error(exc):
             raise malformed_xml(self.path, exc) from None
         return False
+
+
+def is_xml_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is an XML parser's error (malformed input), not a bug in dpdesk.
+
+    The standard library's ``ParseError`` and lxml's ``XMLSyntaxError`` (openpyxl parses
+    with lxml when it is installed, as it is for python-docx) are both ``SyntaxError``
+    subclasses; expat's ``ExpatError`` is not. A real ``SyntaxError`` (from compiling
+    Python) is none of these.
+    """
+    import sys
+    from xml.etree.ElementTree import ParseError
+    from xml.parsers.expat import ExpatError
+
+    if isinstance(exc, (ParseError, ExpatError)):
+        return True
+    lxml = sys.modules.get("lxml.etree")
+    return lxml is not None and isinstance(exc, (lxml.LxmlSyntaxError, lxml.LxmlError))
 
 
 def malformed_xml(path: str, exc) -> DataError:
@@ -220,8 +237,9 @@ def read_workbook(path: str, report, overrides: dict, progress):
         report.warnings.append(f"The workbook has {len(sheets)} sheets; read the first, "
                                f"'{sheet}'. If the data are on another sheet, {choose('sheet', sheets[-1])}.")
     progress(0.1)
+    merges: list = []
     with _xml_errors(path):
-        raw = _sheet_rows(path, sheet, progress, report)
+        raw = _sheet_rows(path, sheet, progress, report, merges)
     progress(0.8)
     if raw.shape[0] == 0 or raw.shape[1] == 0:
         raise DataError(f"{name}: sheet '{sheet}' is empty. Choose the sheet with the data "
@@ -242,9 +260,37 @@ def read_workbook(path: str, report, overrides: dict, progress):
             raw, lead = raw.iloc[title:], lead + title
     rows = [[_text(v) for v in raw.iloc[i].tolist()] for i in range(min(4, len(raw)))]
     lay = platforms.layout(rows, overrides.get("platform"), overrides.get("header_rows"))
+    if lay.platform is None and overrides.get("header_rows") != 0:
+        block = _header_block(raw, merges, lead, lay, overrides.get("header_rows"))
+        if block is None and overrides.get("header_rows") is None and lay.header_rows == 1:
+            from dpdesk.project.reading import headerless
+
+            reason = headerless.likely_no_header([[_text(v) for v in raw.iloc[i].tolist()]
+                                                  for i in range(min(headerless.SAMPLE + 1, len(raw)))])
+            if reason:
+                lay.warnings.append(headerless.warning(reason, lead + 1))
+        lay = block or lay
     frame = raw.iloc[lay.header_rows:].reset_index(drop=True).infer_objects()
     frame = _numbers_from_text(frame)
     return delimited.name_columns(frame, lay, report, name, skipped=lead)
+
+
+def _header_block(raw, merges: list, lead: int, plain, wanted: int | None = None):
+    """A layout for a header of several rows (:mod:`header_rows`: merged cells, or a group row), or None.
+
+    ``raw`` starts at the first header row, which is row ``lead + 1`` of the sheet. ``wanted``:
+    the header rows the user set (the block is used only when it has that many rows).
+    """
+    from dpdesk.project.reading import header_rows
+
+    top = [[_text(v) for v in raw.iloc[i].tolist()] for i in range(min(30, len(raw)))]
+    cells = [[""] * raw.shape[1]] * lead + top  # from the sheet's row 1, as the merged ranges count
+    found = header_rows.from_merges(cells, merges, lead) if merges else None
+    if found is None and wanted is None:  # a guess from the text alone: never over the user's own count
+        found = header_rows.group_row(cells, lead)
+    if found is None or (wanted is not None and wanted != found.rows):
+        return None
+    return header_rows.apply(found, plain)
 
 
 def _blank_rows_above(raw) -> int:
@@ -254,14 +300,15 @@ def _blank_rows_above(raw) -> int:
     return int(rows.argmax()) if rows.any() else 0
 
 
-def _sheet_rows(path: str, sheet: str, progress, report=None):
+def _sheet_rows(path: str, sheet: str, progress, report=None, merges: list | None = None):
     """The sheet's cells (cached values of formulas) as a frame, from the cells that exist.
 
     openpyxl's XML reader gives the rows and cells present in the sheet's XML; the frame
     spans row 1 and column A to the last row and column holding a value (once stray far
     cells are left out: :func:`_leave_out_strays`), so a stale ``<dimension>`` neither drops
     rows nor adds empty ones, and the work and memory follow the values, not the sheet's
-    size. Progress is reported by rows.
+    size. Progress is reported by rows. ``merges`` (a list) receives the sheet's merged ranges
+    as 1-based ``(first row, first column, last row, last column)``.
     """
     import openpyxl
     import pandas as pd
@@ -273,18 +320,28 @@ def _sheet_rows(path: str, sheet: str, progress, report=None):
         total = max(1, int(worksheet.max_row or 0))  # the declared size: only for progress
         cells: dict[int, dict[int, object]] = {}
         count = 0
-        for number, row in _existing_rows(worksheet, workbook):
-            if number > MAX_ROWS:
-                raise DataError(f"{name}: sheet '{sheet}' has rows beyond Excel's last row "
-                                f"({MAX_ROWS:,}); the file is damaged. Save it again from Excel.")
-            values = {column: value for column, value in row if value is not None and value != ""}
-            if values:
-                cells[number] = values
-                count += len(values)
-                if count > MAX_CELLS:
-                    _too_large(name, sheet, number, max(max(v) for v in cells.values()), values)
-            if number % 2000 == 0:
-                progress(0.1 + 0.7 * min(1.0, number / total))
+        number = 0
+        try:
+            for number, row in _existing_rows(worksheet, workbook, merges):
+                if number > MAX_ROWS:
+                    raise DataError(f"{name}: sheet '{sheet}' has rows beyond Excel's last row "
+                                    f"({MAX_ROWS:,}); the file is damaged. Save it again from Excel.")
+                values = {column: value for column, value in row if value is not None and value != ""}
+                if values:
+                    cells[number] = values
+                    count += len(values)
+                    if count > MAX_CELLS:
+                        _too_large(name, sheet, number, max(max(v) for v in cells.values()), values)
+                if number % 2000 == 0:
+                    progress(0.1 + 0.7 * min(1.0, number / total))
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            if isinstance(exc, DataError) or getattr(exc, "_dpdesk_from_callback", False):
+                raise
+            where = f"after row {number:,}" if number else "before its first row"
+            raise DataError(f"{name}: sheet '{sheet}' is damaged: an entry of its XML {where} is not what a "
+                            f"spreadsheet program writes ({' '.join(str(exc).split())[:100]}; for example a merged "
+                            f"range that ends before it starts). Open it in Excel or LibreOffice and save it again "
+                            f"as .xlsx, or export the data as CSV.") from None
     finally:
         workbook.close()
     for warning in _leave_out_strays(cells):
@@ -338,12 +395,14 @@ def _leave_out_strays(cells: dict) -> list[str]:
     return warnings
 
 
-def _existing_rows(worksheet, workbook):
+def _existing_rows(worksheet, workbook, merges: list | None = None):
     """``(row number, [(column number, value), ...])`` for each row in the sheet's XML.
 
     Uses openpyxl's own sheet parser (what its read-only rows are made from, without the
     padding to the declared size); if a later openpyxl lacks it, its public rows after
-    ``reset_dimensions()`` (slower on sparse sheets, same values).
+    ``reset_dimensions()`` (slower on sparse sheets, same values, no merged ranges).
+    The parser reads ``<mergeCells>`` (after the rows) in the same pass: once the rows are
+    read, the merged ranges go into ``merges``.
     """
     try:
         from openpyxl.worksheet._reader import WorkSheetParser
@@ -360,6 +419,24 @@ def _existing_rows(worksheet, workbook):
     with source:
         for number, row in parser.parse():
             yield number, [(cell["column"], cell["value"]) for cell in row]
+    if merges is not None:
+        merges.extend(_merged_ranges(parser))
+
+
+def _merged_ranges(parser) -> list[tuple[int, int, int, int]]:
+    """The merged ranges the sheet parser found (at most 10,000, those touching the first 30 rows)."""
+    from openpyxl.utils.cell import range_boundaries
+
+    found = getattr(getattr(parser, "merged_cells", None), "mergeCell", None) or []
+    out = []
+    for cell in found[:10_000]:
+        try:
+            c0, r0, c1, r1 = range_boundaries(str(cell.ref))
+        except (TypeError, ValueError):
+            continue  # a malformed reference: not a merge dpdesk can use
+        if None not in (c0, r0, c1, r1) and r0 <= 30:
+            out.append((r0, c0, r1, c1))
+    return out
 
 
 def _too_large(name: str, sheet: str, height: int, width: int, values: dict) -> None:

@@ -88,9 +88,17 @@ def _refuse_duplicates(frame, report, name: str) -> None:
     column = dupes[0]
     places = [str(i + 1) for i, c in enumerate(frame.columns) if str(c) == column]
     more = f" (and {len(dupes) - 1} more duplicated name(s): {', '.join(dupes[1:4])})" if len(dupes) > 1 else ""
+    headerless = report.header_rows == 1 and any("looks like a respondent" in w for w in report.warnings)
+    try:
+        float(column)
+        headerless = headerless or report.header_rows == 1
+    except ValueError:
+        pass
+    hint = (" If the first row is a respondent (the file has no header row), tick \"No header row\" in the import "
+            "window (command line: --no-header; Python: header_rows=0)." if headerless else "")
     raise DataError(f"{name}: columns {', '.join(places)} are all named '{column}'{more}, so an item "
                     f"could not be found by its name. Rename them so that every column name "
-                    f"is different, then import again.")
+                    f"is different, then import again.{hint}")
 
 
 def _drop_blank_rows(frame, report):

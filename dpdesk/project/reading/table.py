@@ -275,9 +275,9 @@ def _guarded(path: str, work: Callable[[], Any]):
             raise
         raise DataError(f"{name}: {exc}") from exc
     except SyntaxError as exc:
-        from xml.etree.ElementTree import ParseError
+        from dpdesk.project.reading.excel import is_xml_error
 
-        if not isinstance(exc, ParseError):  # a real SyntaxError is a bug in dpdesk: let it show
+        if not is_xml_error(exc):  # a real SyntaxError is a bug in dpdesk: let it show
             raise
         if fmt_is_xlsx(path):
             from dpdesk.project.reading import excel

@@ -134,7 +134,28 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
 
         paragraphs += regression_paragraphs(project, c)
     paragraphs += _release_paragraphs(project, c)
+    if project is not None:
+        shared = _pseudonym_sentence(project, c)
+        if shared:
+            paragraphs.append(shared)
     return Methods(paragraphs, list(dict.fromkeys(keys)))
+
+
+def _pseudonym_sentence(project, c) -> str:
+    """The identifiers the last shared extract pseudonymised, and how (FF1, NIST SP 800-38G)."""
+    from dpdesk.project.sharing.column_protection import sharing_settings
+
+    pairs = sharing_settings(project).pseudonymised
+    if not pairs:
+        return ""
+    columns = ", ".join(column for column, _ in pairs)
+    methods = sorted({method for _, method in pairs})
+    how = " and ".join(m + (" (since withdrawn by NIST)" if m == "FF3-1" else "") for m in methods)
+    many = len(pairs) > 1
+    return (f"In the shared extract of the data, the direct identifier{'s' if many else ''} {columns} "
+            f"{'were' if many else 'was'} replaced by pseudonyms made with {how} format-preserving encryption "
+            f"({c('dworkin2016')}) under a secret AES key held by the research team: equal values keep equal "
+            f"pseudonyms, and only the key's holder can reverse them.")
 
 
 def _each_group(results, by: str) -> str:

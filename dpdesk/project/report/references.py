@@ -37,6 +37,10 @@ REFERENCES: dict[str, tuple[str, str]] = {
     "magder1997": ("Magder & Hughes, 1997",
                    "Magder, L. S., & Hughes, J. P. (1997). Logistic regression when the outcome is measured with "
                    "uncertainty. <i>American Journal of Epidemiology, 146</i>(2), 195–203."),
+    "dworkin2016": ("Dworkin, 2016",
+                    "Dworkin, M. (2016). <i>Recommendation for block cipher modes of operation: Methods for "
+                    "format-preserving encryption</i> (NIST Special Publication 800-38G). National Institute of "
+                    "Standards and Technology. https://doi.org/10.6028/NIST.SP.800-38G"),
     "heck2018": ("Heck & Moshagen, 2018",
                  "Heck, D. W., & Moshagen, M. (2018). RRreg: An R package for correlation and regression analyses "
                  "of randomized response data. <i>Journal of Statistical Software, 85</i>(2), 1–29."),

@@ -31,6 +31,8 @@ class SharingSettings:
     k: int | None = None
     quasi: tuple[str, ...] = ()
     sensitive: tuple[str, ...] = ()
+    #: (column, method) of the identifiers it pseudonymised ("FF1"; "FF3-1" in no new extract)
+    pseudonymised: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -81,14 +83,20 @@ def sharing_settings(project) -> SharingSettings:
     if not isinstance(value, dict):
         return SharingSettings()
     k = value.get("k")
+    pseudonyms = value.get("pseudonymised")
+    pairs = tuple((str(c), str(m)) for c, m in pseudonyms.items() if m in ("FF1", "FF3-1")
+                  ) if isinstance(pseudonyms, dict) else ()
     return SharingSettings(k if isinstance(k, int) and not isinstance(k, bool) and k >= 2 else None,
-                           tuple(_names(value.get("quasi"))), tuple(_names(value.get("sensitive"))))
+                           tuple(_names(value.get("quasi"))), tuple(_names(value.get("sensitive"))), pairs)
 
 
-def save_sharing_settings(project, *, k: int, quasi: Iterable[str], sensitive: Iterable[str]) -> None:
-    """Remember the k and roles of an extract just shared (the subgroup check uses them)."""
+def save_sharing_settings(project, *, k: int, quasi: Iterable[str], sensitive: Iterable[str],
+                          pseudonymised: dict[str, str] | None = None) -> None:
+    """Remember the k and roles of an extract just shared (the subgroup check uses them), and the method of
+    each column it pseudonymised (the methods text names it)."""
     _put(project, SHARING_KEY, {"k": int(k), "quasi": [str(c) for c in quasi],
-                                "sensitive": [str(c) for c in sensitive]})
+                                "sensitive": [str(c) for c in sensitive],
+                                "pseudonymised": {str(c): str(m) for c, m in (pseudonymised or {}).items()}})
 
 
 def protection(project) -> Protection:

@@ -56,6 +56,7 @@ class Step:
     detail: str
     description: str
     changed: int = 0
+    context: str | None = None  # pseudonyms: the context (FF1's tweak), public like the method, needed to decrypt
 
 
 @dataclass
@@ -346,7 +347,7 @@ class Extract:
 
     def pseudonymize(self, column: str, key: str, *, alphabet: str = "auto", context: str = pz.DEFAULT_CONTEXT,
                      invalid: str = "raise", row_offset: int = 0) -> Step:
-        """Replace ``column`` by FF3-1 pseudonyms (:func:`pseudonymize.pseudonymize`); it is then shared."""
+        """Replace ``column`` by FF1 pseudonyms (:func:`pseudonymize.pseudonymize`); it is then shared."""
         series = self._column(column)
         result = pz.pseudonymize(series, key, alphabet=alphabet, context=context, invalid=invalid,
                                  column=column, row_offset=row_offset)
@@ -354,7 +355,8 @@ class Extract:
         blanked = {**self._now.blanked, column: [p.row for p in result.blanked]} if result.blanked else None
         note = f"; {len(result.blanked)} value(s) that did not fit left blank" if result.blanked else ""
         step = Step("pseudonymise", column, result.alphabet,
-                    f"{column}: FF3-1 pseudonyms over {result.alphabet} (key not stored){note}", len(series))
+                    f"{column}: {result.method} pseudonyms over {result.alphabet} (key not stored){note}", len(series),
+                    context)
         return self._push(frame, step, pseudonymised={**self._now.pseudonymised, column: result.alphabet},
                           blanked=blanked)
 

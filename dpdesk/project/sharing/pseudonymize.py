@@ -1,22 +1,25 @@
-"""Pseudonyms for identifier columns by format-preserving encryption (FF3-1).
+"""Pseudonyms for identifier columns by format-preserving encryption (FF1).
 
-FF3-1 (NIST SP 800-38G Rev. 1, 2019 draft; the ``ff3`` package, AES with a 56-bit
-tweak) encrypts a string of digits into another string of digits of the same length,
-and likewise over the alphabets 0-9a-z, 0-9A-Z and 0-9a-zA-Z. Under one key and one
-*context* (which fixes the tweak), the same value always gets the same pseudonym, so
-pseudonymised tables still join, and the key's holder can decrypt.
+FF1 (NIST SP 800-38G; :mod:`dpdesk.project.sharing.fpe`) encrypts a string of digits into
+another string of digits of the same length, and likewise over the alphabets 0-9a-z, 0-9A-Z
+and 0-9a-zA-Z. Under one key and one *context* (the tweak: the context's UTF-8 bytes), the
+same value always gets the same pseudonym, so pseudonymised tables still join, and the key's
+holder can decrypt (:func:`reveal`). dpdesk made FF3-1 pseudonyms before FF3-1 was withdrawn
+(SP 800-38G Rev. 1, second public draft, February 2025); :func:`reveal` with
+``method="FF3-1"`` still decrypts them, with a note that the method is withdrawn.
 
 Rules kept here:
 
 * The key is read from a file the researcher keeps (hex, 128, 192 or 256 bits) and is
   never written into the project, an export or a report. :func:`generate_key` writes a
   new 256-bit key from ``secrets`` to a file readable by its owner only.
-* Values that do not fit the format (characters outside the alphabet, or a length
-  outside FF3-1's bounds: at least ``ceil(log_radix 10^6)`` characters, e.g. 6 digits,
-  so the domain has at least a million values; at most ``2 floor(96 / log2 radix)``) are
-  reported by row and never passed through in clear or changed silently: the whole
-  column is refused (:class:`PseudonymError`) unless ``invalid="blank"`` asks for them
-  to be left blank, which the disclosure report then states.
+* Values that do not fit the format (characters outside the alphabet, or a domain below
+  FF1's minimum of 10^6 values: fewer than ``min_length(radix)`` characters, e.g. 6 digits,
+  or more than :data:`fpe.MAX_LENGTH`) are reported by row and never passed through in clear,
+  padded or changed silently: the whole column is refused (:class:`PseudonymError`) unless
+  ``invalid="blank"`` asks for them to be left blank, which the disclosure report then
+  states. (Padding a short value would make a pseudonym that no longer decrypts to the
+  value, and would link every padded value to its length.)
 * Blank cells stay blank.
 
 Cautions (also in the help): a pseudonym keeps the value's length and alphabet (a
@@ -31,30 +34,43 @@ import math
 import os
 import secrets
 import string
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from dpdesk.errors import DataError
+from dpdesk.project.sharing import fpe
+from dpdesk.project.sharing.fpe import (  # noqa: F401 - the public names of pseudonyms
+    ALPHABETS,
+    FF1,
+    FF3_1,
+    WITHDRAWN_NOTE,
+    PseudonymError,
+    ff1_decrypt,
+    ff1_encrypt,
+)
 
-ALPHABETS = {
-    "digits": string.digits,
-    "lower": string.digits + string.ascii_lowercase,
-    "upper": string.digits + string.ascii_uppercase,
-    "alnum": string.digits + string.ascii_lowercase + string.ascii_uppercase,
-}
 DEFAULT_CONTEXT = "dpdesk"
+METHOD = FF1  # what new pseudonyms are made with
+METHODS = (FF1, FF3_1)
 
 
-class PseudonymError(DataError):
-    """Values that cannot be pseudonymised, listed by row, or a bad key."""
+class WithdrawnMethod(UserWarning):
+    """Pseudonyms made with a method NIST has withdrawn (FF3-1) were decrypted."""
 
 
-def length_bounds(radix: int) -> tuple[int, int]:
-    """FF3-1's message lengths for ``radix``: radix^min >= 10^6 and min..2*floor(96/log2 radix)."""
-    return math.ceil(6 / math.log10(radix) - 1e-12), 2 * math.floor(96 / math.log2(radix))
+def length_bounds(radix: int, method: str = FF1) -> tuple[int, int]:
+    """The lengths a value may have at ``radix``.
+
+    FF1: at least ``fpe.min_length(radix)`` (``radix**n >= 10^6``, exact integers), at most
+    :data:`fpe.MAX_LENGTH`. FF3-1 (old pseudonyms): ``radix**min >= 10^6`` and at most
+    ``2 floor(96 / log2 radix)``.
+    """
+    if method == FF3_1:
+        return math.ceil(6 / math.log10(radix) - 1e-12), 2 * math.floor(96 / math.log2(radix))
+    return fpe.min_length(radix), fpe.MAX_LENGTH
 
 
 def generate_key(path) -> Path:
@@ -91,8 +107,14 @@ def read_key(path) -> str:
     return text
 
 
+def ff1_tweak(context: str) -> bytes:
+    """The FF1 tweak of a context text: its UTF-8 bytes (public, like the context; any FF1 program can use it)."""
+    return str(context).encode("utf-8")
+
+
 def tweak_for(context: str) -> str:
-    """The 56-bit FF3-1 tweak (14 hex digits) of a context text: the first 7 bytes of its SHA-256."""
+    """The 56-bit FF3-1 tweak (14 hex digits) of a context, as older dpdesk made it: the first 7 bytes of
+    the SHA-256 of ``"dpdesk pseudonym:" + context`` (to decrypt old pseudonyms)."""
     return hashlib.sha256(f"dpdesk pseudonym:{context}".encode("utf-8")).hexdigest()[:14]
 
 
@@ -130,7 +152,8 @@ def _problem(text: str, alphabet: str, lo: int, hi: int) -> str | None:
         what = "a space" if ch.isspace() else f"the character {ch!r}"
         return f"{what} at position {i + 1} (only {_describe(alphabet)} can be pseudonymised)"
     if not lo <= len(text) <= hi:
-        return f"{len(text)} characters; FF3-1 needs {lo} to {hi} with this alphabet"
+        return (f"{len(text)} characters; FF1 needs {lo} to {hi:,} with this alphabet (at least a million "
+                f"possible values, NIST SP 800-38G Rev. 1)")
     return None
 
 
@@ -142,24 +165,25 @@ def _describe(alphabet: str) -> str:
 
 @dataclass
 class Pseudonyms:
-    """The pseudonymised column, the alphabet used, and the rows left blank (``invalid="blank"``)."""
+    """The pseudonymised column, the alphabet used, the rows left blank (``invalid="blank"``) and the method."""
 
     values: pd.Series
     alphabet: str
     blanked: list[Problem]
+    method: str = METHOD
 
 
 def pseudonymize(series: pd.Series, key: str, *, alphabet: str = "auto", context: str = DEFAULT_CONTEXT,
                  invalid: str = "raise", column: str | None = None, row_offset: int = 0,
-                 tweak: str | None = None) -> Pseudonyms:
-    """FF3-1 pseudonyms of ``series`` under the hex ``key`` (see the module docstring).
+                 tweak: bytes | None = None) -> Pseudonyms:
+    """FF1 pseudonyms of ``series`` under the hex ``key`` (see the module docstring).
 
     ``alphabet`` is ``"digits"``, ``"upper"``, ``"lower"``, ``"alnum"`` or ``"auto"`` (the
     smallest that fits the values). Rows in messages are ``index label + row_offset``
-    (pass the import's first data row to get the file's row numbers). The result is text.
-    ``tweak`` (14 hex digits) overrides the tweak derived from ``context`` (for test vectors).
+    (pass the import's first data row to get the file's row numbers). The result is text,
+    marked with its method (``values.attrs["dpdesk_pseudonyms"]``) so :func:`reveal` knows it.
+    ``tweak`` (bytes) overrides the tweak made from ``context`` (for test vectors).
     """
-    FF3Cipher = _cipher_class()
     name = column or str(series.name)
     if invalid not in ("raise", "blank"):
         raise PseudonymError(f"invalid must be 'raise' or 'blank' (got {invalid!r}).")
@@ -174,7 +198,8 @@ def pseudonymize(series: pd.Series, key: str, *, alphabet: str = "auto", context
     out = np.empty(len(uniques) + 1, dtype=object)  # last slot: blank
     out[-1] = None
     bad: dict[int, str] = {}
-    cipher = FF3Cipher.withCustomAlphabet(key, tweak or tweak_for(context), chars)
+    cipher = fpe.cipher(_key_bytes(key), chars)
+    tweak = ff1_tweak(context) if tweak is None else bytes(tweak)
     for j, text in enumerate(texts):
         if text is None:
             out[j] = None
@@ -184,7 +209,7 @@ def pseudonymize(series: pd.Series, key: str, *, alphabet: str = "auto", context
             bad[j] = reason
             out[j] = None
         else:
-            out[j] = cipher.encrypt(text)
+            out[j] = cipher.encrypt(text, tweak=tweak)
     problems = []
     if bad:
         where = np.flatnonzero(np.isin(codes, list(bad)))
@@ -197,24 +222,64 @@ def pseudonymize(series: pd.Series, key: str, *, alphabet: str = "auto", context
                                  f"passed through: {listed}{more}. Correct them in the data, choose a wider "
                                  f"alphabet, or leave them blank (--invalid blank).")
     mapped = out[np.where(codes < 0, len(uniques), codes)]
-    return Pseudonyms(pd.Series(mapped, index=series.index, name=series.name, dtype=object), alphabet, problems)
+    values = pd.Series(mapped, index=series.index, name=series.name, dtype=object)
+    values.attrs["dpdesk_pseudonyms"] = {"method": METHOD, "alphabet": alphabet}
+    return Pseudonyms(values, alphabet, problems)
 
 
-def _cipher_class():
+def _key_bytes(key) -> bytes:
+    """The AES key of a hex key (as :func:`read_key` gives it), or the bytes given."""
+    if isinstance(key, (bytes, bytearray)):
+        return bytes(key)
     try:
-        from ff3 import FF3Cipher
-    except ImportError:
-        raise PseudonymError("Pseudonymisation needs the ff3 package (FF3-1 encryption), which is not "
-                             "installed. Install it with: pip install 'ff3>=1.0'.") from None
-    return FF3Cipher
+        return bytes.fromhex(str(key))
+    except ValueError:
+        raise PseudonymError("The key must be 32, 48 or 64 hex digits (as a key file holds it).") from None
 
 
 def _row(label, offset: int):
     return label + offset if isinstance(label, (int, np.integer)) else label
 
 
-def reveal(series: pd.Series, key: str, *, alphabet: str, context: str = DEFAULT_CONTEXT) -> pd.Series:
-    """Decrypt pseudonyms made by :func:`pseudonymize` (for the key's holder)."""
-    cipher = _cipher_class().withCustomAlphabet(key, tweak_for(context), ALPHABETS[alphabet])
-    values = [None if _text(v) is None else cipher.decrypt(str(v)) for v in series]
-    return pd.Series(values, index=series.index, name=series.name, dtype=object)
+def reveal(series: pd.Series, key: str, *, alphabet: str, context: str = DEFAULT_CONTEXT,
+           method: str | None = None) -> pd.Series:
+    """Decrypt pseudonyms made by :func:`pseudonymize` (for the key's holder).
+
+    ``method`` is ``"FF1"`` or ``"FF3-1"`` (older extracts: their disclosure report names it);
+    it may be left out for the values :func:`pseudonymize` returned, which carry it. FF1 and
+    FF3-1 pseudonyms look alike, and decrypting with the wrong one gives wrong values without
+    a sign, so dpdesk never guesses. FF3-1 values are decrypted with a
+    :class:`WithdrawnMethod` warning (:data:`WITHDRAWN_NOTE`), also in the result's
+    ``attrs["dpdesk_note"]``.
+    """
+    marked = (getattr(series, "attrs", None) or {}).get("dpdesk_pseudonyms", {}).get("method")
+    method = method or marked
+    if method is None:
+        raise PseudonymError("Say which method made these pseudonyms: method='FF1' (dpdesk's extracts from now on) "
+                             "or method='FF3-1' (older extracts); the extract's disclosure report names it. "
+                             "Decrypting with the wrong one would give wrong values without a sign.")
+    folded = str(method).strip().upper().replace("_", "-")
+    folded = {"FF31": FF3_1, "FF3": FF3_1}.get(folded.replace("-", ""), folded)
+    if folded not in METHODS:
+        raise PseudonymError(f"Unknown pseudonym method {method!r}; use 'FF1' or 'FF3-1'.")
+    if alphabet not in ALPHABETS:
+        raise PseudonymError(f"Unknown alphabet {alphabet!r}; use one of {', '.join(ALPHABETS)}.")
+    if folded == FF3_1:
+        cipher = fpe.ff3_1_cipher(str(key), alphabet, tweak_for(context))
+        crypt = cipher.decrypt
+    else:
+        cipher, tweak = fpe.cipher(_key_bytes(key), alphabet), ff1_tweak(context)
+        crypt = lambda text: cipher.decrypt(text, tweak=tweak)  # noqa: E731
+    chars = ALPHABETS[alphabet]
+    values = []
+    for position, value in enumerate(series):
+        text = _text(value)
+        if text is not None and (any(c not in chars for c in text) or not fpe.min_length(len(chars)) <= len(text)):
+            raise PseudonymError(f"Value {position + 1} is not a pseudonym over {alphabet} (a character outside "
+                                 f"the alphabet, or too short); check the alphabet and the column.")
+        values.append(None if text is None else crypt(text))
+    out = pd.Series(values, index=series.index, name=series.name, dtype=object)
+    if folded == FF3_1:
+        warnings.warn(WITHDRAWN_NOTE, WithdrawnMethod, stacklevel=2)
+        out.attrs["dpdesk_note"] = WITHDRAWN_NOTE
+    return out

@@ -24,6 +24,7 @@ from dpdesk import __version__
 from dpdesk.project.export import tables
 from dpdesk.project.export.model import ExportError, atomic_write, normalise_table
 from dpdesk.project.export.safe_text import neutralise
+from dpdesk.project.sharing import pseudonymize as pz
 from dpdesk.project.sharing.extract import Extract
 
 FORMATS = (".csv", ".xlsx", ".sav")
@@ -39,6 +40,10 @@ CAUTIONS = (
     "Whoever holds the key can turn the pseudonyms back into the values. Keep the key file apart from "
     "the data and never share it.",
 )
+
+FF1_REFERENCE = ("Dworkin, M. (2016). Recommendation for block cipher modes of operation: Methods for format-preserving "
+                 "encryption (NIST Special Publication 800-38G). National Institute of Standards and Technology. "
+                 "https://doi.org/10.6028/NIST.SP.800-38G")
 
 
 def _pct(x: float) -> str:
@@ -80,8 +85,9 @@ def report_rows(extract: Extract, *, source: str | None = None, dataset: str | N
         rows.append(("left out at import", f"{excluded.get('column')}: {excluded.get('reason', '')}"))
     if extract.left_out():
         rows.append(("left out (direct identifiers)", ", ".join(extract.left_out())))
+    contexts = {s.column: s.context for s in extract.steps if s.action == "pseudonymise"}
     for column, alphabet in extract.pseudonymised.items():
-        rows.append(("pseudonymised", f"{column}: FF3-1 (NIST SP 800-38G Rev. 1) over {alphabet}; the key is "
+        rows.append(("pseudonymised", f"{column}: {pseudonym_method(alphabet, contexts.get(column))}; the key is "
                                       "not in this file or the project"))
     for column, counts in extract.declared_missing.items():
         labels = extract.declared_labels.get(column, {})
@@ -103,8 +109,30 @@ def report_rows(extract: Extract, *, source: str | None = None, dataset: str | N
     for warning in extract.result.warnings:
         rows.append(("warning", warning))
     if extract.pseudonymised:
+        rows.append(("methods text", pseudonym_methods_text(list(extract.pseudonymised))))
+        rows.append(("reference", FF1_REFERENCE))
         rows += [("caution", text) for text in CAUTIONS]
     return rows
+
+
+def pseudonym_method(alphabet: str, context: str | None = None) -> str:
+    """How the pseudonyms of one column were made, for the report (the key's holder decrypts with it)."""
+    from dpdesk.project.sharing.fpe import ALPHABETS
+
+    context = pz.DEFAULT_CONTEXT if context is None else context
+    return (f"{pz.METHOD} format-preserving encryption (NIST SP 800-38G) with AES over the alphabet {alphabet} "
+            f"({ALPHABETS.get(alphabet, alphabet)}), context {context!r} (the tweak: its UTF-8 bytes); to decrypt: "
+            f"dpdesk.project.sharing.pseudonymize.reveal(..., alphabet={alphabet!r}, context={context!r}, "
+            f"method={pz.METHOD!r}) with the key")
+
+
+def pseudonym_methods_text(columns: list[str]) -> str:
+    """A sentence for a paper's methods section on the pseudonymised columns (cites the standard)."""
+    named = ", ".join(columns)
+    return (f"Before sharing, the direct identifier{'s' if len(columns) > 1 else ''} {named} "
+            f"{'were' if len(columns) > 1 else 'was'} replaced by pseudonyms made with {pz.METHOD} format-preserving "
+            f"encryption (NIST SP 800-38G; Dworkin, 2016) under a secret AES key held by the research team, "
+            f"so that equal values keep equal pseudonyms and the data can be linked only with the key.")
 
 
 def _report_cell(text) -> str:
