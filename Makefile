@@ -1,6 +1,7 @@
 # dpdesk: the two commands of the README.
 #   make run   set everything up and start the app on the bundled example project
-#   make test  set everything up and run the whole suite offscreen
+#   make test  set everything up and run the whole suite offscreen (screenshots go to a temporary folder)
+#   make screenshots  rewrite docs/screenshots/ (the pictures of the README and the guide) and the guide's copy
 # Prerequisites: make, Python >= 3.11 with its venv module (Debian/Ubuntu:
 #   sudo apt-get install make python3 python3-venv). tools/venv.sh checks them, names the apt
 # line for a missing one, and rebuilds a broken .venv (another Python, no pip, half-installed).
@@ -11,7 +12,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 LOCK   := constraints.txt
 
-.PHONY: run test setup syslibs clean lock test-floors test-wheel
+.PHONY: run test setup syslibs clean lock test-floors test-wheel screenshots
 
 setup:
 	@sh tools/venv.sh $(VENV) $(PYTHON) $(LOCK)
@@ -26,6 +27,13 @@ run: setup
 
 test: setup
 	QT_QPA_PLATFORM=offscreen MPLBACKEND=Agg $(PY) -m pytest -q
+
+# The tests that take screenshots, writing them into docs/screenshots/ (DPDESK_SCREENSHOTS; without it
+# they go to a temporary folder), then the guide's copy of the ones it shows (dpdesk/resources/guide/).
+SHOT_TESTS = $(shell grep -lE '\bshot\b|SHOTS' tests/*/test_*.py)
+screenshots: setup
+	DPDESK_SCREENSHOTS=$(CURDIR)/docs/screenshots QT_QPA_PLATFORM=offscreen MPLBACKEND=Agg $(PY) -m pytest -q $(SHOT_TESTS)
+	$(PY) tools/build_guide.py
 
 # constraints.txt: a fresh venv of the newest allowed versions, the suite, then pip freeze (tools/lock.sh).
 lock:

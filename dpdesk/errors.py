@@ -22,6 +22,14 @@ def in_app(exc: DpdeskError, text: str) -> DpdeskError:
     return exc
 
 
+def app_words(exc: BaseException) -> str:
+    """What the desktop app shows of ``exc``: its ``in_app`` wording when it has one, else its message.
+
+    Every place in the GUI that shows an error's words goes through here, so that the app never
+    shows a command-line flag (``tests/gui/test_no_command_line_in_app.py``)."""
+    return getattr(exc, "in_app", None) or str(exc)
+
+
 class DesignError(DpdeskError, ValueError):
     """An impossible randomized-response design or parameter."""
 

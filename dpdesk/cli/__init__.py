@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     from dpdesk.cli import regress
 
     regress.register(sub)
+    from dpdesk.cli import correlate
+
+    correlate.register(sub)
     from dpdesk.cli import report
 
     report.register(sub)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import json
 
+from dpdesk.cli import json_out
 from dpdesk.errors import DataError
 
 
@@ -134,7 +134,7 @@ def cmd_import(args) -> int:
         now = active_dataset(project)
     r = table.report
     if args.json:
-        print(json.dumps({**table.to_dict(), "mapped automatically": table.auto_mapped}, indent=2, default=str))
+        print(json_out.dumps({**table.to_dict(), "mapped automatically": table.auto_mapped}, indent=2, default=str))
         return 0
     print(f"Imported {table.source.name}: {r.n_rows} rows, {r.n_columns} columns ({r.format}"
           f"{', ' + r.platform if r.platform else ''}, encoding {r.encoding or 'n/a'}, "
@@ -181,7 +181,7 @@ def cmd_datasets(args) -> int:
              "imported": d.imported_at, "active": active is not None and d.id == active.id,
              "items mapped": [it.name for it in items if d.name in it.mappings]} | dataset_fields(d) for d in sets]
     if args.json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        print(json_out.dumps(rows, indent=2, ensure_ascii=False))
         return 0
     if not rows:
         print("No data yet. Import a file with: dpdesk import PROJECT FILE")

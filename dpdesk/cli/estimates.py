@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 import sys
 from pathlib import Path
 
+from dpdesk.cli import json_out
 from dpdesk.cli.style import parse_style
 from dpdesk.cli.survey import add_design_options, design_from_args
 from dpdesk.errors import DataError
@@ -190,12 +190,27 @@ def print_table(rows: list[dict], style=None) -> None:
 
 
 
+def _keyed_tables(bundle, results) -> dict:
+    """The tables for ``--json``: every row keeps the item's short name (``name``) and the category
+    (``category``) beside the human label ``item`` (``result_tables``' ``keys=True``)."""
+    from dpdesk.project.analysis.result_tables import estimate_rows, subgroup_rows, subgroup_test_rows
+
+    tables = bundle.to_dict()["tables"]
+    keyed = {"Estimates": estimate_rows(results, keys=True)}
+    for name in tables:
+        if name.startswith("By "):
+            keyed[name] = subgroup_rows(results, keys=True)
+        elif name.startswith("Tests by "):
+            keyed[name] = subgroup_test_rows(results, keys=True)
+    return {name: keyed.get(name, rows) for name, rows in tables.items()}
+
+
 def cmd_estimate(args) -> int:
     style = parse_style(args.style)
     results, bundle = _run_analysis(args)
     failed = [r for r in results if r.estimate is None]
     if args.json:
-        print(json.dumps(bundle.to_dict()["tables"], indent=2, default=str))
+        print(json_out.dumps(_keyed_tables(bundle, results)))
     else:
         for name, rows in bundle.tables.items():
             print(f"\n{name}")
@@ -204,7 +219,9 @@ def cmd_estimate(args) -> int:
         from dpdesk.project.analysis.result_tables import missing_note, subgroup_adjust_note, subgroup_test_sentences
 
         by = next((r.by for r in results if r.by), None)
-        for line in (missing_note(results), subgroup_adjust_note(results), *subgroup_test_sentences(results, by)):
+        wave_note = next((r.wave_note for r in results if r.wave_note), "")
+        for line in (wave_note, missing_note(results), subgroup_adjust_note(results),
+                     *subgroup_test_sentences(results, by)):
             if line:
                 print(line)
         from dpdesk.project.report.document import sentence

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-import json
 import math
 from fractions import Fraction
 
+from dpdesk.cli import json_out
 from dpdesk.errors import BudgetError, DpdeskError
 
 
@@ -204,7 +204,7 @@ def cmd_budget(args) -> int:
                 raise BudgetError("--delta goes with --set (e.g. --set 1 --delta 1e-6).")
             status = ledger.budget_status(project, args.dataset)
     if args.json:
-        print(json.dumps(_plain(status), indent=2, ensure_ascii=False))
+        print(json_out.dumps(_plain(status), indent=2, ensure_ascii=False))
         return 0
     if status is None:
         print("No privacy budget is set for this project yet. Set one with: dpdesk budget PROJECT --set 1")
@@ -250,7 +250,7 @@ def cmd_release(args) -> int:
         if args.preview:
             pv = ledger.preview(project, request, dataset=args.dataset)
             if args.json:
-                print(json.dumps(_plain(dataclasses.replace(pv, events=tuple(map(repr, pv.events)))), indent=2))
+                print(json_out.dumps(_plain(dataclasses.replace(pv, events=tuple(map(repr, pv.events)))), indent=2))
                 return 0 if pv.fits else 1
             print(f"Preview (no noise drawn): costs {pv.cost_text}; leaves {pv.remaining_after_text}.")
             if pv.half_width:
@@ -271,7 +271,7 @@ def cmd_release(args) -> int:
     for warning in shared:  # the same people released from in another project or copy
         print(f"Note: {warning}", file=sys.stderr)
     if args.json:
-        print(json.dumps(_plain(entry), indent=2, ensure_ascii=False))
+        print(json_out.dumps(_plain(entry), indent=2, ensure_ascii=False))
         return 0
     rc = release_cells(entry, labels)  # in the columns' labels and the value labels
     print(f"{described(entry, labels)} (dataset {entry.dataset!r}, release #{entry.seq})")
@@ -381,7 +381,7 @@ def cmd_ledger(args) -> int:
               f"{described(entry, labels[entry.seq])}; costs nothing).")
         return 0
     if args.json:
-        print(json.dumps({"intact": check.ok, "problems": check.problems, "rolled_back": check.rollback is not None,
+        print(json_out.dumps({"intact": check.ok, "problems": check.problems, "rolled_back": check.rollback is not None,
                           "rollback": check.rollback, "verified": check.trust, "verification": check.trust_text,
                           "head": {"releases": check.releases, "hash": check.head, "project_id": check.project_id},
                           "confirmed_rollbacks": check.rollbacks, "releases": _plain(entries),

@@ -1,9 +1,10 @@
-"""``dpdesk regress``: logistic regression of a randomized-response item on the data's columns."""
+"""``dpdesk regress``: regressions with randomized-response items: logistic (an RR outcome), multilevel
+logistic (with a random intercept per cluster, as RRmixed) and linear (RR items as predictors, as RRlin)."""
 
 from __future__ import annotations
 
-import json
 
+from dpdesk.cli import json_out
 from dpdesk.cli.style import parse_style
 from dpdesk.cli.survey import add_design_options, design_from_args
 from dpdesk.errors import DataError
@@ -11,15 +12,28 @@ from dpdesk.errors import DataError
 
 def register(sub) -> None:
     p = sub.add_parser(
-        "regress", help="logistic regression of a yes/no RR item on covariates",
+        "regress", help="regression with RR items: logistic, multilevel or linear (--model)",
         description="Which respondents are more likely to have the sensitive attribute? Fits a logistic "
         "regression in which the randomized answers stand in for the true ones (van den Hout, van der Heijden & "
         "Gilchrist 2007; as RRreg's RRlog). Example: dpdesk regress P.dpdesk exam_cheating --predictors age "
-        "exam_stress faculty --ref faculty=Arts --center age")
+        "exam_stress faculty --ref faculty=Arts --center age. --model multilevel --cluster school adds a random "
+        "intercept per school (as RRreg's RRmixed); --model linear --outcome gpa --rr exam_cheating explains a "
+        "numeric column by the RR items' true states (as RRreg's RRlin).")
     p.add_argument("project")
-    p.add_argument("item", help="the yes/no RR item to explain")
-    p.add_argument("--predictors", nargs="+", required=True, metavar="COLUMN",
-                   help="data columns: numeric ones as they are, others as categories")
+    p.add_argument("item", nargs="?", help="the yes/no RR item to explain (logistic and multilevel models)")
+    p.add_argument("--model", choices=("logistic", "multilevel", "linear"), default="logistic",
+                   help="logistic (default): the item on the covariates; multilevel: the same with a random "
+                   "intercept per --cluster; linear: the numeric --outcome on the --rr items and the covariates")
+    p.add_argument("--cluster", metavar="COLUMN", help="multilevel: the column naming each respondent's cluster "
+                   "(school, firm, country)")
+    p.add_argument("--nagq", type=int, default=1, metavar="K", help="multilevel: quadrature points, 1 (the Laplace "
+                   "approximation, default, as glmer) to 25 (adaptive Gauss-Hermite)")
+    p.add_argument("--outcome", metavar="COLUMN", help="linear: the numeric column to explain")
+    p.add_argument("--rr", action="append", default=[], metavar="ITEM",
+                   help="linear: a yes/no RR item (mapped in the dataset) as a predictor (repeat; up to 6)")
+    p.add_argument("--predictors", nargs="+", default=[], metavar="COLUMN",
+                   help="data columns: numeric ones as they are, others as categories (required for logistic and "
+                   "multilevel models; optional covariates for linear)")
     p.add_argument("--ref", action="append", default=[], metavar="COLUMN=LEVEL",
                    help="reference level of a categorical predictor, by its label or code (repeat; default: its "
                    "largest level, or a value-labelled column's lowest code)")
@@ -57,7 +71,52 @@ def _references(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def _check_model_options(args) -> None:
+    """Options that belong to another model are refused in words, never silently ignored."""
+    linear = args.model == "linear"
+    if linear and args.item:
+        raise DataError(f"--model linear takes the RR items as predictors with --rr {args.item}, not as the item to "
+                        f"explain; give the numeric column to explain with --outcome COLUMN.")
+    if not linear and not args.item:
+        raise DataError(f"Name the RR item to explain: dpdesk regress PROJECT ITEM --model {args.model} ...")
+    if not linear and (args.outcome or args.rr):
+        raise DataError("--outcome and --rr belong to --model linear.")
+    if linear and not args.outcome:
+        raise DataError("--model linear needs the numeric column to explain: --outcome COLUMN.")
+    if linear and not args.rr:
+        raise DataError("--model linear needs at least one RR item as a predictor: --rr ITEM.")
+    if not linear and not args.predictors:
+        raise DataError("Give the predictors: --predictors COLUMN [COLUMN ...].")
+    if args.model == "multilevel" and not args.cluster:
+        raise DataError("--model multilevel needs the column of clusters: --cluster COLUMN.")
+    if args.model != "multilevel" and args.cluster:
+        raise DataError("--cluster belongs to --model multilevel (a random intercept per cluster); for a survey's "
+                        "primary sampling units use --clusters.")
+    if args.model == "multilevel" and not 1 <= args.nagq <= 25:
+        raise DataError(f"--nagq {args.nagq} must be a whole number from 1 (Laplace) to 25.")
+    if args.model != "logistic" and (args.direct or args.export):
+        raise DataError(f"--direct and --export do not yet cover --model {args.model}; leave them out.")
+
+
+def _linear(args) -> int:
+    from dpdesk.project import Project
+    from dpdesk.project.regression.rr_models import linear_regression
+    from dpdesk.project.regression.rr_text import linear_text
+
+    style = parse_style(args.style)
+    with Project.open(args.project) as project:
+        result = linear_regression(project, args.outcome, args.rr, args.predictors, reference=_references(args.ref),
+                                   interactions=args.interaction, center=args.center, categorical=args.categorical,
+                                   numeric=args.numeric, confidence=args.confidence, dataset=args.dataset,
+                                   survey=design_from_args(args))
+    print(json.dumps(result.to_dict(), indent=2, allow_nan=False) if args.json else linear_text(result, style))
+    return 0
+
+
 def cmd_regress(args) -> int:
+    _check_model_options(args)
+    if args.model == "linear":
+        return _linear(args)
     from dpdesk.project import Project
     from dpdesk.project.regression import regress
     from dpdesk.project.regression.report import RegressionSpec, labelled_report, save_report, text_labels
@@ -69,8 +128,10 @@ def cmd_regress(args) -> int:
         result = regress(project, args.item, args.predictors, reference=_references(args.ref),
                          interactions=args.interaction, center=args.center, categorical=args.categorical,
                          numeric=args.numeric, confidence=args.confidence, dataset=args.dataset, direct_column=args.direct,
-                         survey=design_from_args(args))
-        if args.direct is None:  # the saved report and the export refit exactly this model
+                         survey=design_from_args(args), cluster=args.cluster, nagq=args.nagq)
+        if args.model == "multilevel":
+            pass  # not yet saved with the analyses nor exported: the saved report and the refit are logistic
+        elif args.direct is None:  # the saved report and the export refit exactly this model
             spec = RegressionSpec(args.item, list(args.predictors), _references(args.ref), list(args.interaction),
                                   list(args.center), list(args.categorical), args.confidence, result.dataset,
                                   numeric=list(args.numeric))
@@ -85,11 +146,19 @@ def cmd_regress(args) -> int:
         elif args.export:
             raise DataError("--export does not yet cover a model with --direct; export it without --direct.")
         # in the columns' labels and the item's short label or question (codes in the last line)
-        text = report_text(result, *text_labels(project, result), style=style)
+        text = with_flags(report_text(result, *text_labels(project, result), style=style))
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
+        print(json_out.dumps(result.to_dict(), indent=2))
     else:
         print(text)
     for path in written:
         print(f"wrote {path}", file=__import__("sys").stderr)
     return 0
+
+
+def with_flags(text: str) -> str:
+    """The report's hint in this tool's words: "(command line: the numeric option with sex)" becomes
+    "(command line: --numeric sex)" (the shared text names no flag: the app shows it too)."""
+    import re
+
+    return re.sub(r"\(command line: the numeric option with ([^)]*)\)", r"(command line: --numeric \1)", text)

@@ -7,9 +7,9 @@ with a disclosure report beside it (or as a second sheet of an .xlsx file).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
+from dpdesk.cli import json_out
 from dpdesk.errors import DataError
 
 HELP = """\
@@ -194,7 +194,7 @@ def cmd_share(args) -> int:
                                  row_offset=report.first_data_row)
     source = table.source.name
     if args.json:
-        print(json.dumps({"checks": dict(extract.result.summary()), "passes": extract.result.passes,
+        print(json_out.dumps({"checks": dict(extract.result.summary()), "passes": extract.result.passes,
                           "steps": [s.description for s in extract.steps],
                           "options": options.to_dict()}, indent=2, ensure_ascii=False))
     else:

@@ -10,8 +10,7 @@ rest is kept (``--population 50000`` alone keeps the stored weights, strata and 
 
 from __future__ import annotations
 
-import json
-
+from dpdesk.cli import json_out
 from dpdesk.errors import DataError
 
 LONELY = ("fail", "certainty", "average", "adjust")
@@ -103,7 +102,7 @@ def cmd_design_sample(args) -> int:
             stored = survey_design(project, ds.name)
         guess = guess_design(ds.columns)
     if args.json:
-        print(json.dumps({"dataset": ds.name, "design": None if stored is None else stored.to_dict(),
+        print(json_out.dumps({"dataset": ds.name, "design": None if stored is None else stored.to_dict(),
                           "suggested": guess.to_dict()}, indent=2))
         return 0
     print(f"Dataset {ds.name!r}: {stored.describe() if stored else 'no survey design (a simple random sample)'}.")

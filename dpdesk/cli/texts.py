@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+
+from dpdesk.cli import json_out
 
 
 def register(sub) -> None:
@@ -74,7 +75,7 @@ def cmd_text(args) -> int:
         path = write_cards([(t.title, t.card) for t in [text] + others], args.card)
         print(f"Card written to {path} ({', '.join(t.language_name for t in [text] + others)}).")
     if args.json:
-        print(json.dumps({"item": text.item, "language": text.language, "question": text.question,
+        print(json_out.dumps({"item": text.item, "language": text.language, "question": text.question,
                           "question_b": text.question_b, "instructions": text.instructions,
                           "options": dict(zip(text.responses, text.options)), "card": text.card,
                           "reviewed": text.reviewed, "reviewed_by": text.reviewed_by,

@@ -1,5 +1,5 @@
 """The card of every design and randomizer, read back from the PDF: both questions where there
-are two, every instruction, every answer option, the question as the title, no researcher notes."""
+are two, every instruction, every answer option, a title that does not repeat the question, no researcher notes."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ def check_card(pdf, design, question: str, device_text: str, question_b: str = "
     from dpdesk.gui.widgets.card import TWO_QUESTIONS, answer_options
 
     text = unicodedata.normalize("NFKC", pdf_text(pdf.read_bytes()))  # Qt draws "ff" as a ligature
-    assert text.startswith(flat(question)), text[:200]  # the title is the question
+    assert text.startswith("Please read before you answer"), text[:200]  # the title: not question A again
+    assert text.count(flat(question)) == 1, text[:300]  # the question is asked once, below the title
     if design.name in TWO_QUESTIONS:
         assert question_b and f"A: {flat(question)}" in text and f"B: {flat(question_b)}" in text
     assert flat(design.describe()) in text  # what to do

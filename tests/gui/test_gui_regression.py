@@ -242,11 +242,15 @@ def test_spss_labels_in_the_output_and_value_labelled_codes_as_categories(window
     i = f.row_of("sex")
     row = f._rows[i]
     assert row["kind"] == "categorical" and row["labelled"] and row["levels"] == ["Female", "Male", "Non-binary"]
-    kind = f.table.cellWidget(i, 2)
-    assert [kind.itemText(k) for k in range(kind.count())] == ["categorical", "numeric"] and kind.isEnabled()
-    assert f.table.cellWidget(i, 3).itemText(0) == "Female (lowest code)"
-    f.table.cellWidget(i, 0).setFocus()
-    qtbot.keyClick(f.table.cellWidget(i, 0), Qt.Key.Key_Space)  # tick Use from the keyboard
+    from dpdesk.gui.widgets.cell_choices import ROLE_OPTIONS
+
+    kind = f.table.item(i, 2)
+    assert [t for t, _d in kind.data(ROLE_OPTIONS)] == ["categorical", "numeric"]
+    assert kind.flags() & Qt.ItemFlag.ItemIsEditable
+    assert f.table.item(i, 3).text() == "Female (lowest code)"
+    f.table.setFocus()
+    f.table.setCurrentCell(i, 0)
+    qtbot.keyClick(f.table, Qt.Key.Key_Space)  # tick Use from the keyboard
     assert f.predictors() == ["sex"] and f.spec_fields()["numeric"] == []
     report = _fit(view, qtbot)
     assert report.title.startswith("Logistic regression of Copying")
@@ -258,10 +262,27 @@ def test_spss_labels_in_the_output_and_value_labelled_codes_as_categories(window
     assert GENDER in view.output.curve.model.headerData(0, Qt.Orientation.Horizontal)
     assert "sex" not in view.output.title.text() and "sex" not in shown.split("To use the codes")[0]
     # the codes as numbers, on request: a slope, and no note
-    kind.setFocus()
-    qtbot.keyClick(kind, Qt.Key.Key_Down)
-    assert kind.currentData() == "numeric" and f.spec_fields()["numeric"] == ["sex"]
+    pick_in_cell(qtbot, f.table, i, 2, "numeric")  # Space opens the cell's list; Down, Return choose
+    assert f.choice(i)["kind"] == "numeric" and f.spec_fields()["numeric"] == ["sex"]
     report = _fit(view, qtbot)
     assert report.spec.numeric == ["sex"] and [c[0] for c in report.cells] == ["(Intercept)", GENDER]
     assert any(s.startswith(f"Each additional unit of {GENDER}") for s in report.sentences)
     assert not any("value label for every code" in s for s in report.sentences)
+
+
+def pick_in_cell(qtbot, table, row: int, column: int, text: str) -> None:
+    """Choose ``text`` in a choice cell from the keyboard: Space on the cell opens its list, Down to the
+    entry, Return."""
+    from PySide6.QtWidgets import QApplication
+
+    table.setFocus()
+    table.setCurrentCell(row, column)
+    qtbot.keyClick(table, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None)
+    editor = table.indexWidget(table.model().index(row, column))
+    for _ in range(editor.count()):
+        if editor.view().currentIndex().data() == text:
+            break
+        qtbot.keyClick(editor.view(), Qt.Key.Key_Down)
+    qtbot.keyClick(editor.view(), Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: table.indexWidget(table.model().index(row, column)) is None)

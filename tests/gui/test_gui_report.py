@@ -10,10 +10,9 @@ import pytest
 from PySide6.QtGui import QGuiApplication, QImage, QPainter, QTextDocument
 
 from tests.helpers.gui import shot
-from tests.helpers.paths import ROOT
+from tests.helpers.paths import SHOTS
 from tests.helpers.pdftext import page_count, pdf_text
 
-SHOTS = ROOT / "docs" / "screenshots"
 
 
 @pytest.fixture

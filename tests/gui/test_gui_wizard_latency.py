@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -75,11 +76,19 @@ def test_design_page_shows_before_its_facts_on_first_use(wizard, qtbot, monkeypa
     from dpdesk.gui.wizard import page_design
 
     monkeypatch.setattr(page_design, "loaded", lambda module: False)  # as before scipy is loaded
+    gate, job = threading.Event(), page_design.facts_job
+
+    def slow_facts(*args):  # the facts take as long as the first import of scipy did: held until seen
+        assert gate.wait(30)
+        return job(*args)
+
+    monkeypatch.setattr(page_design, "facts_job", slow_facts)
     page = wizard.design_page
     with qtbot.waitSignal(page.runner.done, timeout=60_000):
         click_next(qtbot, wizard)
         assert wizard.currentPage() is page
         assert {label.text() for label in page._facts.values()} == {page_design.WORKING}
+        gate.set()
     assert all(label.text().startswith("<b>Privacy:</b>") for label in page._facts.values())
 
 
@@ -105,7 +114,10 @@ def test_meaning_page_shows_before_its_figures_on_first_use(wizard, qtbot, monke
     meaning.seed = 1
     ready = []  # the planning libraries "load" in the loader's job
 
-    def load_job(job, module):
+    gate = threading.Event()
+
+    def load_job(job, module):  # held until the page was seen without its figures
+        assert gate.wait(30)
         ready.append(module)
         return module
 
@@ -118,6 +130,7 @@ def test_meaning_page_shows_before_its_figures_on_first_use(wizard, qtbot, monke
         assert wizard.currentPage() is meaning
         assert "Working it out" in meaning.precision.text()
         assert meaning.runner.running  # the preview does not wait for the figures
+        gate.set()
     qtbot.waitUntil(lambda: "Working it out" not in meaning.precision.text(), timeout=10_000)
     assert "respondents" in meaning.precision.text() and ready == [page_meaning.PLANNING]
     qtbot.waitUntil(lambda: not meaning.runner.running, timeout=60_000)

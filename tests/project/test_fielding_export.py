@@ -68,7 +68,7 @@ def test_qsf_has_the_structure_of_qualtrics_own_files(exported):
     assert all(QSF_ELEMENT_KEYS <= set(e) for e in survey["SurveyElements"])
     questions = {e["Payload"]["DataExportTag"]: e["Payload"] for e in survey["SurveyElements"] if e["Element"] == "SQ"}
     blocks = [b for b in next(e for e in survey["SurveyElements"] if e["Element"] == "BL")["Payload"]
-              if b["Type"] == "Standard"]
+              if b["Type"] in ("Default", "Standard")]
     assert [b["Description"] for b in blocks] == list(rr.DESIGN_NAMES)  # one block per item
     for name in rr.DESIGN_NAMES:
         if name == "unary":

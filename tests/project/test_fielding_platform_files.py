@@ -49,6 +49,36 @@ def test_qsf_has_the_keys_real_qualtrics_files_share(files):
     assert so["AvailableLanguages"] in QSF_KEYS["languages"]["AvailableLanguages"]  # {"EN": []}
 
 
+def test_qsf_carries_every_element_real_exports_carry(files):
+    """RS, SCO, STAT (and BL, FL, SO, QC) with the attributes and payload keys of real Qualtrics exports;
+    blocks and flow typed as real files type them (issue 29: Qualtrics' importer is strict)."""
+    survey = json.loads(files["qsf"].read_text(encoding="utf-8"))
+    elements = survey["SurveyElements"]
+    kinds = [e["Element"] for e in elements]
+    assert set(QSF_KEYS["element_kinds"]) <= set(kinds)  # BL FL QC RS SCO SO STAT: every real file has them
+    for kind, shapes in QSF_KEYS["element_attributes"].items():
+        (e,) = [e for e in elements if e["Element"] == kind]
+        shape = {"PrimaryAttribute": e["PrimaryAttribute"], "SecondaryAttribute": e["SecondaryAttribute"],
+                 "TertiaryAttribute": e["TertiaryAttribute"]}
+        if kind == "RS":
+            assert e["PrimaryAttribute"] == survey["SurveyEntry"]["SurveyActiveResponseSet"]
+            shape["PrimaryAttribute"] = "the survey's response set ID"
+            assert e["Payload"] is None
+        if kind == "QC":
+            assert e["SecondaryAttribute"] == str(sum(k == "SQ" for k in kinds))
+            shape["SecondaryAttribute"] = "the number of questions"
+        assert shape in shapes, (kind, shape)
+    for kind, keys in QSF_KEYS["payload_keys"].items():
+        payload = next(e["Payload"] for e in elements if e["Element"] == kind)
+        have = set(payload) if isinstance(payload, dict) else set()
+        assert set(keys) <= have, (kind, sorted(set(keys) - have))
+    blocks = {b["ID"]: b["Type"] for b in next(e["Payload"] for e in elements if e["Element"] == "BL")}
+    flow = next(e["Payload"] for e in elements if e["Element"] == "FL")["Flow"]
+    pairs = {(blocks[f["ID"]], f["Type"]) for f in flow}
+    assert pairs <= {tuple(p) for p in QSF_KEYS["block_and_flow_types"]} and ("Default", "Block") in pairs
+    assert list(blocks.values()).count("Default") == 1
+
+
 def _rows(text: str) -> list[dict]:
     return list(csv.DictReader(io.StringIO(text)))
 

@@ -292,6 +292,11 @@ def test_a_budget_lowered_in_one_copy_after_the_split_holds_in_the_other(tmp_pat
             ledger.release(p, dict(COUNT, epsilon="0.22"))  # fits B's 1, not the people's 0.8
         assert f"lowered to ε = 0.8 in {a}" in str(exc.value) and "--set 0.8" in str(exc.value)
         assert "ε = 0.15 is left" in str(exc.value)
+        from dpdesk.errors import app_words  # the app says it with its button, never the flag
+
+        shown = app_words(exc.value)
+        assert "--" not in shown and "budget to 0.8 as well (Lower the budget… in Tabulate)" in shown
+        assert "--" not in ledger.preview(p, dict(COUNT, epsilon="0.22")).message
         ledger.release(p, dict(COUNT, epsilon="0.15"))
     assert releases(b) == 4 and status(a).remaining_epsilon == 0 == status(b).remaining_epsilon
     code, out, err = run(capsys, "budget", b)

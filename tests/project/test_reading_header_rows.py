@@ -140,7 +140,7 @@ def test_a_csv_without_a_header_row_is_said_and_read_with_no_header(tmp_path):
     path = _no_header_csv(tmp_path)
     table = read_table(path)
     said = [w for w in table.report.warnings if "looks like a respondent" in w]
-    assert said and "Row 1" in said[0] and "--no-header" in said[0] and "header_rows=0" in said[0]
+    assert said and "Row 1" in said[0] and "the no-header option" in said[0] and "header_rows=0" in said[0]
     whole = read_table(path, header_rows=0)
     assert len(whole.frame) == 40 and list(whole.frame.columns) == ["column_1", "column_2", "column_3", "column_4"]
     assert whole.frame["column_1"].tolist()[:2] == [100, 101] and whole.report.first_data_row == 1
@@ -156,7 +156,7 @@ def test_a_sheet_without_a_header_row_is_said_too(tmp_path):
 
 def test_a_first_respondent_with_repeated_answers_is_refused_with_the_way_out(tmp_path):
     path = _book(tmp_path / "bare.xlsx", [[1, 34, 2, 5, 5]], n=39)
-    with pytest.raises(DataError, match="all named '5'.*--no-header; Python: header_rows=0"):
+    with pytest.raises(DataError, match="all named '5'.*the no-header option; Python: header_rows=0"):
         read_table(path)
     assert len(read_table(path, header_rows=0).frame) == 40
 
@@ -166,7 +166,7 @@ def test_no_header_on_the_command_line(tmp_path, capsys):
     project = tmp_path / "p.dpdesk"
     run(capsys, "new", project)
     code, out, _ = run(capsys, "import", project, path, "--name", "guessed")
-    assert code == 0 and "looks like a respondent" in out and "--no-header" in out
+    assert code == 0 and "looks like a respondent" in out and "the no-header option" in out
     code, out, _ = run(capsys, "import", project, path, "--name", "whole", "--no-header")
     assert code == 0 and "40 rows" in out and "0 header row(s)" in out
     from dpdesk.project import Project

@@ -9,10 +9,9 @@ import subprocess
 
 import pytest
 
-from tests.helpers.paths import ROOT
+from tests.helpers.paths import SHOTS
 from tests.helpers.study import BY, make_study
 
-SHOTS = ROOT / "docs" / "screenshots"
 pytestmark = pytest.mark.slow
 
 

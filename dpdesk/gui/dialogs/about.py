@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from dpdesk.errors import app_words
 from dpdesk import __version__
 from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.widgets.common import name
@@ -77,7 +78,7 @@ class AboutDialog(QDialog):
             self.list.setCurrentRow(0)
 
     def _on_failed(self, exc) -> None:
-        self.text.setPlainText(f"The licences could not be read: {exc}")
+        self.text.setPlainText(f"The licences could not be read: {app_words(exc)}")
 
     def _show(self, row: int) -> None:
         if not 0 <= row < len(self.libraries):

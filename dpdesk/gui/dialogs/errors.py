@@ -13,10 +13,10 @@ import sys
 import traceback
 from types import TracebackType
 
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QWidget  # QMessageBox where a box is made (start-up time)
 
 from dpdesk import __version__
-from dpdesk.errors import BudgetError, DataError, DesignError, DpdeskError, EstimationError, ProjectError
+from dpdesk.errors import BudgetError, DataError, DesignError, DpdeskError, EstimationError, ProjectError, app_words
 
 TITLES = {
     ProjectError: "The project file could not be used",
@@ -52,6 +52,8 @@ def safe_details(exc: BaseException) -> str:
 
 def error_box(exc: BaseException, parent: QWidget | None = None) -> QMessageBox:
     """The (not yet shown) dialog for ``exc``."""
+    from PySide6.QtWidgets import QMessageBox
+
     box = QMessageBox(parent)
     box.setObjectName("errorDialog")
     box.setIcon(QMessageBox.Icon.Warning if isinstance(exc, DpdeskError) else QMessageBox.Icon.Critical)
@@ -61,7 +63,7 @@ def error_box(exc: BaseException, parent: QWidget | None = None) -> QMessageBox:
         box.setInformativeText(str(getattr(exc, "summary", exc)))
         box.setDetailedText(str(exc.details))
     elif isinstance(exc, DpdeskError):
-        box.setInformativeText(getattr(exc, "in_app", None) or str(exc))
+        box.setInformativeText(app_words(exc))
     else:
         box.setInformativeText(BUG_TEXT)
         box.setDetailedText(safe_details(exc))
@@ -81,6 +83,8 @@ def show_error(exc: BaseException, parent: QWidget | None = None) -> QMessageBox
 
 def show_message(parent: QWidget | None, title: str, text: str) -> QMessageBox:
     """A warning in words that needs no decision (window-modal, does not block)."""
+    from PySide6.QtWidgets import QMessageBox
+
     box = QMessageBox(QMessageBox.Icon.Warning, "dpdesk", f"<b>{title}</b>", QMessageBox.StandardButton.Ok, parent)
     box.setObjectName("messageDialog")
     box.setInformativeText(text)

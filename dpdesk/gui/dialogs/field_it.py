@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from dpdesk.errors import app_words
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.shell.steps import StepRunner
 from dpdesk.gui.shell.worker import JobRunner
@@ -96,6 +97,9 @@ class FieldDialog(QDialog):
         self.format = name(QComboBox(), self.tr("Format"), self.tr("The survey platform's import format"))
         self.languages = name(QListWidget(), self.tr("Languages"), self.tr("The languages of the respondent text"))
         self.languages.setMaximumHeight(70)
+        from dpdesk.gui.widgets import cell_choices
+
+        cell_choices.install(self.languages)  # one click anywhere on a language ticks it (not only its square)
         from dpdesk.project.fielding.texts import LANGUAGES, language_name
         from dpdesk.project.languages import CHECK_NOTE, review_summary
 
@@ -186,7 +190,7 @@ class FieldDialog(QDialog):
             self._cards = paper_cards(self.project, self.chosen_languages(), self.items)
         except DpdeskError as exc:
             self._cards = {}
-            return [str(exc)]
+            return [app_words(exc)]
         return []
 
     # ------------------------------------------------------------------ export

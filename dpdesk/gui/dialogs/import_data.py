@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from dpdesk.errors import app_words
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.widgets.table_model import FrameModel
@@ -219,8 +220,12 @@ class ImportDialog(QDialog):
 
     # ------------------------------------------------------------------ reading
     def choose_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import survey data", str(Path(self.path or ".").parent), DATA_FILTER)
+        from dpdesk.gui.widgets.folders import settings_for
+
+        start = str(Path(self.path).parent) if self.path else settings_for(self).start_path("data")
+        path, _ = QFileDialog.getOpenFileName(self, "Import survey data", start, DATA_FILTER)
         if path:
+            settings_for(self).set_last_folder("data", path)
             self.set_file(path)
 
     def request_link(self, path: str = "") -> None:
@@ -343,7 +348,7 @@ class ImportDialog(QDialog):
         self.progress.setValue(0)
         self.status.setText("")
         if phase == "read":
-            self.report.setText(f"<span style='color: #a40000'>{exc}</span>")
+            self.report.setText(f"<span style='color: #a40000'>{app_words(exc)}</span>")
             self.preview_model.set_frame(None)
         show_error(exc, self)
         self._update_buttons()

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from dpdesk.errors import DpdeskError
+from dpdesk.errors import DpdeskError, app_words
 from dpdesk.mechanisms.rr.wording.text import TWO_QUESTIONS
 
 from dpdesk.gui.dialogs.errors import show_error
@@ -156,7 +156,7 @@ class LanguagesDialog(QDialog):
         try:
             self.L.set_source_language(self.project, source)
         except DpdeskError as exc:
-            show_problem(self.problem, str(exc))
+            show_problem(self.problem, app_words(exc))
             return
         if self.current is not None:
             self.load(self.current)
@@ -166,7 +166,7 @@ class LanguagesDialog(QDialog):
         try:
             text = self.L.respondent_text_in(self.project, self.item_name, language)
         except DpdeskError as exc:
-            show_problem(self.problem, str(exc))
+            show_problem(self.problem, app_words(exc))
             return
         self.current = language
         self._filling = True
@@ -233,7 +233,7 @@ class LanguagesDialog(QDialog):
             self.L.set_text(self.project, self.item_name, self.current, reviewed=reviewed,
                             reviewed_by=self.reviewer.text(), **parts)
         except DpdeskError as exc:
-            show_problem(self.problem, str(exc))
+            show_problem(self.problem, app_words(exc))
             return False
         from dpdesk.mechanisms.rr.wording import language_name
 
@@ -247,7 +247,7 @@ class LanguagesDialog(QDialog):
         try:
             self.L.set_text(self.project, self.item_name, self.current, card="")
         except DpdeskError as exc:
-            show_problem(self.problem, str(exc))
+            show_problem(self.problem, app_words(exc))
             return
         self.load(self.current)
         self.status.setText(self.tr("Back to dpdesk's text in this language."))
@@ -293,7 +293,7 @@ class LanguagesDialog(QDialog):
         for lang in languages or [self.current]:
             saved = self.L.respondent_text_in(self.project, self.item_name, lang)
             if lang == self.current:  # what is on screen, saved or not
-                cards.append((self.question.text().strip() or saved.title, self.card.toPlainText()))
+                cards.append((saved.title, self.card.toPlainText()))  # the title never repeats the question
             else:
                 cards.append((saved.title, saved.card))
         self.status.setText(self.tr("Saving the card…"))
@@ -305,7 +305,7 @@ class LanguagesDialog(QDialog):
 
     def _on_failed_pdf(self, exc) -> None:
         self.status.setText("")
-        show_problem(self.problem, str(exc) if isinstance(exc, DpdeskError)
+        show_problem(self.problem, app_words(exc) if isinstance(exc, DpdeskError)
                      else self.tr("The card could not be saved. Check that the folder exists and is writable."))
 
 

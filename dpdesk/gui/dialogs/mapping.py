@@ -25,12 +25,14 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QListWidget,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from dpdesk.errors import app_words
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.discard import AskBeforeDiscard
 from dpdesk.gui.widgets.common import name, note
@@ -65,7 +67,7 @@ def check_mapping(job, table, item: str, mapping: dict):
         report = map_item(table, mapping["column"], mapping["codes"], group_column=mapping.get("group_column"),
                           group_codes=mapping.get("group_codes"), exclude=False, design=design)
     except DpdeskError as exc:
-        return ("check", item, None, str(exc))
+        return ("check", item, None, app_words(exc))
     return ("check", item, report, "")
 
 
@@ -260,9 +262,16 @@ class MappingDialog(AskBeforeDiscard, QDialog):
         columns = [str(c) for c in table.frame.columns]
         self.column = name(QComboBox(), "Answer column", "The column that holds the item's recorded answers")
         self.column.addItem(NO_COLUMN, None)
-        for c in columns:
+        for c in columns:  # the whole label: the box stays its width, the list is as wide as its longest entry
             label = table.report.variable_labels.get(c, "")
-            self.column.addItem(f"{c} — {label[:50]}" if label else c, c)
+            self.column.addItem(f"{c} — {label}" if label else c, c)
+            self.column.setItemData(self.column.count() - 1, f"{c} — {label}" if label else c,
+                                    Qt.ItemDataRole.ToolTipRole)
+        self.column.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.column.setMinimumContentsLength(40)
+        widest = max((self.column.fontMetrics().horizontalAdvance(self.column.itemText(i))
+                      for i in range(self.column.count())), default=0)
+        self.column.view().setMinimumWidth(min(widest + 40, 1000))
         self.codes = CodeTable("Response")
         self.group_column = name(QComboBox(), "Group column", "The column that holds each respondent's randomization group")
         self.group_column.addItem(NO_COLUMN, None)
@@ -283,7 +292,7 @@ class MappingDialog(AskBeforeDiscard, QDialog):
         form = QFormLayout()
         form.addRow("Answer column:", self.column)
         right = QVBoxLayout()
-        right.addWidget(self.about)
+        right.addWidget(self._fixed_height(self.about, lines=5))  # a question that wraps never moves the boxes
         right.addLayout(form)
         right.addWidget(self.codes, 2)
         right.addWidget(self.group_box, 1)
@@ -320,6 +329,18 @@ class MappingDialog(AskBeforeDiscard, QDialog):
         self.watch_edits()  # Escape / Cancel with changes asks first
         self.codes.edited.connect(self._mark_edited)
         self.group_codes.edited.connect(self._mark_edited)
+
+    @staticmethod
+    def _fixed_height(label: QLabel, lines: int) -> QScrollArea:
+        """``label`` in an area ``lines`` text lines high (a scroll bar for more), so what is below stays put."""
+        area = QScrollArea()
+        area.setWidget(label)
+        area.setWidgetResizable(True)
+        area.setFrameShape(QScrollArea.Shape.NoFrame)
+        area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        area.setFixedHeight(label.fontMetrics().lineSpacing() * lines + 6)
+        area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        return area
 
     # ------------------------------------------------------------------ items
     def design(self, item: str):

@@ -79,9 +79,9 @@ def suffix_of(name_filter: str) -> str:
 
 def export_report_dialog(view) -> None:
     """Ask for a file and write the report of ``view`` (the Results view) there."""
-    if view.current is None or view.stale:
-        QMessageBox.information(view, "Export report", "The results are not ready yet; open Results and wait until "
-                                "they are up to date.")
+    problem = view.report_blocker()
+    if problem:
+        QMessageBox.information(view, "Export report", problem)
         return
     settings = view.window_.settings
     start = str(Path(settings.last_folder("report")) / f"{Path(str(view.project.path)).stem}-report.pdf")

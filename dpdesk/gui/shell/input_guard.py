@@ -53,10 +53,27 @@ class VisibleFocusStyle(QProxyStyle):
             _frame(option, painter)
 
 
+#: A window with this property (milliseconds) is guarded that long after its first focus, not at once: the main
+#: window's welcome screen has nothing a wheel could change, and guarding it cost 8% of the start-up's CPU time
+#: before the first window was shown (benchmarks/startup.py).
+LATER = "dpdesk_guard_later_ms"
+
+
 def _on_focus(_old, new) -> None:
     """Whenever the focus moves, the window it moves in is guarded (widgets made since are covered)."""
-    if new is not None:
-        guard(new.window())
+    if new is None:
+        return
+    window = new.window()
+    later = window.property(LATER)
+    if later:
+        from functools import partial
+
+        from PySide6.QtCore import QTimer
+
+        window.setProperty(LATER, 0)
+        QTimer.singleShot(int(later), window, partial(guard, window))  # dropped if the window is gone
+        return
+    guard(window)
 
 
 def install(app: QApplication) -> None:

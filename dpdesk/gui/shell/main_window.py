@@ -10,13 +10,11 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import (
-    QFileDialog,
+from PySide6.QtWidgets import (  # QFileDialog and QMessageBox where used: their enums cost start-up time
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
-    QMessageBox,
     QHBoxLayout,
     QStackedWidget,
     QWidget,
@@ -29,7 +27,7 @@ from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.shell.handoff import HandOff
 from dpdesk.gui.shell.menus import build_menus
 from dpdesk.gui.shell.settings import Settings, data_folder
-from dpdesk.gui.widgets.screen_fit import fit_on_screen
+from dpdesk.gui.widgets.screen_fit import fit_on_screen, keep_on_screen
 from dpdesk.gui.widgets.status_bar import StatusBar, fit_label
 from dpdesk.gui.views.placeholder import PlaceholderView
 from dpdesk.gui.shell.welcome import WelcomeView
@@ -107,6 +105,7 @@ class MainWindow(QMainWindow):
         self.dataset_label.setAccessibleName("Active dataset")
         self.statusBar().addPermanentWidget(self.dataset_label)
         self.statusBar().addPermanentWidget(self.project_label)
+        self.statusBar().give_way(self.project_label)  # its name is in the window title: a message needs the room
         self.statusBar().showMessage("Ready")
 
         self.actions_ = build_menus(self)
@@ -122,6 +121,8 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         self._fit_on_show = geometry is not None
+        self._keeper = keep_on_screen(self)  # and again once the window manager has added its frame
+        self.setProperty(input_guard.LATER, 300)  # the wheel guard once the first window is shown
         self._refresh()
 
     # ------------------------------------------------------------------ views
@@ -196,6 +197,8 @@ class MainWindow(QMainWindow):
 
     def _offer_recovery(self, exc) -> bool:
         """A file with an unfinished change beside it is never changed on open: offer a recovered copy."""
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
         from dpdesk.project.file.store import Project
 
         answer = QMessageBox.question(
@@ -238,6 +241,7 @@ class MainWindow(QMainWindow):
         self.project = project
         self.settings.add_recent(project.path)
         self.settings.set_last_folder("project", project.path)
+        self.settings.set_project(project.path)  # file dialogs start in the project's folder
         if project.backup_path is not None:
             self.statusBar().showMessage(f"Upgraded an older project file; the original is kept as "
                                          f"{project.backup_path.name}.", 10000)
@@ -260,6 +264,7 @@ class MainWindow(QMainWindow):
             name = self.project.path.name
             self.project.close()
             self.project = None
+            self.settings.set_project(None)
             self.statusBar().showMessage(f"Closed {name}. Every change was already saved.", 5000)
             self._refresh()
             self.project_changed.emit(None)
@@ -278,12 +283,16 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ dialogs
     def new_project_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         folder = self.settings.last_folder("project")
         path, _ = QFileDialog.getSaveFileName(self, "New project", str(Path(folder) / "survey.dpdesk"), PROJECT_FILTER)
         if path:
             self.create_project(path)
 
     def open_project_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         path, _ = QFileDialog.getOpenFileName(self, "Open project", self.settings.last_folder("project"), PROJECT_FILTER)
         if path:
             self.open_project(path)
@@ -297,6 +306,8 @@ class MainWindow(QMainWindow):
                                      f"automatically, as you make it.", 8000)
 
     def save_as_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         if self.project is None:
             return
         path, _ = QFileDialog.getSaveFileName(self, "Save project as", str(self.project.path), PROJECT_FILTER)

@@ -34,6 +34,8 @@ class Settings:
 
     def __init__(self, qsettings: QSettings | None = None) -> None:
         self._s = qsettings or make_settings()
+        self._project_folder: Path | None = None  # the open project's folder: where its files are
+        self._chosen: dict[str, str] = {}  # the folders chosen per kind while this project is open
 
     # recent projects -------------------------------------------------------------
     def recent_files(self) -> list[str]:
@@ -57,14 +59,31 @@ class Settings:
         self._s.sync()
 
     # folders ---------------------------------------------------------------------
+    def set_project(self, path: str | os.PathLike | None) -> None:
+        """The project now open (None: none): its folder is where its file dialogs start."""
+        self._project_folder = Path(path).absolute().parent if path is not None else None
+        self._chosen = {}
+
     def last_folder(self, kind: str) -> str:
-        """The folder last used for ``kind`` ("project", "data", "export"), else home."""
-        folder = str(self._s.value(f"folders/{kind}", "") or "")
-        return folder if folder and Path(folder).is_dir() else str(Path.home())
+        """Where a file dialog for ``kind`` ("project", "data", "export", "report", ...) opens: the folder
+        chosen for it since this project was opened, else the open project's folder, else the folder
+        last used for it, else home. (Opening a project starts where projects were last opened.)"""
+        candidates = [self._chosen.get(kind)]
+        if kind != "project" and self._project_folder is not None:
+            candidates.append(str(self._project_folder))
+        candidates.append(str(self._s.value(f"folders/{kind}", "") or ""))
+        return next((f for f in candidates if f and Path(f).is_dir()), str(Path.home()))
+
+    def start_path(self, kind: str, name: str = "") -> str:
+        """``name`` in :meth:`last_folder` (the folder itself without a name): a file dialog's start."""
+        folder = Path(self.last_folder(kind))
+        return str(folder / name) if name else str(folder)
 
     def set_last_folder(self, kind: str, path: str | os.PathLike) -> None:
         p = Path(path)
-        self._s.setValue(f"folders/{kind}", str(p if p.is_dir() else p.parent))
+        folder = str(p if p.is_dir() else p.parent)
+        self._s.setValue(f"folders/{kind}", folder)
+        self._chosen[kind] = folder
 
     # window ----------------------------------------------------------------------
     def geometry(self) -> QByteArray | None:

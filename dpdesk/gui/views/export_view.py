@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.gui.widgets.folders import settings_for
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.shell.worker import JobRunner
@@ -160,8 +161,11 @@ class ExportView(QWidget):
         stem = Path(self.window_.project.path).stem if self.window_.project is not None else "results"
         suggested = f"{stem}_reproduce.py" if kind == "py" else f"{stem} results.{kind}"
         filters = ";;".join([FILTERS[kind]] + [f for k, f in FILTERS.items() if k != kind and k != "py"])
-        path, chosen = QFileDialog.getSaveFileName(self, "Export results", suggested, filters)
+        settings = settings_for(self)
+        path, chosen = QFileDialog.getSaveFileName(self, "Export results", settings.start_path("export", suggested),
+                                                   filters)
         if path:
+            settings.set_last_folder("export", path)
             if Path(path).suffix.lower() not in (".xlsx", ".csv", ".py"):
                 path += next((f".{k}" for k, f in FILTERS.items() if f == chosen), f".{kind}")
             self.export(path)

@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.errors import app_words
+from dpdesk.gui.widgets.folders import settings_for
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.shell.worker import JobRunner
 from dpdesk.gui.widgets.common import name, note
@@ -280,7 +282,7 @@ class RegressionView(QWidget):
         try:
             save_report(self.project, report)
         except DpdeskError as exc:
-            self._set_state(f"Fitted, but not saved with the project: {exc}", problem=True)
+            self._set_state(f"Fitted, but not saved with the project: {app_words(exc)}", problem=True)
         else:
             self._set_state(f"Fitted and saved with the project: {report.fit['n_used']:,} of "
                             f"{report.fit['n_rows']:,} rows used.")
@@ -317,7 +319,7 @@ class RegressionView(QWidget):
         self.output.setEnabled(True)
         if isinstance(exc, DpdeskError):  # separation, a singular model, a bad choice: words, never numbers
             self.current, self.result = None, None
-            self.output.show_message(str(exc))
+            self.output.show_message(app_words(exc))
             self._set_state("No results: see the message below.", problem=True)
             self._on_busy(False)
             self.fitted.emit(None)
@@ -330,7 +332,7 @@ class RegressionView(QWidget):
     def _on_load_failed(self, exc) -> None:
         from dpdesk.errors import DpdeskError
 
-        self._set_state(f"The columns could not be read: {exc}" if isinstance(exc, DpdeskError)
+        self._set_state(f"The columns could not be read: {app_words(exc)}" if isinstance(exc, DpdeskError)
                         else "The columns could not be read (a mistake in dpdesk).", problem=True)
         if not isinstance(exc, DpdeskError):
             from dpdesk.gui.dialogs.errors import show_error
@@ -353,9 +355,12 @@ class RegressionView(QWidget):
         if self.current is None:
             return
         stem = Path(self.project.path).stem if self.project is not None else "regression"
-        path, chosen = QFileDialog.getSaveFileName(self, "Export the regression", f"{stem} regression.xlsx",
+        settings = settings_for(self)
+        path, chosen = QFileDialog.getSaveFileName(self, "Export the regression",
+                                                   settings.start_path("export", f"{stem} regression.xlsx"),
                                                    EXPORT_FILTER)
         if path:
+            settings.set_last_folder("export", path)
             if Path(path).suffix.lower() not in (".xlsx", ".csv"):
                 path += ".csv" if chosen.startswith("CSV") else ".xlsx"
             self.export(path)

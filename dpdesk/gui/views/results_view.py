@@ -27,11 +27,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.errors import app_words
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.document_view import DocumentView
 from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars, set_plot_style
 from dpdesk.gui.widgets.not_mapped import NotMappedBar
 from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
+from dpdesk.gui.widgets import cell_choices
 from dpdesk.gui.widgets.common import name
 from dpdesk.project.number_style import NumberStyle
 from dpdesk.gui.shell.worker import JobRunner
@@ -42,7 +44,7 @@ NONE = "(none)"
 #: How the pairwise p-values of one item's subgroups are adjusted for many comparisons.
 ADJUSTMENTS = [("holm", "Holm (recommended)"), ("bonferroni", "Bonferroni"), ("none", "none (unadjusted)")]
 #: The "Subgroups by" choice that compares the datasets (never a column name: it starts with NUL).
-DATASETS = "\x00datasets"
+DATASETS = "\x00datasets"  # = analysis.subgroup_choice.DATASETS, as the choice is saved with the project
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,9 @@ def _analyze(job, project, options: Options) -> ResultSet:
                                    min_group_size=options.min_group, by_dataset=options.by_dataset,
                                    adjust=options.adjust)
     job.check()
+    for r in results:  # an error in the app's words (never a command-line flag), for everything shown here
+        if r.error_in_app:
+            r.error = r.error_in_app
     from dpdesk.project.sharing.subgroup_disclosure import check_results
 
     warning = check_results(project, results, threshold=options.min_group)
@@ -188,9 +193,11 @@ class ResultsView(QWidget):
         self.setObjectName("view_results")
         self.current: ResultSet | None = None
         self.stale = True
+        self.failure: str | None = None  # why the last run gave no results (shown, and by Export report)
         self._has_data = False
         self._needs_run = False
         self._confirmed_by: str | None = None  # "Subgroups by" column the researcher agreed to
+        self._restored_for = None  # the project whose saved "Subgroups by" choice was restored
         self.jobs = JobRunner(self)
         self.jobs.done.connect(self._on_done)
         self.jobs.failed.connect(self._on_failed)
@@ -224,6 +231,8 @@ class ResultsView(QWidget):
         self.direct.setWordWrap(False)  # a question on one line, shortened with "…" (the tooltip has it all)
         self.direct.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.direct.setMaximumHeight(120)
+        cell_choices.install(self.direct)  # one Tab stop; a click, Space or F2 opens a row's choice
+        self.direct.itemChanged.connect(self._on_direct)
         self.state = QLabel()
         self.state.setObjectName("resultsState")
         self.state.setAccessibleName("Results state")
@@ -268,6 +277,7 @@ class ResultsView(QWidget):
         layout.addWidget(scroll, 1)
         for combo in (self.ci, self.confidence, self.by, self.adjust):
             combo.currentIndexChanged.connect(self.recompute)
+        self.by.currentIndexChanged.connect(self._save_by)  # remembered with the project
         window.undo_stack.indexChanged.connect(self._on_items_changed)  # items edited in Design
         # connected before the views created later, so this reads the project before their jobs start
         window.project_changed.connect(self.refresh)
@@ -291,9 +301,10 @@ class ResultsView(QWidget):
 
     # ------------------------------------------------------------------ options
     def options(self) -> Options:
-        direct = tuple((self.direct.item(r, 0).data(Qt.ItemDataRole.UserRole),
-                        self.direct.cellWidget(r, 1).currentData())
-                       for r in range(self.direct.rowCount()) if self.direct.cellWidget(r, 1).currentData())
+        chosen = [(self.direct.item(r, 0), self.direct.item(r, 1)) for r in range(self.direct.rowCount())]
+        direct = tuple((item.data(Qt.ItemDataRole.UserRole), column.data(Qt.ItemDataRole.UserRole))
+                       for item, column in chosen if item is not None and column is not None
+                       and column.data(Qt.ItemDataRole.UserRole))
         by = self.by.currentData()
         by_dataset = by == DATASETS
         by = None if by_dataset else by
@@ -325,6 +336,10 @@ class ResultsView(QWidget):
         columns = active.columns if active is not None else []
         self.by.blockSignals(True)
         keep = self.by.currentData()
+        if project is not None and self._restored_for is not project:  # a project (re)opened: its saved choice
+            from dpdesk.project.analysis.subgroup_choice import saved_subgroups
+
+            keep, self._restored_for = saved_subgroups(project), project
         self.by.clear()
         self.by.addItem(NONE, None)
         items = project.items() if project is not None else []
@@ -379,6 +394,7 @@ class ResultsView(QWidget):
 
         preset = {it["name"]: it.get("direct_column") for it in ITEMS}
         items = [it for it in project.items() if it.design.is_binary] if project is not None else []
+        self.direct.blockSignals(True)  # filling: no recompute per cell
         self.direct.setRowCount(len(items))
         from PySide6.QtWidgets import QTableWidgetItem
 
@@ -390,21 +406,24 @@ class ResultsView(QWidget):
             cell.setData(Qt.ItemDataRole.UserRole, it.name)
             cell.setToolTip(f"{item_label(it, short)} (item {it.name})")
             self.direct.setItem(r, 0, cell)
-            combo = name(QComboBox(), f"Direct column of {it.name}", "The column where this question was asked directly")
-            combo.addItem(NONE, None)
-            for c in columns:
-                if c != it.column:
-                    combo.addItem(labels.choice(c), c)  # "Q7 — Did you ever cheat? (asked directly)"
-            combo.setCurrentIndex(max(0, combo.findData(preset.get(it.name))))
-            combo.currentIndexChanged.connect(self.recompute)
-            self.direct.setCellWidget(r, 1, combo)
-            QWidget.setTabOrder(self.direct.cellWidget(r - 1, 1) if r else self.direct, combo)  # Tab: top to bottom
+            choice = cell_choices.choice_item(  # a cell, not a widget: the table stays one Tab stop
+                QTableWidgetItem(), [(NONE, None)] + [(labels.choice(c), c) for c in columns if c != it.column],
+                f"Direct column of {it.name}")  # "Q7 — Did you ever cheat? (asked directly)"
+            choice.setToolTip("The column where this question was asked directly (click, Space or F2 to choose)")
+            cell_choices.choose(choice, preset.get(it.name))
+            self.direct.setItem(r, 1, choice)
+        self.direct.blockSignals(False)
+
+    def _on_direct(self, item) -> None:
+        if item.column() == 1:
+            self.recompute()
 
     # ------------------------------------------------------------------ computing
     def recompute(self, *_args) -> None:
         if self.project is None or not self._has_data:  # never asks the project: a job may be reading it
             return
         self.stale, self._needs_run = True, False
+        self.failure = None
         self.content.setEnabled(False)  # greyed out: the numbers below are not for these options
         self._show_state("Updating… the results below are for the previous options.", busy=True)
         self.updated.emit(None)
@@ -436,7 +455,23 @@ class ResultsView(QWidget):
         self.by.blockSignals(True)
         self.by.setCurrentIndex(max(0, self.by.findData(None)))
         self.by.blockSignals(False)
+        self._save_by()
         self.recompute()
+
+    def _save_by(self, *_args) -> None:
+        """Save the "Subgroups by" choice with the project, so that it is there when the project reopens."""
+        project = self.project
+        if project is None or project.closed or getattr(project, "read_only", False):
+            return
+        import sqlite3
+
+        from dpdesk.errors import DpdeskError
+        from dpdesk.project.analysis.subgroup_choice import save_subgroups
+
+        try:
+            save_subgroups(project, self.by.currentData())
+        except (DpdeskError, OSError, sqlite3.Error):
+            pass  # a project that cannot be written keeps working; the choice is just not remembered
 
     def _on_done(self, rs: ResultSet) -> None:
         if rs.needs_confirmation:
@@ -466,7 +501,7 @@ class ResultsView(QWidget):
         self.content.setEnabled(True)
         method = dict(CI_METHODS)[rs.options.ci]
         self._show_state(f"Up to date: {method} intervals at {100 * conf:.0f}%"
-                         + (f", by {rs.by_label}" if rs.options.by else "") + ".")
+                         + (f", by {rs.by_label if rs.options.by else 'dataset'}" if rs.options.by_label else "") + ".")
         self.updated.emit(rs)
 
     def _show_bars(self, bars: dict, confidence: float, by_subgroup: dict | None = None, by: str | None = None,
@@ -491,7 +526,8 @@ class ResultsView(QWidget):
 
         self.current = None
         self.subgroup_warning.set_warning(None)
-        self._show_state(f"The results could not be computed: {exc}" if isinstance(exc, DpdeskError)
+        self.failure = app_words(exc) if isinstance(exc, DpdeskError) else "a mistake in dpdesk (see the error shown)"
+        self._show_state(f"The results could not be computed: {app_words(exc)}" if isinstance(exc, DpdeskError)
                          else "The results could not be computed (a mistake in dpdesk).")
         if not isinstance(exc, DpdeskError):
             from dpdesk.gui.dialogs.errors import show_error
@@ -515,6 +551,23 @@ class ResultsView(QWidget):
         """Scroll the document so that the heading ``title`` is at the top."""
         scroll = self.content.parentWidget().parentWidget()
         scroll.verticalScrollBar().setValue(self.document_view.y() + self.document_view.section_top(title))
+
+    def report_blocker(self) -> str | None:
+        """Why there is no report to export now, in words (None: the results are up to date).
+
+        A run that failed says why, never "not ready yet": those results will not come by
+        waiting. Results not yet computed are started now."""
+        if self.current is not None and not self.stale:
+            return None
+        if self.project is None or not self._has_data:
+            return "There are no results to report yet: import the survey answers in Data first."
+        if self.failure:
+            return (f"The results could not be computed, so there is no report to export: {self.failure} "
+                    "Change the options in Results (for example Subgroups by), then export the report.")
+        if not self.jobs.running:
+            self.recompute()
+        return ("The results are being computed (Results shows the progress). Export the report when Results "
+                "says they are up to date.")
 
     def report_dialog(self) -> None:
         from dpdesk.gui.dialogs.report import export_report_dialog

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.gui.widgets.folders import settings_for
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.shell.worker import JobRunner
@@ -341,16 +342,21 @@ class ShareView(QWidget):
             self.jobs.start(step_job, self.extract, "undo")
 
     def choose_key(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Key file", "", "Key files (*.key);;All files (*)")
+        settings = settings_for(self)
+        path, _ = QFileDialog.getOpenFileName(self, "Key file", settings.start_path("key"),
+                                              "Key files (*.key);;All files (*)")
         if path:
+            settings.set_last_folder("key", path)
             self.key_path.setText(path)
 
     def new_key(self) -> None:
         from dpdesk.project.sharing import pseudonymize as pz
 
-        path, _ = QFileDialog.getSaveFileName(self, "New key file (keep it apart from the data)", "study.key",
-                                              "Key files (*.key)")
+        settings = settings_for(self)
+        path, _ = QFileDialog.getSaveFileName(self, "New key file (keep it apart from the data)",
+                                              settings.start_path("key", "study.key"), "Key files (*.key)")
         if path:
+            settings.set_last_folder("key", path)
             try:
                 pz.generate_key(path)
             except Exception as exc:  # noqa: BLE001 - shown in words
@@ -375,9 +381,11 @@ class ShareView(QWidget):
         if self.extract is None:
             self.status.setText("Check the data first.")
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export the extract", "shared.xlsx",
+        settings = settings_for(self)
+        path, _ = QFileDialog.getSaveFileName(self, "Export the extract", settings.start_path("export", "shared.xlsx"),
                                               "Excel (*.xlsx);;CSV (*.csv);;SPSS (*.sav)")
         if path:
+            settings.set_last_folder("export", path)
             self.export_to(path)
 
     def export_to(self, path) -> None:

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dpdesk.errors import DpdeskError
+from dpdesk.errors import DpdeskError, app_words
 from dpdesk.project.ledger.release_cells import entry_labels
 
 from dpdesk.gui.help.button import ViewTitle
@@ -199,6 +199,7 @@ class TabulateView(QWidget):
         self._timer.setInterval(150)
         self._timer.timeout.connect(self.update_preview)
         self.form.changed.connect(self._timer.start)
+        self.form.changed.connect(self._give_form_room)
         self.release_button.clicked.connect(self.release)
         self.cancel_button.clicked.connect(self.cancel)
         self.panel.budget_requested.connect(self.budget_dialog)
@@ -259,6 +260,11 @@ class TabulateView(QWidget):
             defaults = {"category": first, "category2": second, "numeric": default_column(active, numeric=True)}
             numeric, declared = numeric_columns(active), declared_bounds(active)
         self.form.set_columns(columns, defaults, numeric=numeric, declared=declared, groups=groups)
+        if active is not None:  # a coded column's categories may be typed as the labels the app shows
+            from dpdesk.project.study.labels import Labels
+
+            values = Labels.from_stored(p.column_labels(active.name)).values
+            self.form.set_value_labels({c: list(v.values()) for c, v in values.items()})
         from dpdesk.project.study.survey_design import survey_design
 
         self.survey_note.setVisible(active is not None and survey_design(p, active.name) is not None)
@@ -284,6 +290,19 @@ class TabulateView(QWidget):
 
         if self.project is not None:
             self.window_.nav.setCurrentRow(TASKS.index("Tabulate"))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._give_form_room()
+
+    def _give_form_room(self) -> None:
+        """Widen the form's side of the splitter to the form's whole width when the other side can spare it:
+        at 1024 x 700 the form was 6 px too narrow and scrolled sideways."""
+        bar = self._scroll.verticalScrollBar()
+        need = self._left.minimumSizeHint().width() + (bar.sizeHint().width() if bar.isVisible() else 0)
+        sizes = self._split.sizes()
+        if len(sizes) == 2 and 0 < sizes[0] < need and sum(sizes) - need >= self.tabs.minimumSizeHint().width():
+            self._split.setSizes([need, sum(sizes) - need])
 
     def budget_dialog(self):
         """Open the guided budget step (set, or lower once set). Returns the dialog."""
@@ -344,7 +363,7 @@ class TabulateView(QWidget):
             try:
                 self.preview = ledger.preview(p, self.form.request())
             except DpdeskError as exc:
-                reason = f"To see the cost and accuracy: {exc}"
+                reason = f"To see the cost and accuracy: {app_words(exc)}"
             finally:
                 if first_pld:
                     QApplication.restoreOverrideCursor()

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.errors import app_words
 from dpdesk.project.ledger.text import epsilon_text
 
 SPENT = (QColor("#2f6db3"), QColor("#5b93d3"))  # alternate so neighbouring releases show
@@ -100,7 +101,7 @@ def meter_state(project, pending=None) -> MeterState:
     try:
         status = ledger.budget_status(project)
     except Exception as exc:  # noqa: BLE001 - e.g. a counts table: shown in words
-        return MeterState(message=str(exc))
+        return MeterState(message=app_words(exc))
     check = getattr(project, "ledger_check", None)
     intact = check.ok if check is not None else True
     rolled_back = check is not None and check.intact and check.rollback is not None

@@ -39,9 +39,11 @@ def suggested_instructions(question: str, design, device_text: str, question_b: 
     return _card_text(question, design, device_text, question_b, language)
 
 
-def card_title(title: str, question: str, language: str = "en") -> str:
-    """The card's title: the researcher's title, else the question (never the item's short name)."""
-    return title.strip() or question.strip() or phrase("title", language)
+def card_title(title: str, question: str = "", language: str = "en") -> str:
+    """The card's title: the researcher's title, else "Please read before you answer" (in ``language``).
+    Never the question, which the card asks right below (as "A:" in two-question designs), and never the
+    item's short name; ``question`` is accepted for callers that pass it."""
+    return title.strip() or phrase("title", language)
 
 
 def card_html(title: str, text: str) -> str:

@@ -15,6 +15,8 @@ from PySide6.QtCore import QRegularExpression, Signal
 from PySide6.QtGui import QRegularExpressionValidator
 from PySide6.QtWidgets import QLineEdit
 
+from dpdesk.errors import app_words
+
 
 class EntryProblem(ValueError):
     """The text in a number box cannot be used (the message says why, in words)."""
@@ -101,7 +103,7 @@ class NumberEntry(QLineEdit):
         try:
             self._value = self._check(parse_number(text))
         except EntryProblem as exc:
-            self.problem = str(exc)
+            self.problem = app_words(exc)
         else:
             self.problem = ""
             self._shown = text

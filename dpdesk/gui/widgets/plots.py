@@ -169,9 +169,14 @@ class PlotPanel(QWidget):
         from dpdesk.gui.dialogs.errors import show_error
         from dpdesk.errors import DpdeskError
 
-        path, chosen = QFileDialog.getSaveFileName(self, f"Save {self.title}", f"{self.title.lower()}.png", PLOT_FILTER)
+        from dpdesk.gui.widgets.folders import settings_for
+
+        settings = settings_for(self)
+        path, chosen = QFileDialog.getSaveFileName(self, f"Save {self.title}",
+                                                   settings.start_path("figure", f"{self.title.lower()}.png"), PLOT_FILTER)
         if not path:
             return
+        settings.set_last_folder("figure", path)
         if Path(path).suffix.lower() not in PLOT_SUFFIXES:
             path += {"SVG": ".svg", "PDF": ".pdf"}.get(chosen[:3], ".png")
         try:

@@ -3,7 +3,9 @@
 ``simulate_surveys`` runs in a worker: it draws a few surveys with ``rr.simulate``,
 estimates each with ``rr.estimate`` and loads matplotlib for the plot (its progress stops at
 ``SIMULATING``; the page fills the bar once the plot is drawn). :class:`PreviewPlot` draws
-them with matplotlib and lists them in a table beside the plot.
+them with matplotlib and lists them in a table beside the plot. Simulating takes seconds, so the
+analytic preview (the guess and its expected interval, ``rr.expected_halfwidth``) is shown at once
+above them (``show_expected``) and the simulated surveys refine it.
 """
 
 from __future__ import annotations
@@ -59,14 +61,26 @@ def simulate_surveys(job, design, n: int, guess, runs: int = 12, seed: int | Non
     return Preview(labels, truth, int(n), tuple(surveys))
 
 
+def expected_line(labels, estimate, low, high, n: int) -> str:
+    """The analytic preview in words: the guessed share and its expected 95% interval at ``n``."""
+    parts = [f"{'' if len(labels) == 1 else label + ' '}{100 * e:.1f}% (about {100 * lo:.1f}% to {100 * hi:.1f}%)"
+             for label, e, lo, hi in zip(labels, estimate, low, high)]
+    return (f"<b>Expected</b> with {n:,} respondents: " + "; ".join(parts) + ", a 95% interval from the "
+            "design's information. Simulated surveys show how single results scatter around it.")
+
+
 class PreviewPlot(QWidget):
-    """A dot-and-interval plot of the simulated surveys, with the same numbers in a table."""
+    """A dot-and-interval plot of the simulated surveys, with the same numbers in a table; above them the
+    analytic preview (:meth:`show_expected`), shown at once while the surveys are simulated."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.canvas = None
         self.figure = None
         self.plot_holder = QVBoxLayout()
+        self.expected = note(object_name="expectedPreview")
+        self.expected.setAccessibleName("Expected result")
+        self.expected.hide()
         self.placeholder = note("The preview appears here.")
         self.plot_holder.addWidget(self.placeholder)
         self.table = name(QTableWidget(0, 3), "Simulated results table",
@@ -75,10 +89,28 @@ class PreviewPlot(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.setMinimumWidth(260)
-        layout = QHBoxLayout(self)
+        row = QHBoxLayout()
+        row.addLayout(self.plot_holder, 3)
+        row.addWidget(self.table, 2)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(self.plot_holder, 3)
-        layout.addWidget(self.table, 2)
+        layout.addWidget(self.expected)
+        layout.addLayout(row, 1)
+
+    def show_expected(self, labels, estimate, low, high, n: int) -> None:
+        """The analytic preview: the guess and its expected interval, in words and in the table, until the
+        simulated surveys replace the table (the words stay above them)."""
+        self.expected.setText(expected_line(labels, estimate, low, high, n))
+        self.expected.show()
+        if self.canvas is None:
+            self.placeholder.setText("Simulating surveys…")
+        rows = [(f"Expected{'' if len(labels) == 1 else ': ' + label}", e, lo, hi)
+                for label, e, lo, hi in zip(labels, estimate, low, high)]
+        self.table.setRowCount(len(rows))
+        for r, (first, e, lo, hi) in enumerate(rows):
+            for c, text in enumerate((first, f"{100 * e:.1f}%", f"{100 * lo:.1f}% to {100 * hi:.1f}%")):
+                self.table.setItem(r, c, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
 
     def _ensure_canvas(self) -> None:
         if self.canvas is not None:
@@ -131,6 +163,7 @@ class PreviewPlot(QWidget):
 
     def clear(self) -> None:
         self.table.setRowCount(0)
+        self.expected.hide()
         if self.figure is not None:
             self.figure.clear()
             self.canvas.draw_idle()

@@ -1,6 +1,6 @@
 """The model form of the Regression view: the outcome, the predictors and how each enters.
 
-One row per data column: *Use*, the column, *Treat as* (numeric or categorical, as the
+One row per data column (cells, not widgets: one Tab stop, see ``cell_choices``): *Use*, the column, *Treat as* (numeric or categorical, as the
 project layer detected it; a numeric column can be treated as categories), the
 *Reference* level of a categorical predictor (default: its largest level; a column whose
 numeric codes all have value labels is categorical by default, against its lowest code) and *Centre*
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QFormLayout,
     QHeaderView,
@@ -23,10 +22,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpdesk.gui.widgets import cell_choices
+from dpdesk.gui.widgets.cell_choices import check_item, choice_item, choose, set_usable
 from dpdesk.gui.widgets.common import name
 
 DEFAULT_REFERENCE = "largest level"
+NO_REFERENCE = "—"  # a numeric predictor has no reference level
 COLUMNS = ("Use", "Column", "Treat as", "Reference level", "Centre")
+USE, COLUMN, KIND, REFERENCE, CENTRE = range(len(COLUMNS))
 
 
 class RegressionForm(QWidget):
@@ -44,6 +47,7 @@ class RegressionForm(QWidget):
             header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.setMinimumHeight(110)
+        cell_choices.install(self.table)  # one Tab stop, arrows inside; one click ticks Use or Centre
         self.interactions = name(QLineEdit(), "Interactions",
                                  "Products of two predictors, e.g. age:gender; separate several with commas")
         self.interactions.setPlaceholderText("optional, e.g. age:gender, exam_stress:faculty")
@@ -59,6 +63,7 @@ class RegressionForm(QWidget):
         self._rows: list[dict] = []
         self.outcome.currentIndexChanged.connect(self.changed)
         self.interactions.textChanged.connect(self.changed)
+        self.table.itemChanged.connect(self._on_change)
 
     # ------------------------------------------------------------------ filling
     def set_items(self, items: list[tuple[str, str]], keep: str | None = None) -> None:
@@ -75,51 +80,47 @@ class RegressionForm(QWidget):
         """``predictor_choices`` rows: ``{"column", "kind", "levels"}``; earlier choices are kept."""
         before = {r["column"]: self.choice(i) for i, r in enumerate(self._rows)}
         self._rows = list(choices)
+        self.table.blockSignals(True)
         self.table.setRowCount(len(choices))
         for i, c in enumerate(choices):
-            use = QCheckBox()
-            name(use, f"Use {c['column']}", f"Make {c['column']} a predictor")
-            self.table.setCellWidget(i, 0, use)
+            old = before.get(c["column"]) or {}
+            self.table.setItem(i, USE, check_item(QTableWidgetItem(), old.get("use", False), f"Use {c['column']}"))
             item = QTableWidgetItem(c.get("label") or c["column"])  # "Q3 — What is your gender?"
             item.setToolTip(c.get("label") or c["column"])
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-            self.table.setItem(i, 1, item)
-            kind = name(QComboBox(), f"{c['column']} treated as", "Numeric (as it is) or categorical (dummies)")
-            if c["kind"] == "numeric":
-                kind.addItem("numeric", "numeric")
-            kind.addItem("categorical", "categorical")
+            self.table.setItem(i, COLUMN, item)
+            kinds = ([("numeric", "numeric")] if c["kind"] == "numeric" else []) + [("categorical", "categorical")]
+            kind = QTableWidgetItem()
             if c.get("labelled"):  # codes with value labels: categories by default, numbers on request
-                kind.addItem("numeric", "numeric")
+                kinds.append(("numeric", "numeric"))
                 kind.setToolTip("Every code has a value label, so the codes name categories (compared with the "
                                 "lowest code); choose numeric to use the codes as numbers")
-            kind.setEnabled(kind.count() > 1 and bool(c["levels"]))
-            self.table.setCellWidget(i, 2, kind)
-            ref = name(QComboBox(), f"Reference level of {c['column']}", "The level the others are compared with")
-            ref.addItem(f"{c['levels'][0]} (lowest code)" if c.get("labelled") and c["levels"] else DEFAULT_REFERENCE,
-                        None)
-            for level in c["levels"]:
-                ref.addItem(level, level)
-            self.table.setCellWidget(i, 3, ref)
-            centre = QCheckBox()
-            name(centre, f"Centre {c['column']}", "Subtract the mean, so the intercept is an average respondent")
-            self.table.setCellWidget(i, 4, centre)
-            old = before.get(c["column"])
-            if old is not None:
-                use.setChecked(old["use"])
-                kind.setCurrentIndex(max(0, kind.findData(old["kind"])))
-                ref.setCurrentIndex(max(0, ref.findData(old["reference"])))
-                centre.setChecked(old["centre"])
-            for box in (use, centre):
-                box.toggled.connect(self._on_change)
-            for combo in (kind, ref):
-                combo.currentIndexChanged.connect(self._on_change)
+            else:
+                kind.setToolTip("Numeric (as it is) or categorical (dummies)")
+            choice_item(kind, kinds, f"{c['column']} treated as")
+            choose(kind, old.get("kind", kinds[0][1]))
+            if len(kinds) < 2 or not c["levels"]:
+                kind.setFlags(kind.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            self.table.setItem(i, KIND, kind)
+            first = f"{c['levels'][0]} (lowest code)" if c.get("labelled") and c["levels"] else DEFAULT_REFERENCE
+            ref = choice_item(QTableWidgetItem(), [(first, None)] + [(level, level) for level in c["levels"]],
+                              f"Reference level of {c['column']}")
+            ref.setToolTip("The level the others are compared with")
+            choose(ref, old.get("reference"))
+            self.table.setItem(i, REFERENCE, ref)
+            centre = check_item(QTableWidgetItem(), old.get("centre", False), f"Centre {c['column']}")
+            centre.setToolTip("Subtract the mean, so the intercept is an average respondent")
+            self.table.setItem(i, CENTRE, centre)
+        self.table.blockSignals(False)
         self._on_change()
 
     def _on_change(self, *_args) -> None:
+        self.table.blockSignals(True)  # only the cells' flags and words change here
         for i in range(len(self._rows)):
-            categorical = self.table.cellWidget(i, 2).currentData() == "categorical"
-            self.table.cellWidget(i, 3).setEnabled(categorical)
-            self.table.cellWidget(i, 4).setEnabled(not categorical)
+            categorical = self.table.item(i, KIND).data(Qt.ItemDataRole.UserRole) == "categorical"
+            set_usable(self.table.item(i, REFERENCE), categorical, NO_REFERENCE)
+            set_usable(self.table.item(i, CENTRE), not categorical)
+        self.table.blockSignals(False)
         keep = self.plot.currentData()
         self.plot.blockSignals(True)
         self.plot.clear()
@@ -147,23 +148,29 @@ class RegressionForm(QWidget):
         return next(i for i, r in enumerate(self._rows) if r["column"] == column)
 
     def choice(self, i: int) -> dict:
-        return {"use": self.table.cellWidget(i, 0).isChecked(), "kind": self.table.cellWidget(i, 2).currentData(),
-                "reference": self.table.cellWidget(i, 3).currentData(),
-                "centre": self.table.cellWidget(i, 4).isChecked()}
+        t = self.table
+        return {"use": t.item(i, USE).checkState() == Qt.CheckState.Checked,
+                "kind": t.item(i, KIND).data(Qt.ItemDataRole.UserRole),
+                "reference": t.item(i, REFERENCE).data(Qt.ItemDataRole.UserRole),
+                "centre": t.item(i, CENTRE).checkState() == Qt.CheckState.Checked}
 
     def predictors(self) -> list[str]:
-        return [r["column"] for i, r in enumerate(self._rows) if self.table.cellWidget(i, 0).isChecked()]
+        return [r["column"] for i, r in enumerate(self._rows)
+                if self.table.item(i, USE).checkState() == Qt.CheckState.Checked]
 
     def choose(self, column: str, *, kind: str | None = None, reference: str | None = None,
                centre: bool = False) -> None:
         """Tick ``column`` as a predictor (with its kind, reference level and centring)."""
         i = self.row_of(column)
-        self.table.cellWidget(i, 0).setChecked(True)
+        t = self.table
+        t.blockSignals(True)
+        t.item(i, USE).setCheckState(Qt.CheckState.Checked)
         if kind is not None:
-            self.table.cellWidget(i, 2).setCurrentIndex(max(0, self.table.cellWidget(i, 2).findData(kind)))
-        ref = self.table.cellWidget(i, 3)
-        ref.setCurrentIndex(max(0, ref.findData(reference)))
-        self.table.cellWidget(i, 4).setChecked(centre)
+            choose(t.item(i, KIND), kind)
+        choose(t.item(i, REFERENCE), reference)
+        t.item(i, CENTRE).setCheckState(Qt.CheckState.Checked if centre else Qt.CheckState.Unchecked)
+        t.blockSignals(False)
+        self._on_change()
 
     def spec_fields(self) -> dict:
         """The choices as ``RegressionSpec`` fields."""
@@ -190,7 +197,7 @@ class RegressionForm(QWidget):
         """Show the choices of a saved ``RegressionSpec``."""
         self.outcome.setCurrentIndex(max(0, self.outcome.findData(spec.item)))
         for i in range(len(self._rows)):
-            self.table.cellWidget(i, 0).setChecked(False)
+            self.table.item(i, USE).setCheckState(Qt.CheckState.Unchecked)
         for column in spec.predictors:
             if any(r["column"] == column for r in self._rows):
                 kind = ("categorical" if column in spec.categorical else "numeric" if column in spec.numeric

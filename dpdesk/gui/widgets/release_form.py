@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
     QRadioButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -55,14 +56,29 @@ class Axis(QWidget):
         row.addWidget(self.kind, 1)
         row.addWidget(self.values, 4)
         self.column.currentIndexChanged.connect(self.changed)
+        self.column.currentIndexChanged.connect(self._placeholder)
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.values.textChanged.connect(self.changed)
 
     def _kind_changed(self) -> None:
-        bins = self.kind.currentIndex() == 1
-        self.values.setPlaceholderText("increasing bin edges, e.g. 18, 25, 35, 99" if bins else
-                                       "public categories, comma-separated (e.g. Arts, Law, Science)")
+        self._placeholder()
         self.changed.emit()
+
+    def set_value_labels(self, labels: dict) -> None:
+        """``{column: [value label, ...]}``: the placeholder shows the chosen column's labels as examples."""
+        self._labels = labels
+        self._placeholder()
+
+    def _placeholder(self, *_args) -> None:
+        bins = self.kind.currentIndex() == 1
+        shown = (getattr(self, "_labels", None) or {}).get(self.column.currentText())
+        if bins:
+            text = "increasing bin edges, e.g. 18, 25, 35, 99"
+        elif shown:
+            text = f"public categories: labels or codes, e.g. {', '.join(map(str, shown[:4]))}"
+        else:
+            text = "public categories, comma-separated (e.g. Arts, Law, Science)"
+        self.values.setPlaceholderText(text)
 
     def keys_bins(self) -> tuple[list | None, list | None]:
         values = split_values(self.values.text())
@@ -152,6 +168,9 @@ class ReleaseForm(QWidget):
         self.mechanism.addItem("Laplace (pure ε)", "laplace")
         self.mechanism.addItem("Gaussian (needs a budget with δ)", "gaussian")
         self.mechanism.setAccessibleName("Noise")
+        self.mechanism.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.mechanism.setMinimumContentsLength(16)  # narrow windows: the list still shows the whole words
+        self.mechanism.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         size = QGroupBox("Privacy and accuracy")
         sform = QFormLayout(size)
         sform.addRow(self.by_cost, self.epsilon)
@@ -231,6 +250,11 @@ class ReleaseForm(QWidget):
             box.setText(text)
             box.blockSignals(False)
         self._bounds_of = column
+
+    def set_value_labels(self, labels: dict) -> None:
+        """``{column: [value label, ...]}`` of the dataset: shown as examples of the categories to type."""
+        for axis in (self.axis1, self.axis2):
+            axis.set_value_labels(labels)
 
     def set_gaussian_allowed(self, allowed: bool) -> None:
         item = self.mechanism.model().item(1)

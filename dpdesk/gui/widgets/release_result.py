@@ -321,9 +321,14 @@ class ResultPane(QWidget):
     def export_dialog(self) -> None:
         if self.entry is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export the released table", f"release_{self.entry.seq}.xlsx",
+        from dpdesk.gui.widgets.folders import settings_for
+
+        settings = settings_for(self)
+        path, _ = QFileDialog.getSaveFileName(self, "Export the released table",
+                                              settings.start_path("export", f"release_{self.entry.seq}.xlsx"),
                                               "Excel workbook (*.xlsx);;CSV (*.csv)")
         if path:
+            settings.set_last_folder("export", path)
             self.export_to(path)
 
     def export_to(self, path: str) -> str | None:

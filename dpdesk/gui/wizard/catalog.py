@@ -21,6 +21,13 @@ DEVICE_NAMES = {
     BIRTHDAY: "Birthday month",
     EXACT: "Exact probabilities",
 }
+#: Where the unrelated question's harmless question B comes from (``Choice.b_sources``), in words.
+B_SOURCE_NAMES = {
+    BIRTHDAY: "A birthday month",
+    DIE: "A second roll of a die",
+    CARDS: "A second card",
+    EXACT: "My own question, with a known share of 'yes'",
+}
 
 
 @dataclass(frozen=True)
@@ -46,6 +53,9 @@ class Choice:
     two_groups: bool = False
     recommended: bool = False
     extra: dict = field(default_factory=dict)
+    #: Where the harmless question B may come from when the randomizer (``devices``) only chooses
+    #: between question A and B (the unrelated question): its own choice, beside the randomizer.
+    b_sources: tuple[str, ...] = ()
 
 
 _INNOCUOUS = (BIRTHDAY, DIE, CARDS, EXACT)
@@ -71,7 +81,7 @@ CHOICES: tuple[Choice, ...] = (
            "Moderate", YES_NO,
            (Param("p_sensitive", "Answer the sensitive question", F(2, 3)),
             Param("q", "'Yes' to the harmless question", F(1, 4), devices=_INNOCUOUS)),
-           _INNOCUOUS),
+           (DIE, CARDS, EXACT), b_sources=_INNOCUOUS),  # a die may choose A or B, and B ask for a birthday
     Choice("warner", "Answer one of two mirrored statements",
            "The randomizer gives either 'I have done it' or 'I have not done it'; the respondent says whether "
            "the statement they got is true. Known as Warner's design.",

@@ -19,13 +19,14 @@ class Draft:
     categories: list[str] = field(default_factory=list)
     design_key: str = "forced"
     device: str = COINS
+    b_source: str = ""  # the unrelated question: where question B comes from (catalog.B_SOURCE_NAMES)
     values: dict[str, Any] = field(default_factory=dict)  # rr parameter -> number (Fraction or float)
     device_text: str = ""  # what the respondent does with the randomizer (for the card)
     question_b: str = ""  # two-question designs: the harmless question B, as respondents read it
     question_b_edited: bool = False
     randomizer: dict | None = None  # the physical randomizer where the design alone does not say it (dice added up)
     notes: str = ""  # the researcher's notes on the randomizer (exact shares, caveats): never on the card
-    card_title: str = ""  # the card's title (default: the question; never the short name)
+    card_title: str = ""  # the card's title (default: "Please read before you answer"; never the question or the short name)
     instructions: str = ""  # the (possibly edited) respondent instructions
     instructions_edited: bool = False
     planned_n: int = 1000

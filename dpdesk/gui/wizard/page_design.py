@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from dpdesk.errors import DpdeskError
+from dpdesk.errors import DpdeskError, app_words
 
 from dpdesk.gui.shell.prewarm import loaded
 from dpdesk.gui.shell.worker import JobRunner
@@ -54,7 +54,7 @@ def facts(choice, categories) -> str:
         efficiency = (f"needs about {meaning.times(1 / v)} times the respondents of a direct question ({where})"
                       if v > 0 else "carries little information")
     except DpdeskError as exc:  # a catalog default that rr refuses: say so instead of failing
-        return f"Not available with these answers: {exc}"
+        return f"Not available with these answers: {app_words(exc)}"
     return (f"<b>Privacy:</b> {privacy}.<br><b>Efficiency:</b> {efficiency}.<br>"
             f"<b>Ease for respondents:</b> {choice.ease}.")
 

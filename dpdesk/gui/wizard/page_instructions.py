@@ -1,7 +1,7 @@
 """Wizard page 5: respondent instructions (editable), a printable PDF card, plain text to copy.
 
-The card's title is the question, or a title the researcher sets; never the item's short
-name. Two-question designs ask question B outright (a field here, prefilled from the
+The card's title is a title the researcher sets, else "Please read before you answer"; never the
+question (the card asks it right below) and never the item's short name. Two-question designs ask question B outright (a field here, prefilled from the
 randomizer, e.g. the birthday question). The researcher's notes on the randomizer (exact
 shares, the birthday-seasonality caveat) are shown here for the methods text and are
 never printed on the card. "Then field it" opens the Field it dialog for the item once it is
@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from dpdesk.errors import DpdeskError
+from dpdesk.errors import DpdeskError, app_words
 
 from dpdesk.gui.widgets.card import TWO_QUESTIONS, card_steps, card_title, suggested_instructions
 
@@ -56,7 +56,7 @@ class InstructionsPage(QWizardPage):
                              "Save the instructions as a PDF card to print")
         self.copy = name(QPushButton("Copy as plain text"), "Copy as plain text",
                          "Copy the instructions to paste into an online survey or a paper form")
-        self.card_title = name(QLineEdit(), "Card title", "The title printed on the card (default: the question)")
+        self.card_title = name(QLineEdit(), "Card title", "The title printed on the card (default: Please read before you answer)")
         self.question_b = name(QLineEdit(), "Question B", "The harmless question B, as respondents read it")
         self.question_b.setPlaceholderText("for example: Is your mother's birthday in January, February or March?")
         self.notes = note(object_name="researcherNotes")
@@ -76,7 +76,7 @@ class InstructionsPage(QWizardPage):
             self.field_mode.addItem(self.tr(words), mode)
         self.fields = QFormLayout()
         self.fields.addRow("Card &title:", self.card_title)
-        self.fields.addRow("Question &B:", self.question_b)
+        self.fields.addRow("&Question B:", self.question_b)
         then = QFormLayout()
         then.addRow(self.tr("Then &field it:"), self.field_mode)
         layout = QVBoxLayout(self)
@@ -110,7 +110,7 @@ class InstructionsPage(QWizardPage):
     def initializePage(self) -> None:
         d = self.draft
         self.card_title.setText(d.card_title)
-        self.card_title.setPlaceholderText(d.question.strip()[:120] or "the question")
+        self.card_title.setPlaceholderText(card_title("", ""))  # what the card says unless a title is typed
         self.question_b.setText(d.question_b)
         self.fields.setRowVisible(self.question_b, self.two_questions())
         self.notes.setText(f"<b>Note for you</b> (for your methods text; not printed on the card): {d.notes}"
@@ -181,7 +181,7 @@ class InstructionsPage(QWizardPage):
 
     def _on_failed(self, exc) -> None:
         self.status.setText("")
-        show_problem(self.problem, str(exc) if isinstance(exc, DpdeskError)
+        show_problem(self.problem, app_words(exc) if isinstance(exc, DpdeskError)
                      else "The card could not be saved. Check that the folder exists and is writable.")
 
     def cleanupPage(self) -> None:

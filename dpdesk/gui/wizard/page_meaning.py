@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from dpdesk.errors import DpdeskError
+from dpdesk.errors import DpdeskError, app_words
 
 from dpdesk.gui.widgets.preview import PreviewPlot, simulate_surveys
 from dpdesk.gui.shell import prewarm
@@ -186,7 +186,7 @@ class MeaningPage(QWizardPage):
                 lines.append(meaning.required_n_words(rr.required_n(design, d.halfwidth, guess, deff=d.deff),
                                                       d.halfwidth))
             except DpdeskError as exc:
-                lines.append(str(exc))
+                lines.append(app_words(exc))
             lines.append(meaning.power_words(rr.power(design, d.planned_n, guess, null=d.null, deff=d.deff), d.null,
                                              d.planned_n))
             lines.append(meaning.deff_words(d.deff, d.planned_n))
@@ -194,12 +194,35 @@ class MeaningPage(QWizardPage):
             self.precision.setText("<b>Precision.</b> " + " ".join(lines))
             show_problem(self.problem, "")
         except DpdeskError as exc:
-            show_problem(self.problem, str(exc))
+            show_problem(self.problem, app_words(exc))
             return False
         return True
 
     def _on_loaded(self, _module) -> None:
         self._words()
+        if self.runner.running:
+            self._show_expected()  # the simulation is still running: the analytic preview meanwhile
+
+    def _show_expected(self) -> None:
+        """The analytic preview at once: the guess and its expected 95% interval (Wald, from the expected
+        information: ``rr.expected_halfwidth``), for a simple random sample like the simulated surveys."""
+        if not prewarm.loaded(PLANNING):
+            return  # first use: shown when the planning figures are loaded (``_on_loaded``)
+        import numpy as np
+
+        from dpdesk.mechanisms import rr
+
+        d = self.draft
+        try:
+            design = d.design()
+            guess = np.atleast_1d(np.asarray(d.guessed_prevalence(design), float))
+            half = np.atleast_1d(np.asarray(rr.expected_halfwidth(design, d.planned_n, d.guessed_prevalence(design)),
+                                            float))
+        except DpdeskError:
+            return
+        labels = ("prevalence",) if design.is_binary else tuple(design.categories)
+        self.plot.show_expected(labels, tuple(guess), tuple(np.clip(guess - half, 0, 1)),
+                                tuple(np.clip(guess + half, 0, 1)), d.planned_n)
 
     def start_preview(self) -> None:
         self.timer.stop()
@@ -208,9 +231,10 @@ class MeaningPage(QWizardPage):
             design = d.design()
             guess = d.guessed_prevalence(design)
         except DpdeskError as exc:
-            show_problem(self.problem, str(exc))
+            show_problem(self.problem, app_words(exc))
             return
         self.runner.start(simulate_surveys, design, d.planned_n, guess, self.runs, self.seed)
+        self._show_expected()  # at once; the simulated surveys refine it in a few seconds
 
     def _on_preview(self, preview) -> None:
         self.progress.setValue(90)  # drawing: the bar is full only once the plot is there
@@ -218,7 +242,7 @@ class MeaningPage(QWizardPage):
         self.progress.setValue(100)
 
     def _on_preview_failed(self, exc) -> None:
-        show_problem(self.problem, f"The preview could not be simulated: {exc}" if isinstance(exc, DpdeskError)
+        show_problem(self.problem, f"The preview could not be simulated: {app_words(exc)}" if isinstance(exc, DpdeskError)
                      else "The preview could not be simulated (an error inside dpdesk).")
 
     def _on_progress(self, fraction: float, _text: str) -> None:

@@ -47,7 +47,7 @@ class QuestionPage(QWizardPage):
         form = QFormLayout()
         form.setVerticalSpacing(12)
         form.addRow("&Question:", self.question)
-        form.addRow("Short &name:", self.item_name)
+        form.addRow("Sh&ort name:", self.item_name)
         kinds = QVBoxLayout()
         for key, label in KINDS:
             button = name(QRadioButton(label), label, f"The answer is: {label.lower()}")

@@ -1,4 +1,10 @@
-"""Wizard page 3: the randomizer (coins, a die, cards, birth months or exact probabilities)."""
+"""Wizard page 3: the randomizer (coins, a die, cards, birth months or exact probabilities).
+
+The unrelated question has two choices: the randomizer that chooses question A or B, and where the
+harmless question B comes from (a birthday month, a second die roll or card, or the researcher's own
+question); switching either keeps the other as the researcher set it. A switch that changes the local
+epsilon is shown, old and new, and waits to be kept or undone (``epsilon_change``).
+"""
 
 from __future__ import annotations
 
@@ -19,10 +25,21 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from dpdesk.errors import DpdeskError
+from dpdesk.errors import DpdeskError, app_words
 
 from dpdesk.gui.wizard import meaning
-from dpdesk.gui.wizard.catalog import BIRTHDAY, CARDS, COIN_PRESETS, COINS, DEVICE_NAMES, DICE, DIE, EXACT
+from dpdesk.gui.wizard.catalog import (
+    B_SOURCE_NAMES,
+    BIRTHDAY,
+    CARDS,
+    COIN_PRESETS,
+    COINS,
+    DEVICE_NAMES,
+    DICE,
+    DIE,
+    EXACT,
+)
+from dpdesk.gui.wizard.epsilon_change import EpsilonChange, changed, eps_text
 from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 from dpdesk.gui.widgets.number_entry import EntryProblem
 from dpdesk.gui.widgets.wheel import guard
@@ -39,6 +56,9 @@ class RandomizerPage(QWizardPage):
         self.setTitle("The randomizer")
         self.setSubTitle("Choose what respondents use to randomize privately. The probabilities follow from it.")
         self.device = name(QComboBox(), "Randomizer", "What respondents use to randomize their answer")
+        self.b_source = name(QComboBox(), "Harmless question B",
+                             "Where the harmless question B comes from: a birthday month, a second roll of the "
+                             "die, a second card, or your own question whose share of 'yes' you know")
         self.coin_preset = name(QComboBox(), "Coin rule", "Which coin outcomes mean which instruction")
         for label, *_ in COIN_PRESETS:
             self.coin_preset.addItem(label)
@@ -62,12 +82,13 @@ class RandomizerPage(QWizardPage):
         top = QFormLayout()
         top.setVerticalSpacing(10)
         top.addRow("&Randomizer:", self.device)
-        top.addRow("Coin &rule:", self.coin_preset)
+        top.addRow("&Harmless question B:", self.b_source)
+        top.addRow("&Coin rule:", self.coin_preset)
         top.addRow("N&umber of dice:", self.dice)
         top.addRow("Die &sides:", self.sides)
         top.addRow("Cards in the &deck:", self.deck)
         top.addRow("Totals that mean '&yes':", self.dice_yes)
-        top.addRow("Totals that mean '&no':", self.dice_no)
+        top.addRow("Totals that mean 'n&o':", self.dice_no)
         self.params_box = QGroupBox("Probabilities")
         self.params_form = QFormLayout(self.params_box)
         self.params_form.setVerticalSpacing(10)
@@ -81,12 +102,16 @@ class RandomizerPage(QWizardPage):
                                "Go on without privacy", "Tick to use a design in which every answer reveals the truth")
         self.no_privacy.setVisible(False)
         self.no_privacy.toggled.connect(self.completeChanged)
+        self.epsilon_change = EpsilonChange()
+        self.epsilon_change.keep.connect(self._keep_change)
+        self.epsilon_change.back.connect(self._undo_change)
         self.use_nearest.clicked.connect(self.apply_nearest)
         self._nearest = None
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.params_box)
         layout.addWidget(self.summary)
+        layout.addWidget(self.epsilon_change)
         layout.addWidget(self.problem)
         layout.addWidget(self.use_nearest, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.no_privacy)
@@ -94,10 +119,15 @@ class RandomizerPage(QWizardPage):
         self.editors: dict = {}
         self._top = top
         self._ok = False
-        order = (self.device, self.coin_preset, self.dice, self.sides, self.deck, self.dice_yes, self.dice_no)
+        self._months: list[int] | None = None  # the birth months the researcher ticked (kept across switches)
+        self._last: dict | None = None  # the state the researcher last accepted (Go back returns to it)
+        self._switching = False
+        order = (self.device, self.b_source, self.coin_preset, self.dice, self.sides, self.deck, self.dice_yes,
+                 self.dice_no)
         for first, second in zip(order, order[1:]):
             QWidget.setTabOrder(first, second)
-        self.device.currentIndexChanged.connect(self._on_device)
+        self.device.currentIndexChanged.connect(self._on_switch)
+        self.b_source.currentIndexChanged.connect(self._on_switch)
         self.coin_preset.currentIndexChanged.connect(self._recompute)
         self.sides.valueChanged.connect(self._on_total)
         self.deck.valueChanged.connect(self._on_total)
@@ -117,6 +147,10 @@ class RandomizerPage(QWizardPage):
             wanted = EXACT
         self.device.setCurrentIndex(choice.devices.index(wanted))
         self.device.blockSignals(False)
+        self._fill_b_sources()
+        self._months = list((self.draft.randomizer or {}).get("birthday_months") or []) or None
+        self.epsilon_change.hide()
+        self._last = None
         dice = self.draft.randomizer or {}
         if dice.get("kind") == "dice_sum":  # an item made with dice opens with its dice
             for spin, value in ((self.dice, dice["dice"]), (self.sides, dice["sides"])):
@@ -128,6 +162,22 @@ class RandomizerPage(QWizardPage):
         elif wanted in (COINS, DIE, CARDS) and dice.get("kind") in ("coins", "die", "cards"):
             self._restore(dice)  # an item made with coins, a die or cards opens with them
         self._on_device()
+        self._accept()
+
+    def _fill_b_sources(self) -> None:
+        """The unrelated question's sources of question B; the one the item (or the draft) had."""
+        choice, record = self.draft.choice, self.draft.randomizer or {}
+        self.b_source.blockSignals(True)
+        self.b_source.clear()
+        for source in choice.b_sources:
+            self.b_source.addItem(B_SOURCE_NAMES[source], source)
+        if choice.b_sources:
+            wanted = self.draft.b_source if self.draft.b_source in choice.b_sources else \
+                BIRTHDAY if record.get("birthday_months") or not record else \
+                record.get("kind") if record.get("kind") in choice.b_sources else EXACT
+            self.b_source.setCurrentIndex(choice.b_sources.index(wanted))
+            self.draft.b_source = wanted
+        self.b_source.blockSignals(False)
 
     def _restore(self, record: dict) -> None:
         """Put the kept coins (their preset), die (its sides) or deck (its size) back on the page."""
@@ -147,6 +197,77 @@ class RandomizerPage(QWizardPage):
     def current_device(self) -> str:
         return self.device.currentData() or EXACT
 
+    def current_b_source(self) -> str | None:
+        """Where question B comes from, for designs where that is a choice of its own (else None)."""
+        return self.b_source.currentData() if self.draft.choice.b_sources else None
+
+    # ------------------------------------------------------------------ switches and the epsilon they change
+    def _state(self) -> dict:
+        return {"device": self.current_device(), "b_source": self.current_b_source(),
+                "values": dict(self.draft.values), "months": list(self._months or []) or None,
+                "sides": self.sides.value(), "deck": self.deck.value(), "eps": self._epsilon()}
+
+    def _epsilon(self) -> float | None:
+        try:
+            return self.draft.design().epsilon if self._ok else None
+        except DpdeskError:
+            return None
+
+    def _accept(self) -> None:
+        """The page as it is now is what the researcher chose (Go back returns here)."""
+        self._last = self._state()
+
+    def _on_switch(self, *_args) -> None:
+        """The randomizer or the source of question B was switched: rebuild, and show a changed epsilon."""
+        before = self._last
+        self.draft.b_source = self.current_b_source() or ""
+        self._switching = True
+        try:
+            self._on_device()
+        finally:
+            self._switching = False
+        after = self._epsilon()
+        if before is not None and changed(before["eps"], after):
+            what = self.device.currentText() if before["device"] != self.current_device() else \
+                f"Question B from {self.b_source.currentText()[0].lower()}{self.b_source.currentText()[1:]}"
+            undo = (DEVICE_NAMES[before["device"]] if before["device"] != self.current_device() else
+                    B_SOURCE_NAMES[before["b_source"]])
+            moved = [f"{p.label}: {meaning.pct(float(before['values'][p.name]))} → "
+                     f"{meaning.pct(float(self.draft.values[p.name]))}" for p in self.draft.choice.params
+                     if p.name in before["values"] and p.name in self.draft.values
+                     and before["values"][p.name] != self.draft.values[p.name] and p.kind != "epsilon"]
+            self.epsilon_change.ask(what, before["eps"], after, undo[0].lower() + undo[1:], "; ".join(moved))
+        else:
+            self.epsilon_change.hide()
+            self._accept()
+        self.completeChanged.emit()
+
+    def _keep_change(self) -> None:
+        self.epsilon_change.hide()
+        self._accept()
+        self.completeChanged.emit()
+
+    def _undo_change(self) -> None:
+        """Back to the randomizer, question B and probabilities the researcher had before the switch."""
+        last = self._last
+        self.epsilon_change.hide()
+        if last is None:
+            return
+        for combo, value in ((self.device, last["device"]), (self.b_source, last["b_source"])):
+            if value is not None:
+                combo.blockSignals(True)
+                combo.setCurrentIndex(max(0, combo.findData(value)))
+                combo.blockSignals(False)
+        for spin, value in ((self.sides, last["sides"]), (self.deck, last["deck"])):
+            spin.blockSignals(True)
+            spin.setValue(value)
+            spin.blockSignals(False)
+        self.draft.b_source = last["b_source"] or ""
+        self.draft.values = dict(last["values"])
+        self._months = last["months"]
+        self._on_device()
+        self.completeChanged.emit()
+
     def _initial(self, param):
         value = self.draft.values.get(param.name)
         return param.default if value is None else value
@@ -154,8 +275,10 @@ class RandomizerPage(QWizardPage):
     def _on_device(self, *_args) -> None:
         device = self.current_device()
         self.draft.device = device
-        for widget, show in ((self.coin_preset, device == COINS), (self.sides, device in (DIE, DICE)),
-                             (self.deck, device == CARDS), (self.dice, device == DICE),
+        source = self.current_b_source()
+        for widget, show in ((self.b_source, source is not None), (self.coin_preset, device == COINS),
+                             (self.sides, device in (DIE, DICE) or source == DIE),
+                             (self.deck, device == CARDS or source == CARDS), (self.dice, device == DICE),
                              (self.dice_yes, device == DICE), (self.dice_no, device == DICE)):
             self._top.setRowVisible(widget, show)
         while self.params_form.rowCount():
@@ -163,8 +286,10 @@ class RandomizerPage(QWizardPage):
         self.editors = {}
         previous: QWidget = {COINS: self.coin_preset, DIE: self.sides, DICE: self.dice_no,
                              CARDS: self.deck}.get(device, self.device)
+        innocuous = INNOCUOUS.get(self.draft.design_key)
         for param in self.draft.choice.params:
-            kind = device if device in param.devices else EXACT
+            chosen = source if source is not None and param.name == innocuous else device
+            kind = chosen if chosen in param.devices else EXACT
             if device in (COINS, DICE):
                 continue
             if kind == DIE:
@@ -172,7 +297,7 @@ class RandomizerPage(QWizardPage):
             elif kind == CARDS:
                 editor = CountEditor(param, self._initial(param), self.deck.value(), "cards")
             elif kind == BIRTHDAY:
-                editor = MonthsEditor(param, self._initial(param))
+                editor = MonthsEditor(param, self._initial(param), self._months)
             else:
                 editor = ExactEditor(param, self._initial(param))
             editor.changed.connect(self._recompute)
@@ -204,7 +329,7 @@ class RandomizerPage(QWizardPage):
         device = self.current_device()
         for editor in self.editors.values():
             if isinstance(editor, CountEditor):
-                editor.set_total(self.sides.value() if device == DIE else self.deck.value())
+                editor.set_total(self.sides.value() if editor.unit == "faces" else self.deck.value())
         if self.draft.design_key == "forced" and device in (DIE, CARDS):
             self._complete_forced_counts()
         self._recompute()
@@ -259,11 +384,18 @@ class RandomizerPage(QWizardPage):
         innocuous = INNOCUOUS.get(key)
         b_editor = self.editors.get(innocuous)
         others = [e for k, e in self.editors.items() if k != innocuous]
-        again = any(isinstance(e, CountEditor) for e in others)  # the same die or deck already chose A or B
+        again = isinstance(b_editor, CountEditor) and any(  # the same die or deck already chose A or B
+            isinstance(e, CountEditor) and e.unit == b_editor.unit for e in others)
         question_b = "" if b_editor is None or not hasattr(b_editor, "question_b") else \
             b_editor.question_b(again) if isinstance(b_editor, CountEditor) else b_editor.question_b()
         notes = " ".join(e.words() for e in self.editors.values() if isinstance(e, MonthsEditor))
-        if device == DIE:
+        chooser = self.editors.get("p_sensitive") if key == "unrelated" else None
+        if isinstance(chooser, CountEditor):  # the die or deck that chooses question A or B, outcome by outcome
+            from dpdesk.mechanisms.rr.wording import randomizer_sentence
+
+            self.draft.randomizer = _which_question(chooser)
+            words = randomizer_sentence(self.draft.randomizer)
+        elif device == DIE:
             words = f"Roll a fair {self.sides.value()}-sided die privately. " + "; ".join(
                 e.words() for e in others if isinstance(e, CountEditor)) + "." if others else ""
         elif device == CARDS:
@@ -276,9 +408,8 @@ class RandomizerPage(QWizardPage):
                 if exact or (device == EXACT and not innocuous) else ""
             if words:
                 self.draft.randomizer = {"kind": "exact"}
-        if key == "unrelated" and device in (DIE, CARDS) and isinstance(self.editors.get("p_sensitive"), CountEditor):
-            self.draft.randomizer = _which_question(self.editors["p_sensitive"])
         if isinstance(b_editor, MonthsEditor):  # question B asks for a birthday: written in every language
+            self._months = b_editor.months()
             self.draft.randomizer = {**(self.draft.randomizer or {"kind": "birthday"}),
                                      "birthday_months": b_editor.months()}
         return values, words, question_b, notes
@@ -300,12 +431,14 @@ class RandomizerPage(QWizardPage):
         except (DpdeskError, _Problem) as exc:
             self._ok = False
             self.summary.setText("")
-            show_problem(self.problem, str(exc))
+            show_problem(self.problem, app_words(exc))
             design = None
         else:
             self._ok = True
             show_problem(self.problem, "")
             self.summary.setText(self._summary(values, words, design, question_b, notes))
+            if not self.epsilon_change.pending and not self._switching:
+                self._accept()  # the researcher's own edit: what Go back returns to from now on
         unsafe = design is not None and design.protects_no_one
         if unsafe:
             from dpdesk.gui.wizard.meaning import NO_PRIVACY
@@ -344,6 +477,8 @@ class RandomizerPage(QWizardPage):
                 and exact.denominator <= 1000 else ""
             shown = f"{float(value):g}" if labels[key].kind == "epsilon" else meaning.pct(float(value)) + frac
             parts.append(f"{labels[key].label}: <b>{shown}</b>")
+        if design is not None and not any(labels[k].kind == "epsilon" for k in values):
+            parts.append(f"Local epsilon: <b>{eps_text(design.epsilon)}</b>")
         out = "<br>".join(parts)
         if words:
             out += f"<p>{html.escape(words)}</p>"

@@ -133,15 +133,18 @@ class CountEditor(Editor):
 class MonthsEditor(Editor):
     """Birth months: the share of the year they cover (``rr.randomizers.birth_month``)."""
 
-    def __init__(self, param, initial, parent=None) -> None:
+    def __init__(self, param, initial, months: list[int] | None = None, parent=None) -> None:
+        """``months``: the months to tick (those the researcher ticked before); else the first
+        ``initial`` x 12 months."""
         super().__init__(param, parent)
         n = max(1, min(11, round(float(initial) * 12)))
+        chosen = set(months) if months else set(range(1, n + 1))
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         self.boxes = []
         for i, month in enumerate(MONTHS):
             box = name(QCheckBox(month), f"{param.label}: born in {month}", f"Count a birthday in {month} as 'yes'")
-            box.setChecked(i < n)
+            box.setChecked(i + 1 in chosen)
             box.toggled.connect(self.changed)
             grid.addWidget(box, i // 6, i % 6)
             self.boxes.append(box)

@@ -28,6 +28,7 @@ _PUBLIC = {
     **dict.fromkeys(("SurveyEstimate", "survey_estimate"), "dpdesk.mechanisms.rr.survey.estimate"),
     "survey_estimate_by": "dpdesk.mechanisms.rr.survey.by_group",
     "survey_compare_direct": "dpdesk.mechanisms.rr.survey.direct",
+    "survey_compare_independent": "dpdesk.mechanisms.rr.survey.independent",
 }
 _public = exports(__name__, _PUBLIC)
 
@@ -85,6 +86,7 @@ __all__ = [
     "simulate",
     "simulate_responses",
     "survey_compare_direct",
+    "survey_compare_independent",
     "survey_estimate",
     "survey_estimate_by",
     "SurveyEstimate",

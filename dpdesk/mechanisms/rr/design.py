@@ -566,7 +566,7 @@ DESIGN_WORDS = {
     "warner": "Warner's design: a spinner picks the question or its opposite",
     "forced": "forced response: a coin or a die says answer truthfully, say 'yes' or say 'no'",
     "dice_sum": "forced response with two (or more) dice added up, as rr.randomizers.dice_sum(dice=2, sides=6, "
-                "yes=[2, 3, 4], no=[11, 12]) gives it (command line: --design dice_sum)",
+                "yes=[2, 3, 4], no=[11, 12]) gives it (command line: the design dice_sum)",
     "forced_multi": "forced response for a question with several answers",
     "unrelated": "unrelated question: a harmless second question whose 'yes' share is known",
     "unrelated_unknown": "unrelated question whose harmless 'yes' share is not known (two groups)",

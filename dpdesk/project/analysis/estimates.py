@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dpdesk import __version__
-from dpdesk.errors import DataError, DpdeskError
+from dpdesk.errors import DataError, DpdeskError, app_words
 from dpdesk.mechanisms import multiple_testing, rr
 from dpdesk.project.analysis import review
 from dpdesk.project.study.active import dataset_named
@@ -70,6 +70,8 @@ class ItemResult:
     adjust: str = multiple_testing.DEFAULT  # the adjustment of the pairwise p-values for many comparisons
     survey: Any = None  # rr.SurveyEstimate, when the dataset has a survey design
     sample_design: Any = None  # the SurveyDesign used (column names), or None
+    wave_note: str = ""  # datasets compared under their designs: which are weighted (analysis.waves)
+    error_in_app: str | None = None  # the error in the app's words, when its command-line words name a flag
 
     def __post_init__(self):
         self.label = self.label or (self.question or "").strip() or self.item
@@ -161,12 +163,8 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
                                        or min_group_size < 1):
         raise DataError(f"The smallest group size must be a whole number of at least 1 (got {min_group_size!r}).")
     if by_dataset:
-        if sample_design(project, dataset, survey) is not None:
-            raise DataError("Comparing datasets is not yet design-based: the dataset has a survey design (weights, "
-                            "strata, clusters). Compare them without it (--no-design, or remove the design in the "
-                            "Data view), or estimate each dataset on its own.")
         return _analyze_by_dataset(project, ci=ci, confidence=confidence, exclude=exclude, items=items,
-                                   adjust=adjust)
+                                   adjust=adjust, survey=survey)
     dataset = dataset_named(project, dataset).name
     table = stored_table(project, dataset, [by] if by else None)
     design = sample_design(project, dataset, survey)
@@ -195,7 +193,8 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
             else:
                 est, survey_est = survey_item(d, mapping, args, design, confidence=confidence, ci=ci)
         except DpdeskError as exc:
-            results.append(ItemResult(item.name, item.question, d, None, None, error=str(exc), label=name))
+            results.append(ItemResult(item.name, item.question, d, None, None, error=str(exc), label=name,
+                                      error_in_app=getattr(exc, "in_app", None)))
             continue
         res = ItemResult(item.name, item.question, d, mapping, est, by=by, label=name, by_label=by_label,
                          adjust=adjust, survey=survey_est, sample_design=design)
@@ -229,6 +228,7 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
                         left_out=set(res.left_out_groups))
             except DpdeskError as exc:
                 res.error = f"subgroups by {by_label}: {exc}"
+                res.error_in_app = f"subgroups by {by_label}: {app_words(exc)}" if getattr(exc, "in_app", None) else None
         results.append(res)
     return results
 
@@ -290,14 +290,23 @@ def sample_design(project, dataset: str | None, survey=None):
 
 
 def _analyze_by_dataset(project, *, ci: str, confidence: float, exclude: bool, items,
-                        adjust: str = multiple_testing.DEFAULT) -> list[ItemResult]:
+                        adjust: str = multiple_testing.DEFAULT, survey=None) -> list[ItemResult]:
     """Estimates in the active dataset, and each item's datasets compared as its subgroups.
 
-    The counts of each dataset an item is mapped in are a group, as for ``by``
-    (``rr.estimate_by``: each dataset's estimate, the differences and the test of equality).
+    When a dataset has a survey design, each dataset is estimated under its own design and
+    the datasets are compared as independent samples (:mod:`dpdesk.project.analysis.waves`);
+    otherwise the counts of each dataset are a group, as for ``by`` (``rr.estimate_by``: each
+    dataset's estimate, the differences and the test of equality). Either way the result does
+    not depend on which dataset is active. ``survey=False`` ignores every stored design.
     """
-    results = analyze(project, ci=ci, confidence=confidence, exclude=exclude, items=items, survey=False)
+    from dpdesk.project.analysis import waves
+
     names = [ds.name for ds in project.datasets()]
+    designs = waves.wave_designs(project, names, survey)
+    weighted = any(designs.values())
+    results = analyze(project, ci=ci, confidence=confidence, exclude=exclude, items=items,
+                      survey=None if weighted else False)
+    note = waves.weighting_note(designs, None)
     by_name = {it.name: it for it in project.items()}
     tables: dict[str, Table] = {}
     for res in results:
@@ -314,12 +323,19 @@ def _analyze_by_dataset(project, *, ci: str, confidence: float, exclude: bool, i
             for name in mapped:
                 if name not in tables:
                     tables[name] = stored_table(project, name)
+            if weighted:
+                res.subgroups, res.subgroup_counts = waves.compare_item(
+                    item, res.design, mapped, tables, designs, exclude=exclude, confidence=confidence, ci=ci)
+                res.wave_note = note
+                continue
+            for name in mapped:
                 counted = item_counts(item.in_dataset(name), tables[name], exclude=exclude)
                 counted.raise_for_problems()
                 res.subgroup_counts[name] = _counts_of(res.design, counted)
             res.subgroups = rr.estimate_by(res.design, res.subgroup_counts, confidence=confidence, ci=ci)
         except DpdeskError as exc:
             res.error = f"subgroups by dataset: {exc}"
+            res.error_in_app = f"subgroups by dataset: {app_words(exc)}" if getattr(exc, "in_app", None) else None
     return results
 
 
@@ -444,6 +460,9 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     if by:
         metadata["subgroups: no value"] = {r.label: r.missing_n or 0 for r in results if r.subgroups is not None}
         metadata["pairwise p-values adjusted"] = subgroup_adjust_note(results) or "no"
+        wave_note = next((r.wave_note for r in results if r.wave_note), "")
+        if wave_note:
+            metadata["datasets compared"] = wave_note
     survey = next((r for r in results if r.survey is not None), None)
     if survey is not None:
         metadata["survey design"] = survey.sample_design.describe(

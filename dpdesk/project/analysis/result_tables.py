@@ -44,16 +44,24 @@ def _categories(r) -> list[str]:
     return [str(c) for c in r.design.categories]
 
 
-def estimate_rows(results: list) -> list[dict]:
-    """The main table: one row per item (one per category for multi-category items)."""
+def estimate_rows(results: list, keys: bool = False) -> list[dict]:
+    """The main table: one row per item (one per category for multi-category items).
+
+    ``keys=True`` (machine-readable output) puts beside the human ``item`` the item's short
+    name under ``name`` and the category under ``category`` (None for a yes/no item), so that
+    scripts have a stable key."""
     rows = []
 
     def add(**values):
-        rows.append({c: values.get(c) for c in COLUMNS})
+        row = {c: values.get(c) for c in COLUMNS}
+        if keys:
+            row = {"name": values.get("key"), "category": values.get("cat"), **row}
+        rows.append(row)
 
     for r in results:
         e = r.estimate
-        base = {"item": _name(r), "design": design_label(r.design), "local epsilon": float(r.design.epsilon)}
+        base = {"item": _name(r), "design": design_label(r.design), "local epsilon": float(r.design.epsilon),
+                "key": r.item}
         if e is None:
             add(**base, **{"CI method": r.error})
             continue
@@ -73,7 +81,7 @@ def estimate_rows(results: list) -> list[dict]:
             for j, cat in enumerate(_categories(r)):
                 design = {} if survey is None else {"design effect": _f(survey.deff[j]),
                                                     "effective n": _f(survey.n_effective[j])}
-                add(**{**common, "item": f"{_name(r)}: {cat}"}, estimate=_f(e.frequencies[j]), SE=_f(e.se[j]),
+                add(**{**common, "item": f"{_name(r)}: {cat}"}, cat=cat, estimate=_f(e.frequencies[j]), SE=_f(e.se[j]),
                     **{"CI low": _f(e.ci[j][0]), "CI high": _f(e.ci[j][1])},
                     note=notes if j == 0 and survey is not None else None, **design)
     for column in OPTIONAL:  # the column only when some row fills it
@@ -93,7 +101,7 @@ def by_heading(by: str) -> str:
     return "Dataset" if by == BY_DATASET else by
 
 
-def subgroup_rows(results: list) -> list[dict]:
+def subgroup_rows(results: list, keys: bool = False) -> list[dict]:
     """One row per item, subgroup (and category), then the differences between subgroups.
 
     Items with categories add a "category" column; a difference row's subgroup reads
@@ -108,8 +116,9 @@ def subgroup_rows(results: list) -> list[dict]:
     rows = []
 
     def add(item, subgroup, category, n, est, se, lo, hi, p, p_adj=None):
-        row = {"item": item, "subgroup": subgroup}
-        if multi:
+        row = {"name": key, "category": category} if keys else {}
+        row.update({"item": item, "subgroup": subgroup})
+        if multi and not keys:
             row["category"] = category
         row.update({"n": n, "estimate": _f(est), "SE": _f(se), "CI low": _f(lo), "CI high": _f(hi),
                     "p-value": _f(p)})
@@ -121,7 +130,7 @@ def subgroup_rows(results: list) -> list[dict]:
         if r.subgroups is None:
             continue
         cats = _categories(r)
-        name = _name(r)
+        name, key = _name(r), r.item
         for label, e in r.subgroups.estimates.items():
             if r.design.is_binary:
                 add(name, str(label), None, int(e.n), e.prevalence, e.se, e.ci[0], e.ci[1], None)
@@ -195,7 +204,7 @@ def missing_note(results: list) -> str:
             f"subgroup and are shown as \"{MISSING}\".")
 
 
-def subgroup_test_rows(results: list) -> list[dict]:
+def subgroup_test_rows(results: list, keys: bool = False) -> list[dict]:
     """The tests that every subgroup has the same prevalence (or distribution), one row each.
 
     Items with categories: the test of the whole distribution ("all categories"), then one
@@ -207,13 +216,16 @@ def subgroup_test_rows(results: list) -> list[dict]:
         if t is None:
             continue
         tests = [t, *t.by_category]
+        den = getattr(r.subgroups, "test_df", None)  # independent samples (waves): the F test's Welch df
         for test in tests:
             pooled = test.pooled if isinstance(test.pooled, (int, float)) else None
-            rows.append({"item": _name(r), "category": test.category or ("all categories" if test.by_category or not
-                                                                        r.design.is_binary else None),
+            category = test.category or ("all categories" if test.by_category or not r.design.is_binary else None)
+            rows.append({**({"name": r.item} if keys else {}), "item": _name(r), "category": category,
                          "test": test.method, "statistic": _f(test.statistic), "df": int(test.df),
+                         **({"denominator df": _f(getattr(r.subgroups, "category_df", {}).get(test.category, den))}
+                            if den is not None else {}),
                          "p-value": _f(test.p_value), "pooled estimate": _f(pooled)})
-    if not any(row["category"] for row in rows):  # yes/no items only: no category column
+    if not keys and not any(row["category"] for row in rows):  # yes/no items only: no category column
         for row in rows:
             del row["category"]
     return rows
@@ -237,7 +249,9 @@ def subgroup_test_sentences(results: list, by: str | None) -> list[str]:
         stat = NumberStyle.number(t.statistic) if math.isfinite(t.statistic) else "n/a"
         p = NumberStyle.p_in_text(t.p_value) if math.isfinite(t.p_value) else "p n/a"
         symbol = statistic_symbol(t.method)
-        value = f"{symbol}({t.df}) = {stat}" if symbol else f"statistic {stat} on {t.df} df"
+        den = getattr(r.subgroups, "test_df", None)  # independent samples: F on (k - 1, Welch df)
+        value = (f"F({t.df}, {den:.1f}) = {stat}" if den is not None else
+                 f"{symbol}({t.df}) = {stat}" if symbol else f"statistic {stat} on {t.df} df")
         method = t.method.replace(" (G²)", "") if symbol == "G²" else t.method  # never "(G²), G²(1) = ..."
         out.append(f"{_name(r)}: test that {every_group(r, by)} has the same {what}: {method}, {value}, {p}.")
     return out

@@ -79,3 +79,31 @@ def project_subgroup_columns(project, dataset: str | None = None) -> list[tuple[
 
     ds = dataset_named(project, dataset)
     return subgroup_columns(ds, Labels.from_stored(project.column_labels(ds.name)), project.items(ds.name))
+
+
+#: The ``app`` row that remembers the Results view's "Subgroups by" choice with the project.
+CHOICE_KEY = "results_subgroups_by"
+#: What that row holds when the datasets are compared (never a column name: a column cannot start with NUL).
+DATASETS = "\x00datasets"
+_LONGEST = 1000  # a stored choice longer than any column name is ignored (the file is not trusted)
+
+
+def saved_subgroups(project) -> str | None:
+    """The "Subgroups by" choice saved with the project (a column name or :data:`DATASETS`), or None.
+
+    Only compared with the columns on offer, never used in SQL or as a name of anything."""
+    try:
+        row = project.connection.execute("SELECT value FROM app WHERE key = ?", (CHOICE_KEY,)).fetchone()
+    except Exception:  # noqa: BLE001 - a file that cannot say is a file with no choice saved
+        return None
+    value = row[0] if row is not None else None
+    return value if isinstance(value, str) and 0 < len(value) <= _LONGEST else None
+
+
+def save_subgroups(project, choice: str | None) -> None:
+    """Save the "Subgroups by" choice (None: no subgroups) with the project."""
+    with project.transaction() as conn:
+        if choice is None:
+            conn.execute("DELETE FROM app WHERE key = ?", (CHOICE_KEY,))
+        else:
+            conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)", (CHOICE_KEY, str(choice)))

@@ -125,7 +125,11 @@ def result_figures(result) -> list[list]:
 
 
 def survey_repro(result, dataset: str, *, confidence: float, ci: str) -> dict:
-    """What the script refits (``analysis.refit_survey``) and the exported figures it must find."""
+    """What the script refits (``analysis.refit_survey``) and the exported figures it must find.
+
+    Datasets compared (``by == "dataset"``): the script refits the dataset's own estimate."""
+    by = result.by if result.subgroups is not None and result.by != "dataset" else None
+    shown = result_figures(result) if by else [["(all)", *row] for row in figures(result.estimate)]
     return {"item": result.item, "dataset": dataset, "survey_design": result.sample_design.to_dict(),
-            "by": result.by if result.subgroups is not None else None, "min_group_size": result.min_group_size,
-            "confidence": float(confidence), "ci": ci, "figures": result_figures(result)}
+            "by": by, "min_group_size": result.min_group_size if by else None,
+            "confidence": float(confidence), "ci": ci, "figures": shown}

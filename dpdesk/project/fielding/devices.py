@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from dpdesk.errors import DesignError
+from dpdesk.errors import DesignError, in_app
 
 #: What ``dpdesk item --randomizer`` accepts.
 KINDS = ("exact", "coins", "die", "cards")
@@ -57,16 +57,19 @@ def device_for(design, kind: str, item_name: str) -> dict:
     if kind not in KINDS:
         raise DesignError(f"Unknown randomizer {kind!r}: use one of {', '.join(KINDS)}.")
     if design.name in NO_RANDOMIZER:
-        raise DesignError(f"The {design.name} design needs no randomizer (question B's answer is the respondent's "
-                          f"secret): leave out --randomizer for {item_name!r}.")
+        head = f"The {design.name} design needs no randomizer (question B's answer is the respondent's secret): "
+        raise in_app(DesignError(head + f"leave out --randomizer for {item_name!r}."),
+                     head + "choose none in the design wizard (Design view, Edit…).")
     if kind == "exact":
         return {"kind": "exact"}
     if design.name != "forced":
-        raise DesignError(
-            f"dpdesk item keeps a coin, die or deck of cards for forced response only; {item_name!r} uses the "
-            f"{design.name} design. Give --randomizer exact (any private randomizer with the design's "
-            f"probabilities, such as a random-number app), or choose the device in the design wizard "
-            f"(Design view, Edit…).")
+        head = (f"A coin, die or deck of cards is kept for forced response only; {item_name!r} uses the "
+                f"{design.name} design. ")
+        raise in_app(DesignError(head + "Give --randomizer exact (any private randomizer with the design's "
+                                 "probabilities, such as a random-number app), or choose the device in the design "
+                                 "wizard (Design view, Edit…)."),
+                     head + "Choose the device in the design wizard (Design view, Edit…): any private randomizer "
+                     "with the design's probabilities, such as a random-number app.")
     p = [design.params[k] for k in FORCED]
     from dpdesk.mechanisms.rr.wording.english import pct
 
@@ -79,18 +82,22 @@ def device_for(design, kind: str, item_name: str) -> dict:
                 t, y, _ = counts
                 return rr.randomizers.coins(tosses, truth=_prefixes(outcomes[:t]), yes=_prefixes(outcomes[t:t + y]),
                                             no=_prefixes(outcomes[t + y:])).randomizer
-        raise DesignError(f"No number of fair coins (1 to 6) gives the probabilities of {item_name!r} ({shown}) exactly: "
-                          f"use --randomizer die, cards or exact.")
+        head = f"No number of fair coins (1 to 6) gives the probabilities of {item_name!r} ({shown}) exactly: "
+        raise in_app(DesignError(head + "use --randomizer die, cards or exact."),
+                     head + "choose a die, cards or any exact randomizer in the design wizard.")
     if kind == "die":
         for sides in DIE_SIDES:
             counts = _counts(design, sides)
             if counts:
                 return rr.randomizers.die(*counts, sides=sides).randomizer
-        raise DesignError(f"No usual die ({', '.join(map(str, sorted(DIE_SIDES)))} sides) gives the probabilities "
-                          f"of {item_name!r} ({shown}) exactly: use --randomizer cards or exact.")
+        head = (f"No usual die ({', '.join(map(str, sorted(DIE_SIDES)))} sides) gives the probabilities of "
+                f"{item_name!r} ({shown}) exactly: ")
+        raise in_app(DesignError(head + "use --randomizer cards or exact."),
+                     head + "choose cards or any exact randomizer in the design wizard.")
     for deck in range(2, 101):
         counts = _counts(design, deck)
         if counts:
             return rr.randomizers.cards(*counts).randomizer
-    raise DesignError(f"No deck of at most 100 cards gives the probabilities of {item_name!r} ({shown}) exactly: "
-                      f"use --randomizer exact.")
+    head = f"No deck of at most 100 cards gives the probabilities of {item_name!r} ({shown}) exactly: "
+    raise in_app(DesignError(head + "use --randomizer exact."),
+                 head + "choose an exact randomizer (such as a random-number app) in the design wizard.")

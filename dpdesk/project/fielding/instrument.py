@@ -109,7 +109,7 @@ def _problems(item, texts) -> list[str]:
         if t.missing:
             out.append(f"Item {item.name!r} cannot be fielded yet: it has no {' and no '.join(t.missing)}"
                        f"{'' if len(texts) == 1 else f' in language {lang!r}'}. Write it in the wizard "
-                       f"(Design view, Edit…), or give --question / --question-b to `dpdesk item`.")
+                       f"(Design view, Edit…), or with the question options of `dpdesk item`.")
     return out
 
 

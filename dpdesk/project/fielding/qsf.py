@@ -1,10 +1,13 @@
 """A Qualtrics survey file (.qsf): the JSON Qualtrics itself exports, importable as a new survey.
 
-The structure follows Qualtrics' own exports (SurveyEntry; SurveyElements with BL, FL, SO,
-SQ ...): one block per item, holding a text/graphic element (``DB``/``TB``) with the
-instructions, the group question of a two-group design, and the answer as a single-answer
-multiple choice (``MC``/``SAVR``) whose ``DataExportTag`` is the item's field name, whose
-choices are the design's response labels and whose ``RecodeValues`` are dpdesk's codes.
+The structure follows Qualtrics' own exports (SurveyEntry; SurveyElements BL, FL, SO, SCO,
+STAT, QC, RS, then the SQ questions, with the attributes and payload keys every real export
+has: ``tests/fixtures/platforms/qsf_keys.py`` derives them from real files): one block per
+item (the first the survey's "Default" block, the others "Standard"), holding a text/graphic
+element (``DB``/``TB``) with the instructions, the group question of a two-group design, and
+the answer as a single-answer multiple choice (``MC``/``SAVR``) whose ``DataExportTag`` is the
+item's field name, whose choices are the design's response labels and whose ``RecodeValues``
+are dpdesk's codes.
 QIDs are numbered in order, so the same project exports the same QIDs. Other languages go
 in each question's ``Language`` entry, as Qualtrics' translations do (``[]`` without any), and
 the survey options list them all in ``AvailableLanguages`` (the first language is the survey's).
@@ -37,18 +40,23 @@ def render(plans: list[ItemPlan], languages, title: str) -> dict[str, str]:
     digest = hashlib.sha256("|".join(ids).encode()).hexdigest()
     survey_id = "SV_" + digest[:15]
     main = languages[0]
+    response_set = "RS_" + digest[15:30]
     elements = [_element(survey_id, "BL", "Survey Blocks", None, _blocks(plans, ids, digest)),
                 _element(survey_id, "FL", "Survey Flow", None, _flow(plans, digest)),
-                _element(survey_id, "SO", "Survey Options", None, _options(languages))]
+                _element(survey_id, "SO", "Survey Options", None, _options(languages)),
+                _element(survey_id, "SCO", "Scoring", None, SCORING),
+                _element(survey_id, "STAT", "Survey Statistics", None, {"MobileCompatible": True,
+                                                                        "ID": "Survey Statistics"}),
+                _element(survey_id, "QC", "Survey Question Count", str(len(ids)), None),
+                _element(survey_id, "RS", response_set, "Default Response Set", None)]
     for p in plans:
         for f in p.fields:
             elements.append(_element(survey_id, "SQ", ids[f.name], f.name, _question(f, ids[f.name], main, languages)))
-    elements.append(_element(survey_id, "QC", "Survey Question Count", str(len(ids)), None))
     survey = {
         "SurveyEntry": {
             "SurveyID": survey_id, "SurveyName": title, "SurveyDescription": None,
             "SurveyOwnerID": "", "SurveyBrandID": "", "DivisionID": None,
-            "SurveyLanguage": main.upper(), "SurveyActiveResponseSet": "RS_" + digest[15:30],
+            "SurveyLanguage": main.upper(), "SurveyActiveResponseSet": response_set,
             "SurveyStatus": "Inactive", "SurveyStartDate": "0000-00-00 00:00:00",
             "SurveyExpirationDate": "0000-00-00 00:00:00", "SurveyCreationDate": "0000-00-00 00:00:00",
             "CreatorID": "", "LastModified": "0000-00-00 00:00:00", "LastAccessed": "0000-00-00 00:00:00",
@@ -57,6 +65,12 @@ def render(plans: list[ItemPlan], languages, title: str) -> dict[str, str]:
         "SurveyElements": elements,
     }
     return {EXTENSION: json.dumps(survey, ensure_ascii=False, indent=1)}
+
+
+#: The scoring element every export carries (no scoring categories), as Qualtrics writes it.
+SCORING = {"ScoringCategories": [], "ScoringCategoryGroups": [], "ScoringSummaryCategory": None,
+           "ScoringSummaryAfterQuestions": 0, "ScoringSummaryAfterSurvey": 0, "DefaultScoringCategory": None,
+           "AutoScoringCategory": None}
 
 
 def _element(survey_id, kind, primary, secondary, payload) -> dict:
@@ -69,11 +83,13 @@ def _block_id(digest: str, i: int) -> str:
 
 
 def _blocks(plans, ids, digest) -> list:
-    blocks = [{"Type": "Standard", "SubType": "", "Description": p.item, "ID": _block_id(digest, i + 1),
-               "BlockElements": _block_elements(p, ids)} for i, p in enumerate(plans)]
+    """The blocks as real exports write them: the survey's one "Default" block (the first item's), the
+    trash, then a "Standard" block per other item."""
+    blocks = [{"Type": "Default" if i == 0 else "Standard", "SubType": "", "Description": p.item,
+               "ID": _block_id(digest, i + 1), "BlockElements": _block_elements(p, ids)} for i, p in enumerate(plans)]
     trash = {"Type": "Trash", "Description": "Trash / Unused Questions", "ID": _block_id(digest, 0),
              "BlockElements": []}
-    return [trash] + blocks
+    return blocks[:1] + [trash] + blocks[1:]
 
 
 def _block_elements(p: ItemPlan, ids) -> list:
@@ -81,7 +97,8 @@ def _block_elements(p: ItemPlan, ids) -> list:
 
 
 def _flow(plans, digest) -> dict:
-    flow = [{"ID": _block_id(digest, i + 1), "Type": "Block", "FlowID": f"FL_{i + 2}"} for i in range(len(plans))]
+    flow = [{"ID": _block_id(digest, i + 1), "Type": "Block" if i == 0 else "Standard", "FlowID": f"FL_{i + 2}"}
+            for i in range(len(plans))]  # the default block runs as a "Block", the others as "Standard"
     return {"Flow": flow, "Properties": {"Count": len(plans) + 1}, "FlowID": "FL_1", "Type": "Root"}
 
 
@@ -94,7 +111,9 @@ def _options(languages) -> dict:
             "SurveyExpiration": "None", "SurveyTermination": "DefaultMessage", "Header": "", "Footer": "",
             "ProgressBarDisplay": "None", "PartialData": "+1 week", "ValidationMessage": "",
             "PreviousButton": "", "NextButton": "", "SurveyLanguage": languages[0].upper(), "NewScoring": 1,
-            "CustomStyles": [], "AvailableLanguages": {lang.upper(): [] for lang in languages}}
+            "CustomStyles": [], "AvailableLanguages": {lang.upper(): [] for lang in languages},
+            "Skin": {"brandingId": None, "templateId": "*base", "overrides": None}, "SkinLibrary": "dpdesk",
+            "SkinType": "templated"}  # Qualtrics' base theme, as templated exports write it
 
 
 def _html(text: str) -> str:

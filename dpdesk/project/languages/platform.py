@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dpdesk.errors import DesignError
+from dpdesk.errors import DesignError, in_app
 
 from dpdesk.mechanisms.rr.wording import phrase, randomizer_sentence
 from dpdesk.mechanisms.rr.wording.text import ENGLISH_NAMES
@@ -32,12 +32,16 @@ def how_to_draw(item, language: str, categories=None) -> str:
     sentence = randomizer_sentence(item_randomizer(item), language,
                                    list(categories) if d.name == "forced_multi" and categories else None)
     if not sentence:
-        raise DesignError(
-            f"The {ENGLISH_NAMES.get(language, language)} instructions for {item.name!r} do not say how to draw "
-            f"the randomizer: write them in Languages… (or `dpdesk text PROJECT {item.name} --language {language} "
+        head = (f"The {ENGLISH_NAMES.get(language, language)} instructions for {item.name!r} do not say how to "
+                f"draw the randomizer: ")
+        tail = (": for example a coin the respondent tosses at home, or the crosswise design, which needs no "
+                "randomizer.")
+        raise in_app(DesignError(
+            head + f"write them in Languages… (or `dpdesk text PROJECT {item.name} --language {language} "
             f"--instructions ...`), or choose the randomizer in the design wizard (Design view, Edit…) or with "
-            f"`dpdesk item PROJECT {item.name} --randomizer exact` (coins, die or cards for forced response): for "
-            f"example a coin the respondent tosses at home, or the crosswise design, which needs no randomizer.")
+            f"`dpdesk item PROJECT {item.name} --randomizer exact` (coins, die or cards for forced response)" + tail),
+            head + "write them in Languages…, or choose the randomizer in the design wizard (Design view, Edit…; "
+            "coins, die or cards for forced response)" + tail)
     return sentence
 
 

@@ -216,7 +216,7 @@ def respondent_text_in(project, item_name: str, language: str) -> ItemText:
     reviewed, by = langs.get(language, (is_source, ""))
     edited = frozenset(stored) | ({"question"} if is_source and item.question else frozenset())
     return ItemText(item.name, language, question, question_b, instructions, tuple(options), responses, card,
-                    question or words.phrase("title", language), frozenset(edited), tuple(untranslated),
+                    words.phrase("title", language), frozenset(edited), tuple(untranslated),
                     bool(reviewed) or is_source, by, is_source)
 
 

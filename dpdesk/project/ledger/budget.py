@@ -20,7 +20,7 @@ import sqlite3
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dpdesk.errors import BudgetError, DataError, ProjectError
+from dpdesk.errors import BudgetError, DataError, ProjectError, in_app
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json
 from dpdesk.project.study.active import dataset_named
@@ -167,10 +167,11 @@ def set_budget(project, epsilon, delta=0, *, dataset: str | None = None) -> Budg
     with project.transaction() as conn:
         current = _budget(conn)
         if current is not None and (current.epsilon, current.delta) != (eps, d):
-            raise BudgetError(
-                f"This project already has a privacy budget of {epsilon_text(current.epsilon, current.delta)}. "
-                f"It covers everyone in the project's data, whatever files they arrive in, so it is set once: "
-                f"it can be lowered (lower_budget, or dpdesk budget --set with a smaller value), never raised.")
+            head = (f"This project already has a privacy budget of {epsilon_text(current.epsilon, current.delta)}. "
+                    f"It covers everyone in the project's data, whatever files they arrive in, so it is set once: "
+                    f"it can be lowered ")
+            raise in_app(BudgetError(head + "(lower_budget, or dpdesk budget --set with a smaller value), never "
+                                     "raised."), head + "(Set the privacy budget… in Tabulate), never raised.")
         if current is None:
             news = _insert_budget(project, conn, eps, d)
     _remember(news)

@@ -195,7 +195,9 @@ class LedgerCheck:
                     "saw (its ledger was rolled back). Confirm the rollback to go on.")
         return f"Ledger intact: {self.releases} release(s), {self.trust_text}."
 
-    def message(self, path) -> str:
+    def message(self, path, *, app: bool = False) -> str:
+        """The check in words; ``app=True``: the desktop app's wording (its button, not the command line)."""
+        confirm = ("the Confirm this copy… button under Releases (Tabulate)" if app else _confirm_cli(path))
         if not self.problems and self.rollback and self.rollback_kind == "key":
             text = (f"The project {path} cannot be checked: {self.rollback}. This is not an edit of the project, and "
                     f"restoring the project from a backup cannot help. If you have a backup of your data folder, put "
@@ -204,8 +206,8 @@ class LedgerCheck:
                 return text + ("This file cannot be re-keyed here, since this computer never sealed the state it is "
                                "in: go on with a copy this computer sealed, or ask whoever sent this one which "
                                "releases it holds.")
-            return text + (f"Otherwise re-key it: dpdesk ledger \"{path}\" --rekey (in Python: "
-                           f"ledger.rekey(project); in the app: Re-key this project… on the Releases tab). Its "
+            rekey = "Re-key this project… on the Releases tab" if app else _rekey_cli(path)
+            return text + (f"Otherwise re-key it: {rekey}. Its "
                            "releases and budget rows are then checked against this computer's register (what it "
                            "recorded when it sealed them), the re-keying is recorded in the project, and the ledger is "
                            "sealed with this computer's new key; its releases up to now are verified against the "
@@ -219,21 +221,18 @@ class LedgerCheck:
             return (f"The project {path} is not a ledger this computer sealed or saw: {self.rollback}. Releases "
                     f"stop until you confirm, because if it is that ledger rewritten, its spending would be "
                     f"forgotten. If it is a project of its own (made elsewhere, or before ledgers were sealed), "
-                    f"confirm with: dpdesk ledger \"{path}\" --accept-rollback (in Python: "
-                    f"ledger.accept_rollback(project)); its spending then counts against the same respondents as "
+                    f"confirm with {confirm}; its spending then counts against the same respondents as "
                     f"the releases made here, so keep both within what you promised them.")
         if not self.problems and self.rollback and self.rollback_kind == "budget":
             return (f"The project {path} is an older state of its ledger than this computer last saw: "
                     f"{self.rollback}. It makes no releases until you confirm; confirming keeps the lower budget "
-                    f"(the file's budget is lowered back to it). If you restored it on purpose, confirm with: "
-                    f"dpdesk ledger \"{path}\" --accept-rollback (in Python: ledger.accept_rollback(project)); the "
-                    f"confirmation is recorded in the project.")
+                    f"(the file's budget is lowered back to it). If you restored it on purpose, confirm with "
+                    f"{confirm}; the confirmation is recorded in the project.")
         if not self.problems and self.rollback:
             return (f"The project {path} is behind the ledger this computer last saw: {self.rollback}. Releases "
                     f"recorded since then may already be published, and their privacy spending would be "
                     f"forgotten, so this copy makes no releases until you confirm. If you restored it, or made "
-                    f"this copy, on purpose, confirm with: dpdesk ledger \"{path}\" --accept-rollback (in "
-                    f"Python: ledger.accept_rollback(project)); the confirmation is recorded in the project.")
+                    f"this copy, on purpose, confirm with {confirm}; the confirmation is recorded in the project.")
         shown = "; ".join(self.problems[:3]) + (f"; and {len(self.problems) - 3} more" if len(self.problems) > 3 else "")
         return (f"The release ledger of {path} was edited outside dpdesk ({shown}). The recorded "
                 f"privacy spending can no longer be trusted, so this project makes no more releases. "
@@ -505,3 +504,14 @@ def _check_budgets(conn, refs: dict, out: LedgerCheck) -> None:
         r = rows.get(bid)
         if r is None or (r["epsilon"], r["delta"]) != (eps, delta):
             out.problems.append(f"the budget in force at release #{seq} was changed or deleted")
+
+
+def _confirm_cli(path) -> str:
+    """How to confirm a rollback outside the app (the command line, Python)."""
+    return f"dpdesk ledger \"{path}\" --accept-rollback (in Python: ledger.accept_rollback(project))"
+
+
+def _rekey_cli(path) -> str:
+    """How to re-key a project outside the app (the command line, Python, and the app's button)."""
+    return (f"dpdesk ledger \"{path}\" --rekey (in Python: ledger.rekey(project); in the app: Re-key this "
+            f"project… on the Releases tab)")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dpdesk import __version__
-from dpdesk.errors import BudgetError
+from dpdesk.errors import BudgetError, in_app
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json, describe
 from dpdesk.mechanisms.central.spec import ReleaseSpec
@@ -91,7 +91,7 @@ def _require_intact(project, conn) -> None:
                         people=respondents.signatures_of(project))
     if not check.ok:
         error = LedgerTamperedError if check.problems else heads.LedgerRolledBackError
-        raise error(check.message(project.path))
+        raise in_app(error(check.message(project.path)), check.message(project.path, app=True))
 
 
 
@@ -123,11 +123,15 @@ def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget,
     summary = (f"This {noun} would cost {epsilon_text(cost, d, up=True)}; {left} "
                f"(of {epsilon_text(budget.epsilon, d, up=False)}), so it does not fit. Release refused: nothing "
                f"was spent and no noise was drawn. {fix}")
+    app_fix = ""
     if floor is not None:
+        lowered = number_text(floor['epsilon'], up=False)
         summary = summary.replace(" so it does not fit.", f" so it does not fit. The budget of these people was "
                                   f"lowered to {floor['budget']} in {floor['path']} (a copy of this project on this "
-                                  f"computer), and the lower budget holds in every copy; to fix it here too: dpdesk "
-                                  f"budget PROJECT --set {number_text(floor['epsilon'], up=False)}.", 1)
+                                  f"computer), and the lower budget holds in every copy; {_floor_fix_cli(lowered)}",
+                                  1)
+        app_fix = (f"to fix it here too, lower this project's budget to {lowered} as well (Lower the budget… in "
+                   f"Tabulate).")
     if theirs:
         named = "; ".join(f"{epsilon_text(accounting.epsilon(list(c.events), d), d, up=True)} in {c.path} "
                           f"({c.releases} release(s){', from the same people' if c.kind == 'people' else ''})"
@@ -146,8 +150,20 @@ def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget,
                f"{epsilon_text(cost, d, up=True)}. Already spent: {spent_where}; remaining: "
                f"{epsilon_text(remaining, d, up=False)}.")
     exc = BudgetExceeded(f"{summary}\n{details}")
+    if app_fix:  # the command line's fix names a flag; the app's names its button
+        in_app(exc, f"{_app_summary(summary, _floor_fix_cli(lowered), app_fix)}\n{details}")
     exc.summary, exc.details = summary, details
     return exc
+
+
+def _floor_fix_cli(lowered: str) -> str:
+    """The command line's fix for a budget lowered in a copy (the app's is in :func:`_refusal`)."""
+    return f"to fix it here too: dpdesk budget PROJECT --set {lowered}."
+
+
+def _app_summary(summary: str, cli_fix: str, app_fix: str) -> str:
+    """``summary`` with its command-line fix (:func:`_floor_fix_cli`) in the app's words."""
+    return summary.replace(cli_fix, app_fix, 1)
 
 
 def _fits_floor(events, floor) -> bool:

@@ -23,7 +23,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from dpdesk.errors import ProjectError
+from dpdesk.errors import ProjectError, in_app
 from dpdesk.project.people.user_data import user_data_folder
 
 __all__ = ["InstallationKey", "load", "key_path", "ledger_folder", "FOLDER"]
@@ -108,11 +108,12 @@ def _read(path: Path) -> InstallationKey:
 
 
 def _damaged(path: Path, why: str) -> ProjectError:
-    return ProjectError(f"The ledger key {path} is damaged ({why}). dpdesk cannot "
-                           "check or seal ledgers with it. Restore it from a backup of your data folder; if it is "
-                           "lost, move it aside: a new key is made, and each project sealed with the old one says "
-                           "so and can be re-keyed (dpdesk ledger PROJECT --rekey) against this computer's "
-                           "register.")
+    head = (f"The ledger key {path} is damaged ({why}). dpdesk cannot check or seal ledgers with it. Restore it from "
+            f"a backup of your data folder; if it is lost, move it aside: a new key is made, and each project sealed "
+            f"with the old one says so and can be re-keyed ")
+    tail = " against this computer's register."
+    return in_app(ProjectError(head + "(dpdesk ledger PROJECT --rekey)" + tail),
+                  head + "(Re-key this project… on the Releases tab)" + tail)
 
 
 def _make(path: Path) -> None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from dpdesk.errors import BudgetError, DataError, ProjectError
+from dpdesk.errors import BudgetError, DataError, ProjectError, in_app
 from dpdesk.project.ledger import chain, history
 from dpdesk.project.ledger.text import epsilon_text
 
@@ -74,7 +74,7 @@ class Receipt:
             f"Sealed with key id: {self.key_id or 'none'}",
             f"Seal (HMAC-SHA-256): {self.mac or 'none'}",
             f"Made: {self.time}",
-            f"Check it: dpdesk ledger PROJECT --verify-receipt RECEIPT",
+            "Check it: with dpdesk's ledger command and its verify-receipt option, giving this receipt",
             f"Code: {self.code}",
             "",
         ])
@@ -113,7 +113,8 @@ def receipt(project) -> Receipt:
 
     check = verify_ledger(project)
     if not check.ok:
-        raise BudgetError("No receipt can be made: " + check.message(project.path))
+        raise in_app(BudgetError("No receipt can be made: " + check.message(project.path)),
+                     "No receipt can be made: " + check.message(project.path, app=True))
     if not check.releases:
         raise BudgetError(f"The project {project.path} has no releases yet, so there is no history to make a "
                           "receipt of. Make one after a release.")

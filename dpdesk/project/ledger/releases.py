@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
-from dpdesk.errors import BudgetError, DpdeskError
+from dpdesk.errors import BudgetError, DpdeskError, app_words
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import normalize
 from dpdesk.mechanisms.central.spec import release_spec
@@ -52,6 +52,7 @@ from dpdesk.project.ledger.entry import (  # noqa: F401 - these names stay impor
     _require_intact,
     record,
 )
+from dpdesk.project.ledger.keys import resolve_keys
 from dpdesk.project.ledger.text import epsilon_text
 
 __all__ = [
@@ -139,6 +140,7 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
     from dpdesk.project.linked.store import is_linked
 
     ds = _dataset(project, dataset)
+    request = resolve_keys(project, request, ds)  # labels to codes, checked before all
     if is_linked(ds):
         from dpdesk.project.ledger.linked_release import release_linked
 
@@ -263,6 +265,7 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
     """
     normalize(request)  # a malformed request is refused before the data are looked up
     ds = _dataset(project, dataset)
+    request = resolve_keys(project, request, ds)  # keys typed as value labels: their codes; bad keys said now
     sha = dataset_sha256(project, ds)
     with project.transaction() as conn:
         budget = _budget(conn)
@@ -290,7 +293,7 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
     if not intact:  # edited, rolled back or holding data released under another ledger: said as the check says it
         message = check.headline
     elif not fits:
-        message = str(_refusal(spec, ds.name, own_events, budget, others))
+        message = app_words(_refusal(spec, ds.name, own_events, budget, others))  # the GUI shows it
     return Preview(spec.request, spec.mechanism, planned, Fraction(0) if replay else cost,
                    "free (already released)" if replay else epsilon_text(cost, delta, up=True), hw, after,
                    remaining, epsilon_text(remaining, delta, up=False), fits, replay, message, spec.noise)

@@ -19,7 +19,7 @@ import datetime as _dt
 from fractions import Fraction
 
 from dpdesk import __version__
-from dpdesk.errors import BudgetError
+from dpdesk.errors import BudgetError, in_app
 from dpdesk.mechanisms.central.request import canonical_json
 from dpdesk.project.people import respondents
 from dpdesk.project.ledger import chain, heads, history, key, seal
@@ -52,7 +52,7 @@ def accept_rollback(project, *, note: str = "") -> dict:
         check = chain.check(conn, project.path, respondents=respondents.of_project(project),
                         people=respondents.signatures_of(project))
         if check.problems:
-            raise LedgerTamperedError(check.message(project.path))
+            raise in_app(LedgerTamperedError(check.message(project.path)), check.message(project.path, app=True))
         if check.rollback is None:
             raise BudgetError(f"The ledger of {project.path} is not behind the one this computer last saw, so "
                               "there is no rollback to confirm.")

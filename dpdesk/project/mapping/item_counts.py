@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dpdesk.errors import DataError
+from dpdesk.errors import DataError, in_app
 from dpdesk.project.mapping.counting import MappingReport, map_item
 from dpdesk.project.mapping.unary import is_unary_codes, unary_counts
 
@@ -15,8 +15,9 @@ def item_counts(item, table, *, exclude: bool = True) -> MappingReport:
     if d.model == "unary" and is_unary_codes(item.codes):
         return unary_counts(table, item.codes, d.categories, exclude=exclude)
     if not item.column or not item.codes:
-        raise DataError(f"Item {item.name!r} is not mapped in this dataset: map it to a column of the data first "
-                        "(Data > Map items…, or dpdesk item PROJECT NAME --dataset DS --column ... --codes ...).")
+        head = f"Item {item.name!r} is not mapped in this dataset: map it to a column of the data first "
+        raise in_app(DataError(head + "(Data > Map items…, or dpdesk item PROJECT NAME --dataset DS --column ... "
+                               "--codes ...)."), head + "(Data > Map items…).")
     return map_item(table, item.column, item.codes, responses=responses(d, item.codes),
                     group_column=item.group_column, group_codes=item.group_codes, exclude=exclude, design=d,
                     missing_codes=getattr(item, "missing_codes", None))

@@ -11,7 +11,8 @@ tried, the active dataset's first, then the other datasets' (newest first), then
 
 An item not mapped so is looked for as a field of an instrument the project fielded on a
 survey platform (:mod:`dpdesk.project.fielding.answers`: field names, Qualtrics QIDs, group
-prefixes, question texts).
+prefixes, question texts), and last as a column named like the item whose answers name the
+design's responses in words (:mod:`.same_name`).
 
 A candidate is taken only when its codes fit the new column: every answer matches a code
 or is missing (blank, user-missing), at least one answer is counted, and no code
@@ -61,6 +62,22 @@ def auto_mappings(project, table) -> dict[str, AutoMapping]:
                 out[item.name] = found
                 break
     out.update(_fielded(project, table, skip=set(out)))
+    out.update(_same_names(project, table, skip=set(out)))
+    return out
+
+
+def _same_names(project, table, skip: set) -> dict[str, AutoMapping]:
+    """Items still unmapped whose name is a column's, read by their answers' words (:mod:`.same_name`)."""
+    from dpdesk.project.mapping.same_name import codes_text, same_name_mapping
+
+    out = {}
+    for item in project.items():
+        if item.name in skip:
+            continue
+        mapping = same_name_mapping(item, table)
+        if mapping is not None and _counts(item, mapping, table):
+            out[item.name] = AutoMapping(item.name, mapping, f"the column named like the item; answers read as "
+                                                             f"{codes_text(mapping['codes'])}")
     return out
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import zipfile
 
-from dpdesk.errors import DataError
+from dpdesk.errors import DataError, in_app
 from dpdesk.project.reading.option_words import choose
 
 MAX_EXPANDED = 2 << 30  # 2 GiB of XML is far beyond any survey export
@@ -217,9 +217,9 @@ def choose_sheet(sheets: list[str], wanted, name: str) -> str:
             return folded[str(wanted).strip().lower()]
         if str(wanted).strip().isdigit() and int(wanted) < len(sheets):  # "1" from a command line
             return sheets[int(wanted)]
-    raise DataError(f"{name}: there is no sheet {wanted!r}. The sheets are: "
-                    f"{', '.join(repr(s) for s in sheets)}. Choose one of these under Sheet in the import "
-                    f"window (command line: --sheet NAME, or its position, 0 for the first).")
+    head = (f"{name}: there is no sheet {wanted!r}. The sheets are: {', '.join(repr(s) for s in sheets)}. "
+            f"Choose one of these under Sheet in the import window")
+    raise in_app(DataError(head + " (command line: --sheet NAME, or its position, 0 for the first)."), head + ".")
 
 
 def read_workbook(path: str, report, overrides: dict, progress):

@@ -69,4 +69,4 @@ def warning(reason: str, first_row: int = 1) -> str:
     """The import report's words for a likely respondent in the header row."""
     return (f"Row {first_row}, read as the header, looks like a respondent ({reason}). If the file has no header "
             f"row, read it again with no header row: tick \"No header row\" in the import window (command line: "
-            f"--no-header; Python: header_rows=0); the columns are then named column_1, column_2, ...")
+            f"the no-header option; Python: header_rows=0); the columns are then named column_1, column_2, ...")

@@ -137,7 +137,7 @@ def exclude(frame, report, keep, name: str):
     if drop:
         report.warnings.append(f"Left out {len(drop)} column(s) with direct identifiers: "
                                f"{', '.join(map(str, drop[:8]))}{' ...' if len(drop) > 8 else ''}. "
-                               f"To keep them: tick Keep identifier columns (app), --keep-identifiers (command line) "
+                               f"To keep them: tick Keep identifier columns (app), the keep-identifiers option (command line) "
                                f"or keep_identifiers=True (Python).")
         frame = frame.drop(columns=drop)
     return frame

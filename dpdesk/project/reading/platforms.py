@@ -195,12 +195,13 @@ def _limesurvey(rows, width) -> Layout:
 
 
 def _redcap(rows, width) -> Layout:
+    """One ``Complete?`` column per instrument: a single one keeps its name, several are numbered in order."""
     names, blank = _names(rows[0])
-    seen = 0
-    for i, name in enumerate(names):
-        if name.lower() == "complete?":
-            seen += 1
-            names[i] = f"Complete? ({seen})"
+    complete = [i for i, name in enumerate(names) if name.lower() == "complete?"]
+    seen = len(complete)
+    if seen > 1:
+        for k, i in enumerate(complete, 1):
+            names[i] = f"Complete? ({k})"
     warnings = []
     if seen > 1:
         warnings.append(f"REDCap labelled export: the {seen} 'Complete?' columns were named "

@@ -95,7 +95,7 @@ def _refuse_duplicates(frame, report, name: str) -> None:
     except ValueError:
         pass
     hint = (" If the first row is a respondent (the file has no header row), tick \"No header row\" in the import "
-            "window (command line: --no-header; Python: header_rows=0)." if headerless else "")
+            "window (command line: the no-header option; Python: header_rows=0)." if headerless else "")
     raise DataError(f"{name}: columns {', '.join(places)} are all named '{column}'{more}, so an item "
                     f"could not be found by its name. Rename them so that every column name "
                     f"is different, then import again.{hint}")

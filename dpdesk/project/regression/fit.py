@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from dpdesk.errors import DataError
+from dpdesk.errors import DataError, in_app
 from dpdesk.mechanisms import rr
 from dpdesk.project.analysis.estimates import stored_table
 from dpdesk.project.mapping.code_matching import (
@@ -64,6 +64,7 @@ class RegressionResult:
     dataset: str = ""
     direct_column: str | None = None
     sample_design: Any = None  # the SurveyDesign used, or None (a simple random sample)
+    cluster: str | None = None  # the column of a multilevel model's clusters
 
     @property
     def n_excluded(self) -> int:
@@ -78,6 +79,7 @@ class RegressionResult:
                 "n_rows": self.n_rows, "n_used": self.n_used, "excluded_answers": self.excluded_answers,
                 "excluded_covariates": dict(self.excluded_covariates), "direct_column": self.direct_column,
                 "survey_design": None if self.sample_design is None else self.sample_design.to_dict(),
+                "cluster": self.cluster,
                 "fit": self.fit.to_dict()}
 
 
@@ -100,8 +102,9 @@ def answer_codes(item, table) -> tuple[np.ndarray, np.ndarray]:
     """
     d = rr.Design.from_dict(item.design_record)
     if not item.column or not item.codes:
-        raise DataError(f"Item {item.name!r} is not mapped in this dataset: map it to a column of the data first "
-                        "(Data > Map items…, or dpdesk item PROJECT NAME --dataset DS --column ... --codes ...).")
+        head = f"Item {item.name!r} is not mapped in this dataset: map it to a column of the data first "
+        raise in_app(DataError(head + "(Data > Map items…, or dpdesk item PROJECT NAME --dataset DS --column ... "
+                               "--codes ...)."), head + "(Data > Map items…).")
     frame, report = table.frame, table.report
     if getattr(report, "kind", "") == "counts":
         raise DataError(f"Regression needs one row per respondent; the dataset of {item.name!r} is a counts table.")
@@ -225,8 +228,9 @@ def design_matrix(table, predictors, *, reference=None, interactions=(), center=
                 raise DataError(f"{col!r} is numeric; a reference level applies to categorical predictors only.")
             continue
         if col in center and labelled:
-            raise DataError(f"{col!r} has value labels, so it enters as categories, which cannot be centred. To "
-                            f"centre it, use its codes as numbers (Treat as: numeric; command line: --numeric {col}).")
+            head = (f"{col!r} has value labels, so it enters as categories, which cannot be centred. To centre it, "
+                    f"use its codes as numbers (Treat as: numeric")
+            raise in_app(DataError(head + f"; command line: --numeric {col})."), head + ").")
         if col in center:
             raise DataError(f"{col!r} is categorical and cannot be centred; centre numeric predictors only.")
         labels = _labels(report, col)
@@ -312,7 +316,7 @@ def _level_order(level: str):
 def regress(project, item_name: str, predictors, *, reference=None, interactions=(), center=(),
             confidence: float = 0.95, categorical=(), numeric=(), dataset: str | None = None,
             direct_column: str | None = None, direct_codes: dict | None = None,
-            progress=None, survey=None) -> RegressionResult:
+            progress=None, survey=None, cluster: str | None = None, nagq: int = 1) -> RegressionResult:
     """Fit ``logit P(item = yes) = b0 + b' x`` for a binary RR item on the named columns.
 
     ``reference``: ``{column: level}`` for categorical predictors; ``interactions``:
@@ -327,6 +331,9 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     ``survey``: the sample design (default: the dataset's stored one; ``False``: none). With
     a design the fit is design-based: weighted pseudo-likelihood, sandwich SEs, Wald
     intervals and tests on the design df; rows left out keep their PSU in the design.
+    ``cluster``: a column of cluster labels (school, firm, country) for a random intercept per
+    cluster (``rr.logistic(random_intercept=...)``, as RRreg's RRmixed, with ``nagq`` quadrature
+    points); rows without a label are left out and counted. One-group yes/no designs, no sample design.
     """
     item = _item(project, item_name)
     if dataset is not None:  # its mapping in that dataset (items are read as mapped in the active one)
@@ -336,6 +343,8 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
         raise DataError(f"Item {item_name!r} ({d.name}) has several categories; regression needs a yes/no item.")
     table = stored_table(project, dataset)
     response, group = answer_codes(item, table)
+    if cluster is not None:
+        _check_multilevel(d, item_name, direct_column)
     if direct_column is not None:
         response, group = _with_direct(table, response, group, direct_column, direct_codes or DIRECT_CODES)
     bad_answer = response < 0
@@ -343,6 +352,10 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
         table, predictors, reference=reference, interactions=interactions, center=center, categorical=categorical,
         rows=~bad_answer, numeric=numeric)
     use = ~bad_answer & ~missing_cov
+    if cluster is not None:
+        labels, no_label = cluster_labels(table, cluster)
+        missing_by = {**missing_by, cluster: no_label}
+        use &= ~no_label
     n_used = int(use.sum())
     if n_used == 0:
         raise DataError(f"No row has both an answer to {item_name!r} and every predictor "
@@ -354,7 +367,13 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     from dpdesk.project.study.survey_design import estimator_arguments
 
     sd = sample_design(project, dataset, survey)
-    if sd is None:
+    if cluster is not None:
+        if sd is not None:
+            raise DataError("A multilevel model cannot use the dataset's survey design (weights, strata, PSUs); "
+                            "fit it as a simple random sample with --no-design, or drop --cluster.")
+        fit = rr.logistic(d, response[use], X[use], group=group[use], names=names, confidence=confidence,
+                          terms=terms, random_intercept=labels[use], nagq=nagq)
+    elif sd is None:
         fit = rr.logistic(d, response[use], X[use], group=group[use], names=names,
                           confidence=confidence, terms=terms, progress=progress)
     else:
@@ -366,7 +385,29 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     ds = dataset or dataset_named(project, None).name  # the active dataset, which stored_table read
     excluded = {c: int((m & ~bad_answer).sum()) for c, m in missing_by.items() if (m & ~bad_answer).any()}
     return RegressionResult(item.name, item.question, d, fit, info, clean, len(table.frame), n_used,
-                            int(bad_answer.sum()), excluded, ds, direct_column, sd)
+                            int(bad_answer.sum()), excluded, ds, direct_column, sd, cluster)
+
+
+def _check_multilevel(d, item_name: str, direct_column) -> None:
+    """What a multilevel model refuses before anything is read: two-group designs, direct answers."""
+    if d.groups != 1 or d.model != "prevalence" or len(d.responses) != 2:
+        raise DataError(f"Item {item_name!r} uses the {d.name!r} design; a multilevel model needs a one-group yes/no "
+                        f"design (Warner, forced response, crosswise, unrelated question with known prevalence, "
+                        f"triangular, Kuk with one card, Mangat), as RRmixed. Fit it without --cluster.")
+    if direct_column is not None:
+        raise DataError("A multilevel model cannot include directly asked answers (--direct); drop one of them.")
+
+
+def cluster_labels(table, column: str) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's cluster label (as text, so 1 and "1" are one cluster) and the rows without one."""
+    frame, report = table.frame, table.report
+    if column not in frame.columns:
+        shown = ", ".join(repr(str(c)) for c in list(frame.columns)[:20])
+        raise DataError(f"There is no column {column!r} to use as the cluster. The columns are: {shown}. Check the "
+                        f"name (it is case-sensitive).")
+    _series, keys, blank, _numeric = _column(frame, report, column)
+    labels = np.array([None if b else _display(k) for k, b in zip(keys, blank)], dtype=object)
+    return labels, np.asarray(blank, bool)
 
 
 #: Default codes of a directly asked yes/no question (matched case-insensitively).

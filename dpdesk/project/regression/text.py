@@ -74,13 +74,27 @@ def labelled_note(res: RegressionResult, name=str) -> str | None:
     which = "; ".join(f"{name(p.column)} has a value label for every code, so it enters as categories, each "
                       f"compared with {p.reference} (its lowest code)" for p in shown)
     codes = " ".join(p.column for p in shown)
-    return (f"{which}. To use the codes as numbers instead, choose Treat as: numeric (command line: "
-            f"--numeric {codes}).")
+    return (f"{which}. To use the codes as numbers instead, choose Treat as: numeric (command line: the numeric "
+            f"option with {codes}).")
 
 
 def design_based(res: RegressionResult) -> bool:
     """A fit with a survey design: Wald t and F tests on the design df, no likelihood-ratio tests."""
     return res.fit.df is not None
+
+
+def multilevel(res: RegressionResult) -> bool:
+    """A fit with a random intercept per cluster (RRmixed): Wald tests only, a random SD, a marginal likelihood."""
+    return hasattr(res.fit, "random_sd")
+
+
+def random_intercept_line(res: RegressionResult) -> str:
+    """``Random intercept (school): SD 0.62 (SE 0.10; 95% CI 0.45 to 0.86), 40 clusters.``"""
+    f = res.fit
+    est, se, (lo, hi) = f.random_sd
+    se_text = "on the boundary: no variation between clusters" if not math.isfinite(se) else f"SE {num(se)}"
+    return (f"Random intercept ({res.cluster}): SD {num(est)} on the log-odds scale ({se_text}; "
+            f"{round(100 * f.confidence)}% CI {_interval(lo, hi)}), {f.n_clusters:,} clusters.")
 
 
 def _f_test(t, df: int) -> str:
@@ -105,12 +119,13 @@ def coefficient_lines(res: RegressionResult, labels=None) -> list[list[str]]:
     """
     conf = round(100 * res.fit.confidence)
     survey = design_based(res)
+    wald_only = survey or multilevel(res)
     rows = [["Term", "b", "SE", "t" if survey else "z", "p", "OR", f"{conf}% CI (OR)"]
-            + ([] if survey else ["LR χ²", "p (LR)"])]
+            + ([] if wald_only else ["LR χ²", "p (LR)"])]
     for c in res.fit.coefficients:
         lo, hi = c.odds_ratio_ci
         rows.append([term_label(res, c.name, labels), num(c.estimate), num(c.se), num(c.z), p_cell(c.p), num(c.odds_ratio),
-                     f"[{limit(lo)}, {limit(hi)}]"] + ([] if survey else [num(c.lr_chi2), p_cell(c.lr_p)]))
+                     f"[{limit(lo)}, {limit(hi)}]"] + ([] if wald_only else [num(c.lr_chi2), p_cell(c.lr_p)]))
     return rows
 
 
@@ -182,6 +197,9 @@ def _exclusions(res: RegressionResult, name=str, item: str | None = None) -> str
 
 def fit_line(res: RegressionResult) -> str:
     f = res.fit
+    if multilevel(res):
+        how = "Laplace approximation" if f.nagq == 1 else f"adaptive Gauss-Hermite quadrature, {f.nagq} points"
+        return f"n = {f.n:,} in {f.n_clusters:,} clusters, marginal log-likelihood ({how}) = {f.loglik:.3f}."
     if design_based(res):
         return (f"n = {f.n:,}{f' ({f.n_direct:,} asked directly)' if f.n_direct else ''}; "
                 f"{f.sample_design.describe()}; design df {f.df}; weighted pseudo-log-likelihood "
@@ -200,7 +218,7 @@ def report_text(res: RegressionResult, labels=None, item: str | None = None, sty
     """
     name = labels.column if labels is not None else str
     f = res.fit
-    lines = [f"Logistic regression of {quoted(item or res.item)} ({res.design.summary or res.design.name})"]
+    lines = [f"{'Multilevel logistic' if multilevel(res) else 'Logistic'} regression of {quoted(item or res.item)} ({res.design.summary or res.design.name})"]
     if res.question and res.question.strip() != (item or "").strip():
         lines.append(f"Question: {res.question}")
     preds = []
@@ -219,7 +237,10 @@ def report_text(res: RegressionResult, labels=None, item: str | None = None, sty
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
     survey = design_based(res)
-    if survey:
+    if multilevel(res):
+        lines.append(f"b: log-odds, within a cluster; OR = exp(b); SE: {f.se_method}; intervals, z and p: Wald "
+                     f"(as RRreg's RRmixed).")
+    elif survey:
         lines.append(f"b: log-odds; OR = exp(b); SE: {f.se_method}; intervals, t and p: {f.ci_method}.")
     else:
         lines.append(f"b: log-odds; OR = exp(b); {f.ci_method} intervals; z and p: Wald; LR: likelihood-ratio "
@@ -249,10 +270,15 @@ def report_text(res: RegressionResult, labels=None, item: str | None = None, sty
         mt = f.model_test
         lines.append("Model against the intercept only: " + (_f_test(mt, f.df) if survey else
                                                               f"LR χ²({mt.df}) = {num(mt.chi2)}, {p_text(mt.p)}"))
+    if multilevel(res):
+        lines.append(random_intercept_line(res))
     lines.append(fit_line(res))
     m, lo, hi = f.average_prevalence
-    lines.append(f"Average predicted prevalence: {pct(m, style)} ({round(100 * f.confidence)}% CI {pct(lo, style)} to "
-                 f"{pct(hi, style)}).")
+    if multilevel(res):
+        lines.append(f"Average predicted prevalence (over the clusters' random intercepts): {pct(m, style)}.")
+    else:
+        lines.append(f"Average predicted prevalence: {pct(m, style)} ({round(100 * f.confidence)}% CI {pct(lo, style)} "
+                     f"to {pct(hi, style)}).")
     lines.append("")
     lines.extend(sentences(res, labels, item, style))
     codes = [f"{name(p.column)} = {p.column}" for p in res.predictors if name(p.column) != p.column]

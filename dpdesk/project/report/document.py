@@ -190,7 +190,9 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
             cnotes.append(f"Test that {_e(every_group(r, by))} has the same "
                           f"{'prevalence' if r.design.is_binary else 'distribution'}: "
                           f"{_e(t.method.replace(' (G²)', '').replace(' (G^2)', ''))}, "
-                          f"{test_text(t, r.survey.df if getattr(r, 'survey', None) is not None else None)}.")
+                          f"{test_text(t, _test_df(r))}.")
+        if getattr(r, "wave_note", ""):
+            cnotes.append(_e(r.wave_note))
         note = subgroup_adjust_note([r]).split(";")[0]
         if note and adjusted:
             cnotes.append(_e(f"p: {note[0].lower()}{note[1:]}; unadjusted p-values are in the exported tables."))
@@ -198,6 +200,14 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
             tables.append(Table(f"comparisons:{r.item}", f"Differences between the groups of {by}: {label}",
                                 comp_cols, comp, cnotes))
     return tables
+
+
+def _test_df(r):
+    """The denominator df of a design-based F test: the waves' Welch df, or the design's df; None otherwise."""
+    df = getattr(r.subgroups, "test_df", None)
+    if df is not None:
+        return f"{df:.1f}".replace(".0", "") if abs(df - round(df)) < 0.05 else f"{df:.1f}"
+    return r.survey.df if getattr(r, "survey", None) is not None else None
 
 
 def _p(raw, adjusted_value, adjusted: bool) -> Cell:

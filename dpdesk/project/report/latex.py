@@ -25,7 +25,8 @@ _SYMBOLS = {"ε": r"$\varepsilon$", "χ": r"$\chi$", "β": r"$\beta$", "γ": r"$
             "ρ": r"$\rho$", "δ": r"$\delta$", "²": r"\textsuperscript{2}", "−": r"$-$", "∞": r"$\infty$",
             "±": r"$\pm$", "×": r"$\times$", "≤": r"$\leq$", "≥": r"$\geq$", "…": r"\ldots{}", "–": "--",
             "—": "---", "“": "``", "”": "''", "’": "'", "‘": "`", "\u00a0": "~", "·": r"$\cdot$",
-            "⁻": r"\textsuperscript{$-$}", **{c: rf"\textsuperscript{{{d}}}" for c, d in zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")}}
+            "⁻": r"\textsuperscript{$-$}", **{c: rf"\textsuperscript{{{d}}}" for c, d in zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")},
+            "√": r"$\surd$", "ν": r"$\nu$", **{c: rf"\textsubscript{{{d}}}" for c, d in zip("₀₁₂₃₄₅₆₇₈₉", "0123456789")}}
 
 PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
 \usepackage[T1]{fontenc}

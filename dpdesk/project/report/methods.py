@@ -114,7 +114,17 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
                         f"with Holm's step-down method ({c('holm1979')}).",
                 "bonferroni": " p-values of the pairwise differences were adjusted for the number of "
                               "comparisons with the Bonferroni method."}.get(adjust, "") if by else ""
-    if by and survey is not None:
+    waves = by == BY_DATASET and any(getattr(r, "wave_note", "") for r in results)
+    if waves:
+        weighted = next(r.wave_note for r in results if getattr(r, "wave_note", ""))
+        paragraphs.append(f"Estimates were also computed for {_each_group(results, by_label)} as independent "
+                          f"samples, each under its own survey design (unit weights for a dataset without one). "
+                          f"Differences between datasets have the standard error √(SE₁² + SE₂²), Newcombe-type "
+                          f"(MOVER) intervals ({c('newcombe1998')}) and t tests on Welch–Satterthwaite degrees of "
+                          f"freedom from the datasets' design degrees of freedom ({c('satterthwaite1946')}); the "
+                          f"equality of all datasets was tested with a Wald F test.{adjusted} Weighting: "
+                          f"{weighted.split(': ', 1)[1].split('. Differences')[0]}.")
+    elif by and survey is not None:
         paragraphs.append(f"Estimates were also computed for {_each_group(results, by_label)} as domains of the "
                           f"whole sample design (never a subset of it); differences between {groups} use their "
                           f"design-based covariance, and the equality of all {groups} was tested with a design-based "

@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from dpdesk.errors import in_app
 from dpdesk.project.sharing import fpe
 from dpdesk.project.sharing.fpe import (  # noqa: F401 - the public names of pseudonyms
     ALPHABETS,
@@ -98,12 +99,15 @@ def read_key(path) -> str:
     try:
         text = path.read_text(encoding="ascii").strip()
     except FileNotFoundError:
-        raise PseudonymError(f"The key file {path} does not exist. Create one with --new-key {path}.") from None
+        head = f"The key file {path} does not exist. "
+        raise in_app(PseudonymError(head + f"Create one with --new-key {path}."),
+                     head + "Create one with New key…, or choose another with Key….") from None
     except UnicodeDecodeError:
         raise PseudonymError(f"The key file {path} is not a hex key (it has non-ASCII bytes).") from None
     if len(text) not in (32, 48, 64) or any(c not in string.hexdigits for c in text):
-        raise PseudonymError(f"The key file {path} must hold one AES key as 32, 48 or 64 hex digits "
-                             f"(it holds {len(text)} characters). Create a new key with --new-key.")
+        head = (f"The key file {path} must hold one AES key as 32, 48 or 64 hex digits (it holds {len(text)} "
+                f"characters). ")
+        raise in_app(PseudonymError(head + "Create a new key with --new-key."), head + "Create a new key with New key….")
     return text
 
 
@@ -218,9 +222,9 @@ def pseudonymize(series: pd.Series, key: str, *, alphabet: str = "auto", context
         if invalid == "raise":
             listed = "; ".join(f"row {p.row}: {p.reason}" for p in problems[:8])
             more = f" (and {len(problems) - 8} more rows)" if len(problems) > 8 else ""
-            raise PseudonymError(f"Column {name!r}: {len(problems)} value(s) cannot be pseudonymised and were not "
-                                 f"passed through: {listed}{more}. Correct them in the data, choose a wider "
-                                 f"alphabet, or leave them blank (--invalid blank).")
+            head = (f"Column {name!r}: {len(problems)} value(s) cannot be pseudonymised and were not passed "
+                    f"through: {listed}{more}. Correct them in the data, choose a wider alphabet, or leave them blank")
+            raise in_app(PseudonymError(head + " (--invalid blank)."), head + ".")
     mapped = out[np.where(codes < 0, len(uniques), codes)]
     values = pd.Series(mapped, index=series.index, name=series.name, dtype=object)
     values.attrs["dpdesk_pseudonyms"] = {"method": METHOD, "alphabet": alphabet}

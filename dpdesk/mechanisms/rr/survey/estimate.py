@@ -68,7 +68,7 @@ from typing import Any
 
 import numpy as np
 
-from dpdesk.errors import EstimationError
+from dpdesk.errors import EstimationError, in_app
 
 from dpdesk.mechanisms.rr.survey import fit
 from dpdesk.mechanisms.rr.design import Design
@@ -345,10 +345,10 @@ def prepare(design, responses, weights, strata, clusters, fpc, groups, lonely_ps
         raise EstimationError(f"ci = {ci!r} is not a known interval; choose 'default' or 't'.")
     conf = check_confidence(confidence)
     if design.model == "prevalence" and design.groups > 1:  # the extended crosswise model (two groups, one pi)
-        raise EstimationError(f"The {design.name!r} design's two groups are not yet estimated from a complex sample: "
-                              f"a weighted mean that ignored the groups would misread the answers. Analyse it "
-                              f"without the survey design (--no-design; in the app, remove the dataset's survey "
-                              f"design).")
+        head = (f"The {design.name!r} design's two groups are not yet estimated from a complex sample: a weighted "
+                f"mean that ignored the groups would misread the answers. Analyse it without the survey design ")
+        raise in_app(EstimationError(head + "(--no-design; in the app, remove the dataset's survey design)."),
+                     head + "(remove the dataset's survey design in the Data view).")
     z = _check_responses(design, responses, used)
     used = _check_used(used, len(z))
     sample = sample_design(len(z), weights=weights, strata=strata, clusters=clusters, fpc=fpc, lonely_psu=lonely_psu)

@@ -1,0 +1,38 @@
+"""``dpdesk correlate``: correlations of RR items and numeric columns, corrected for the randomization (RRcor)."""
+
+from __future__ import annotations
+
+import json
+
+from dpdesk.errors import DataError
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "correlate", help="correlations of RR items and numeric columns, corrected for the randomization",
+        description="How strongly do the true answers to sensitive questions go together, and with other "
+        "variables? Each NAME is a yes/no RR item of the project or a numeric column of the data; the correlations "
+        "are corrected for the randomization (Fox & Tracy 1984; as RRreg's RRcor), with bootstrap SEs and "
+        "p-values. Example: dpdesk correlate P.dpdesk exam_cheating drugs age --bootstrap 1000 --seed 7")
+    p.add_argument("project")
+    p.add_argument("names", nargs="+", metavar="NAME", help="RR items or numeric columns (at least two)")
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help="bootstrap resamples for the SEs and p-values (default 1000; 0: none)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the resamples (default 0: the same "
+                   "numbers on every run)")
+    p.add_argument("--dataset", help="dataset name (default: the active one)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON (null where there is no number)")
+    p.set_defaults(func=cmd_correlate)
+
+
+def cmd_correlate(args) -> int:
+    from dpdesk.project import Project
+    from dpdesk.project.regression.rr_models import correlations
+    from dpdesk.project.regression.rr_text import correlation_text
+
+    if len(set(args.names)) < 2:
+        raise DataError("Give at least two different names to correlate: RR items or numeric columns.")
+    with Project.open(args.project) as project:
+        result = correlations(project, args.names, bootstrap=args.bootstrap, seed=args.seed, dataset=args.dataset)
+    print(json.dumps(result.to_dict(), indent=2, allow_nan=False) if args.json else correlation_text(result))
+    return 0
