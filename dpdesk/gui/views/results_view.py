@@ -31,6 +31,7 @@ from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.document_view import DocumentView
 from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars, set_plot_style
 from dpdesk.gui.widgets.not_mapped import NotMappedBar
+from dpdesk.gui.widgets.report_progress import ReportProgress
 from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
 from dpdesk.gui.widgets.common import name
 from dpdesk.project.number_style import NumberStyle
@@ -209,6 +210,8 @@ class ResultsView(QWidget):
         header = QHBoxLayout()
         header.addWidget(title)
         header.addStretch(1)
+        self.report_progress = ReportProgress(self)  # File > Export report: what it does, a bar, Cancel
+        header.addWidget(self.report_progress)
         for b in (self.methods_button, self.report_button, self.export_button):
             b.setEnabled(False)
             header.addWidget(b)

@@ -269,9 +269,10 @@ def direct_table(direct: list[dict], style: NumberStyle, confidence: float,
     return Table("direct", "Randomized response against asking directly", cols, rows, notes)
 
 
-def data_note(project, results, dataset: str | None = None) -> str | None:
-    """"Data: survey.csv (dataset 'survey'), fingerprint SHA-256 1a2b3c4d… of 3 columns"."""
-    meta = data_metadata(project, results, dataset)
+def data_note(project, results, dataset: str | None = None, meta: dict | None = None) -> str | None:
+    """"Data: survey.csv (dataset 'survey'), fingerprint SHA-256 1a2b3c4d… of 3 columns" (``meta``: the
+    :func:`data_metadata` already read, so the data are fingerprinted once)."""
+    meta = data_metadata(project, results, dataset) if meta is None else meta
     if not meta:
         return None
     fp = meta.get("fingerprint")
@@ -319,7 +320,7 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
     notes += [f"{_e(r.item)}: no estimate ({_e(r.error)})." for r in results
               if r.estimate is None and not getattr(r, "not_mapped", False)]
     est.notes += notes
-    fp = data_note(project, results, dataset)
+    fp = data_note(project, results, dataset, meta)
     if fp:
         est.notes.append(fp)
     doc.sections.append(Section("estimates", "Estimates", [_e(sentence(r, style)) for r in results], [est]))
