@@ -18,6 +18,20 @@ def example(tmp_path):
     return build_example(None, tmp_path / "example.dpdesk")
 
 
+class Recorder:
+    """The report's progress and the window's timer ticks, as they come."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[float, str]] = []
+        self.ticks: list[float] = []
+
+    def progress(self, fraction: float, text: str) -> None:
+        self.seen.append((fraction, text))
+
+    def tick(self) -> None:
+        self.ticks.append(time.perf_counter())
+
+
 def _ready(window, qtbot, example):
     rv = window.results_view
     with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None):
@@ -66,11 +80,11 @@ def test_report_progress_and_cancel(window, qtbot, example, tmp_path):
     QApplication.processEvents()
     assert not first.exists() and not list(tmp_path.glob(".*.tmp"))
     # a whole report: the bar climbs to the end, the step is named, then it hides; the window answers meanwhile
-    seen: list[tuple[float, str]] = []
-    rv.report_jobs.progress.connect(lambda f, t: seen.append((f, t)))
-    ticks: list[float] = []
+    record = Recorder()
+    seen, ticks = record.seen, record.ticks
+    rv.report_jobs.progress.connect(record.progress)  # bound methods, never lambdas (PITFALLS: crash at exit)
     timer = QTimer()
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.timeout.connect(record.tick)
     timer.start(20)
     out = tmp_path / "report.pdf"
     start = time.perf_counter()
@@ -78,6 +92,7 @@ def test_report_progress_and_cancel(window, qtbot, example, tmp_path):
         _export(qtbot, rv, out)
     elapsed = time.perf_counter() - start
     timer.stop()
+    rv.report_jobs.progress.disconnect(record.progress)
     assert out.read_bytes().startswith(b"%PDF")
     assert not progress.isVisible()
     fractions = [f for f, _ in seen]
