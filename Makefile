@@ -25,6 +25,7 @@ run: setup
 	@$(PY) -m dpdesk.launch
 
 test: setup
+	@sh tools/syslibs.sh readback
 	QT_QPA_PLATFORM=offscreen MPLBACKEND=Agg $(PY) -m pytest -q
 
 # constraints.txt: a fresh venv of the newest allowed versions, the suite, then pip freeze (tools/lock.sh).
