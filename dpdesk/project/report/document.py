@@ -193,7 +193,7 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
         if t is not None:
             cnotes.append(f"Test that {_e(every_group(r, by))} has the same "
                           f"{'prevalence' if r.design.is_binary else 'distribution'}: "
-                          f"{_e(t.method.replace(' (G²)', '').replace(' (G^2)', ''))}, "
+                          f"{_e(_method_name(t.method))}, "
                           f"{test_text(t, r.survey.df if getattr(r, 'survey', None) is not None else None)}.")
         note = subgroup_adjust_note([r]).split(";")[0]
         if note and adjusted:
@@ -202,6 +202,14 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
             tables.append(Table(f"comparisons:{r.item}", f"Differences between the groups of {by}: {label}",
                                 comp_cols, comp, cnotes))
     return tables
+
+
+def _method_name(method: str) -> str:
+    """A test's name without what its statistic then shows: "likelihood-ratio test (G²)" and "design-based Wald
+    F test on (k - 1, 32) degrees of freedom" read "likelihood-ratio test", "design-based Wald F test"."""
+    import re
+
+    return re.sub(r" on \(k - 1, \d+\) degrees of freedom", "", method.replace(" (G²)", "").replace(" (G^2)", ""))
 
 
 def _p(raw, adjusted_value, adjusted: bool) -> Cell:
