@@ -1,4 +1,4 @@
-"""File > Export report shows what it is doing: a progress bar with its step beside the Results view's
+"""File > Export report shows what it is doing: a progress bar with its step under the Results view's
 buttons, and a Cancel button that stops the report and leaves no file. Driven by the mouse and keyboard:
 the Export report button, the file name typed in the save dialog, Return, the Cancel button."""
 
@@ -71,9 +71,14 @@ def test_report_progress_and_cancel(window, qtbot, example, tmp_path):
     assert not progress.isVisible()
     # Cancel: the bar shows, the Cancel button stops the report, no file is left
     first = tmp_path / "cancelled.pdf"
+    window.resize(1024, 700)
+    QApplication.processEvents()
+    width = window.width()
     _export(qtbot, rv, first)
     qtbot.waitUntil(progress.isVisible, timeout=10_000)
     assert progress.label.text() and progress.cancel_button.isEnabled()
+    QApplication.processEvents()
+    assert window.width() == width  # the bar has a row of its own: the window does not grow at 1024 x 700
     qtbot.mouseClick(progress.cancel_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not progress.isVisible(), timeout=10_000)
     rv.report_jobs.jobs.shutdown()  # the cancelled worker stops at its next step

@@ -210,8 +210,6 @@ class ResultsView(QWidget):
         header = QHBoxLayout()
         header.addWidget(title)
         header.addStretch(1)
-        self.report_progress = ReportProgress(self)  # File > Export report: what it does, a bar, Cancel
-        header.addWidget(self.report_progress)
         for b in (self.methods_button, self.report_button, self.export_button):
             b.setEnabled(False)
             header.addWidget(b)
@@ -266,6 +264,8 @@ class ResultsView(QWidget):
         layout.addLayout(header)
         layout.addLayout(options)
         layout.addWidget(self.state)
+        self.report_progress = ReportProgress(self)  # File > Export report: what it does, a bar, Cancel
+        layout.addWidget(self.report_progress)  # its own row: the buttons above keep their width at 1024 px
         layout.addWidget(self.subgroup_warning)
         layout.addWidget(self.not_mapped)
         layout.addWidget(scroll, 1)

@@ -1,5 +1,5 @@
-"""The progress of File > Export report beside the Results view's buttons: what is being done, a bar, and
-Cancel. Shown only while a report is written (it follows a ``dpdesk.gui.dialogs.report.ReportWriter``)."""
+"""The progress of File > Export report, a row under the Results view's options: what is being done, a bar,
+and Cancel. Shown only while a report is written (it follows a ``dpdesk.gui.dialogs.report.ReportWriter``)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ class ReportProgress(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         for w in (self.label, self.bar, self.cancel_button):
             row.addWidget(w)
+        row.addStretch(1)
         self.hide()
 
     def follow(self, runner) -> None:

@@ -105,7 +105,8 @@ def table_latex(t: Table) -> str:
         out += [r"\begin{table}[H]", r"\footnotesize"]
         if i:
             out.append(r"\ContinuedFloat")
-        out += [rf"\caption{{{escape(part.title)}}}", tabular(part, fit)]
+        title = part.title + (" (continued)" if i else "")  # the label stays "Table N" under \ContinuedFloat
+        out += [rf"\caption{{{escape(title)}}}", tabular(part, fit)]
         if part.notes:
             out.append(r"\par\smallskip")
             out += [inline(n) + r"\par" for n in part.notes]

@@ -14,8 +14,8 @@ LaTeX), so what fits here fits in every format:
 natural width), is **narrowed** by rule (the numbers keep their width, the text columns
 share what is left, each at least its longest word), or is **split** into several tables
 that each repeat the first (label) column and take as many of the other columns, in order,
-as fit beside it (:func:`table_parts`; the later parts are "continued" and the notes go
-under the last). Tables are set at :data:`TABLE_PT` in every format, on a page at most
+as fit beside it (:func:`table_parts`; the later parts are "Table N (continued)" and the
+notes go under the last). Tables are set at :data:`TABLE_PT` in every format, on a page at most
 :data:`PAGE_EM` wide: A4 with 20 mm margins (PDF, LaTeX: 482 pt) and Letter with 1 in
 margins (Word: 468 pt) are both wider than 50 ems of 9 pt.
 """
@@ -173,7 +173,8 @@ def fit_table(t: Table, page: float = PAGE_EM) -> TableFit:
 
 def table_parts(t: Table, fit: TableFit | None = None) -> list[tuple[Table, TableFit]]:
     """t as the tables a page shows, each with its own fit: t itself, or its parts when split
-    (the label column repeated, "(continued)" after the first title, the notes under the last)."""
+    (the label column repeated, the same title, the notes under the last; the writers number the later parts
+    "Table N (continued)")."""
     fit = fit or fit_table(t)
     if fit.decision != "split":
         return [(t, fit)]
@@ -182,7 +183,7 @@ def table_parts(t: Table, fit: TableFit | None = None) -> list[tuple[Table, Tabl
         last = i == len(fit.parts) - 1
         part = replace(t, columns=[t.columns[k] for k in cols],
                        rows=[replace(r, cells=[r.cells[k] for k in cols]) for r in t.rows],
-                       notes=list(t.notes) if last else [], title=t.title if i == 0 else f"{t.title} (continued)")
+                       notes=list(t.notes) if last else [])
         sub = [fit.columns[k] for k in cols]
         got = _widths(sub, PAGE_EM)
         out.append((part, TableFit(got[0] if got else "narrow", sub, got[1] if got else [c.minimum for c in sub],
