@@ -71,8 +71,9 @@ def latex_as_pdf(tex: Path, folder: Path, env: dict | None = None) -> tuple[Path
 
 
 def overfull(log: str) -> list[str]:
-    """pdfLaTeX's "Overfull \\hbox" warnings (a line or a table wider than the page)."""
-    return re.findall(r"Overfull \\hbox.*", log)
+    """pdfLaTeX's "Overfull \\hbox" (a line or a table wider than the page) and "Overfull \\vbox" (a figure
+    taller than the page) warnings."""
+    return re.findall(r"Overfull \\[hv]box.*", log)
 
 
 def _regions(text: str) -> list[list[str]]:

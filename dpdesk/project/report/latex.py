@@ -116,7 +116,8 @@ def table_latex(t: Table) -> str:
 
 def figure_latex(f: Figure, file_name: str) -> str:
     return "\n".join([r"\begin{figure}[H]", rf"\caption{{{escape(f.caption)}}}",
-                      rf"\includegraphics[width=\linewidth]{{{file_name}}}", r"\end{figure}"])
+                      rf"\includegraphics[width=\linewidth,height=0.8\textheight,keepaspectratio]{{{file_name}}}",
+                      r"\end{figure}"])  # a tall plot (many rows) is scaled to fit the page with its caption
 
 
 def document_latex(doc: Document, methods, figure_files: dict[str, str]) -> str:

@@ -29,6 +29,7 @@ FONT = "Times New Roman"
 SIZE = 12  # points: APA's body text
 NOTE_SIZE = 10
 TABLE_SIZE = TABLE_PT  # the one table size of every format (layout)
+MAX_FIGURE_HEIGHT = 7.5  # inches: a plot with its caption on a Letter or A4 page with 1 in margins
 TEXT_WIDTH = 6.5  # inches between the margins of a Letter or A4 page with 1 in margins
 RULE = {"val": "single", "sz": "8", "space": "0", "color": "000000"}  # 1 pt (sz in eighths of a point)
 NONE = {"val": "nil"}
@@ -183,7 +184,16 @@ def add_figure(word, f: Figure, png: bytes) -> None:
     from docx.shared import Inches
 
     _caption(word, f"Figure {f.number}" if f.number else "Figure", f.caption)
-    word.add_picture(io.BytesIO(png), width=Inches(6))
+    width, height = png_size(png)
+    if height * 6 > width * MAX_FIGURE_HEIGHT:  # a tall plot (many rows) fits the page with its caption
+        word.add_picture(io.BytesIO(png), height=Inches(MAX_FIGURE_HEIGHT))
+    else:
+        word.add_picture(io.BytesIO(png), width=Inches(6))
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """A PNG's width and height in pixels, from its IHDR chunk."""
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
 
 
 def _setup(word) -> None:
