@@ -71,7 +71,7 @@ def _no_leaked_threads(request):
         return
     pool = QThreadPool.globalInstance()
     if pool.activeThreadCount():
-        pool.waitForDone(5000)
+        pool.waitForDone(30_000)  # a worker still finishing on a loaded machine is not a leak; a stuck one is
         assert pool.activeThreadCount() == 0, "test left QThreadPool workers running"
 
 

@@ -34,7 +34,8 @@ def _columns(g) -> None:
     g.add_argument("--fpc", metavar="COL", help="the column of each stratum's population size (finite population "
                    "correction)")
     g.add_argument("--population", type=float, metavar="N",
-                   help="the known population size: Horvitz-Thompson means (sum of weighted answers / N)")
+                   help="the known population size: Horvitz-Thompson means (sum of weighted answers / N; "
+                   "Kuk's cards: of the mean red card, any number of cards); two-group designs refuse it")
     g.add_argument("--lonely-psu", choices=LONELY, default=None,
                    help="a stratum with one PSU: fail (default), certainty, average or adjust (as R survey)")
 

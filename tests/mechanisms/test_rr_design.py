@@ -27,7 +27,7 @@ def test_every_design_is_column_stochastic_and_described():
             np.testing.assert_allclose(m.sum(axis=0), 1.0, atol=1e-12)
             assert np.all(m >= 0)
         assert len(d.describe()) > 40, name
-        assert d.groups == (2 if name in ("sld", "cdm", "unrelated_unknown") else 1)
+        assert d.groups == (2 if name in ("sld", "cdm", "unrelated_unknown", "ecwm") else 1)
         again = rr.Design.from_dict(d.to_dict())
         for a, b in zip(again.matrices, d.matrices):
             np.testing.assert_array_equal(a, b)

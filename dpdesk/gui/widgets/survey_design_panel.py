@@ -1,15 +1,17 @@
-"""The Data view's "Survey design" panel: the weight, strata, PSU and population-size columns.
+"""The Data view's "Survey design" panel: the weight, strata, PSU and stratum-size columns, the known population size.
 
 It shows the shown dataset's stored design, offers columns whose names look like a design's
 (``project.survey_design.guess_design``) without applying them, and saves or removes the
 design (``set_survey_design`` checks the columns: a blank or negative weight is refused with
-its rows). It computes nothing itself.
+its rows). A known population size N makes the means Horvitz-Thompson estimates (``rr.survey_estimate``'s
+``population``): the weighted answers' sum over N, for Kuk's card design of the mean red card; the
+two-group designs, estimated by weighted pseudo-maximum likelihood, refuse it. It computes nothing itself.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton
+from PySide6.QtWidgets import QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton
 
 from dpdesk.errors import DpdeskError
 
@@ -20,8 +22,13 @@ NONE = "(none)"
 ROLES = (("weights", "Weight", "The column of survey weights"),
          ("strata", "Strata", "The column of strata"),
          ("clusters", "Clusters (PSU)", "The column of primary sampling units (clusters), numbered within strata"),
-         ("fpc", "Population size", "The column with the population size of each respondent's stratum "
-                                    "(finite population correction)"))
+         ("fpc", "Stratum sizes", "The column with the population size of each respondent's stratum "
+                                  "(finite population correction)"))
+POPULATION_TIP = ("The number of people in the population the sample was drawn from (leave empty for weighted "
+                  "means). With it, prevalences are Horvitz-Thompson means, the sum of the weighted answers over N "
+                  "as in RRTCS (Kuk's card design: of the mean red card, with any number of cards); the weights "
+                  "must expand the sample to the population. Two-group designs (lie detector, cheating detection, "
+                  "unrelated question with unknown prevalence) cannot use it.")
 
 
 class SurveyDesignPanel(QGroupBox):
@@ -68,11 +75,16 @@ class SurveyDesignPanel(QGroupBox):
         buttons.addStretch(1)
         for b in (self.suggest, self.save, self.remove):
             buttons.addWidget(b)
-        grid.addLayout(buttons, 2, 2, 1, 2)
+        grid.addLayout(buttons, 3, 2, 1, 2)
+        self.population = name(QLineEdit(), "Known population size", POPULATION_TIP)
+        self.population.setObjectName("surveyPopulation")
+        self.population.setPlaceholderText("(none: weighted means)")
+        grid.addWidget(QLabel("Population size (N):"), 2, 2)
+        grid.addWidget(self.population, 2, 3)
         self.status = note(object_name="surveyDesignStatus")
         self.hint = note(object_name="surveyDesignHint")
-        grid.addWidget(self.status, 3, 0, 1, 4)
-        grid.addWidget(self.hint, 4, 0, 1, 4)
+        grid.addWidget(self.status, 4, 0, 1, 4)
+        grid.addWidget(self.hint, 5, 0, 1, 4)
         self.setLayout(grid)
         self.suggested = None
 
@@ -91,6 +103,7 @@ class SurveyDesignPanel(QGroupBox):
             chosen = getattr(stored, role) if stored is not None else None
             combo.setCurrentIndex(max(0, combo.findData(chosen)) if chosen else 0)
         self.lonely.setCurrentIndex(max(0, self.lonely.findData(stored.lonely_psu if stored else "fail")))
+        self.population.setText(f"{stored.population:g}" if stored is not None and stored.population else "")
         guess = guess_design(columns)
         self.suggested = None if guess.is_empty else guess
         self.suggest.setEnabled(self.suggested is not None)
@@ -101,16 +114,20 @@ class SurveyDesignPanel(QGroupBox):
         if stored is None:
             self.status.setText("No survey design: the dataset is analysed as a simple random sample.")
         else:
+            ht = (" With the population size, prevalences are Horvitz-Thompson means (Kuk's cards: of the mean red "
+                  "card); two-group designs cannot use it." if stored.population else "")
             self.status.setText(f"<b>Saved:</b> {stored.describe()}. Estimates, subgroups and regressions of "
-                                f"this dataset are weighted, with Taylor-linearization standard errors.")
+                                f"this dataset are weighted, with Taylor-linearization standard errors.{ht}")
         self.hint.setText(f"Suggested from the column names (not applied): {self.suggested.describe()}."
                           if self.suggested is not None and stored is None else "")
         self.hint.setVisible(bool(self.hint.text()))
 
     def chosen(self):
-        from dpdesk.project.study.survey_design import SurveyDesign
+        """The design in the boxes (a population size that is not a number: DataError in words)."""
+        from dpdesk.project.study.survey_design import SurveyDesign, population_from_text
 
         return SurveyDesign(**{role: combo.currentData() for role, combo in self.combos.items()},
+                            population=population_from_text(self.population.text()),
                             lonely_psu=self.lonely.currentData())
 
     def use_suggestions(self) -> None:
@@ -144,6 +161,7 @@ class SurveyDesignPanel(QGroupBox):
         clear_survey_design(self.project, self.dataset)
         for combo in self.combos.values():
             combo.setCurrentIndex(0)
+        self.population.clear()
         self.remove.setEnabled(False)
         self._show_status(None)
         self.design_changed.emit(self.dataset)

@@ -348,6 +348,42 @@ def _crosswise(p):
     return _binary("crosswise", {"p": p}, 1 - p, p, "Crosswise model (Yu, Tian & Tang 2008)", wording.crosswise(p))
 
 
+def _ecwm(p):
+    """Extended crosswise model (Heck, Hoffmann & Moshagen 2018, Behav Res Methods 50, 1895-1905).
+
+    Two random groups answer the crosswise question with complementary versions of question B:
+    version 1's B has prevalence ``p``, version 2's ``1 - p`` ("mother's birthday in Jan-Mar" and
+    "... in Apr-Dec"). A "same" answer in group g has probability
+    ``lambda_g = pi p_g + (1 - pi)(1 - p_g)`` with ``p_1 = p``, ``p_2 = 1 - p``: one prevalence pi for
+    both groups when everyone follows the instructions, which the likelihood-ratio test of
+    :func:`rr.estimate` checks against a separate pi per group (non-adherence).
+    """
+    p = _prob("p", p)
+    if abs(p - 0.5) < 1e-9:
+        raise DesignError(
+            "With a harmless question that half of people answer 'yes' (0.5), 'same' and 'different' are equally "
+            "likely whatever the truth, and the two versions of question B are the same question: the answers "
+            "cannot be told apart. Choose a question B whose 'yes' share is far from 1/2, for example a "
+            "mother's birthday in January to March (about 0.25; version 2 then asks April to December)."
+        )
+    mats = tuple(np.array([[pg, 1 - pg], [1 - pg, pg]], dtype=float) for pg in (p, 1 - p))
+    return Design("ecwm", {"p": p}, YES_NO, ABSENT_PRESENT, mats, "prevalence", (0, 1), (),
+                  "Extended crosswise model (Heck, Hoffmann & Moshagen 2018)", wording.ecwm(p))
+
+
+def ecwm_version(d: Design, version: int) -> Design:
+    """The crosswise design one version's respondents answer (version 1: B's share p; 2: 1 - p).
+
+    Each respondent of an ECWM item reads a plain crosswise card with their version's question B;
+    cards, instructions and platform fields of a version are those of this design.
+    """
+    if d.name != "ecwm" or version not in (1, 2):
+        raise DesignError(f"Versions 1 and 2 belong to the extended crosswise design, not to {d.name!r} "
+                          f"(version {version!r}).")
+    p = d.params["p"]
+    return _crosswise(p if version == 1 else 1 - p)
+
+
 def _triangular(p):
     p = _prob("p", p, high_open=True)
     # recorded 1 = "at least one yes"
@@ -512,6 +548,7 @@ _BUILDERS = {
     "unrelated": _unrelated,
     "unrelated_unknown": _unrelated_unknown,
     "crosswise": _crosswise,
+    "ecwm": _ecwm,
     "triangular": _triangular,
     "kuk": _kuk,
     "mangat": _mangat,
@@ -534,6 +571,8 @@ DESIGN_WORDS = {
     "unrelated": "unrelated question: a harmless second question whose 'yes' share is known",
     "unrelated_unknown": "unrelated question whose harmless 'yes' share is not known (two groups)",
     "crosswise": "crosswise model: 'are both answers the same?' with a harmless question",
+    "ecwm": "extended crosswise model: crosswise in two groups with complementary versions of question B, which "
+            "also tests whether respondents follow the instructions",
     "triangular": "triangular model: 'yes' to at least one of two questions",
     "kuk": "Kuk's design: respondents draw from two decks of red and black cards",
     "mangat": "Mangat's design: carriers always say 'yes', others follow a randomizer",

@@ -77,7 +77,9 @@ class Estimate:
     Designs with categories: ``prevalence`` equals ``frequencies`` (one per category, on
     the simplex for single-choice items), ``se`` is an array and ``ci`` a ``k x 2`` array.
     ``extra`` maps other parameters to ``(estimate, se)``: ``t`` (SLD honesty), ``beta``
-    and ``gamma`` (CDM honest non-carriers and cheaters), ``pi_uq`` (innocuous prevalence).
+    and ``gamma`` (CDM honest non-carriers and cheaters), ``pi_uq`` (innocuous prevalence),
+    ``pi_group1`` and ``pi_group2`` (the extended crosswise model's separate per-group prevalences;
+    its ``fit`` is the non-adherence test).
     """
 
     design: Design
@@ -339,6 +341,31 @@ def _two_group(d: Design, counts, conf, ci, B, rng):
                 unconstrained=(raw_pi, raw_eta), loglik=model.loglik(y, n, pi, eta), notes=notes)
 
 
+def _ecwm(d: Design, counts, conf, ci, B, rng):
+    """The extended crosswise model (Heck, Hoffmann & Moshagen 2018, Behav Res Methods 50:1895).
+
+    ``prevalence``, ``se`` and ``ci``: the ML estimate of one pi common to both groups (the one-parameter
+    model over both groups' matrices, as every yes/no design). ``fit``: the non-adherence test, the
+    likelihood-ratio statistic ``G^2 = 2 [l_1(pi_1) + l_2(pi_2) - l(pi)]`` of one common pi against a separate
+    pi per group, each per-group ML kept in [0, 1], referred to chi-square with 1 df (the paper's test of the
+    CWM within the ECWM). ``extra["pi_group1"]``, ``extra["pi_group2"]``: the separate per-group MLs with
+    their SEs ``1 / sqrt(I_g(pi_g))`` (expected information, as for every design).
+    """
+    out = _one_parameter(d, counts, conf, ci, B, rng)
+    separate, l_sep = {}, 0.0
+    for g, c in enumerate(counts, start=1):
+        m = OneParameter.from_matrices([d.matrices[g - 1]])
+        pi_g, _interior = m.mle([c])
+        info = m.information([float(c.sum())], pi_g)
+        se_g = 1 / math.sqrt(info) if 0 < info < math.inf else (0.0 if info == math.inf else math.inf)
+        separate[f"pi_group{g}"] = (float(pi_g), float(se_g))
+        l_sep += m.loglik([c], pi_g)
+    g2 = max(0.0, 2 * (l_sep - out["loglik"]))
+    out["fit"] = GoodnessOfFit(g2, 1, float(chdtrc(1, g2)))
+    out["extra"] = separate
+    return out
+
+
 def _binary_slice(matrix: np.ndarray, j: int) -> np.ndarray:
     """The yes/no design "response j or not" vs "state j or not", if the other states act alike."""
     row = matrix[j]
@@ -453,6 +480,8 @@ def estimate(design: Design, counts, *, confidence: float = 0.95, ci: str = "def
         raise EstimationError(f"bootstrap = {bootstrap!r} resamples are too few for an interval; use at least 1000.")
     family = {"prevalence": _one_parameter, "sld": _two_group, "cdm": _two_group,
               "unrelated_unknown": _two_group, "categorical": _categorical, "unary": _unary}[design.model]
+    if design.name == "ecwm":
+        family = _ecwm
     out = family(design, rows, conf, ci, B, rng)
     n = int(rows[0].sum()) if design.model == "unary" else int(sum(r.sum() for r in rows))
     return Estimate(design=design, counts=rows, confidence=conf, ci_method=CI_NAMES[ci], n=n, **out)

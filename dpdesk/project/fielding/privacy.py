@@ -46,7 +46,7 @@ def drawn_probabilities(design) -> list[float]:
     """The probabilities the respondent's randomizer must give for ``design``."""
     p = design.params
     name = design.name
-    if name in ("crosswise", "triangular"):
+    if name in ("crosswise", "ecwm", "triangular"):
         return []  # question B's answer is the respondent's own secret: nothing is drawn
     if name == "unrelated":
         return [p["p_sensitive"]]

@@ -19,7 +19,7 @@ from dpdesk.mechanisms.rr.wording import LANGUAGES  # noqa: F401 - the languages
 from dpdesk.project.languages.platform import NO_RANDOMIZER, how_to_draw
 
 #: Designs where the respondent considers two questions: the sensitive one (A) and a harmless one (B).
-TWO_QUESTIONS = ("crosswise", "triangular", "unrelated", "unrelated_unknown")
+TWO_QUESTIONS = ("crosswise", "ecwm", "triangular", "unrelated", "unrelated_unknown")
 #: What XLSForm and the app call a language (``label::German (de)``).
 LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanish", "nl": "Dutch",
                   "it": "Italian", "pt": "Portuguese"}
@@ -138,7 +138,7 @@ def text_of(item, question_b: str = "", language: str = "en", mode: str = "onlin
             missing.append("question B (the harmless question)")
             b = _b_placeholder(d)
     instructions = _instructions(item, d, INTERVIEW_RANDOMIZER if mode == "interview" else OWN_RANDOMIZER)
-    why = (WHY_PRIVATE_TWO if d.name in ("crosswise", "triangular")
+    why = (WHY_PRIVATE_TWO if d.name in ("crosswise", "ecwm", "triangular")
            else WHY_PRIVATE_INTERVIEW if mode == "interview" else WHY_PRIVATE)
     extra = {"missing": tuple(missing)}
     if d.model == "unary":

@@ -21,7 +21,7 @@ from dpdesk.project.languages.texts import respondent_text_in
 
 MODES = ("online", "interview")
 #: Designs whose format itself randomizes (question B's answer is the secret): no randomizer to draw.
-NO_RANDOMIZER = ("crosswise", "triangular")
+NO_RANDOMIZER = ("crosswise", "ecwm", "triangular")
 
 
 def how_to_draw(item, language: str, categories=None) -> str:

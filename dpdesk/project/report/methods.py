@@ -165,9 +165,8 @@ def _survey_paragraph(results, first, confidence: float, c, labels: dict | None 
     sample = s.sample
     layout = (f"{sample.n_strata} strata and {sample.n_psus} primary sampling units"
               if sample.stratified or sample.clustered else "respondents as the sampling units")
-    text = (f"The estimates take the survey design into account ({what}; {layout}). Prevalences were estimated as "
-            f"weighted means of each respondent's answer transformed by the design's response matrix (two-group "
-            f"designs: by weighted pseudo-maximum likelihood), with standard errors by Taylor linearization, PSUs "
+    text = (f"The estimates take the survey design into account ({what}; {layout}). "
+            f"{_estimator_sentence(results, c)}, with standard errors by Taylor linearization, PSUs "
             f"taken with replacement within strata ({c('binder1983', 'lumley2004')}), and {100 * confidence:g}% "
             f"intervals computed on the effective sample size with a correction for the degrees of freedom of the "
             f"variance estimate ({c('korn1998', 'satterthwaite1946')}).")
@@ -177,6 +176,28 @@ def _survey_paragraph(results, first, confidence: float, c, labels: dict | None 
     if deffs:
         text += (f" Design effects were {min(deffs):.2g}" + (f" to {max(deffs):.2g}" if max(deffs) > min(deffs)
                                                                else "") + ".")
+    return text
+
+
+def _estimator_sentence(results, c) -> str:
+    """How the prevalences were estimated, from each result's own estimator (``SurveyEstimate.method``).
+
+    "Prevalences were estimated as weighted means of each respondent's answer transformed by the
+    design's response matrix (a, b: by weighted pseudo-maximum likelihood)"; Kuk's card design with
+    several cards and a known population size: the mean number of red cards (Kuk 1990).
+    """
+    methods = {r.item: r.survey.method for r in results if getattr(r, "survey", None) is not None}
+    pseudo = [item for item, m in methods.items() if "pseudo-maximum likelihood" in m]
+    red = [item for item, m in methods.items() if "mean red card" in m]
+    text = ("Prevalences were estimated as weighted means of each respondent's answer transformed by the design's "
+            "response matrix")
+    if red:
+        text += (f" (for Kuk's card design with several cards, {', '.join(red)}: the number of red cards drawn, f, "
+                 f"as (f / k - p2) / (p1 - p2); {c('kuk1990')})")
+    if pseudo and len(pseudo) == len(methods):
+        return "Prevalences were estimated by weighted pseudo-maximum likelihood"
+    if pseudo:
+        text += f" ({', '.join(pseudo)}: by weighted pseudo-maximum likelihood)"
     return text
 
 

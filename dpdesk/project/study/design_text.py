@@ -66,6 +66,9 @@ def details(d) -> str:
                 f"answered 'yes' with probability {prob(p['q'])}")
     if name in ("crosswise", "triangular"):
         return f"paired with a non-sensitive question of known prevalence {prob(p['p'])}"
+    if name == "ecwm":
+        return (f"two random groups, paired with a non-sensitive question of known prevalence {prob(p['p'])} in "
+                f"group 1 and its complement {prob(1 - p['p'])} in group 2")
     if name == "mangat":
         return f"carriers answer 'yes'; non-carriers answer truthfully with probability {prob(p['p'])}"
     if name == "kuk":

@@ -14,6 +14,7 @@ applies them by itself.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import re
 import sqlite3
 from dataclasses import asdict, dataclass
@@ -110,6 +111,28 @@ def survey_design(project, dataset: str | None = None) -> SurveyDesign | None:
     except sqlite3.OperationalError:  # a file of an older version, opened read-only (not upgraded)
         return None
     return None if row is None else SurveyDesign.from_dict(dict(zip(names, tuple(row))))
+
+
+def population_from_text(text: str) -> float | None:
+    """The known population size typed in the Survey design panel: None when empty.
+
+    ``10777``, ``10,777``, ``10 777`` and ``1.5e4`` are read; anything else, zero, a negative
+    or an unending number is a :class:`DataError` in words.
+    """
+    raw = (text or "").strip().replace(" ", "").replace("\u00a0", "").replace("_", "")
+    if not raw:
+        return None
+    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d*)?", raw):
+        raw = raw.replace(",", "")
+    try:
+        value = float(raw.replace(",", "."))
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise DataError(f"The known population size '{text.strip()}' is not a positive number: type the number of "
+                        f"people in the population the sample was drawn from (such as 10777), or leave the box "
+                        f"empty for weighted means.")
+    return value
 
 
 def set_survey_design(project, design: SurveyDesign, dataset: str | None = None, *, frame=None) -> SurveyDesign:

@@ -81,7 +81,8 @@ def prepare(design, responses, X, group, names, offset, p_expected=None):
         i = int(np.flatnonzero((g == 0) & (r > 1))[0])
         raise EstimationError(f"Row {i + 1} was asked directly (group 0) but has response code {r[i]}; direct "
                               f"answers must be 0 (no) or 1 (yes).")
-    if G > 1 and any(np.sum(g == gg) == 0 for gg in range(1, G + 1)) and np.any(g > 0):
+    nuisance = design.model in lm.NUISANCE
+    if nuisance and any(np.sum(g == gg) == 0 for gg in range(1, G + 1)) and np.any(g > 0):
         raise EstimationError(
             f"The {design.name!r} design needs respondents in both randomization groups to estimate its "
             f"nuisance parameter; group {'1' if np.sum(g == 1) == 0 else '2'} is empty.")
@@ -89,7 +90,7 @@ def prepare(design, responses, X, group, names, offset, p_expected=None):
     if off.shape != (n,) or not np.all(np.isfinite(off)):
         raise EstimationError(f"offset must have one finite number per respondent ({n}).")
     A0, A1, B0, B1 = lm.coefficients(design, r, g)
-    data = lm.Data(Xa, off, A0, A1, B0, B1, has_eta=G > 1 and bool(np.any(g > 0)))
+    data = lm.Data(Xa, off, A0, A1, B0, B1, has_eta=nuisance and bool(np.any(g > 0)))
     if names is None:
         names = ["(Intercept)" if np.all(Xa[:, j] == 1) else f"x{j + 1}" for j in range(p)]
     names = [str(s) for s in names]
@@ -100,7 +101,7 @@ def prepare(design, responses, X, group, names, offset, p_expected=None):
 
 def eta_start(design: Design, r: np.ndarray, g: np.ndarray) -> float:
     """The nuisance estimated without covariates (``rr.estimate``), kept inside (0.02, 0.98)."""
-    if design.groups == 1:
+    if design.model not in lm.NUISANCE:  # one-group designs and the extended crosswise model: no nuisance
         return 0.0
     from dpdesk.mechanisms.rr.estimate import estimate
 

@@ -5,13 +5,36 @@ Design-based estimates (the sample design, not a model, carries the inference; L
 recorded response and the sample's weights, strata, PSUs and population sizes. The
 estimators and their sources are in ``survey_fit``, the variance in ``survey_variance``.
 
-* ``.unconstrained``: the weighted moment estimate (one-group yes/no designs: the Hajek
-  mean of ``r_i = (z_i - a) / b``, equal to ``svymean(~r, design)``); ``.prevalence`` is it
-  kept within [0, 1]. Designs with categories give ``.frequencies[category]`` with its own
-  ``.unconstrained``, ``.se``, ``.deff`` and interval, from the vector transform
-  ``P^-1 e_{z_i}``. Two-group designs (SLD, CDM, unrelated question with unknown
-  prevalence) use weighted pseudo-maximum likelihood; their nuisance is in ``.extra`` as
-  ``(estimate, se)``.
+Which estimator each design uses (``.method`` names it; ``.unconstrained``, ``.se``, ``.deff``
+and ``.ci`` are all that estimator's; ``.prevalence`` is it kept within [0, 1], for categories
+within the simplex, by maximum likelihood on the weighted shares where the moment estimate
+leaves it):
+
+==============================  ==================================  ===================================
+design                          without ``population``              with ``population`` N
+==============================  ==================================  ===================================
+one-group yes/no (Warner,       Hajek mean of ``r_i = (z_i - a) /   Horvitz-Thompson mean
+forced, unrelated with known    b``, ``P(yes | state) = a + b       ``sum w_i r_i / N`` of the same
+q, crosswise, triangular,       state`` (``svymean(~r)``)           ``r`` (RRTCS; ``svytotal(~r) / N``)
+Mangat, Kuk with 1 card,
+custom 2 x 2)
+designs with categories         Hajek mean of ``P^-1 e_{z_i}`` per  Horvitz-Thompson mean of the same
+                                category                            vector
+unary (multi-select)            each option as a yes/no design      each option as a yes/no design
+Kuk with k > 1 cards            weighted pseudo-ML of the binomial  Horvitz-Thompson mean of the mean
+                                mixture (sandwich SE; as            red card ``r_i = (f_i / k - p2) /
+                                ``svymle``); ``.unconstrained`` is  (p1 - p2)`` (RRTCS's ``Kuk()``;
+                                the estimate itself                 ``fit.kuk_mean_red``)
+two-group (SLD, CDM, unrelated  weighted pseudo-ML (sandwich SE);   refused: the pseudo-ML estimating
+with unknown prevalence),       ``.unconstrained`` the moment       equation has no Horvitz-Thompson
+other one-group designs with    estimate (two-group, saturated) or  form (it uses ``sum w_i``, not N)
+more than 2 responses           the estimate itself
+==============================  ==================================  ===================================
+
+Designs with categories give ``.frequencies[category]`` with its own ``.unconstrained``,
+``.se``, ``.deff`` and interval; two-group designs give their nuisance in ``.extra`` as
+``(estimate, se)``.
+
 * ``.se``: Taylor linearization, PSUs with replacement within strata, with the finite
   population correction when ``fpc`` is given (``svymean``'s SE).
 * ``.deff`` (``survey``'s ``deff = "replace"``: against a with-replacement simple random
@@ -119,7 +142,11 @@ class SurveyEstimate:
             else:
                 text += f"; design effects {deff.min():.2g} to {deff.max():.2g}"
         if self.population is not None:
-            text += f"; Horvitz-Thompson estimate with population size {self.population:,.0f}"
+            what = "Horvitz-Thompson estimate" if "mean red card" not in self.method else \
+                "Horvitz-Thompson estimate of the mean red card"
+            text += f"; {what} with population size {self.population:,.0f}"
+        elif "pseudo-maximum likelihood" in self.method:
+            text += "; " + self.method
         for w in self.warnings:
             text += f"; {w}"
         return text
@@ -245,9 +272,13 @@ def _check_population(design: Design, population, weights=None) -> float | None:
     if not (math.isfinite(N) and N > 0):
         raise EstimationError(f"population = {population!r} must be the population size, a positive number.")
     if not (design.model in ("prevalence", "categorical", "unary") and len(design.states) <= len(design.responses)
-            and (design.model != "prevalence" or len(design.responses) == 2)):
+            and (design.model != "prevalence" or design.groups == 1 and (len(design.responses) == 2
+                                                                         or design.name == "kuk"))):
         raise EstimationError(f"A known population size (Horvitz-Thompson) applies to designs with a linear "
-                              f"estimator; leave population out for the {design.name!r} design.")
+                              f"estimator; the {design.name!r} design with {len(design.responses)} responses and "
+                              f"{design.groups} randomization group{'s' if design.groups > 1 else ''} is estimated "
+                              f"by weighted pseudo-maximum likelihood, which uses the weights' sum instead: leave "
+                              f"population out.")
     if weights is None:
         raise EstimationError(f"A known population size of {N:,.0f} needs survey weights: the Horvitz-Thompson "
                               f"estimate is the sum of the weighted answers divided by the population size, and "
@@ -275,6 +306,8 @@ def fit_domain(design: Design, z, g, wd, sample: SampleDesign, population, conf:
     if design.model == "prevalence":
         if len(design.responses) == 2:
             return fit.one_group_binary(design, design.matrix, z, wd, sample, population, conf, ci)
+        if population is not None:
+            return fit.kuk_mean_red(design, z, wd, sample, population, conf, ci)
         return fit.kuk_draws(design, z, wd, sample, population, conf, ci)
     if design.model == "categorical":
         return fit.categorical(design, z, wd, sample, population, conf, ci)
@@ -311,6 +344,11 @@ def prepare(design, responses, weights, strata, clusters, fpc, groups, lonely_ps
     if ci not in SURVEY_CI:
         raise EstimationError(f"ci = {ci!r} is not a known interval; choose 'default' or 't'.")
     conf = check_confidence(confidence)
+    if design.model == "prevalence" and design.groups > 1:  # the extended crosswise model (two groups, one pi)
+        raise EstimationError(f"The {design.name!r} design's two groups are not yet estimated from a complex sample: "
+                              f"a weighted mean that ignored the groups would misread the answers. Analyse it "
+                              f"without the survey design (--no-design; in the app, remove the dataset's survey "
+                              f"design).")
     z = _check_responses(design, responses, used)
     used = _check_used(used, len(z))
     sample = sample_design(len(z), weights=weights, strata=strata, clusters=clusters, fpc=fpc, lonely_psu=lonely_psu)
@@ -328,7 +366,9 @@ def survey_estimate(design: Design, responses, *, weights=None, strata=None, clu
     numbered within strata. ``fpc``: the population size of each respondent's stratum
     (``survey``'s ``fpc`` with counts; numbers up to 1 are sampling fractions).
     ``groups``: 1/2 for two-group designs. ``population``: a known population size N for
-    the Horvitz-Thompson mean ``sum w_i r_i / N`` (RRTCS) instead of the Hajek mean; it needs
+    the Horvitz-Thompson mean ``sum w_i r_i / N`` (RRTCS) instead of the Hajek mean (Kuk's
+    design with several cards: of the mean red card instead of the pseudo-ML; two-group
+    designs refuse it: the module docstring's table); it needs
     ``weights`` (an error without them) and warns (a note in ``.warnings`` and a Python
     warning) when the weights sum to more than 10% away from N.
     ``lonely_psu``: "fail", "certainty", "average" or "adjust" (``survey_variance``).

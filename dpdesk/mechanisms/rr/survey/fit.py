@@ -13,7 +13,10 @@ the same PSU totals.
   ``w_i (r_i - mean) / sum w``, as ``svymean(~r, design)`` (Lumley 2004); with a known
   population size N the Horvitz-Thompson mean ``sum w_i r_i / N`` (influence
   ``w_i r_i / N``), as RRTCS (Cobo, Rueda & Arcos 2021, ``R/Qualitative.R``).
-* Pseudo-maximum likelihood (two-group designs, and Kuk's design with several cards):
+* Kuk's design with k cards and a known population size N: the Horvitz-Thompson mean of
+  the mean-red-card transform ``r_i = (f_i / k - p2) / (p1 - p2)`` (``kuk_mean_red``).
+* Pseudo-maximum likelihood (two-group designs, and Kuk's design with several cards
+  without a population size):
   the weighted log-likelihood ``sum_i w_i log lambda_{g_i}(z_i; theta)`` is the ordinary
   log-likelihood of the weighted response totals, so the existing maximizers give the
   estimate inside the parameter space; the sandwich covariance ``H^-1 V H^-1`` with
@@ -181,7 +184,8 @@ def categorical(d: Design, z, wd, sample, population, conf, ci):
             cis.append(_categorical_profile_interval(P, size * shares, freq, j, conf))
     return dict(prevalence=freq, unconstrained=raw, se=se, ci=np.array(cis), deff=deff, n_effective=n_eff,
                 influence=u, frequencies=freq, df_effective=dfs,
-                method="weighted moment estimate (Hajek mean of the vector transform P^-1 e_z)")
+                method="weighted moment estimate (Hajek mean of the vector transform P^-1 e_z)" if population is None
+                else "Horvitz-Thompson mean of the vector transform P^-1 e_z with the known population size")
 
 
 def unary(d: Design, ticks, wd, sample, population, conf, ci):
@@ -193,7 +197,8 @@ def unary(d: Design, ticks, wd, sample, population, conf, ci):
                 deff=np.array([p["deff"] for p in parts]), n_effective=np.array([p["n_effective"] for p in parts]),
                 influence=np.column_stack([p["influence"][:, 0] for p in parts]), frequencies=est,
                 df_effective=np.array([p["df_effective"] for p in parts]),
-                method="weighted moment estimate per option (each tick is a yes/no randomized response)")
+                method=("weighted moment estimate" if population is None else "Horvitz-Thompson mean with the known "
+                        "population size") + " per option (each tick is a yes/no randomized response)")
 
 
 # ----------------------------------------------------------------------------- pseudo-ML
@@ -210,8 +215,53 @@ def _sandwich(S: np.ndarray, Hmat: np.ndarray, wd: np.ndarray, sample: SampleDes
     return cov, u, float(wd.sum()) * S @ Hinv.T
 
 
+def kuk_mean_red(d: Design, z, wd, sample, population, conf, ci):
+    """Kuk's design with k cards and a known population size: the Horvitz-Thompson mean of the mean red card.
+
+    ``r_i = (f_i / k - p2) / (p1 - p2)`` for a respondent who drew ``f_i`` red cards: ``E[f_i / k |
+    state] = p2 + (p1 - p2) state``, so ``r_i`` is unbiased for the true state and linear in
+    ``f_i`` (Kuk 1990, *Biometrika* 77, 436; RRTCS's ``Kuk()``, Cobo, Rueda & Arcos 2021,
+    ``R/Qualitative.R`` model 7; RRreg's ``RRuni`` "Kuk"). The estimate is ``sum w_i r_i / N``
+    (RRTCS's point estimate) and its SE the linearization of the total over N, R ``survey``'s
+    ``SE(svytotal(~r, design)) / N``. The pseudo-ML estimate has no Horvitz-Thompson form (its
+    estimating equation uses ``sum w_i``, never N), so a known N calls for a linear estimator;
+    the mean red card is the one RRTCS and RRreg use, rather than the projection of the
+    response shares (``OneParameter.moment``), so that its estimate is theirs.
+
+    Default interval: the calibrated likelihood-ratio interval of the share of red cards
+    ``lambda = p2 + (p1 - p2) pi`` as a proportion of ``n* = lambda (1 - lambda) / ((p1 - p2)^2 se^2)``
+    cards, Korn & Graubard's (1998) effective sample size on the cards' scale, times their
+    degrees-of-freedom factor; ``n * k`` (the cards drawn) where that is undefined (every card
+    red or every card black). ``.deff`` and ``.n_effective`` are those of ``r`` (``survey_fit``).
+    """
+    p1, p2, k = float(d.params["p1"]), float(d.params["p2"]), len(d.responses) - 1  # responses: 0..k red
+    r = ((z / k - p2) / (p1 - p2))[:, None]
+    mean, cov, deff, n_eff, u = linear(r, wd, sample, population)
+    raw, se = float(mean[0]), math.sqrt(max(cov[0, 0], 0.0))
+    n = int((wd > 0).sum())
+    df = sample.effective_df(wd)
+    est = min(1.0, max(0.0, raw))
+    if ci == "t":
+        interval = t_interval(est, se, df, conf)
+    else:
+        lam = min(1.0, max(0.0, p2 + (p1 - p2) * raw))
+        cards = lam * (1 - lam) / ((p1 - p2) ** 2 * se ** 2) if se > 0 and 0 < lam < 1 else float(n * k)
+        size = cards * kg_factor(n, df, conf)
+        card = np.array([[1 - p2, 1 - p1], [p2, p1]])
+        interval = one_parameter_interval(OneParameter.from_matrices([card]),
+                                          [np.array([size * (1 - lam), size * lam])], est, conf)
+    return dict(prevalence=est, unconstrained=raw, se=se, ci=interval, deff=float(deff[0]),
+                n_effective=float(n_eff[0]), influence=u, df_effective=df,
+                method="Horvitz-Thompson mean of the mean red card (f / k - p2) / (p1 - p2) with the known "
+                       "population size")
+
+
 def kuk_draws(d: Design, z, wd, sample, population, conf, ci):
-    """One group, several responses (Kuk's design with several cards): weighted pseudo-ML."""
+    """One group, several responses (Kuk's design with several cards): weighted pseudo-ML.
+
+    Every number is the pseudo-ML estimate's: ``.unconstrained`` is the estimate itself (it
+    maximizes the likelihood within [0, 1] and has no value outside), ``.se`` its sandwich SE.
+    """
     model = OneParameter.from_matrices(d.matrices)
     R = len(d.responses)
     totals = np.bincount(z, weights=wd, minlength=R)
@@ -233,9 +283,10 @@ def kuk_draws(d: Design, z, wd, sample, population, conf, ci):
     else:
         size = float(n_eff[0]) * kg_factor(n, df, conf)
         interval = one_parameter_interval(model, [counts / counts.sum() * size], pi, conf)
-    return dict(prevalence=pi, unconstrained=model.moment([counts]), se=se, ci=interval, deff=float(deff[0]),
+    return dict(prevalence=pi, unconstrained=pi, se=se, ci=interval, deff=float(deff[0]),
                 n_effective=float(n_eff[0]), influence=u, df_effective=df,
-                method="weighted pseudo-maximum likelihood (sandwich standard errors)")
+                method="weighted pseudo-maximum likelihood (sandwich standard errors)" if 0 < pi < 1 else
+                "weighted pseudo-maximum likelihood on the boundary of the parameter space")
 
 
 def two_group(d: Design, z, g, wd, sample, population, conf, ci):

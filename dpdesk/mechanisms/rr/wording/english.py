@@ -60,6 +60,16 @@ def crosswise(p: float) -> str:
     )
 
 
+def ecwm(p: float) -> str:
+    return (
+        "Respondents get one of two versions of the harmless question B, drawn at random: in version 1 about "
+        f"{pct(p)} of people answer 'yes' to B, in version 2 about {pct(1 - p)}. Consider the sensitive question (A) "
+        "and your version of B, whose answer only you know. Do not say your answers. Tick 'Both answers are the "
+        "same' if your answers to A and B are both 'yes' or both 'no'; tick 'The answers are different' if one is "
+        "'yes' and the other 'no'."
+    )
+
+
 def triangular(p: float) -> str:
     return (
         "Consider two questions: the sensitive question (A) and a harmless one (B) whose answer only you know "
@@ -144,6 +154,7 @@ YES_NO_LABELS = (("No", "no"), ("Yes", "yes"))
 SPECIAL_LABELS = {
     # recorded 1 ("yes") = both answers the same (Yu, Tian & Tang 2008)
     "crosswise": (("The answers are different", "different"), ("Both answers are the same", "same")),
+    "ecwm": (("The answers are different", "different"), ("Both answers are the same", "same")),
     # recorded 1 ("yes") = at least one "yes" (Yu, Tian & Tang 2008)
     "triangular": (("Both no", "both no"), ("At least one yes", "at least one yes")),
 }

@@ -18,7 +18,7 @@ ENGLISH_NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanish
                  "pt": "Portuguese"}
 
 #: Designs where the respondent considers two questions: the sensitive one (A) and a harmless one (B).
-TWO_QUESTIONS = ("crosswise", "triangular", "unrelated", "unrelated_unknown")
+TWO_QUESTIONS = ("crosswise", "ecwm", "triangular", "unrelated", "unrelated_unknown")
 
 
 def check_language(language: str) -> str:
@@ -81,7 +81,7 @@ def answer_labels(design, language: str = "en") -> tuple[tuple[str, str], ...]:
         return tuple(zip(design.response_labels, design.short_labels))
     mod = _module(language)
     lab = mod.LABELS
-    if design.name == "crosswise":
+    if design.name in ("crosswise", "ecwm"):
         return lab["different"], lab["same"]
     if design.name == "triangular":
         return lab["both_no"], lab["at_least"]
@@ -149,6 +149,8 @@ def instructions(design, language: str = "en", categories: list[str] | None = No
         return fill(n, p1=p["p1"], p2=p["p2"])
     if n == "crosswise":
         return fill("crosswise", p=p["p"], same=labels["yes"], different=labels["no"])
+    if n == "ecwm":  # each version reads the crosswise instructions with its own question B
+        return " / ".join(fill("crosswise", p=q, same=labels["yes"], different=labels["no"]) for q in (p["p"], 1 - p["p"]))
     if n == "triangular":
         return fill("triangular", p=p["p"], at_least=labels["yes"], both_no=labels["no"])
     if n == "mangat":

@@ -1,0 +1,176 @@
+"""Correlations that involve randomized-response variables (RRreg's RRcor).
+
+Fox & Tracy (1984, Sociol Methods Res 12:413; Fox & Tracy 1986, *Randomized Response*, ch. 4) write a
+yes/no randomized response as a mixture ``z = pt x + (1 - pt) Y``: with probability ``pt`` the true state
+x, otherwise an irrelevant Bernoulli Y with mean ``y_mu``. For any yes/no design with
+``lambda_0 = P(yes | absent)`` and ``lambda_1 = P(yes | present)`` in a group, ``pt = lambda_1 - lambda_0``
+and ``y_mu = lambda_0 / (1 - pt)`` (this gives RRcor's ``p.truth`` and ``y.mean`` for every model it
+names). Each respondent's unbiased reconstruction is ``x_est = (z - lambda_0) / pt``; the masking noise
+``u = x_est - x`` has variance
+
+    var_u = (1 - pt) / pt * (var_x + var_y / pt + (mu_x - y_mu)^2),   var_y = y_mu (1 - y_mu),
+
+with ``mu_x`` the moment estimate of the prevalence and ``var_x = mu_x (1 - mu_x)``, so with
+``q = var_u / var_x`` the corrected correlation of items i and k in a subgroup s (one combination of
+their randomization groups) is ``r_s = cor(x_est_i, x_est_k) sqrt((1 + q_i) (1 + q_k))``. Subgroups are
+pooled with weights ``n_s / ((1 + q_i,s)(1 + q_k,s))``, normalised to sum to 1. RRcor 0.7.5 computes these
+weights with the quotient of the last variable instead of item k (``quotient.list[[j]]`` with a stale
+``j``), which changes nothing with one group but weights two-group designs wrongly: dpdesk uses item k's.
+Directly observed variables enter with ``pt = 1`` (their own values). Correlations are cut to [-1, 1].
+
+Standard errors: the SD of the correlation over ``bootstrap`` resamples of the respondents (RRcor's
+nonparametric ``se.n``); p-values: twice the share of bootstrap correlations on the far side of 0 (the
+level at which the percentile interval reaches 0; Efron & Tibshirani 1993, sec. 16.4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dpdesk.errors import EstimationError
+
+from dpdesk.mechanisms.rr.design import Design
+from dpdesk.mechanisms.rr.regression.rr_predictors import two_state_matrices
+
+
+@dataclass(frozen=True)
+class Correlations:
+    """The result of :func:`correlation`: ``r``, ``se`` and ``p_value`` are k x k (diagonal 1, nan, nan)."""
+
+    names: tuple[str, ...]
+    r: np.ndarray
+    se: np.ndarray
+    p_value: np.ndarray
+    n: int
+    bootstrap: int
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Variable:
+    name: str
+    z: np.ndarray        # the recorded values (responses or the observed variable)
+    group: np.ndarray    # 0 = observed directly, else the randomization group
+    lam0: dict           # group -> P(yes | absent)
+    pt: dict             # group -> P(the answer is the true state)
+    rr: bool
+
+
+def _variable(name: str, spec, n: int | None) -> _Variable:
+    if isinstance(spec, (tuple, list)) and spec and isinstance(spec[0], Design):
+        if len(spec) not in (2, 3):
+            raise EstimationError(f"{name!r} must be (design, responses) or (design, responses, group).")
+        design = spec[0]
+        if design.name == "kuk" and int(design.params.get("draws", 1)) > 1:
+            raise EstimationError(f"{name!r}: Kuk's design with several cards reports a count, not a yes/no "
+                                  "answer; correlations need one card.")
+        z = np.asarray(spec[1], dtype=float).ravel()
+        if n is not None and len(z) != n:
+            raise EstimationError(f"{name!r} has {len(z)} values; the other variables have {n}.")
+        bad = ~np.isin(z, (0, 1))
+        if np.any(bad):
+            i = int(np.flatnonzero(bad)[0])
+            raise EstimationError(f"{name!r}: response {z[i]:g} in row {i + 1} is not 0 or 1.")
+        G = design.groups
+        g = np.ones(len(z), np.int64) if len(spec) == 2 else np.asarray(spec[2], dtype=float).ravel()
+        if len(spec) == 2 and G > 1:
+            raise EstimationError(f"{name!r} uses the two-group {design.name!r} design: give its group (1 or 2).")
+        if len(g) != len(z) or np.any(~np.isin(g, np.arange(G + 1))):
+            raise EstimationError(f"{name!r}: group must be 0 (asked directly), 1{' or 2' if G > 1 else ''} for "
+                                  "every respondent.")
+        g = g.astype(np.int64)
+        counts = [np.bincount(z[g == gg].astype(int), minlength=2) for gg in range(1, G + 1)]
+        mats, _nuisance = two_state_matrices(design, counts)
+        lam0 = {0: 0.0, **{gg: float(m[1, 0]) for gg, m in enumerate(mats, start=1)}}
+        pt = {0: 1.0, **{gg: float(m[1, 1] - m[1, 0]) for gg, m in enumerate(mats, start=1)}}
+        return _Variable(name, z, g, lam0, pt, True)
+    try:
+        z = np.asarray(spec, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise EstimationError(f"{name!r} must be numbers, or (design, responses) for an RR item.") from None
+    if n is not None and len(z) != n:
+        raise EstimationError(f"{name!r} has {len(z)} values; the other variables have {n}.")
+    if not np.all(np.isfinite(z)):
+        i = int(np.flatnonzero(~np.isfinite(z))[0])
+        raise EstimationError(f"{name!r}: row {i + 1} is missing or infinite; leave such rows out.")
+    return _Variable(name, z, np.zeros(len(z), np.int64), {0: 0.0}, {0: 1.0}, False)
+
+
+def _parts(v: _Variable, rows: np.ndarray):
+    """x_est, and q (masking variance over the true variance) per group, on the rows ``rows``."""
+    z, g = v.z[rows], v.group[rows]
+    if not v.rr:
+        return z, {0: 0.0}
+    lam0 = np.array([v.lam0[int(k)] for k in g])
+    pt = np.array([v.pt[int(k)] for k in g])
+    x_est = (z - lam0) / pt
+    mu = float(np.mean(x_est))  # the moment estimate of the prevalence over every group
+    var_x = mu * (1 - mu)
+    q = {}
+    for gg in np.unique(g):
+        p, l0 = v.pt[int(gg)], v.lam0[int(gg)]
+        y_mu = 0.0 if abs(1 - p) < 1e-15 else l0 / (1 - p)
+        var_u = (1 - p) / p * (var_x + y_mu * (1 - y_mu) / p + (mu - y_mu) ** 2)
+        q[int(gg)] = var_u / var_x if var_x > 0 else np.inf
+    return x_est, q
+
+
+def _matrix(variables: list[_Variable], rows: np.ndarray) -> np.ndarray:
+    k = len(variables)
+    parts = [_parts(v, rows) for v in variables]
+    r = np.eye(k)
+    for i in range(k):
+        for j in range(i + 1, k):
+            (xi, qi), (xj, qj) = parts[i], parts[j]
+            gi, gj = variables[i].group[rows], variables[j].group[rows]
+            total, wsum = 0.0, 0.0
+            for a, b in {(int(s), int(t)) for s, t in zip(gi, gj)}:
+                sel = (gi == a) & (gj == b)
+                if sel.sum() < 3 or np.std(xi[sel]) == 0 or np.std(xj[sel]) == 0:
+                    continue
+                factor = (1 + qi[a]) * (1 + qj[b])
+                w = sel.sum() / factor
+                total += w * np.corrcoef(xi[sel], xj[sel])[0, 1] * np.sqrt(factor)
+                wsum += w
+            r[i, j] = r[j, i] = np.clip(total / wsum, -1, 1) if wsum > 0 else np.nan
+    return r
+
+
+def correlation(variables: dict, *, bootstrap: int = 1000, rng=None) -> Correlations:
+    """Corrected correlations of RR items and observed variables (RRreg::RRcor's point estimates).
+
+    ``variables``: name -> a numeric array (observed directly) or ``(design, responses[, group])`` for a
+    yes/no RR item (responses 0/1; group 1 or 2 for two-group designs, 0 for respondents asked directly).
+    ``bootstrap``: resamples for the SEs and p-values (0 for none); ``rng``: a numpy Generator or a seed
+    (default seed 0: reproducible). See the module docstring for the estimator and its source.
+    """
+    if not isinstance(variables, dict) or len(variables) < 2:
+        raise EstimationError("Give at least two variables: {name: values or (design, responses)}.")
+    vs, n = [], None
+    for name, spec in variables.items():
+        v = _variable(str(name), spec, n)
+        n = len(v.z)
+        vs.append(v)
+    if n < 4:
+        raise EstimationError("At least 4 respondents are needed for a correlation.")
+    all_rows = np.arange(n)
+    r = _matrix(vs, all_rows)
+    k = len(vs)
+    se = np.full((k, k), np.nan)
+    p = np.full((k, k), np.nan)
+    B = int(bootstrap)
+    if B < 0:
+        raise EstimationError("bootstrap must be 0 or a number of resamples, for example 1000.")
+    if B:
+        gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(0 if rng is None else rng)
+        boot = np.array([_matrix(vs, gen.integers(0, n, n)) for _ in range(B)])
+        with np.errstate(invalid="ignore"):
+            se = np.nanstd(boot, axis=0, ddof=1)
+            below = np.nanmean(boot <= 0, axis=0)
+            above = np.nanmean(boot >= 0, axis=0)
+        p = np.minimum(1.0, 2 * np.minimum(below, above))
+        np.fill_diagonal(se, np.nan)
+        np.fill_diagonal(p, np.nan)
+    return Correlations(tuple(v.name for v in vs), r, se, p, n, B)
