@@ -24,6 +24,8 @@ MEASURES = {
     "simulate": ["dpdesk/mechanisms/rr"],
     "import": ["dpdesk/project"],
     "bench_project_file": ["dpdesk/project"],
+    "concurrent_releases": ["dpdesk/project/ledger", "dpdesk/project/file"],
+    "concurrent_releases_held": ["dpdesk/project/ledger", "dpdesk/project/file"],
     "release": ["dpdesk/mechanisms/central", "dpdesk/mechanisms/accounting.py", "dpdesk/project"],
     "samplers": ["dpdesk/mechanisms/central/noise.py", "dpdesk/mechanisms/central/sampler_check.py"],
     "disclosure": ["dpdesk/mechanisms/disclosure", "dpdesk/project"],

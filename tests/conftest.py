@@ -30,6 +30,15 @@ def _qt_settings_in_temp_folder():
     yield
 
 
+@pytest.fixture(autouse=True)
+def _a_data_folder_per_test(tmp_path_factory, monkeypatch):
+    """Each test its own user data folder (the ledger's key and register, the respondents' registry): the
+    budget follows the people (issue 28), so releases from the same test data in another test's project
+    would otherwise count against this one. A test that sets DPDESK_SETTINGS_DIR itself overrides it."""
+    monkeypatch.setenv("DPDESK_SETTINGS_DIR", str(tmp_path_factory.mktemp("user")))
+    yield
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _none_kept_alive():
     """As the app does (dpdesk.gui.shell.none_guard): PySide6's None leak never aborts the suite."""

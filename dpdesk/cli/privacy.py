@@ -71,7 +71,10 @@ def register(sub) -> None:
     p.add_argument("--accept-rollback", action="store_true",
                    help="confirm that this older copy of the project is the one to go on with (recorded in the "
                    "project); releases are refused until then")
-    p.add_argument("--note", default="", help="with --accept-rollback: why (kept with the confirmation)")
+    p.add_argument("--rekey", action="store_true",
+                   help="go on with a project sealed with this computer's own ledger key after that key was lost "
+                   "(checked against this computer's register, recorded in the project, sealed with the new key)")
+    p.add_argument("--note", default="", help="with --accept-rollback or --rekey: why (kept with the record)")
     p.add_argument("--receipt", nargs="?", const="-", metavar="OUT",
                    help="write a receipt of the ledger's head and seal, for a data protection officer to keep: "
                    "OUT.txt as text, OUT.png or OUT.svg as a QR code with OUT.txt beside it (without OUT: printed)")
@@ -139,7 +142,9 @@ def _copies_lines(status) -> list[str]:
     if status.copies or not status.copies_checked:
         lines.append(f"  For these people: {status.people_text}.")
     for path, n, text in status.copies:
-        lines.append(f"    {path}: {text} in {n} release(s) made there after it split from this file")
+        how = ("from the same people (another project, or this file's own releases no longer in its ledger)"
+               if path in status.people_files else "after it split from this file")
+        lines.append(f"    {path}: {text} in {n} release(s) made there {how}")
     if not status.copies_checked:
         lines.append(f"    The spending of copies could not be checked: {status.copies_unchecked}. Keep every copy "
                      "within what you promised these people.")
@@ -218,6 +223,19 @@ def cmd_budget(args) -> int:
     return 0
 
 
+class _WaitNotice:
+    """A release's progress on the command line: one line on stderr when it waits for another release."""
+
+    def __init__(self) -> None:
+        self.said = False
+
+    def __call__(self, stage: str) -> None:
+        if stage == "waiting" and not self.said:
+            self.said = True
+            print("Waiting for another release on this computer to finish (its turn comes; nothing is spent "
+                  "until then, and Ctrl+C stops waiting)…", file=sys.stderr, flush=True)
+
+
 def cmd_release(args) -> int:
     from dpdesk.project import Project, ledger
 
@@ -238,7 +256,7 @@ def cmd_release(args) -> int:
                 return 1
             return 0
         shared = ledger.shared_spending(project, args.dataset)  # before: what this file held until now
-        entry = ledger.release(project, request, dataset=args.dataset)
+        entry = ledger.release(project, request, dataset=args.dataset, progress=_WaitNotice())
         status = ledger.budget_status(project, args.dataset)
         shared = [] if entry.replayed else shared
         from dpdesk.project.ledger.release_cells import described, entry_labels, release_cells
@@ -322,8 +340,19 @@ def _receipt(args) -> int:
     return 0
 
 
+def _rekey(args) -> None:
+    from dpdesk.project import Project, ledger
+    from dpdesk.project.ledger.rewind import confirmed_text
+
+    with Project.open(args.project) as project:  # this one writes: the re-keying is recorded
+        record = ledger.rekey(project, note=args.note)
+    print(confirmed_text(record))
+
+
 def cmd_ledger(args) -> int:
-    if args.accept_rollback:
+    if args.rekey:
+        _rekey(args)
+    elif args.accept_rollback:
         _accept_rollback(args)
     from dpdesk.project import Project, ledger
 

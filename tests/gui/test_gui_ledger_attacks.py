@@ -116,8 +116,32 @@ def test_a_release_names_the_spending_of_the_same_respondents_in_another_project
     with qtbot.waitSignal(v.released, timeout=20000):
         qtbot.mouseClick(v.release_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not v._releasing, timeout=5000)
-    assert "Note: These data hold the same respondents as the dataset 'students' of the project" in asked[0]
-    assert str(first.resolve()) in asked[0] and "ε = 0.3" in asked[0]
+    # issue 28: the same people, so the first project's spending counts here (not only a note)
+    assert "These people's budget: spent here ε = 0, in copies and other files of these people on this computer " \
+        "ε = 0.3" in asked[0]
+    assert ledger.budget_status(window.project).spent_epsilon == Fraction("0.4")
+
+
+def test_a_lost_key_is_re_keyed_in_the_app(window, tmp_path, qtbot, monkeypatch):
+    """Issue 28: with ledger.key deleted, the Releases tab says the key is missing (not an edit) and offers
+    re-keying, which is recorded in the project."""
+    from dpdesk.project.ledger import key
+
+    path = author_project(tmp_path / "t.dpdesk")
+    key.key_path().unlink()
+    assert window.open_project(path)
+    v = releases_tab(window)
+    lv = v.ledger_view
+    assert lv.banner.isVisible() and "ledger key, which sealed this file, is missing" in lv.banner.text()
+    assert "edited outside dpdesk" not in lv.banner.text()
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda parent, title, text, *a, **k: asked.append(title) or QMessageBox.StandardButton.Yes)
+    assert lv.accept_button.isVisible() and lv.accept_button.text() == "Re-key this project…"
+    qtbot.mouseClick(lv.accept_button, Qt.MouseButton.LeftButton)
+    assert asked == ["Re-key this project"]
+    assert not lv.banner.isVisible() and "Re-keyed and recorded in the project" in lv.confirmed.text()
+    assert window.project.ledger_check.ok and key.key_path().exists()
 
 
 def test_copies_of_a_template_both_release_in_the_app(window, tmp_path, qtbot):
@@ -138,9 +162,10 @@ def test_copies_of_a_template_both_release_in_the_app(window, tmp_path, qtbot):
             assert "verified with this computer's key" in v.ledger_view.verification.text()
             assert not v.ledger_view.banner.isVisible()
             window.close_project()
-    for copy in copies:
+    for copy in copies:  # both hold the template's students: each counts the other's spending (issue 28)
         with Project.open(copy) as p:
-            assert ledger.budget_status(p).spent_epsilon == Fraction(3, 10)
+            status = ledger.budget_status(p)
+            assert status.spent_here_epsilon == Fraction(3, 10) and status.spent_epsilon == Fraction(6, 10)
 
 
 def test_a_copy_made_after_releases_is_confirmed_once_in_the_app(window, tmp_path, qtbot, monkeypatch):

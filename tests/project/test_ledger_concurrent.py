@@ -1,5 +1,9 @@
-"""1,000 release requests at once (threads with their own connections, and two processes)
-never spend past the budget: budget 1, each 0.01, so exactly 100 succeed."""
+"""Simultaneous release requests (issue 28, part 5): every request its own thread, in three
+processes, all at once, against a budget for a tenth of them. Exactly that tenth is released,
+and every other request is refused for the budget (never for waiting: the spending lock
+queues them, :mod:`dpdesk.project.ledger.turns`). The README promises the same of 1,000
+requests; ``benchmarks/concurrent_releases.py`` measures that (results in benchmarks/README.md).
+"""
 
 from __future__ import annotations
 
@@ -15,69 +19,71 @@ from dpdesk.project import Project, ledger
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
-N, THREADS, PROCESSES, PER_PROCESS = 1000, 4, 2, 250
+N, PROCESSES, EPSILON = 200, 3, Fraction(1, 20)  # budget 1: exactly 20 fit
+WAIT = 300  # seconds: a bound for a hang, far beyond the run's time
 
 
 def _request(i: int) -> dict:
-    return {"statistic": "count", "epsilon": "0.01", "confidence": f"0.9{i:04d}"}
+    return {"statistic": "count", "epsilon": str(EPSILON), "confidence": f"0.9{i:04d}"}  # all different
 
 
-def _fire(path, indices) -> dict:
-    """Release each request from a connection of its own (shared mode); tally the outcomes."""
-    tally = {"released": 0, "refused": 0, "other": []}
-    with Project.open(path, shared=True) as p:
-        for i in indices:
-            try:
-                ledger.release(p, _request(i))
-                tally["released"] += 1
-            except ledger.BudgetExceeded:
-                tally["refused"] += 1
-            except Exception as exc:  # noqa: BLE001 - any other outcome fails the test below
-                tally["other"].append(f"{type(exc).__name__}: {exc}")
-    return tally
+def _fire(path, indices) -> list[str]:
+    """Each request in a thread of its own with its own connection, released at the same moment."""
+    outcomes: list[str] = []
+    ready = threading.Barrier(len(indices))
+
+    def one(i):
+        try:
+            with Project.open(path, shared=True) as p:
+                ready.wait(WAIT)
+                try:
+                    ledger.release(p, _request(i))
+                    outcomes.append("released")
+                except ledger.BudgetExceeded as exc:
+                    text = str(exc)
+                    budget = "so it does not fit" in text and "nothing was spent" in text
+                    outcomes.append("budget" if budget else f"refused otherwise: {text}")
+        except Exception as exc:  # noqa: BLE001 - any other outcome fails the test
+            outcomes.append(f"{type(exc).__name__}: {exc}")
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in indices]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(WAIT)
+    return outcomes
 
 
-def test_concurrent_releases_never_overspend(tmp_path):
+def test_simultaneous_requests_are_refused_only_for_the_budget(tmp_path):
     path = tmp_path / "busy.dpdesk"
     with Project.create(path) as p:
         p.add_dataset("d", pd.DataFrame({"x": range(30)}), source={"name": "d.csv", "sha256": "7" * 64, "size": 1})
         ledger.set_budget(p, 1)
+    share = N // PROCESSES
     children = []
-    for k in range(PROCESSES):  # fork first, before any thread exists here
+    for k in range(PROCESSES - 1):  # fork first, before any thread exists here
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:
             code = 1
             try:
                 os.close(read_fd)
-                start = N - PROCESSES * PER_PROCESS + k * PER_PROCESS
-                os.write(write_fd, json.dumps(_fire(path, range(start, start + PER_PROCESS))).encode())
+                os.write(write_fd, json.dumps(_fire(path, range(k * share, (k + 1) * share))).encode())
                 code = 0
             finally:
                 os._exit(code)
         os.close(write_fd)
         children.append((pid, read_fd))
-    in_threads = N - PROCESSES * PER_PROCESS
-    tallies = [None] * THREADS
-
-    def work(t):
-        tallies[t] = _fire(path, range(t, in_threads, THREADS))
-
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(THREADS)]
-    for t in threads:
-        t.start()
+    outcomes = _fire(path, range((PROCESSES - 1) * share, N))
     for pid, fd in children:
         with os.fdopen(fd, "rb") as pipe:
-            tallies.append(json.loads(pipe.read()))
+            outcomes += json.loads(pipe.read())
         _, status = os.waitpid(pid, 0)
         assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
-    for t in threads:
-        t.join()
-    assert [x for t in tallies for x in t["other"]] == []
-    assert sum(t["released"] for t in tallies) == 100
-    assert sum(t["refused"] for t in tallies) == N - 100
-    assert [t["released"] + t["refused"] for t in tallies[THREADS:]] == [PER_PROCESS] * PROCESSES
+    assert len(outcomes) == N
+    assert [o for o in outcomes if o not in ("released", "budget")] == []
+    assert outcomes.count("released") == 20 and outcomes.count("budget") == N - 20
     with Project.open(path) as p:
         status = ledger.budget_status(p)
-        assert status.spent_epsilon == 1 and status.releases == 100 and ledger.verify_ledger(p).ok
+        assert status.spent_epsilon == 1 and status.releases == 20 and ledger.verify_ledger(p).ok
         assert sum(e.epsilon for e in ledger.ledger(p)) == Fraction(1)

@@ -95,17 +95,17 @@ def test_the_same_respondents_in_a_copy_are_recognised(tmp_path, home):
     assert warnings and "A.dpdesk" in warnings[0] and "already spent" in warnings[0]
 
 
-def test_a_release_warns_when_the_same_respondents_were_released_from_in_another_copy(tmp_path, home, capsys):
-    """Issue 21 audit, item 5: at release, the spending of the same people in another project or copy is
-    named (it is not in this project's budget)."""
+def test_a_release_from_the_same_respondents_in_another_project_counts_their_spending(tmp_path, home, capsys):
+    """Issue 21 audit, item 5, then issue 28: the spending of the same people in another project on this
+    computer is named at release, and counted in this project's budget (the budget follows the people)."""
     a = author_project(tmp_path / "A.dpdesk")
     with Project.create(tmp_path / "new.dpdesk") as p:  # the same survey in a new project
         p.add_dataset("d", frame(100), source={"sha256": SHA})
         ledger.set_budget(p, 1)
-        (warning,) = ledger.shared_spending(p)
-    assert "A.dpdesk" in warning and "ε = 0.35" in warning and "already spent" in warning
+        assert ledger.shared_spending(p) == []  # not "not in this budget": it is in it
     code, out, err = run(capsys, "release", tmp_path / "new.dpdesk", "--stat", "count", "--epsilon", "0.1")
-    assert code == 0 and "Note: These data hold the same respondents as the dataset 'd' of the project" in err
-    assert str(a.resolve()) in err or "A.dpdesk" in err
-    with Project.open(a) as p:  # and back: A now names new.dpdesk's spending
-        assert any("new.dpdesk" in w for w in ledger.shared_spending(p))
+    assert code == 0 and "in copies and other files of these people on this computer ε = 0.35" in out
+    code, out, _ = run(capsys, "budget", tmp_path / "new.dpdesk")
+    assert code == 0 and f"{a}: ε = 0.35 in 3 release(s) made there from the same people" in out
+    with Project.open(a) as p:  # and back: A now counts new.dpdesk's spending
+        assert ledger.budget_status(p).people_files == (str(tmp_path / "new.dpdesk"),)

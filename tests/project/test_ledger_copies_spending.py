@@ -134,16 +134,22 @@ def test_a_missing_register_is_said_and_warns_as_before(tmp_path, home):
     assert any("A.dpdesk" in w and "already spent" in w for w in warnings)  # the respondents' registry, as today
 
 
-def test_an_unrelated_project_with_the_same_respondents_is_warned_about_not_charged(tmp_path, home):
+def test_a_new_project_of_the_same_respondents_is_charged_their_spending(tmp_path, home):
+    """Issue 28: the budget follows the people. Before, a new project from the same respondents was only
+    warned about (0.9 went through after 0.65 spent on them); now the releases this computer made from them
+    count against it (a project sharing only a few respondents is still only warned about:
+    tests/project/test_ledger_people_attacks.py)."""
     a, _b = split(tmp_path)
     new = tmp_path / "new.dpdesk"
     with Project.create(new) as p:
         p.add_dataset("d", frame(100), source={"sha256": SHA})
         ledger.set_budget(p, 1)
-        (warning,) = ledger.shared_spending(p)
-        assert "A.dpdesk" in warning and "already spent" in warning
-        ledger.release(p, dict(COUNT, epsilon="0.9"))  # not blocked: its own budget, with the warning
-        assert ledger.budget_status(p).copies == ()
+        assert ledger.shared_spending(p) == []  # counted, so not warned about as "not in this budget"
+        status = ledger.budget_status(p)
+        assert status.spent_epsilon == Fraction("0.65") and str(a) in status.people_files
+        with pytest.raises(ledger.BudgetExceeded, match="from the same people"):
+            ledger.release(p, dict(COUNT, epsilon="0.9"))
+        ledger.release(p, dict(COUNT, epsilon="0.3"))
 
 
 def test_a_copys_release_from_other_people_is_not_charged(tmp_path, home):

@@ -54,10 +54,18 @@ def run(argv: list[str] | None = None) -> int:
     from dpdesk.gui.shell import single_instance
 
     project = next((a for a in app.arguments()[1:] if not a.startswith("-")), None)  # dpdesk FILE.dpdesk
-    checking = bool(os.environ.get("DPDESK_QUIT_AFTER_SHOW"))  # installer checks: always a fresh window
-    if not checking and single_instance.hand_over(project):
-        print("dpdesk is already running; " + (f"it opens {project}." if project else "its window comes forward."))
-        return 0
+    checking = bool(os.environ.get("DPDESK_QUIT_AFTER_SHOW"))
+    socket_path = None
+    if not checking:  # installer checks: always a fresh window
+        from dpdesk.gui.shell import private_socket
+
+        socket_path = private_socket.socket_path()
+        if socket_path is None:
+            print(private_socket.why_no_socket(), file=sys.stderr)
+        elif single_instance.hand_over(project, socket_path):
+            print("dpdesk is already running; " + (f"it opens {project} (or asks first)." if project
+                                                    else "its window comes forward."))
+            return 0
     from dpdesk.gui.dialogs.errors import install_excepthook
     from dpdesk.gui.shell.main_window import MainWindow
     from dpdesk.gui.widgets.screen_fit import fit_on_screen
@@ -66,8 +74,8 @@ def run(argv: list[str] | None = None) -> int:
     window = MainWindow()
     window.show()
     fit_on_screen(window)  # the first-run size (1100 x 720) too: a 1024 x 700 laptop shows the whole window
-    server = single_instance.InstanceServer(app)
-    if not checking:
+    server = single_instance.InstanceServer(app, socket_path)
+    if socket_path is not None:
         server.listen()
     server.open_requested.connect(window.bring_forward)
     file_events = single_instance.FileOpenFilter(app)

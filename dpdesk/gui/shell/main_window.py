@@ -26,6 +26,7 @@ from dpdesk.errors import DpdeskError
 from dpdesk.gui.shell.tasks import TASKS
 
 from dpdesk.gui.dialogs.errors import show_error
+from dpdesk.gui.shell.handoff import HandOff
 from dpdesk.gui.shell.menus import build_menus
 from dpdesk.gui.shell.settings import Settings, data_folder
 from dpdesk.gui.widgets.screen_fit import fit_on_screen
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.resize(1100, 720)
         self.jobs = JobRunner(self)
+        self.handoff = HandOff(self)  # what a later start of dpdesk asks this window to open
         self.jobs.done.connect(self._on_example_built)
         self.jobs.failed.connect(self._on_job_failed)
         self.jobs.progress.connect(self._on_job_progress)
@@ -392,13 +394,9 @@ class MainWindow(QMainWindow):
             self.design_view.refresh()
 
     def bring_forward(self, path: str = "") -> None:
-        """A later start (or the Finder) asked to open ``path``: open it here and come to the front."""
-        if self.isMinimized():
-            self.showNormal()
-        self.raise_()
-        self.activateWindow()
-        if path:
-            self.open_dropped(Path(path))
+        """A later start (or the Finder) asked to open ``path``: come to the front; it opens when no
+        dialog is open, after asking if it would replace the open project (:mod:`~dpdesk.gui.shell.handoff`)."""
+        self.handoff.request(path)
 
     def update_dataset_label(self) -> None:
         """The status bar names the active dataset: what every view analyses."""

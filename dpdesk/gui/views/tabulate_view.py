@@ -5,7 +5,8 @@ confidence, per cell and for the whole table) and what would remain, from
 :func:`dpdesk.project.ledger.releases.preview` (no data read, no noise drawn). A release that
 would not fit is disabled with the reason in view. Release asks for a confirmation that
 states the cost and runs :func:`dpdesk.project.ledger.releases.release` in a worker (progress,
-Cancel; a cancelled release is rolled back and spends nothing). The budget meter in the
+Cancel; a release that waits for another one on this computer says so, and Cancel stops the
+wait; a cancelled release is rolled back and spends nothing). The budget meter in the
 status bar and the panel here always show the ledger's own numbers.
 """
 
@@ -43,7 +44,8 @@ from dpdesk.gui.widgets.release_plan import PlanPane, accuracy_text
 from dpdesk.gui.widgets.release_result import ResultPane
 from dpdesk.gui.shell.worker import JobRunner
 
-STAGES = {"verified": (0.2, "Ledger verified"), "checked": (0.4, "Budget checked"),
+STAGES = {"waiting": (0.0, "Waiting for another release on this computer to finish…"),  # Cancel stops waiting
+          "verified": (0.2, "Ledger verified"), "checked": (0.4, "Budget checked"),
           "noised": (0.7, "Noise drawn"), "recorded": (0.9, "Recording the release")}
 
 

@@ -146,9 +146,11 @@ def meter_state(project, pending=None) -> MeterState:
                                 f"It cost {own_text}.{extra}", e.seq))
     if status.copies:  # the same people's spending in copies of this project, after they split from this file
         named = "; ".join(f"{text} in {path} ({n} release(s))" for path, n, text in status.copies)
-        segments.append(Segment(spent - here, "copies", f"Spent in copies of this project on this computer after "
-                                f"they split from this file: {named}. They released from the same people, so it "
-                                f"counts against this budget too."))
+        where = ("in copies of this project on this computer after they split from this file" if not
+                 status.people_files else "in other files on this computer holding the same people (copies of this "
+                 "project after the split, or other projects)")
+        segments.append(Segment(spent - here, "copies", f"Spent {where}: {named}. They released from the same people, "
+                                f"so it counts against this budget too."))
     pend, fits = None, True
     if pending is not None and not pending.replay:
         fits = bool(pending.fits)

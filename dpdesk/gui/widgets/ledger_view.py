@@ -44,6 +44,10 @@ BUDGET_TEXT = ("<b>This file is an older state of the project than this computer
 SHARED_TEXT = ("<b>This file holds data this computer released from under another ledger, which it does not "
                "recognise.</b> {rollback}. No releases are made until you confirm that it is a project of its own: "
                "if it is that ledger rewritten, its spending would be forgotten.")
+KEY_TEXT = ("<b>This computer's ledger key, which sealed this file, is missing or was replaced.</b> {rollback}. "
+            "This is not an edit, and a backup of the project cannot help. Restore ledger.key from a backup of your "
+            "data folder, or re-key the project: it is checked against this computer's register, the re-keying is "
+            "recorded in it, and it is sealed with the new key.")
 UNKNOWN_STATE_TEXT = ("<b>This file is behind the ledger this computer last saw, in a state this computer never "
                       "sealed or saw.</b> {rollback}. It cannot be confirmed here, so no releases are made from "
                       "it: go on with the copy this computer saw, or ask whoever sent this one which releases it "
@@ -170,7 +174,9 @@ class LedgerView(QWidget):
             else:
                 said = check.rollback[0].upper() + check.rollback[1:]
                 text = ROLLBACK_TEXT if check.confirmable else UNKNOWN_STATE_TEXT
-                if check.rollback_kind == "shared":
+                if check.rollback_kind == "key":
+                    text = KEY_TEXT if check.confirmable else UNKNOWN_STATE_TEXT
+                elif check.rollback_kind == "shared":
                     text = SHARED_TEXT
                 elif check.rollback_kind == "budget":
                     text = BUDGET_TEXT
@@ -180,7 +186,9 @@ class LedgerView(QWidget):
         self.confirmed.setVisible(bool(self.confirmed.text()))  # only after a confirmation
         self.accept_button.setVisible(rolled_back and self.check.confirmable)
         shared = rolled_back and self.check.rollback_kind == "shared"
-        self.accept_button.setText("Confirm a project of its own…" if shared else "Confirm this copy…")
+        rekey = rolled_back and self.check.rollback_kind == "key"
+        self.accept_button.setText("Confirm a project of its own…" if shared else
+                                   "Re-key this project…" if rekey else "Confirm this copy…")
         trust = self.check.trust if self.check is not None and self.check.intact else "none"
         self.verification.setVisible(trust != "none")
         if trust != "none":
@@ -238,7 +246,8 @@ class LedgerView(QWidget):
 
         shared = self.check.rollback_kind == "shared"
         answer = QMessageBox.question(
-            self, "Confirm a project of its own" if shared else "Confirm this older copy", question_text(self.check),
+            self, "Confirm a project of its own" if shared else "Re-key this project" if
+            self.check.rollback_kind == "key" else "Confirm this older copy", question_text(self.check),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
         if answer != QMessageBox.StandardButton.Yes:
             return

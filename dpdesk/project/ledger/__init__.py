@@ -18,6 +18,7 @@ _PUBLIC = {
                     "preview", "release", "shared_spending", "verify_ledger")},
     "LedgerRolledBackError": "dpdesk.project.ledger.heads",
     "accept_rollback": "dpdesk.project.ledger.rewind",
+    "rekey": "dpdesk.project.ledger.rewind",
     **{name: "dpdesk.project.ledger.receipts" for name in ("Receipt", "ReceiptCheck", "receipt", "verify_receipt")},
 }
 

@@ -69,6 +69,8 @@ class BudgetStatus:
     #: history): it holds here too; its text and where it was lowered ("" when none)
     people_budget_text: str = ""
     lowered_in: str = ""
+    #: the files in ``copies`` charged because they released from the same people (not copies of this one)
+    people_files: tuple = ()
 
     @property
     def people_text(self) -> str:
@@ -76,7 +78,8 @@ class BudgetStatus:
         only when there are some; said as not checked when the register could not be read)."""
         text = f"spent here {self.spent_here_text or self.spent_text}"
         if self.copies:
-            text += f", in copies on this computer {self.copies_text}"
+            where = "copies and other files of these people" if self.people_files else "copies"
+            text += f", in {where} on this computer {self.copies_text}"
         text += f", left {self.remaining_text} of the people's budget {self.people_budget_text or self.total_text}"
         if self.lowered_in:
             text += f" (lowered in {self.lowered_in})"
@@ -141,7 +144,8 @@ def _budget_args(epsilon, delta, *, allow_zero: bool = False) -> tuple[Fraction,
 
 def _insert_budget(project, conn, eps: Fraction, d: Fraction):
     """Add a budget row and seal again; returns the register's entry (remember it after the commit)."""
-    before = chain.check(conn, project.path, respondents=respondents.of_project(project))
+    before = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
     try:
         conn.execute("INSERT INTO budget(epsilon, delta, set_time, dataset_sha256) VALUES (?, ?, ?, NULL)",
                      (str(eps), str(d), _now()))
@@ -238,6 +242,7 @@ def _status(conn, ds_name: str, sha: str, budget: _Budget, intact: bool, others=
             per_copy = tuple((c.path, c.releases, epsilon_text(accounting.epsilon(list(c.events), budget.delta),
                                                                budget.delta, up=True)) for c in others.copies)
     remaining = max(Fraction(0), budget.epsilon - spent) if spent != math.inf else Fraction(0)
+    people_files = tuple(c.path for c in others.copies if c.kind == "people") if others is not None else ()
     people, lowered_in = "", ""
     if others is not None and others.floor is not None:  # a budget lowered in a copy holds here too
         from dpdesk.project.ledger.copies import floor_remaining
@@ -252,7 +257,7 @@ def _status(conn, ds_name: str, sha: str, budget: _Budget, intact: bool, others=
         remaining_text=epsilon_text(remaining, budget.delta, up=False),
         ledger_intact=intact, spent_here_epsilon=here, spent_here_text=epsilon_text(here, budget.delta, up=True),
         copies_text=copies_text, copies=per_copy, copies_checked=checked, copies_unchecked=why,
-        people_budget_text=people, lowered_in=lowered_in)
+        people_budget_text=people, lowered_in=lowered_in, people_files=people_files)
 
 
 def budget_status(project, dataset: str | None = None) -> BudgetStatus | None:
@@ -271,7 +276,8 @@ def budget_status(project, dataset: str | None = None) -> BudgetStatus | None:
         budget = _budget(conn)
         if budget is None:
             return None
-        intact = chain.check(conn, project.path, respondents=respondents.of_project(project)).ok
+        intact = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project)).ok
         from dpdesk.project.ledger import copies
 
         return _status(conn, ds.name if ds is not None else "", sha, budget, intact, copies.of_project(project, conn))

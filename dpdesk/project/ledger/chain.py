@@ -42,7 +42,7 @@ from pathlib import Path
 
 from dpdesk.mechanisms.central.request import canonical_json
 from dpdesk.project.file import schema, schema_check
-from dpdesk.project.ledger import heads, history, key, seal
+from dpdesk.project.ledger import heads, history, key, same_people, seal
 
 __all__ = ["GENESIS", "row_hash", "check", "LedgerCheck", "HEAD_KEY", "TRIGGERS", "record_head", "reseal"]
 
@@ -114,6 +114,9 @@ class LedgerCheck:
     shared: dict | None = None
     #: the register holds the data of this history (False for states sealed by an older dpdesk)
     data_recorded: bool = True
+    #: the file's seal is of this computer's own former key (the register recorded it sealing with it),
+    #: which is missing or was replaced: its key id (else None)
+    lost_key: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -142,7 +145,13 @@ class LedgerCheck:
             return "no releases yet, nothing to verify"
         if self.trust == KEY:
             text = "verified with this computer's key"
-            if self.verified_from > 1:
+            rekeyed = next((r for r in self.rollbacks if r.get("kind") == "key"
+                            and r.get("releases") == self.verified_from - 1), None)
+            if rekeyed is not None and self.verified_from > 1:
+                text += (f" (releases #1-#{self.verified_from - 1} were sealed with its former key, id "
+                         f"{rekeyed.get('lost_key_id', '?')}, which was lost, and checked against its register when "
+                         f"the project was re-keyed on {str(rekeyed.get('time', '?')).replace('T', ' ')})")
+            elif self.verified_from > 1:
                 text += (f" (releases #1-#{self.verified_from - 1} were checked by structure only when this "
                          "computer took the ledger over from an older dpdesk or another computer)")
             return text
@@ -170,6 +179,11 @@ class LedgerCheck:
         if self.problems:
             return ("Releases are stopped: the release ledger was edited outside dpdesk. Restore the project "
                     "from a backup made before the edit.")
+        if self.rollback and self.rollback_kind == "key":
+            return ("Releases are stopped: this computer's ledger key, which sealed this file, is missing or was "
+                    "replaced. It is not an edit, and a backup of the project cannot help: restore the key, or "
+                    + ("re-key the project, to go on." if self.confirmable else "go on with a copy this computer "
+                       "sealed."))
         if self.rollback and not self.confirmable:
             return ("Releases are stopped: this file is behind the ledger this computer last saw, in a state this "
                     "computer never sealed or saw, so it cannot be confirmed here.")
@@ -182,6 +196,20 @@ class LedgerCheck:
         return f"Ledger intact: {self.releases} release(s), {self.trust_text}."
 
     def message(self, path) -> str:
+        if not self.problems and self.rollback and self.rollback_kind == "key":
+            text = (f"The project {path} cannot be checked: {self.rollback}. This is not an edit of the project, and "
+                    f"restoring the project from a backup cannot help. If you have a backup of your data folder, put "
+                    f"its ledger/ledger.key back in {key.key_path().parent}. ")
+            if not self.confirmable:
+                return text + ("This file cannot be re-keyed here, since this computer never sealed the state it is "
+                               "in: go on with a copy this computer sealed, or ask whoever sent this one which "
+                               "releases it holds.")
+            return text + (f"Otherwise re-key it: dpdesk ledger \"{path}\" --rekey (in Python: "
+                           f"ledger.rekey(project); in the app: Re-key this project… on the Releases tab). Its "
+                           "releases and budget rows are then checked against this computer's register (what it "
+                           "recorded when it sealed them), the re-keying is recorded in the project, and the ledger is "
+                           "sealed with this computer's new key; its releases up to now are verified against the "
+                           "register from then on, not against the lost key.")
         if not self.problems and self.rollback and not self.confirmable:
             return (f"The project {path} is behind the ledger this computer last saw: {self.rollback}. This "
                     f"computer never sealed or saw the state this file is in, so it cannot be confirmed here and "
@@ -243,13 +271,17 @@ def _check_triggers(conn, out: LedgerCheck) -> None:
             out.problems.append(f"a trigger {name!r} that dpdesk does not make was added to the table {table}")
 
 
-def check(conn: sqlite3.Connection, path: str | Path | None = None, *, respondents=None) -> LedgerCheck:
+def check(conn: sqlite3.Connection, path: str | Path | None = None, *, respondents=None,
+          people=None) -> LedgerCheck:
     """Verify the chain, the head, the triggers, the budgets, the seal and the register (read only).
 
     ``respondents``: a callable giving the datasets' respondents' fingerprints
     (:func:`dpdesk.project.people.respondents.of_project`), called only when the history is one this
     computer does not recognise and did not seal, so a file holding data released here is found
-    even when its recorded SHA-256s and import rows were changed too."""
+    even when its recorded SHA-256s and import rows were changed too. ``people``: a callable giving the
+    datasets' respondents' signatures (:func:`dpdesk.project.people.respondents.signatures_of`), whose
+    name-free sketches find mostly the same people as releases made here, under renamed columns and a few
+    rows deleted, added or changed (:mod:`dpdesk.project.ledger.same_people`)."""
     out = LedgerCheck()
     _check_triggers(conn, out)
     prev = GENESIS
@@ -285,7 +317,7 @@ def check(conn: sqlite3.Connection, path: str | Path | None = None, *, responden
                             "(a release was deleted or added)")
     _check_budgets(conn, budget_refs, out)
     sc = _check_seal(conn, hashes, out)
-    _compare_with_register(conn, hashes, sc, out, path, respondents)
+    _compare_with_register(conn, hashes, sc, out, path, respondents, people)
     return out
 
 
@@ -304,6 +336,9 @@ def _check_seal(conn, hashes: list[str], out: LedgerCheck) -> seal.SealCheck:
         out.trust = KEY
     elif out.releases or sc.seal is not None:
         out.trust = STRUCTURE
+    if sc.seal is not None and not sc.problems and sc.seal.key_id != out.key_id and \
+            sc.seal.key_id in heads.own_key_ids():
+        out.lost_key = sc.seal.key_id  # this computer's own key, lost: not another computer's seal
     marker = conn.execute("SELECT value FROM app WHERE key = ?", (UNSEALED_AT_UPGRADE,)).fetchone()
     out.unsealed_at_upgrade = str(marker[0]) if marker else None
     return sc
@@ -315,10 +350,11 @@ def _confirmed_here(out: LedgerCheck) -> bool:
                                     for r in out.rollbacks)
 
 
-def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path, respondents=None) -> None:
+def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path, respondents=None,
+                           people=None) -> None:
     """Compare with the histories this computer sealed or saw, then (if it knows none) the project's id."""
     mine = out.trust == KEY
-    foreign = out.sealed_by if sc.seal is not None and out.sealed_by != out.key_id else None
+    foreign = out.sealed_by if sc.seal is not None and out.sealed_by != out.key_id and not out.lost_key else None
     budgets, confirmed = history.budget_rows(conn), _confirmed_here(out)
     out.budgets = tuple(tuple(r) for r in budgets)
     data = history.data_of(conn)
@@ -332,9 +368,17 @@ def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path, 
             history.Verdict())
 
     verdict = compare(data)
-    if (respondents is not None and not mine and not verdict.known and (hashes or budgets) and not out.problems
-            and not verdict.problems and verdict.rollback is None and heads.registry_path_exists()):
+    unknown = (not mine and not verdict.known and not out.problems and not verdict.problems
+               and verdict.rollback is None and heads.registry_path_exists())
+    if respondents is not None and unknown and (hashes or budgets):
         verdict = compare(data + list(respondents()))  # the rows themselves, whatever the file says of them
+    if (people is not None and unknown and verdict.shared is None and not verdict.problems
+            and verdict.rollback is None):  # mostly the same people, under renamed columns or changed rows
+        delta = budgets[-1][2] if budgets and budgets[-1][2] else 0
+        hit = heads.read(lambda register: same_people.found(register, people, delta, exclude=hashes))
+        if hit is not None:
+            history.compare_people(hit, bool(hashes or budgets), foreign,
+                                   sc.seal is None and not sc.problems, upgraded, verdict)
     out.known, out.head_sealed = verdict.known, verdict.head_sealed
     if not out.problems:  # an edit the file's own checks found is reported once, in their words
         out.problems.extend(verdict.problems)
@@ -347,6 +391,26 @@ def _compare_with_register(conn, hashes: list[str], sc, out: LedgerCheck, path, 
         _compare_with_seen(hashes, out, path, verdict.rollback)
     out.confirmable = out.rollback is not None and (mine or (bool(hashes) and verdict.known == len(hashes))
                                                     or (verdict.kind == "shared" and verdict.confirmable))
+    if out.lost_key and not out.problems and out.rollback is None:
+        _key_lost(hashes, verdict, out)
+
+
+def _key_lost(hashes: list[str], verdict, out: LedgerCheck) -> None:
+    """The file's seal is this computer's own former key, which is missing or was replaced: not an edit, and
+    a backup of the project cannot help. Releases stop until the key is restored, or the file re-keyed
+    (:func:`dpdesk.project.ledger.rewind.accept_rollback`), which is allowed only when this computer's
+    register holds the file's very state: its last release sealed here, its budget rows extending the ones
+    sealed (checked by :func:`history.compare`)."""
+    now = (f"which is missing from {key.key_path()}" if out.key_id is None else
+           f"which is no longer this computer's key (this computer now seals with key id {out.key_id}: the old "
+           "key file was deleted or replaced)")
+    out.rollback = (f"its seal was made with this computer's own ledger key (key id {out.lost_key}, recognised from "
+                    f"this computer's register), {now}")
+    out.rollback_kind = "key"
+    out.confirmable = not hashes or (verdict.known == len(hashes) and verdict.head_sealed)
+    if not out.confirmable:
+        out.rollback += (f"; and this computer's register does not hold the state this file is in (its release "
+                         f"#{len(hashes)} is not one this computer sealed)")
 
 
 def _compare_with_seen(hashes: list[str], out: LedgerCheck, path, found: str | None = None) -> None:
@@ -401,7 +465,8 @@ def reseal(conn: sqlite3.Connection, before: LedgerCheck, path) -> heads.Head | 
     knows the later head); an edited one keeps its stale seal, so the edit stays visible.
     Returns the entry for the register (remember it after the commit), or None.
     """
-    if before.problems or before.rollback_kind == "shared":  # never turn an unrecognised history into ours
+    if before.problems or before.rollback_kind in ("shared", "key"):  # never turn an unrecognised history, or
+        # one sealed with a lost key before it is re-keyed, into ours
         return None
     return record_head(conn, before.releases, before.head, path, new=False)
 

@@ -30,37 +30,38 @@ Dwork & Roth 2014, thm 3.16; with a delta: the PLD accountant at this file's del
   budget history both files share, :func:`dpdesk.project.ledger.history.floor`) holds in
   every copy: what is left is the smaller of this file's remainder and that budget's
   (its epsilon minus every charged event composed at its delta);
-- copies made before the first release are projects of their own (no shared release), and
-  an unrelated project with the same respondents is warned about, never charged
-  (:func:`dpdesk.project.ledger.releases.shared_spending`): nothing links its budget to
-  this one but a resemblance of rows, which dpdesk cannot tell from a promise made apart;
+- every other release this computer made from **the same people** (issue 28: the budget follows
+  the people), in any file, is charged too: the register's ``people`` sketches
+  (:mod:`dpdesk.project.ledger.same_people`) sharing at least
+  :data:`dpdesk.project.people.sketch.SAME_PEOPLE` with this file's datasets or with the people
+  its own releases read, whatever the columns are called; those files are :class:`Copy` of kind
+  "people". Releases descending from this file's chain are left to the rules above (a rollback
+  confirmed in this very file stays uncounted), and its own releases are counted once, here;
+- copies made before the first release are projects of their own (no shared release); a project
+  sharing only a few respondents (under SAME_PEOPLE) is warned about, never charged
+  (:func:`dpdesk.project.ledger.releases.shared_spending`);
 - a register that cannot be read, or a release of a copy whose cost this computer did not
   record (made by an older dpdesk) and whose file is gone, leaves the figure unchecked:
   ``checked`` is False and the screens say so, with the warnings of the respondents'
-  registry as before.
+  registry as before. A register that is not one (a link, a folder, empty, cut short) never
+  reads as empty: the ledger's check stops every release first
+  (:func:`dpdesk.project.ledger.heads.read`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sqlite3
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from dpdesk.errors import BudgetError, ProjectError
+from dpdesk.errors import ProjectError
 from dpdesk.mechanisms import accounting
-from dpdesk.project.file.lock import try_lock  # the same non-blocking flock (msvcrt on Windows) as the project file
 from dpdesk.project.people.fingerprint import overlap
-from dpdesk.project.ledger import chain, heads, history, key
+from dpdesk.project.ledger import chain, heads, history, key, same_people
 
-__all__ = ["Copies", "elsewhere", "costs_of", "spending_lock"]
-
-LOCK = "spending.lock"
-_LOCK_WAIT = 120.0  # seconds a release waits for another one of this computer to finish
+__all__ = ["Copies", "elsewhere", "costs_of"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,8 @@ class Copy:
     path: str
     releases: int
     events: tuple
+    #: "copy": made after it split from this file; "people": another file's releases from the same people
+    kind: str = "copy"
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,13 @@ def _has_costs(conn) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'costs'").fetchone() is not None
 
 
+def _spent_elsewhere(conn, known: set) -> bool:
+    """Whether the register holds the people of any release made here that is not among ``known``."""
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'spent_on'").fetchone():
+        return False
+    return any(h not in known for (h,) in conn.execute("SELECT hash FROM spent_on"))
+
+
 def _own_paths(conn, hashes: list[str]) -> set[str]:
     """The files the register saw holding releases of this file's own history."""
     out = set()
@@ -169,17 +179,16 @@ def _from_file(path: str, release_hash: str):
 
 
 def elsewhere(conn, path, signatures) -> Copies:
-    """The spending of this file's copies after they split from it (``conn``: the file's connection,
-    ``path``: its path, ``signatures``: a callable giving its datasets' respondents' signatures).
+    """The spending of this file's copies after they split from it, and of every other release this
+    computer made from the same people (``conn``: the file's connection, ``path``: its path,
+    ``signatures``: a callable giving its datasets' respondents' signatures).
 
     Never raises: a register or file that cannot be read gives ``checked=False``."""
     hashes = [r[0] for r in conn.execute("SELECT hash FROM releases ORDER BY seq")]
-    if not hashes:
-        return Copies()
     here = _resolved(path) if path is not None else ""
     try:
         if not heads.registry_path_exists():
-            if key.key_path().exists():  # this computer released before, and its register is gone
+            if hashes and key.key_path().exists():  # this computer released before, and its register is gone
                 return Copies(checked=False, unchecked="this computer's register of ledgers is missing (moved "
                               "or deleted), so the releases of other copies of this project are not known")
             return Copies()  # nothing was ever released on this computer: no copy released here
@@ -191,15 +200,30 @@ def elsewhere(conn, path, signatures) -> Copies:
     except (ProjectError, sqlite3.Error, OSError) as exc:
         return Copies(checked=False, unchecked=f"this computer's register of ledgers could not be read ({exc})")
     lineage = frozenset(_resolved(p) for p in paths | {r["path"] for r in rows}) - {here}
+    descendants = {r["hash"] for r in rows}
     rows = [r for r in rows if _resolved(r["path"]) != here]
-    if not rows:
+    own = set(hashes)
+    try:  # releases made here outside this file's own chain (else there is nothing to match people with)
+        others = heads.read(lambda reg: _spent_elsewhere(reg, own | descendants), empty=False)
+    except (ProjectError, sqlite3.Error, OSError) as exc:
+        return Copies(checked=False, unchecked=f"this computer's register of ledgers could not be read ({exc})")
+    mine = []
+    if rows or others:
+        try:  # the people of this file: its datasets now, and those its own releases read (the shared history's)
+            mine = list(signatures())
+        except Exception:  # noqa: BLE001 - data that cannot be read: charge every release (never in the user's favour)
+            mine = []
+        mine = mine + list(released) if mine else []
+    same = []
+    if others and mine:
+        try:  # every other release this computer made from these people, whatever file holds them
+            same = heads.read(lambda reg: same_people.releases_of(reg, same_people.matching(reg, mine)), empty=[])
+        except (ProjectError, sqlite3.Error, OSError) as exc:
+            return Copies(checked=False, unchecked=f"this computer's register of ledgers could not be read ({exc})")
+    same = [r for r in same if r[0] not in own and r[0] not in descendants]
+    if not rows and not same:
         return Copies(lineage=lineage)
     floor = _lower(floor, budgets)
-    try:  # the people of this file: its datasets now, and those its own releases read (the shared history's)
-        mine = list(signatures())
-    except Exception:  # noqa: BLE001 - data that cannot be read: charge every release (never in the user's favour)
-        mine = []
-    mine = mine + list(released) if mine else []
     by_path: dict[str, list] = {}
     counts: dict[str, int] = {}
     missing = []
@@ -224,7 +248,18 @@ def elsewhere(conn, path, signatures) -> Copies:
             continue
         by_path.setdefault(row["path"], []).extend(events)
         counts[row["path"]] = counts.get(row["path"], 0) + 1
-    copies = tuple(Copy(p, counts[p], tuple(ev)) for p, ev in sorted(by_path.items()))
+    people_paths = set()
+    for release_hash, events_text, where, _time, _seq in same:
+        try:
+            events = [accounting.from_record(e) for e in json.loads(events_text)]
+        except (KeyError, TypeError, ValueError, ZeroDivisionError, accounting.NoiseParameterError):
+            missing.append({"path": where})
+            continue
+        by_path.setdefault(where, []).extend(events)
+        counts[where] = counts.get(where, 0) + 1
+        people_paths.add(where)
+    copies = tuple(Copy(p, counts[p], tuple(ev), "people" if p in people_paths else "copy")
+                   for p, ev in sorted(by_path.items()))
     events = tuple(e for c in copies for e in c.events)
     unchecked = ""
     if missing:
@@ -255,7 +290,7 @@ def _lower(floor, budgets) -> dict | None:
 
 
 def _same_people(sig, mine) -> bool:
-    """Whether ``sig`` shares at least OVERLAP_WARNING of its rows with one of ``mine`` (a signature
+    """Whether ``sig`` shares at least SAME_PEOPLE of its rows with one of ``mine`` (a signature
     that cannot be compared counts as the same people: never in the user's favour)."""
     try:
         return any(overlap(s, sig) >= _threshold() for s in mine)
@@ -264,9 +299,9 @@ def _same_people(sig, mine) -> bool:
 
 
 def _threshold() -> float:
-    from dpdesk.project.people.respondents import OVERLAP_WARNING
+    from dpdesk.project.people.sketch import SAME_PEOPLE
 
-    return OVERLAP_WARNING
+    return SAME_PEOPLE
 
 
 def of_project(project, conn) -> Copies:
@@ -274,33 +309,6 @@ def of_project(project, conn) -> Copies:
     from dpdesk.project.people import respondents
 
     return elsewhere(conn, project.path, respondents.signatures_of(project))
-
-
-@contextlib.contextmanager
-def spending_lock():
-    """One release at a time on this computer, from check to register (an exclusive ``flock`` on
-    ``<user data folder>/ledger/spending.lock``): two copies releasing at the same moment would
-    each check the budget before the other's release reached the register, and together spend
-    past it. Held by :func:`dpdesk.project.ledger.releases.release` before the file's own
-    transaction (always in that order, so no two releases wait for each other) and given back
-    after the register is updated. The operating system drops it when its process dies. A data
-    folder that cannot be written has no register to coordinate: nothing is locked."""
-    try:
-        fd = os.open(key.ledger_folder() / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
-    except (OSError, ProjectError):
-        yield
-        return
-    try:
-        deadline = time.monotonic() + _LOCK_WAIT
-        while not try_lock(fd):
-            if time.monotonic() > deadline:
-                raise BudgetError("Another release is being made on this computer (in another window or "
-                                  "program, perhaps from a copy of this project) and has not finished. Nothing "
-                                  "was spent: try again when it is done.")
-            time.sleep(0.02)
-        yield
-    finally:
-        os.close(fd)  # closing the descriptor gives the lock back
 
 
 def costs_of(release_hash: str, events: list, signature: dict | None) -> tuple:

@@ -10,6 +10,9 @@ So the register of heads (``<user data folder>/ledger/heads.sqlite``) also keeps
 - ``costs``: for every release this computer made, its privacy events (as the ledger records
   them) and the signature of the respondents it read, so the spending of copies of a project
   is counted against the same people's budget (:mod:`dpdesk.project.ledger.copies`);
+- ``people`` and ``spent_on``: the name-free sketch of the people each release made here read
+  (:mod:`dpdesk.project.ledger.same_people`), so a file holding mostly the same people is found
+  and charged whatever its columns are called;
 - ``states``: every state of a ledger this computer sealed (after a release, a budget set or
   lowered, a confirmed rollback): its last release, its budget rows (how many, and their
   SHA-256), and the first budget row's SHA-256 (which names the budget's history while there
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dpdesk.mechanisms.central.request import canonical_json
+from dpdesk.project.ledger import same_people
 from dpdesk.project.ledger.text import epsilon_text
 
 __all__ = ["DDL", "record", "compare", "Verdict", "budget_rows", "budgets_digest", "data_of", "floor",
@@ -46,6 +50,7 @@ DDL = (
     time   TEXT NOT NULL
 )""",
     "CREATE INDEX IF NOT EXISTS releases_prev ON releases(prev)",
+    *same_people.DDL,
     """CREATE TABLE IF NOT EXISTS states (
     head        TEXT NOT NULL,
     seq         INTEGER NOT NULL,
@@ -148,6 +153,7 @@ def record(conn, head, time: str) -> None:
     if head.costs:
         conn.executemany("INSERT OR IGNORE INTO costs(hash, events, respondents, path, time) VALUES (?, ?, ?, ?, ?)",
                          [(h, events, sig, head.path, time) for h, events, sig in head.costs])
+        same_people.record(conn, head.costs, head.path, time)
     if head.sealed and head.budgets is not None:
         rows = list(head.budgets)
         conn.execute(
@@ -323,9 +329,14 @@ def compare(conn, hashes: list[str], budgets: list[list], *, mine: bool, foreign
         if k:  # this computer knows releases after #k other than the file's: the history was rewritten there
             other = conn.execute("SELECT * FROM releases WHERE prev = ? AND hash != ? ORDER BY sealed DESC LIMIT 1",
                                  (hashes[k - 1], hashes[k])).fetchone()
-        if mine:
+        rewritten = other is not None and (other["sealed"] or _latest_after(conn, hashes[k - 1])["sealed"])
+        if mine and not rewritten and not (k == 0 and root is not None):
             pass  # this computer's own seal holds over every release: it made them (the register lagged)
-        elif other is not None and (other["sealed"] or _latest_after(conn, hashes[k - 1])["sealed"]):
+        elif mine and k == 0:  # the owner's key can seal a rewrite; the register still knows the history
+            out.problems.append(f"its releases are not the ones this computer sealed under the same privacy budget "
+                                f"{_where(root)}, although it carries this computer's seal: the history was rewritten "
+                                "and sealed again with this computer's key")
+        elif rewritten:
             out.problems.append(
                 f"release #{k + 1} is not the one this computer sealed {_where(other)}: the history it sealed was "
                 "rewritten from there (whatever seal or project id the file now carries)")
@@ -378,6 +389,35 @@ def _compare_data(conn, data, foreign, unsealed, upgraded, out: Verdict) -> None
                  "computer sealed a ledger over that very import)" if upgraded else ", and no seal")
         out.problems.append(f"{what}{claim}: the history of those releases was rewritten outside dpdesk (whatever "
                             "project id the file now carries)")
+        return
+    who = ("the file says its ledger was made by a dpdesk before ledgers were sealed, which this computer cannot "
+           "check" if unsealed else f"it carries the seal of another computer (key id {foreign}), which this "
+           "computer cannot check")
+    out.rollback = (f"{what}; {who}: either a project of its own made from the same respondents, or that ledger "
+                    "rewritten outside dpdesk")
+    out.kind, out.confirmable = "shared", True
+
+
+def compare_people(hit: dict, ledger: bool, foreign, unsealed: bool, upgraded: bool, out: Verdict) -> None:
+    """A history this computer does not recognise, not sealed here, holding mostly the same people as
+    releases made here (``hit``: :func:`dpdesk.project.ledger.same_people.found`): without a seal an edit,
+    under another computer's seal (or the file's claim of a dpdesk before seals) stopped until confirmed;
+    a file with no ledger at all (no release, no budget) is told so, and stops nothing."""
+    where = f"on {str(hit['time']).replace('T', ' ')} in {hit['path']}"
+    what = (f"it holds mostly the same people (about {hit['share']:.0%} of the rows, renamed columns, reordered "
+            f"rows and a few changed, added or deleted ones included) as {hit['releases']} release(s) this computer "
+            f"made, the latest {where} (release #{hit['seq']}), which spent {hit['spent']} on them")
+    out.shared = {"kind": "people", "name": "", "seq": hit["seq"], "time": hit["time"], "path": hit["path"],
+                  "budget": "", "spent": hit["spent"], "import": False}
+    if not ledger:
+        if out.note is None:
+            out.note = (f"{what}: a new project from the same respondents, or that project with its whole ledger "
+                        "deleted; those releases count against this file's budget")
+        return
+    what += ", but none of those ledgers' releases or budget"
+    if unsealed and not upgraded:
+        out.problems.append(f"{what}, and no seal: the history of those releases was rewritten outside dpdesk "
+                            "(whatever project id, data SHA-256 or column names the file now carries)")
         return
     who = ("the file says its ledger was made by a dpdesk before ledgers were sealed, which this computer cannot "
            "check" if unsealed else f"it carries the seal of another computer (key id {foreign}), which this "

@@ -7,7 +7,10 @@ under a temporary name, flushed to disk, then linked to its final name, which fa
 another dpdesk process made one first (its key is then used). A key is never replaced.
 
 The key id (first 16 hex digits of SHA-256 of a label and the key) names the key in a
-ledger's seal without revealing it, so a file sealed elsewhere is recognised as such.
+ledger's seal without revealing it, so a file sealed elsewhere is recognised as such. The
+register keeps every key id this computer sealed with (:func:`dpdesk.project.ledger.heads.own_key_ids`),
+so after the key file is lost a file sealed with it is said as sealed by this computer's own,
+missing key, and can be re-keyed (:func:`dpdesk.project.ledger.rewind.rekey`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,24 +86,33 @@ def load(create: bool = False) -> InstallationKey | None:
 
 
 def _read(path: Path) -> InstallationKey:
-    if os.name == "posix":
-        mode = path.stat().st_mode
-        if mode & 0o077:
-            try:
-                os.chmod(path, 0o600)  # loosened by hand: close it again
-            except OSError:
-                pass
-    text = path.read_text(encoding="ascii", errors="replace").strip()
+    info = os.lstat(path)  # FileNotFoundError: no key yet
+    if not stat.S_ISREG(info.st_mode) or info.st_size > 4096:  # a link, folder, FIFO or device: never opened
+        what = "a link" if stat.S_ISLNK(info.st_mode) else ("too long" if stat.S_ISREG(info.st_mode) else
+                                                               "not a regular file")
+        raise _damaged(path, what)
+    if os.name == "posix" and info.st_mode & 0o077:
+        try:
+            os.chmod(path, 0o600)  # loosened by hand: close it again
+        except OSError:
+            pass
+    with open(path, "rb") as f:
+        text = f.read(4096).decode("ascii", errors="replace").strip()
     try:
         secret = bytes.fromhex(text)
     except ValueError:
         secret = b""
     if len(secret) != 32:
-        raise ProjectError(f"The ledger key {path} is damaged (it should hold 64 hex digits). dpdesk cannot "
-                           "check or seal ledgers with it. Restore it from a backup of your data folder; if it is "
-                           "lost, move it aside: a new key is made, and ledgers sealed with the old one are then "
-                           "verified by structure only.")
+        raise _damaged(path, "it should hold 64 hex digits")
     return InstallationKey(secret, path)
+
+
+def _damaged(path: Path, why: str) -> ProjectError:
+    return ProjectError(f"The ledger key {path} is damaged ({why}). dpdesk cannot "
+                           "check or seal ledgers with it. Restore it from a backup of your data folder; if it is "
+                           "lost, move it aside: a new key is made, and each project sealed with the old one says "
+                           "so and can be re-keyed (dpdesk ledger PROJECT --rekey) against this computer's "
+                           "register.")
 
 
 def _make(path: Path) -> None:

@@ -13,7 +13,9 @@ file still holds that very history: release n has that hash, and the chain up to
 recomputes. The budget rows (their number, and the SHA-256 of the canonical JSON of each
 row's id, epsilon, delta, time and dataset, :func:`dpdesk.project.ledger.history.budgets_digest`;
 the last of them is the budget in force) are named too, so a lowered budget deleted after
-the receipt is found. Releases, and budgets lowered, after the receipt are fine; any change
+the receipt is found, and every budget row added after it must lower the budget (a row that
+raises it, inserted with the triggers dropped, is named). Releases, and budgets lowered, after
+the receipt are fine; any change
 to the releases or budget rows it names, by anyone, with or without a key, is found. Codes
 of the first version (``dpdesk-receipt:1:``, without the budget) are still read, and their
 check says that the budget is not covered.
@@ -24,10 +26,12 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from dpdesk.errors import BudgetError, DataError, ProjectError
 from dpdesk.project.ledger import chain, history
+from dpdesk.project.ledger.text import epsilon_text
 
 __all__ = ["Receipt", "ReceiptCheck", "receipt", "verify_receipt", "parse", "PREFIX"]
 
@@ -138,6 +142,30 @@ def parse(text: str) -> tuple[int, str, int | None, str | None]:
     return int(found.group(1)), found.group(2), None, None
 
 
+def _first_not_lowering(budgets, count: int) -> str | None:
+    """The first budget row after the receipt's ``count`` that does not lower the budget in force
+    before it (epsilon and delta each at most, one of them less, for the whole project), in words."""
+    if not count:
+        return None
+    before = budgets[count - 1]
+    for row in budgets[count:]:
+        try:
+            eps, delta = Fraction(row[1]), Fraction(row[2] or 0)
+            eps0, delta0 = Fraction(before[1]), Fraction(before[2] or 0)
+        except (ValueError, ZeroDivisionError, TypeError):
+            return f"budget row {row[0]} ({row[1]!r}, {row[2]!r}) is not an exact fraction"
+        lowers = row[4] is None and eps <= eps0 and delta <= delta0 and (eps < eps0 or delta < delta0)
+        if not lowers:
+            shown = epsilon_text(eps, delta, up=False)
+            was = epsilon_text(eps0, delta0, up=False)
+            how = "is for one dataset" if row[4] is not None else ("does not lower it" if (eps, delta) == (
+                eps0, delta0) else "raises it")
+            return (f"budget row {row[0]} ({shown}, set {row[3]}), added after it, {how} (the budget before it "
+                    f"was {was})")
+        before = row
+    return None
+
+
 def verify_receipt(project, text: str) -> ReceiptCheck:
     """Check that the project still holds the history ``text`` (a receipt) names: its releases and,
     for a receipt of the second version, its budget rows (the file's first rows recompute to the
@@ -166,6 +194,11 @@ def verify_receipt(project, text: str) -> ReceiptCheck:
                             f"{project.path} ({len(budgets)} now) do not recompute to it: a budget was deleted or "
                             "changed after the receipt was made (the budget in force the receipt names may be gone).",
                             total)
+    raised = _first_not_lowering(budgets, count) if count is not None else None
+    if raised is not None:
+        return ReceiptCheck(False, f"{where} and {count} budget row(s) with SHA-256 {digest}; {project.path} still "
+                            f"holds them, but {raised}: every budget row after a receipt must lower the budget, so "
+                            "the budget was raised outside dpdesk after the receipt was made.", total)
     later = f"; {total - n} release(s) were made after it" if total > n else ""
     if count is not None and len(budgets) > count:
         later += f"; the budget was lowered {len(budgets) - count} time(s) since"

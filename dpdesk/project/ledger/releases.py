@@ -32,7 +32,7 @@ from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json, describe, normalize
 from dpdesk.mechanisms.central.spec import ReleaseSpec, release_spec
 from dpdesk.project.people import respondents
-from dpdesk.project.ledger import chain, copies, heads
+from dpdesk.project.ledger import chain, copies, heads, turns
 from dpdesk.project.ledger.budget import (  # noqa: F401 - the budget's names stay importable from here
     BudgetStatus,
     _Budget,
@@ -156,7 +156,8 @@ def verify_ledger(project) -> chain.LedgerCheck:
     is kept as ``project.ledger_check`` for the screens that show it.
     """
     with project.transaction() as conn:
-        project.ledger_check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+        project.ledger_check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
     news = project.ledger_check.to_remember(project.path)
     if news is not None:  # this computer has now seen this head
         heads.remember(news)
@@ -164,7 +165,8 @@ def verify_ledger(project) -> chain.LedgerCheck:
 
 
 def _require_intact(project, conn) -> None:
-    check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+    check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
     if not check.ok:
         error = LedgerTamperedError if check.problems else heads.LedgerRolledBackError
         raise error(check.message(project.path))
@@ -208,10 +210,13 @@ def _refusal(spec: ReleaseSpec, ds_name, spent_events, budget: _Budget,
                                   f"budget PROJECT --set {number_text(floor['epsilon'], up=False)}.", 1)
     if theirs:
         named = "; ".join(f"{epsilon_text(accounting.epsilon(list(c.events), d), d, up=True)} in {c.path} "
-                          f"({c.releases} release(s))" for c in others.copies)
-        summary = summary.replace(" so it does not fit.", f" so it does not fit. Copies of this project on this "
-                                  f"computer spent part of these people's budget after they split from this file: "
-                                  f"{named}.", 1)
+                          f"({c.releases} release(s){', from the same people' if c.kind == 'people' else ''})"
+                          for c in others.copies)
+        who = ("Copies of this project on this computer spent part of these people's budget after they split from "
+               "this file" if all(c.kind == "copy" for c in others.copies) else
+               "Releases this computer made from the same people in other files (copies of this project after the "
+               "split, or files holding mostly these respondents) spent part of their budget")
+        summary = summary.replace(" so it does not fit.", f" so it does not fit. {who}: {named}.", 1)
     spent_where = epsilon_text(before, d, up=True)
     if theirs:
         here = epsilon_text(accounting.epsilon(list(spent_events), d), d, up=True)
@@ -250,9 +255,14 @@ def release(project, request: Mapping[str, Any], *, dataset: str | None = None,
     :class:`~dpdesk.project.ledger.heads.LedgerRolledBackError` when this file is an older copy
     than this computer last saw (until :func:`~dpdesk.project.ledger.rewind.accept_rollback`). ``progress`` is
     called with "verified", "checked", "noised", "recorded", "committed"; if it raises
-    (e.g. a cancelled worker), the transaction is rolled back and nothing is spent.
+    (e.g. a cancelled worker), the transaction is rolled back and nothing is spent. While
+    another release on this computer holds the spending lock, this one waits its turn
+    (:mod:`~dpdesk.project.ledger.turns`: first come, first served, never given up) and
+    ``progress("waiting")`` is called every few tenths of a second; if it raises, the request
+    leaves the queue and nothing is spent.
     """
-    with copies.spending_lock():  # one release at a time on this computer: copies check each other's spending
+    waiting = (lambda: progress("waiting")) if progress is not None else None
+    with turns.spending_lock(waiting):  # one release at a time on this computer: copies check each other's spending
         return _release(project, request, dataset, progress)
 
 
@@ -359,8 +369,10 @@ def shared_spending(project, dataset: str | None = None) -> list[str]:
             common = "the same respondents" if s.share >= 0.999 else f"about {s.share:.0%} of these respondents"
             out.append(f"This computer released from {common} in this very file {s.project} (dataset "
                        f"{s.dataset!r}, {s.spent} spent), but its ledger now holds no release: its releases were "
-                       "deleted outside dpdesk, or the file was replaced by another project. That spending is not "
-                       "in this budget: keep both within what you promised these people.")
+                       "deleted outside dpdesk, or the file was replaced by another project. " +
+                       ("That spending counts against this budget (the budget follows the people)."
+                        if copies._resolved(s.project) in counted else
+                        "That spending is not in this budget: keep both within what you promised these people."))
     return out
 
 
@@ -385,7 +397,8 @@ def preview(project, request: Mapping[str, Any], *, dataset: str | None = None) 
         own_events = _spent_events(conn)
         others = copies.of_project(project, conn)
         spent_events = own_events + list(others.events)
-        check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+        check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
         intact = check.ok
     planned, cost, hw = spec.events, spec.cost, spec.half_width
     if budget is None:

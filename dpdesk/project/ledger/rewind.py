@@ -22,11 +22,11 @@ from dpdesk import __version__
 from dpdesk.errors import BudgetError
 from dpdesk.mechanisms.central.request import canonical_json
 from dpdesk.project.people import respondents
-from dpdesk.project.ledger import chain, heads, history, seal
+from dpdesk.project.ledger import chain, heads, history, key, seal
 from dpdesk.project.ledger.releases import LedgerTamperedError
 from dpdesk.project.ledger.text import epsilon_text
 
-__all__ = ["accept_rollback", "confirmed_text", "listed_text", "question_text"]
+__all__ = ["accept_rollback", "rekey", "confirmed_text", "listed_text", "question_text"]
 
 
 def _now() -> str:
@@ -49,7 +49,8 @@ def accept_rollback(project, *, note: str = "") -> dict:
     says so (``budget_lowered_to``).
     """
     with project.transaction() as conn:
-        check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+        check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
         if check.problems:
             raise LedgerTamperedError(check.message(project.path))
         if check.rollback is None:
@@ -68,7 +69,11 @@ def accept_rollback(project, *, note: str = "") -> dict:
         if shared:
             record.update(seen_releases=shared.get("seq", 0), seen_time=shared.get("time", ""),
                           shared_data=shared.get("name", ""), shared_budget=shared.get("budget", ""))
+            if shared.get("kind") == "people":
+                record.update(shared_people=True, shared_spent=shared.get("spent", ""))
         lowered = _keep_the_lowest_budget(conn, check)
+        if check.rollback_kind == "key":  # re-keyed: the new key is made now (if missing) and named
+            record.update(lost_key_id=check.lost_key, new_key_id=key.load(create=True).id)
         if lowered:
             record.update(lowered)
         records = seal.rollbacks(conn) + [record]
@@ -77,8 +82,27 @@ def accept_rollback(project, *, note: str = "") -> dict:
         sealed = chain.record_head(conn, check.releases, check.head, project.path, new=False)
     heads.reset(sealed)  # after the commit, as for a release
     with project.transaction() as conn:  # the screens that show the check see the new state
-        project.ledger_check = chain.check(conn, project.path, respondents=respondents.of_project(project))
+        project.ledger_check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                        people=respondents.signatures_of(project))
     return record
+
+
+def rekey(project, *, note: str = "") -> dict:
+    """Go on with a project sealed with this computer's own ledger key after that key was lost.
+
+    Allowed only when the file's seal is of a key this computer's register recorded sealing with
+    (``check.rollback_kind == "key"``) and the register holds the file's very state (its last release
+    sealed here, budget rows extending those sealed). The re-keying is recorded in the project
+    (``ledger_rollbacks``: kind "key", the lost and the new key id) and the ledger sealed with this
+    computer's key (made now if it is missing). The releases before it are from then on verified
+    against the register, which recorded them when they were sealed, not against the lost key."""
+    with project.transaction() as conn:
+        check = chain.check(conn, project.path, respondents=respondents.of_project(project),
+                            people=respondents.signatures_of(project))
+    if not check.problems and check.rollback_kind != "key":
+        raise BudgetError(f"The ledger of {project.path} is not sealed with a lost key of this computer, so there is "
+                          "nothing to re-key." + (f" ({check.rollback}; see dpdesk ledger.)" if check.rollback else ""))
+    return accept_rollback(project, note=note)
 
 
 def _keep_the_lowest_budget(conn, check) -> dict:
@@ -112,7 +136,19 @@ def confirmed_text(record: dict) -> str:
     n, m = record.get("releases", 0), record.get("seen_releases", 0)
     where = _on(record.get("seen_time"), record.get("seen_path"))
     kind = record.get("kind", "behind")
-    if kind == "shared":
+    if kind == "key":
+        text = (f"Re-keyed and recorded in the project: its releases #1-#{n} were sealed with this computer's former "
+                f"ledger key (key id {record.get('lost_key_id', '?')}), which is lost; they were checked against this "
+                "computer's register (the release hashes and budget rows it recorded when it sealed them), not "
+                f"against that key. From now on the ledger is sealed with key id {record.get('new_key_id', '?')}. "
+                "Other projects sealed with the lost key are re-keyed one by one the same way; a copy in a state this "
+                "computer's register never held cannot be re-keyed here.")
+    elif kind == "shared" and record.get("shared_people"):
+        text = (f"Confirmed and recorded in the project: it is a project of its own, going on from its release "
+                f"#{n}. It holds mostly the same people as releases this computer made (the latest {where}), which "
+                f"spent {record.get('shared_spent', '')} on them: those releases count against this file's budget "
+                "(the budget follows the people), so keep them together within what you promised them.")
+    elif kind == "shared":
         text = (f"Confirmed and recorded in the project: it is a project of its own, going on from its release "
                 f"#{n}. It holds the data {record.get('shared_data', '')!r} that this computer released from "
                 f"{where} (budget {record.get('shared_budget', '')}): the spending of both counts against the same "
@@ -142,7 +178,11 @@ def listed_text(record: dict) -> str:
     """One line per confirmation recorded in a file, for ``dpdesk ledger``'s listing."""
     when, n, m = record.get("time", "?"), record.get("releases", "?"), record.get("seen_releases", "?")
     kind = record.get("kind", "behind")
-    if kind == "shared":
+    if kind == "key":
+        text = (f"Re-keyed on {when}: releases #1-#{n} were sealed with the lost key id "
+                f"{record.get('lost_key_id', '?')} and checked against this computer's register; sealed since with "
+                f"key id {record.get('new_key_id', '?')}.")
+    elif kind == "shared":
         text = (f"Confirmed on {when}: a project of its own from release #{n}, holding data this computer released "
                 f"from in {record.get('seen_path', '?')}.")
     elif kind == "budget":
@@ -160,6 +200,11 @@ def listed_text(record: dict) -> str:
 def question_text(check) -> str:
     """The question the app asks before confirming (the rollback, then what confirming does)."""
     said = check.rollback[0].upper() + check.rollback[1:]
+    if check.rollback_kind == "key":
+        return (f"{said}.\n\nRe-key this project? Its releases and budget rows were checked against this computer's "
+                "register, which recorded them when they were sealed; the ledger is sealed with this computer's new "
+                "key, and the re-keying is recorded in the project. If you have a backup of your data folder, restore "
+                "its ledger.key instead.")
     if check.rollback_kind == "shared":
         return (f"{said}.\n\nGo on with it as a project of its own? Its spending then counts against the same "
                 "respondents as the releases made here, so keep both within what you promised them; if it is a "

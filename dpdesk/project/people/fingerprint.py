@@ -16,6 +16,8 @@ arrive as CSV or Excel, in another row order, or with blank rows added:
 
 What it cannot recognise: a changed answer, an added or removed respondent, a renamed
 column or recoded values (other codes for the same answers) all give another fingerprint.
+The signature's name-free sketch (:mod:`dpdesk.project.people.sketch`) recognises the same
+people under renamed columns and a few rows deleted, added or changed.
 """
 
 from __future__ import annotations
@@ -168,8 +170,12 @@ def respondents_signature(frame) -> dict:
     the sorted row hashes (order- and format-independent, duplicates counted); ``sketch``
     the :data:`SKETCH_SIZE` smallest distinct row hashes, so a subset, a superset or a
     corrected copy of the data is recognised by :func:`overlap` without keeping any row.
+    ``people`` is the name-free sketch of :mod:`dpdesk.project.people.sketch` (renamed or
+    reordered columns leave it as it was).
     """
     import numpy as np
+
+    from dpdesk.project.people import sketch
 
     names = sorted(str(c) for c in frame.columns)
     lookup = {str(c): c for c in frame.columns}
@@ -177,6 +183,7 @@ def respondents_signature(frame) -> dict:
     rows = np.zeros(n, dtype=np.uint64)
     blank = np.ones(n, dtype=bool)
     prime = np.uint64(0x100000001B3)
+    unnamed = []
     with np.errstate(over="ignore"):
         for name in names:
             texts, index = _column_texts(frame[lookup[name]])
@@ -184,13 +191,17 @@ def respondents_signature(frame) -> dict:
             empty = np.array([t == "" for t in texts], dtype=bool)
             blank &= empty[index]
             rows = (rows ^ values[index]) * prime
+            unnamed.append((sketch.value_hashes(texts), index))
         rows = _mix(rows[~blank])
     ordered = np.sort(rows)
     distinct = np.unique(ordered)
     digest = hashlib.sha256(json.dumps([VERSION, "rows", names]).encode("utf-8"))
     digest.update(ordered.astype(">u8").tobytes())
+    people = np.unique(sketch.row_hashes_from(unnamed, n, blank))
     return {"version": VERSION, "fingerprint": digest.hexdigest(), "rows": int(len(ordered)),
-            "distinct": int(len(distinct)), "sketch": [format(int(h), "016x") for h in distinct[:SKETCH_SIZE]]}
+            "distinct": int(len(distinct)), "sketch": [format(int(h), "016x") for h in distinct[:SKETCH_SIZE]],
+            "people": sketch.people_of_hashes([int(h) for h in people[:sketch.K]], int(len(ordered)),
+                                              int(len(people)))}
 
 
 def _hash64(text: str) -> int:
@@ -210,11 +221,19 @@ def _mix(x):
 def overlap(a: dict, b: dict) -> float:
     """Estimated share of the smaller dataset's distinct rows that are also in the other (0..1).
 
-    From bottom-k sketches: the k smallest hashes of the union estimate the Jaccard index
-    J; the intersection is J (|A| + |B|) / (1 + J).
+    Signatures with a name-free ``people`` sketch on both sides (this version's) are compared by
+    :func:`dpdesk.project.people.sketch.same_people` (renamed columns, a few rows deleted, added or
+    changed are still the same people). Older signatures: from the named bottom-k sketches, the k
+    smallest hashes of the union estimate the Jaccard index J; the intersection is
+    J (|A| + |B|) / (1 + J).
     """
     if a.get("fingerprint") == b.get("fingerprint"):
         return 1.0
+    pa, pb = a.get("people"), b.get("people")
+    if isinstance(pa, dict) and isinstance(pb, dict):
+        from dpdesk.project.people.sketch import same_people
+
+        return same_people(pa, pb)
     sa, sb = set(a.get("sketch") or ()), set(b.get("sketch") or ())
     if not sa or not sb:
         return 0.0
@@ -224,3 +243,25 @@ def overlap(a: dict, b: dict) -> float:
     na, nb = int(a.get("distinct") or len(sa)), int(b.get("distinct") or len(sb))
     both = jaccard * (na + nb) / (1 + jaccard)
     return min(1.0, both / max(1, min(na, nb)))
+
+
+def people_of_chunks(chunks) -> dict:
+    """The name-free ``people`` sketch of data read in chunks (DataFrames with the same columns, e.g. from
+    a database cursor), in bounded memory: each chunk's row hashes go into a
+    :class:`dpdesk.project.people.sketch.PeopleSketch`; the number of distinct rows is estimated. Equal,
+    up to that estimate, to ``respondents_signature(whole)["people"]``."""
+    import numpy as np
+
+    from dpdesk.project.people import sketch
+
+    out = sketch.PeopleSketch()
+    for frame in chunks:
+        n = len(frame)
+        blank = np.ones(n, dtype=bool)
+        columns = []
+        for name in frame.columns:
+            texts, index = _column_texts(frame[name])
+            blank &= np.array([t == "" for t in texts], dtype=bool)[index]
+            columns.append((sketch.value_hashes(texts), index))
+        out.add(sketch.row_hashes_from(columns, n, blank))
+    return out.result()

@@ -14,10 +14,13 @@ respondents, or most of them, were released from before:
 - in another project on this machine ("... released from survey.dpdesk, ε = 0.8 spent").
 
 What it catches: the same rows in another order, with blank rows, in another encoding or
-file format, with a few rows added, removed or corrected (the sketch estimates the share of
-rows in common; half or more warns). What it cannot catch: data recoded or reworded (other
-codes for the same answers), columns added, dropped or renamed (every row changes), data
-released on another machine or by another program, and a registry the user deleted.
+file format, under renamed or reordered columns, with rows added, removed or corrected (the
+name-free sketch, :mod:`dpdesk.project.people.sketch`, estimates the share of rows in common;
+2% or more warns; from half on, the ledger also charges those releases to the file,
+:mod:`dpdesk.project.ledger.copies`). What it cannot catch: data recoded or reworded in most
+rows (other codes for the same answers), a column with values added or dropped (every row
+changes), data released on another machine, under another user account or by another program,
+and a registry the user deleted.
 """
 
 from __future__ import annotations
@@ -28,11 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dpdesk.project.people.fingerprint import overlap, respondents_signature
+from dpdesk.project.people.sketch import SHARED_FEW
 from dpdesk.project.people.user_data import user_data_folder
 
 REGISTRY = "released_respondents.sqlite"
-#: An imported dataset sharing at least this share of its rows with released data warns.
-OVERLAP_WARNING = 0.5
+#: An imported dataset sharing at least this share of its rows with released data warns (a few people in
+#: common; from :data:`dpdesk.project.people.sketch.SAME_PEOPLE` on, the releases are charged to it too).
+OVERLAP_WARNING = SHARED_FEW
 CACHE_KEY = "respondents:{}"  # the app table caches each dataset's signature by its id
 
 _SCHEMA = """CREATE TABLE IF NOT EXISTS released (
@@ -55,9 +60,13 @@ class Seen:
     spent: str
     share: float
     here: bool  # in the project being imported into
+    #: the share of the released dataset's respondents that these data hold (None: not estimated)
+    of_released: float | None = None
 
     def message(self) -> str:
         common = "the same respondents" if self.share >= 0.999 else f"about {self.share:.0%} of these respondents"
+        if self.share >= 0.999 and self.of_released is not None and self.of_released < 0.999:
+            common = f"a part (about {self.of_released:.0%}) of the respondents"
         if self.here:
             return (f"These data hold {common} as the dataset {self.dataset!r} of this project, which noisy "
                     f"releases were made from ({self.spent} spent). The project's one privacy budget already "
@@ -89,6 +98,27 @@ def signature(project, dataset, frame=None) -> dict:
     return sig
 
 
+def _of_rows(project) -> list[tuple[str, dict]]:
+    """(dataset name, respondents' signature) of each dataset, computed from the rows (never the file's
+    cached claim) and kept in memory with the open project while its datasets stay the same."""
+    datasets = project.datasets()
+    key = tuple((ds.id, ds.name, getattr(ds, "n_rows", None), getattr(ds, "sha256", None)) for ds in datasets)
+    kept = getattr(project, "_signatures_of_rows", None)
+    if kept is not None and kept[0] == key:
+        return list(kept[1])
+    out = []
+    for ds in datasets:
+        try:
+            out.append((ds.name, respondents_signature(project.dataset_frame(ds.name))))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+    try:
+        project._signatures_of_rows = (key, tuple(out))
+    except AttributeError:  # a project object that keeps nothing: computed again next time
+        pass
+    return out
+
+
 def of_project(project):
     """A callable giving each dataset's respondents as ("respondents", fingerprint, name), computed
     from the rows themselves (the signature cached in the file is the file's claim, which an edit
@@ -96,47 +126,17 @@ def of_project(project):
     with the open project. The ledger's check calls it only for a history this computer does not
     recognise."""
     def compute() -> list[tuple[str, str, str]]:
-        datasets = project.datasets()
-        key = tuple((ds.id, ds.name, getattr(ds, "n_rows", None)) for ds in datasets)
-        kept = getattr(project, "_respondents_of_rows", None)
-        if kept is not None and kept[0] == key:
-            return list(kept[1])
-        out = []
-        for ds in datasets:
-            try:
-                sig = respondents_signature(project.dataset_frame(ds.name))
-                out.append(("respondents", str(sig["fingerprint"]), ds.name))
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue
-        try:
-            project._respondents_of_rows = (key, tuple(out))
-        except AttributeError:  # a project object that keeps nothing: computed again next time
-            pass
-        return out
+        return [("respondents", str(sig["fingerprint"]), name) for name, sig in _of_rows(project)]
     return compute
 
 
 def signatures_of(project):
-    """A callable giving the respondents' signature of each dataset of ``project``, computed from the
-    rows (as :func:`of_project`, never the file's cached claim) and kept in memory with the project.
-    The ledger's count of the spending of copies (:mod:`dpdesk.project.ledger.copies`) uses it."""
+    """A callable giving the respondents' signature of each dataset of ``project``, computed from the rows
+    (as :func:`of_project`, never the file's cached claim) and kept in memory with the project. The
+    ledger's count of the spending of copies and of the same people (:mod:`dpdesk.project.ledger.copies`)
+    and its check of a history it does not recognise (their name-free sketches) use it."""
     def compute() -> list[dict]:
-        datasets = project.datasets()
-        key = tuple((ds.id, ds.name, getattr(ds, "n_rows", None), getattr(ds, "sha256", None)) for ds in datasets)
-        kept = getattr(project, "_signatures_of_rows", None)
-        if kept is not None and kept[0] == key:
-            return list(kept[1])
-        out = []
-        for ds in datasets:
-            try:
-                out.append(respondents_signature(project.dataset_frame(ds.name)))
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue
-        try:
-            project._signatures_of_rows = (key, tuple(out))
-        except AttributeError:
-            pass
-        return out
+        return [sig for _name, sig in _of_rows(project)]
     return compute
 
 
@@ -157,12 +157,23 @@ def seen_before(project, sig: dict) -> list[Seen]:
         rows = conn.execute("SELECT project, dataset, signature, spent FROM released ORDER BY updated DESC").fetchall()
     for path, dataset, stored, spent in rows:
         try:
-            share = overlap(sig, json.loads(stored))
-        except (ValueError, TypeError):
+            theirs = json.loads(stored)
+            share = overlap(sig, theirs)
+            of_released = _of_released(sig, theirs)
+        except (ValueError, TypeError, AttributeError):
             continue
         if share >= OVERLAP_WARNING:
-            out.append(Seen(path, dataset, spent, share, path == here))
+            out.append(Seen(path, dataset, spent, share, path == here, of_released))
     return out
+
+
+def _of_released(sig: dict, theirs: dict) -> float | None:
+    """The share of the released data's rows that ``sig``'s data hold (by the name-free sketches), or None."""
+    if not isinstance(sig.get("people"), dict) or not isinstance(theirs.get("people"), dict):
+        return None
+    from dpdesk.project.people.sketch import containment
+
+    return containment(sig["people"], theirs["people"])[0]
 
 
 def import_warnings(project, frame) -> tuple[dict, list[str]]:
