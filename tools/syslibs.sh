@@ -1,7 +1,15 @@
 #!/bin/sh
 # Install (as root) or name (otherwise) the Debian packages Qt needs for a real display.
 # Fonts matter even offscreen: without any, Qt draws every glyph as an empty box.
+# "readback" (make test): the tools the suite reads the reports back with, as a reader would: pdfLaTeX on a
+# basic TeX (no lmodern), poppler's pdftotext and pdftoppm, LibreOffice for the Word file. About 1-3 min of
+# apt in CI, once; without them those tests skip. Never for make run.
 PKGS="libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render-util0 libxcb-xkb1 libxkbcommon-x11-0 libegl1 libgl1 libfontconfig1 libdbus-1-3 fonts-dejavu-core"
+WHAT="Qt system libraries"
+if [ "${1:-}" = "readback" ]; then
+  PKGS="texlive-latex-base texlive-latex-recommended poppler-utils libreoffice-writer-nogui"
+  WHAT="report read-back tools"
+fi
 command -v dpkg-query >/dev/null 2>&1 || exit 0
 missing=""
 for p in $PKGS; do
@@ -9,12 +17,12 @@ for p in $PKGS; do
 done
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-  echo "Installing Qt system libraries:$missing"
+  echo "Installing $WHAT:$missing"
   (apt-get install -y -qq --no-install-recommends $missing >/dev/null 2>&1 \
     || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends $missing >/dev/null; }) \
-    || echo "Could not install:$missing (dpdesk still runs offscreen)"
+    || echo "Could not install:$missing (dpdesk still runs offscreen; read-back tests skip without them)"
 else
-  echo "Qt needs these system libraries for a window:$missing"
+  echo "Missing $WHAT:$missing"
   echo "Install them with:  sudo apt-get install$missing"
 fi
 exit 0
