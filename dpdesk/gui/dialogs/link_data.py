@@ -320,4 +320,6 @@ class LinkDialog(QDialog):
 def _escaped(exc) -> str:
     from html import escape
 
-    return escape(str(exc), quote=False)
+    from dpdesk.errors import app_words
+
+    return escape(app_words(exc), quote=False)

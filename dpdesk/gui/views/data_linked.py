@@ -115,5 +115,7 @@ def failed_info(dataset: str, exc) -> str:
     """Why no sample is shown, in view (a changed source: relinked in Tabulate)."""
     from dpdesk.gui.widgets.release_linked import in_app_words
 
-    text = in_app_words(str(exc), "relink it in Tabulate (Relink…)")
+    from dpdesk.errors import app_words
+
+    text = in_app_words(app_words(exc), "relink it in Tabulate (Relink…)")
     return f"<b>{escape(dataset)}</b>: <span style='color: #a40000'>{escape(text, quote=False)}</span>"

@@ -544,8 +544,11 @@ class TabulateView(QWidget):
         if isinstance(exc, SourceChanged):  # nothing spent; the panel offers Relink
             from dpdesk.gui.widgets.release_linked import in_app_words
 
-            exc.in_app = in_app_words(str(exc))
-            self.linked.refused(str(exc))
+            from dpdesk.errors import app_words
+
+            message = app_words(exc)
+            exc.in_app = in_app_words(message)
+            self.linked.refused(message)
         self.error_box = show_error(exc, self)
 
     def _on_finished(self) -> None:

@@ -54,7 +54,9 @@ def linked_state(project, dataset) -> tuple[str, list[str]]:
         remote = fpr.is_remote(linked.link_of(dataset).source)
         return line, [] if remote else linked.changes(project, dataset.name)  # a cluster's files: at release
     except DpdeskError as exc:
-        return str(exc), []
+        from dpdesk.errors import app_words
+
+        return app_words(exc), []
 
 
 class LinkedPanel(QWidget):
