@@ -26,6 +26,7 @@ run: setup
 	@$(PY) -m dpdesk.launch
 
 test: setup
+	@sh tools/syslibs.sh readback
 	QT_QPA_PLATFORM=offscreen MPLBACKEND=Agg $(PY) -m pytest -q
 
 # The tests that take screenshots, writing them into docs/screenshots/ (DPDESK_SCREENSHOTS; without it

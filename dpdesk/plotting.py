@@ -10,6 +10,10 @@ from __future__ import annotations
 
 DIRECT_COLOUR = "#b35806"
 RR_COLOUR = "#2b5c8a"
+PNG_DPI = 150  # the report's PNG plots (PDF, Word, LaTeX)
+LABEL_WIDTH = 28  # characters of a y label (item or term) per line
+LINE_IN = 0.19  # inches a 10-point label line takes, with its leading
+ROW_GAP_IN = 0.12  # inches between two rows' labels
 _STYLE = None  # the number style of the axes (report.number_style.NumberStyle); None: percent
 
 
@@ -84,12 +88,12 @@ def draw_forest(figure, rows: list[dict], *, confidence: float = 0.95) -> None:
                     fmt="s" if direct else "o", ms=6, capsize=3, lw=1.6,
                     color=DIRECT_COLOUR if direct else RR_COLOUR, mfc="white" if direct else None)
     ax.set_yticks(range(len(items)))
-    ax.set_yticklabels([wrap(i, 28) for i in items])
+    ax.set_yticklabels([wrap(i, LABEL_WIDTH) for i in items])
     ax.invert_yaxis()
     ax.set_xlim(0, max(0.05, min(1.0, max((r["CI high"] or 0) for r in rows) * 1.15 if rows else 1.0)))
     _percent_axis(ax.xaxis)
     axis_label(ax, f"estimated prevalence with {100 * confidence:.0f}% confidence interval",
-               beside=[wrap(i, 28) for i in items])
+               beside=[wrap(i, LABEL_WIDTH) for i in items])
     ax.grid(axis="x", color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
     from matplotlib.lines import Line2D
@@ -188,10 +192,10 @@ def draw_odds_ratios(figure, rows: list[dict], *, confidence: float = 0.95) -> N
     ax.xaxis.set_major_formatter(lambda x, _pos: f"{x:g}")
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([wrap(r["term"], 28) for r in rows])
+    ax.set_yticklabels([wrap(r["term"], LABEL_WIDTH) for r in rows])
     ax.set_ylim(len(rows) - 0.5, -0.5)
     axis_label(ax, f"odds ratio, {100 * confidence:.0f}% CI (log scale; 1: no effect)",
-               beside=[wrap(r["term"], 28) for r in rows])
+               beside=[wrap(r["term"], LABEL_WIDTH) for r in rows])
     ax.grid(axis="x", color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
 
@@ -231,17 +235,43 @@ DRAW = {"forest": draw_forest, "bars": draw_bars, "grouped_bars": draw_grouped_b
         "odds_ratios": draw_odds_ratios, "prevalence_curve": draw_prevalence_curve}
 
 
-def render(plot: str, rows: list[dict], fmt: str = "svg", *, width: float = 6.0, style=None, **kwargs) -> bytes:
-    """Draw the plot ``plot`` (a key of :data:`DRAW`) of ``rows`` and return its SVG or PNG bytes."""
-    import io
+def _row_labels(plot: str, rows: list[dict]) -> list[str]:
+    if plot == "forest":
+        return [str(i) for i in dict.fromkeys(r.get("item") for r in rows)]
+    if plot == "odds_ratios":
+        return [str(r["term"]) for r in rows]
+    return []
 
+
+def figure_height(plot: str, rows: list[dict]) -> float:
+    """Inches: for a plot with a label per row (forest, odds ratios), every row as tall as the longest wrapped
+    label needs, so two labels never overlap; 1.2 in for the axis and its title; at least 2.4 in."""
+    labels = _row_labels(plot, rows)
+    if not labels:
+        return max(2.4, 0.28 * 8 + 1.2)
+    lines = max(wrap(label, LABEL_WIDTH).count("\n") + 1 for label in labels)
+    return max(2.4, len(labels) * max(0.28, lines * LINE_IN + ROW_GAP_IN) + 1.2)
+
+
+def draw(plot: str, rows: list[dict], *, width: float = 6.0, style=None, **kwargs):
+    """The matplotlib ``Figure`` of the plot ``plot`` (a key of :data:`DRAW`) of ``rows``, drawn."""
     from matplotlib.figure import Figure
 
     if style is not None:
         set_plot_style(style)
-    lines = {"forest": len({r.get("item") for r in rows}), "odds_ratios": len(rows)}.get(plot, 8)
-    figure = Figure(figsize=(width, max(2.4, 0.28 * lines + 1.2)), dpi=100, layout="constrained")
+    figure = Figure(figsize=(width, figure_height(plot, rows)), dpi=100, layout="constrained")
     DRAW[plot](figure, rows, **kwargs)
+    return figure
+
+
+def render(plot: str, rows: list[dict], fmt: str = "svg", *, width: float = 6.0, style=None, **kwargs) -> bytes:
+    """Draw the plot ``plot`` (a key of :data:`DRAW`) of ``rows`` and return its SVG or PNG bytes."""
+    import io
+
+    figure = draw(plot, rows, width=width, style=style, **kwargs)
     out = io.BytesIO()
-    figure.savefig(out, format=fmt, dpi=200 if fmt == "png" else 100, metadata={"Date": None} if fmt == "svg" else None)
+    if fmt == "png":  # 150 dpi: 180 dpi where the report prints the 6 in plot 5 in wide; light compression is faster
+        figure.savefig(out, format="png", dpi=PNG_DPI, pil_kwargs={"compress_level": 3})
+    else:
+        figure.savefig(out, format=fmt, dpi=100, metadata={"Date": None} if fmt == "svg" else None)
     return out.getvalue()

@@ -137,20 +137,22 @@ def pdf_steps(htmls: list[str], path: str | os.PathLike, *, title: str, page: st
     footer = 90 if page_numbers else 0  # pixels at 300 dpi for the page number
     width, height = float(rect.width()), float(rect.height() - footer)
     docs = []
-    for text in htmls:
-        doc = QTextDocument()
-        doc.documentLayout().setPaintDevice(writer)  # lay out in the printer's resolution
-        doc.setDefaultFont(QFont("DejaVu Sans", font_pt))
-        for name, data in (images or {}).items():
-            doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name), QImage.fromData(data, "PNG"))
-        doc.setHtml(text)
-        doc.setPageSize(QSizeF(width, height))
-        if before_painting is not None:
-            before_painting(doc)
-        docs.append(doc)
-    pages = sum(doc.pageCount() for doc in docs)
     painter, finished = None, False
     try:
+        for i, text in enumerate(htmls):  # laid out a document at a time, a step each (the window keeps answering)
+            doc = QTextDocument()
+            doc.documentLayout().setPaintDevice(writer)  # lay out in the printer's resolution
+            doc.setDefaultFont(QFont("DejaVu Sans", font_pt))
+            for name, data in (images or {}).items():
+                doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name), QImage.fromData(data, "PNG"))
+            doc.setHtml(text)
+            doc.setPageSize(QSizeF(width, height))
+            yield 0.1 * (i + 0.5) / len(htmls)
+            if before_painting is not None:
+                before_painting(doc)
+            docs.append(doc)
+            yield 0.1 * (i + 1) / len(htmls)
+        pages = sum(doc.pageCount() for doc in docs)
         yield 0.2
         painter = QPainter(writer)
         number = 0
@@ -244,9 +246,11 @@ class PdfPages:
         return html_pdf_steps(self.html, self.path, title=self.title, images=self.images)
 
 
-def prepare_parts(parts, path: str | os.PathLike, *, style=None) -> Path | PdfPages:
+def prepare_parts(parts, path: str | os.PathLike, *, style=None, progress=None) -> Path | PdfPages:
     """What :func:`write_parts` can do in a worker (no Qt object): draw the plots (matplotlib) and write an HTML,
-    Word or LaTeX report (returns its path); for a PDF, the :class:`PdfPages` to lay out on the GUI thread."""
+    Word or LaTeX report (returns its path); for a PDF, the :class:`PdfPages` to lay out on the GUI thread.
+    ``progress(done, total)`` is called before each plot is drawn and once all are (a worker's progress and
+    cancellation point)."""
     import base64
 
     from dpdesk.plotting import render
@@ -257,7 +261,13 @@ def prepare_parts(parts, path: str | os.PathLike, *, style=None) -> Path | PdfPa
     path = Path(path)
     suffix = path.suffix.lower()
     fmt = "svg" if suffix in (".html", ".htm") else "png"
-    drawn = {f.key: render(f.kind, f.rows, fmt, style=style, **f.options) for f in figures}
+    drawn = {}
+    for i, f in enumerate(figures):
+        if progress is not None:
+            progress(i, len(figures))
+        drawn[f.key] = render(f.kind, f.rows, fmt, style=style, **f.options)
+    if progress is not None:
+        progress(len(figures), len(figures))
     if fmt == "svg":
         images = {key: "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
                   for key, svg in drawn.items()}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from dpdesk.cli import json_out
 
 from dpdesk.errors import DataError
 
@@ -34,5 +34,5 @@ def cmd_correlate(args) -> int:
         raise DataError("Give at least two different names to correlate: RR items or numeric columns.")
     with Project.open(args.project) as project:
         result = correlations(project, args.names, bootstrap=args.bootstrap, seed=args.seed, dataset=args.dataset)
-    print(json.dumps(result.to_dict(), indent=2, allow_nan=False) if args.json else correlation_text(result))
+    print(json_out.dumps(result.to_dict(), indent=2) if args.json else correlation_text(result))
     return 0

@@ -109,7 +109,7 @@ def _linear(args) -> int:
                                    interactions=args.interaction, center=args.center, categorical=args.categorical,
                                    numeric=args.numeric, confidence=args.confidence, dataset=args.dataset,
                                    survey=design_from_args(args))
-    print(json.dumps(result.to_dict(), indent=2, allow_nan=False) if args.json else linear_text(result, style))
+    print(json_out.dumps(result.to_dict(), indent=2) if args.json else linear_text(result, style))
     return 0
 
 

@@ -29,7 +29,7 @@ def report_job(job, project, rs, path: str):
     from dpdesk.project.number_style import NumberStyle
     from dpdesk.project.report.report import report_parts
 
-    job.progress(0.1, "Writing the report…")
+    job.progress(0.05, "Building the report…")
     o = rs.options
     style = NumberStyle.from_text(o.style)
     named = figure_rows(rs.results)  # what a reader calls each item and the subgroups, as the command line does
@@ -37,9 +37,13 @@ def report_job(job, project, rs, path: str):
     with own_connection(project) as own:
         parts = report_parts(own, results=rs.results, direct=rs.direct, ci=o.ci, confidence=o.confidence,
                              style=style, figures=figures)
-    job.check()
-    job.progress(0.4, "Drawing the plots…")
-    return prepare_parts(parts, path, style=style)
+    job.progress(0.3, "Drawing the plots…")
+
+    def drawing(done: int, total: int) -> None:  # each plot: progress, and a point where Cancel stops the job
+        job.progress(0.3 + 0.6 * done / max(1, total),
+                     f"Drawing plot {done + 1} of {total}…" if done < total else "Writing the file…")
+
+    return prepare_parts(parts, path, style=style, progress=drawing)
 
 
 class ReportFileDialog(QFileDialog):
@@ -95,10 +99,14 @@ def export_report_dialog(view) -> None:
 
 class ReportWriter(QObject):
     """The report job of a view: ``report_job`` in a worker, then a PDF's pages in steps on the GUI thread.
-    ``done(path)`` once the file is written, ``failed(exc)``; one report at a time."""
+    ``done(path)`` once the file is written, ``failed(exc)``; one report at a time. ``progress(fraction,
+    text)`` runs over both parts (a PDF's pages take the second half) and ``busy(bool)`` says when a report is
+    being written; :meth:`cancel` stops it and leaves no file."""
 
     done = Signal(object)
     failed = Signal(object)
+    progress = Signal(float, str)
+    busy = Signal(bool)
 
     def __init__(self, parent) -> None:
         from dpdesk.gui.shell.steps import StepRunner
@@ -107,20 +115,51 @@ class ReportWriter(QObject):
         super().__init__(parent)
         self.jobs = JobRunner(self)
         self.pages = StepRunner(self)
+        self._pdf = False
         self.jobs.done.connect(self._on_prepared)
-        self.jobs.failed.connect(self.failed)
-        self.pages.done.connect(self.done)
-        self.pages.failed.connect(self.failed)
+        self.jobs.failed.connect(self._on_failed)
+        self.jobs.progress.connect(self._on_job_progress)
+        self.pages.done.connect(self._on_done)
+        self.pages.failed.connect(self._on_failed)
+        self.pages.progress.connect(self._on_page_progress)
+
+    @property
+    def running(self) -> bool:
+        return self.jobs.running or self.pages.running
 
     def start(self, project, rs, path: str) -> None:
         self.pages.cancel()
+        self._pdf = Path(path).suffix.lower() == ".pdf"
+        self.busy.emit(True)
+        self.progress.emit(0.0, "Building the report…")
         self.jobs.start(report_job, project, rs, path)
+
+    def cancel(self) -> None:
+        """Stop the report (the worker at its next step, the pages at once); no file is left."""
+        self.jobs.cancel()
+        self.pages.cancel()
+        self.busy.emit(False)
+
+    def _on_job_progress(self, fraction: float, text: str) -> None:
+        self.progress.emit(fraction * (0.5 if self._pdf else 1.0), text)
+
+    def _on_page_progress(self, fraction: float, text: str) -> None:
+        self.progress.emit(0.5 + 0.5 * fraction, text)
 
     def _on_prepared(self, prepared) -> None:
         if isinstance(prepared, Path):
-            self.done.emit(prepared)
+            self._on_done(prepared)
         else:
+            self.progress.emit(0.5, "Laying out the pages…")
             self.pages.start(prepared.steps(), "Laying out the pages…")
+
+    def _on_done(self, path) -> None:
+        self.busy.emit(False)
+        self.done.emit(path)
+
+    def _on_failed(self, exc) -> None:
+        self.busy.emit(False)
+        self.failed.emit(exc)
 
     def shutdown(self) -> None:
         self.pages.cancel()
@@ -134,6 +173,9 @@ def start_report(view, path: str):
         runner = view.report_jobs = ReportWriter(view)
         runner.done.connect(view.report_done)  # bound methods, never lambdas (PITFALLS: crash at exit)
         runner.failed.connect(view.report_failed)
+        progress = getattr(view, "report_progress", None)
+        if progress is not None:
+            progress.follow(runner)
     runner.start(view.project, view.current, str(path))
     return runner
 

@@ -32,6 +32,7 @@ from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.document_view import DocumentView
 from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars, set_plot_style
 from dpdesk.gui.widgets.not_mapped import NotMappedBar
+from dpdesk.gui.widgets.report_progress import ReportProgress
 from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
 from dpdesk.gui.widgets import cell_choices
 from dpdesk.gui.widgets.common import name
@@ -272,6 +273,8 @@ class ResultsView(QWidget):
         layout.addLayout(header)
         layout.addLayout(options)
         layout.addWidget(self.state)
+        self.report_progress = ReportProgress(self)  # File > Export report: what it does, a bar, Cancel
+        layout.addWidget(self.report_progress)  # its own row: the buttons above keep their width at 1024 px
         layout.addWidget(self.subgroup_warning)
         layout.addWidget(self.not_mapped)
         layout.addWidget(scroll, 1)

@@ -5,7 +5,8 @@ each with ``dpdesk.project.analysis.estimates.refit_survey`` (the stored rows, t
 recorded at export, the same subgroups, interval and confidence) and checks every
 estimate, SE and interval against the exported ones (``TOLERANCE``, relative; exit
 status 1 on a MISMATCH). A bundle with regressions (``regression_export``) also refits each of them from the
-project file with ``dpdesk.project.regression.regress`` and checks the log-likelihood and
+project file with ``dpdesk.project.regression.regress`` and checks the log-likelihood (of a weighted
+fit: its pseudo-log-likelihood, named so, since it is no likelihood) and
 every coefficient, SE and interval against the exported ones (``TOLERANCE``, relative);
 without the project file a regression cannot be refitted (it needs the rows), and says so.
 
@@ -105,14 +106,16 @@ _REGRESSION_CHECK = '''def check_regressions(project_file):
                              categorical=spec["categorical"], confidence=spec["confidence"], dataset=spec["dataset"],
                              **({"numeric": spec["numeric"]} if spec.get("numeric") else {}))
             fit = result.fit
-            print(f"Regression of {clean(spec['item'])}: refitted on {fit.n} rows, log-likelihood {fit.loglik:.6f} "
+            # a weighted (design-based) fit maximises a pseudo-likelihood: its value is no log-likelihood to report
+            objective = "log-likelihood" if fit.df is None else "weighted pseudo-log-likelihood (not a likelihood)"
+            print(f"Regression of {clean(spec['item'])}: refitted on {fit.n} rows, {objective} {fit.loglik:.6f} "
                   f"(exported {spec['loglik']:.6f})")
             print(f"  {'term':<28} {'b':>10} {'SE':>10} {'CI low':>10} {'CI high':>10}")
             if [c.name for c in fit.coefficients] != [row[0] for row in spec["coefficients"]]:
                 problems.append(f"{clean(spec['item'])}: the refitted model has other terms")
                 continue
             if not _close(fit.loglik, spec["loglik"]):
-                problems.append(f"{clean(spec['item'])}: log-likelihood {fit.loglik} differs from {spec['loglik']}")
+                problems.append(f"{clean(spec['item'])}: {objective} {fit.loglik} differs from {spec['loglik']}")
             for c, (term, b, se, low, high) in zip(fit.coefficients, spec["coefficients"]):
                 got = [c.estimate, c.se] + [v if math.isfinite(v) else None for v in c.ci]
                 print(f"  {clean(term)[:28]:<28} {c.estimate:>10.6f} {c.se:>10.6f} {c.ci[0]:>10.6f} {c.ci[1]:>10.6f}")

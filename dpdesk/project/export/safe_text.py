@@ -76,6 +76,10 @@ def excel_sheet_name(name: str, taken: set[str]) -> str:
     Excel's rules: 1 to 31 characters (counted in UTF-16 units), none of ``[]:*?/\\``,
     no apostrophe at the start or end, not "History", unique ignoring case.
     ``taken`` holds the lower-cased names already used.
+
+    A longer name is shortened by one rule: cut after its last whole word that fits (or
+    inside a single word longer than the limit) and ended with "…", so a reader sees it was
+    shortened; the workbook's Metadata sheet gives the full name.
     """
     base = SHEET_FORBIDDEN.sub("_", clean_text(name))
     base = " ".join(base.split())  # tabs and line breaks are not allowed either
@@ -92,9 +96,16 @@ def excel_sheet_name(name: str, taken: set[str]) -> str:
 
 
 def _truncate16(text: str, limit: int) -> str:
-    while _utf16_len(text) > limit:
-        text = text[:-1]
-    return text.rstrip("'")
+    """``text`` if it fits ``limit`` UTF-16 units, else its whole words that fit and "…"."""
+    if _utf16_len(text) <= limit:
+        return text.rstrip("'")
+    cut = text
+    while _utf16_len(cut) > limit - 1:
+        cut = cut[:-1]
+    space = cut.rfind(" ")
+    if space >= (limit - 1) // 2 and not text[len(cut)].isspace():
+        cut = cut[:space]  # the word the limit fell inside is left out whole
+    return cut.rstrip(" '-_,;") + "…"
 
 
 def file_slug(name: str, taken: set[str], fallback: str = "table") -> str:

@@ -57,6 +57,7 @@ XLSX_OPTIONS = {
 #: Data rows an Excel sheet holds below its header row.
 XLSX_MAX_ROWS = 1_048_575
 MIN_WIDTH, MAX_WIDTH, NUMBER_WIDTH = 6, 60, 10
+PORTRAIT_WIDTH = 100  # characters of column width that print readably across a portrait page
 _EXACT_INT = 2 ** 53
 
 
@@ -170,11 +171,23 @@ class SheetWriter:
                 width = self.cell(ws, row, col, value, formats[col])
                 if width > need[col]:
                     need[col] = width
+        total = 0
         for col, width in enumerate(need):
             chosen = widths[col] if widths is not None and col < len(widths) else min(MAX_WIDTH, max(MIN_WIDTH, width + 2))
             ws.set_column(col, col, chosen)
+            total += chosen
         ws.freeze_panes(1, 0)
         ws.autofilter(0, 0, len(rows), len(columns) - 1)
+        print_setup(ws, total)
+
+
+def print_setup(ws, width: float) -> None:
+    """Printed, a sheet is one page wide (as many pages long as it needs), landscape when its columns are wider
+    than :data:`PORTRAIT_WIDTH` characters, with the header row on every page."""
+    ws.fit_to_pages(1, 0)
+    if width > PORTRAIT_WIDTH:
+        ws.set_landscape()
+    ws.repeat_rows(0)
 
 
 def write_xlsx(path: str | os.PathLike, sheets: Sequence[tuple[str, Any]], *,

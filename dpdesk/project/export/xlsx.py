@@ -62,7 +62,9 @@ COLUMN_FORMATS = {
     "p-value (holm)": "0.000",
     "statistic": "0.00",  # a subgroup test's G² or χ²
     "pooled estimate": "0.0000",  # the share of all groups together, in the unit of the estimates
-    "value": "#,##0.0##",  # the tests sheet: chi-squares and fit statistics (n, AIC, ...) in one column
+    "value": "#,##0.0##",
+    "design effect": "0.00",  # a ratio of variances, as the report writes it
+    "effective n": "#,##0",  # a number of respondents  # the tests sheet: chi-squares and fit statistics (n, AIC, ...) in one column
 }
 
 
@@ -100,6 +102,7 @@ def build_workbook(bundle: ResultsBundle, target: Path, *, percent: bool = False
         writer.table(meta, ["Key", "Value"], [list(pair) for pair in metadata_rows(bundle)] + renamed)
         readme = workbook.add_worksheet(README_SHEET)
         readme.set_column(0, 0, 100)
+        readme.fit_to_pages(1, 0)
         readme.write_string(0, 0, "About these results", writer.title)
         for row, paragraph in enumerate(readme_paragraphs(bundle), start=2):
             writer.text(readme, row, 0, paragraph, writer.wrap)

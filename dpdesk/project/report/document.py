@@ -57,7 +57,7 @@ def _conf(confidence: float) -> str:
     return f"{100 * confidence:g}%"
 
 
-def _item_label(r, items: dict) -> str:
+def item_label(r, items: dict) -> str:
     """The researcher's short label, else the question's first words, else the item's name."""
     it = items.get(r.item)
     label = getattr(r, "label", "") or r.item
@@ -96,7 +96,7 @@ def estimates_table(results, items: dict, style: NumberStyle, confidence: float)
     rows = []
     for r in results:
         e = r.estimate
-        label = _item_label(r, items)
+        label = item_label(r, items)
         if e is None:
             # a short cell (a long message made every other column one character wide); the why is in a note
             why = r.error if getattr(r, "not_mapped", False) else "no estimate (see the note)"
@@ -131,9 +131,13 @@ def interval_note(ci: str, confidence: float) -> str:
     return f"{_conf(confidence)} confidence intervals: {_e(name)} ({_e(cite(*CI_KEYS.get(ci, ())))})."
 
 
-def epsilon_note() -> str:
-    return ("ε (local) is each design's local differential privacy: a recorded answer is at most e<sup>ε</sup> "
-            "times as likely for one true answer as for another (∞: some answer reveals the truth).")
+def epsilon_note(results=()) -> str:
+    """What ε (local) means, in words, with the factor of each ε in the table (``ε = 2.30: 10.00 times``)."""
+    finite = sorted({float(r.design.epsilon) for r in results if math.isfinite(float(r.design.epsilon))})
+    factors = "; ".join(f"ε = {NumberStyle.number(e)}: {NumberStyle.ratio_in_text(math.exp(e))}" for e in finite)
+    return ("ε (local) is each design's local differential privacy: whatever a respondent's true answer, a recorded "
+            "answer is at most the exponential of ε times as likely under one true answer as under another"
+            + (f" ({_e(factors)})" if factors else "") + "; ∞: some answer reveals the truth.")
 
 
 def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float, by: str) -> list[Table]:
@@ -145,7 +149,7 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
     for r in results:
         if r.subgroups is None:
             continue
-        label = _item_label(r, items)
+        label = item_label(r, items)
         adjusted = getattr(r, "adjust", "none") != "none"
         rows = []
         for group, e in r.subgroups.estimates.items():
@@ -189,7 +193,7 @@ def subgroup_tables(results, items: dict, style: NumberStyle, confidence: float,
         if t is not None:
             cnotes.append(f"Test that {_e(every_group(r, by))} has the same "
                           f"{'prevalence' if r.design.is_binary else 'distribution'}: "
-                          f"{_e(t.method.replace(' (G²)', '').replace(' (G^2)', ''))}, "
+                          f"{_e(_method_name(t.method))}, "
                           f"{test_text(t, _test_df(r))}.")
         if getattr(r, "wave_note", ""):
             cnotes.append(_e(r.wave_note))
@@ -208,6 +212,14 @@ def _test_df(r):
     if df is not None:
         return f"{df:.1f}".replace(".0", "") if abs(df - round(df)) < 0.05 else f"{df:.1f}"
     return r.survey.df if getattr(r, "survey", None) is not None else None
+
+
+def _method_name(method: str) -> str:
+    """A test's name without what its statistic then shows: "likelihood-ratio test (G²)" and "design-based Wald
+    F test on (k - 1, 32) degrees of freedom" read "likelihood-ratio test", "design-based Wald F test"."""
+    import re
+
+    return re.sub(r" on \(k - 1, [\d.]+\) degrees of freedom", "", method.replace(" (G²)", "").replace(" (G^2)", ""))
 
 
 def _p(raw, adjusted_value, adjusted: bool) -> Cell:
@@ -231,7 +243,25 @@ def test_text(t, df_design: int | None = None) -> str:
             f"{_e(NumberStyle.p_in_text(t.p_value)).replace('p ', '<i>p</i> ', 1)}")  # 'p &lt; .001'
 
 
-def direct_table(direct: list[dict], style: NumberStyle, confidence: float) -> Table | None:
+def test_name(r) -> str:
+    """The test that gave an item's subgroup p, with its degrees of freedom: ``design-based Wald <i>F</i> test,
+    <i>F</i>(3, 32)`` with a survey design (Lumley, 2004), else ``likelihood-ratio test, <i>G</i>²(3)``."""
+    from dpdesk.project.analysis.result_tables import statistic_symbol
+
+    t = r.subgroups.test
+    survey = getattr(r, "survey", None)
+    if survey is not None:
+        return f"design-based Wald <i>F</i> test, <i>F</i>({t.df}, {survey.df})"
+    symbol = statistic_symbol(getattr(t, "method", "") or "")
+    if symbol == "G²":
+        return f"likelihood-ratio test, <i>G</i>²({t.df})"
+    name = _e((t.method or "test").replace(" (G²)", "").replace(" (G^2)", ""))
+    return f"{name}, <i>χ</i>²({t.df})" if symbol == "χ²" else name
+
+
+def direct_table(direct: list[dict], style: NumberStyle, confidence: float,
+                 names: dict[str, str] | None = None) -> Table | None:
+    """RR against the question asked directly; ``names``: each item as the other tables name it."""
     rows_in = [d for d in direct if "problem" not in d]
     if not direct:
         return None
@@ -240,7 +270,7 @@ def direct_table(direct: list[dict], style: NumberStyle, confidence: float) -> T
             Column(f"{_conf(confidence)} CI"), Column("p", italic=True)]
     rows = []
     for d in rows_in:
-        rows.append(Row([Cell(d["item"]), _num(style, d["RR estimate"]),
+        rows.append(Row([Cell((names or {}).get(d["item"], d["item"])), _num(style, d["RR estimate"]),
                          Cell(NumberStyle.count(d["n direct"]), d["n direct"]), _num(style, d["direct estimate"]),
                          Cell(style.share(d["difference (RR - direct)"], signed=True), d["difference (RR - direct)"]),
                          _ci(style, d["CI low"], d["CI high"]),
@@ -257,9 +287,10 @@ def direct_table(direct: list[dict], style: NumberStyle, confidence: float) -> T
     return Table("direct", "Randomized response against asking directly", cols, rows, notes)
 
 
-def data_note(project, results, dataset: str | None = None) -> str | None:
-    """"Data: survey.csv (dataset 'survey'), fingerprint SHA-256 1a2b3c4d… of 3 columns"."""
-    meta = data_metadata(project, results, dataset)
+def data_note(project, results, dataset: str | None = None, meta: dict | None = None) -> str | None:
+    """"Data: survey.csv (dataset 'survey'), fingerprint SHA-256 1a2b3c4d… of 3 columns" (``meta``: the
+    :func:`data_metadata` already read, so the data are fingerprinted once)."""
+    meta = data_metadata(project, results, dataset) if meta is None else meta
     if not meta:
         return None
     fp = meta.get("fingerprint")
@@ -301,13 +332,13 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
                      "for the degrees of freedom of the variance (Korn & Graubard, 1998)" if ci == "default" else
                      " With the survey design they are t intervals on the degrees of freedom of the variance")
         interval += "; standard errors by Taylor linearization (Binder, 1983; Lumley, 2004)."
-    est.notes = (["<i>Note.</i> " + " ".join(_design_notes(results, items))] + [interval, epsilon_note()]
+    est.notes = (["<i>Note.</i> " + " ".join(_design_notes(results, items))] + [interval, epsilon_note(results)]
                  + [_e(t) for t in (_left_out_text(r) for r in results) if t])
     notes = [f"{_e(r.item)}: {_e(n)}" for r in results if r.estimate is not None for n in r.estimate.notes]
     notes += [f"{_e(r.item)}: no estimate ({_e(r.error)})." for r in results
               if r.estimate is None and not getattr(r, "not_mapped", False)]
     est.notes += notes
-    fp = data_note(project, results, dataset)
+    fp = data_note(project, results, dataset, meta)
     if fp:
         est.notes.append(fp)
     doc.sections.append(Section("estimates", "Estimates", [_e(sentence(r, style)) for r in results], [est]))
@@ -316,7 +347,7 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
         warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
         doc.sections.append(Section("subgroups", f"Subgroups by {by}", [f"<i>Note.</i> {_e(w)}" for w in warnings],
                                     subgroup_tables(results, items, style, confidence, by)))
-    d = direct_table(direct or [], style, confidence)
+    d = direct_table(direct or [], style, confidence, {r.item: item_label(r, items) for r in results})
     if d is not None:
         doc.sections.append(Section("direct", "Comparison with direct questions", [], [d]))
     doc.number_tables()

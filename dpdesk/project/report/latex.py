@@ -4,7 +4,11 @@ The same parts as the HTML and PDF report (``report.report_parts``). Tables use 
 (``\\toprule``, ``\\midrule``, ``\\bottomrule``: APA's horizontal rules), numbers right-aligned
 with the same decimals per column, "Table N" in bold and the title in italics above
 (``caption`` package), the notes below. Figures are PNG files written beside the .tex
-(``<name>-figure-1.png``, ...) and included with ``\\includegraphics``. Every text is
+(``<name>-figure-1.png``, ...) and included with ``\\includegraphics``. Tables are set in
+``\\footnotesize`` (9 pt, :data:`.layout.TABLE_PT`) and laid out by the one rule of :mod:`.layout`:
+number columns ``r`` (never wrapped), text columns ``l`` or, narrowed, a ragged ``p{}`` column as
+wide as the rule says with hyphenation off (words wrap whole); a split table's later parts are
+``\\ContinuedFloat`` (the same number). The preamble uses only :data:`PACKAGES`. Every text is
 escaped; the few symbols outside Latin-1 (ε, χ, ², −, ∞, ±) become math, so the file
 compiles with pdfLaTeX as well as XeLaTeX and LuaLaTeX.
 """
@@ -15,6 +19,7 @@ import os
 from pathlib import Path
 
 from dpdesk.project.report.inline import runs
+from dpdesk.project.report.layout import TableFit, fit_table, table_parts
 from dpdesk.project.report.model import Document, Figure, Table
 from dpdesk.project.report.render import cell_texts
 
@@ -28,12 +33,15 @@ _SYMBOLS = {"ε": r"$\varepsilon$", "χ": r"$\chi$", "β": r"$\beta$", "γ": r"$
             "⁻": r"\textsuperscript{$-$}", **{c: rf"\textsuperscript{{{d}}}" for c, d in zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")},
             "√": r"$\surd$", "ν": r"$\nu$", **{c: rf"\textsubscript{{{d}}}" for c, d in zip("₀₁₂₃₄₅₆₇₈₉", "0123456789")}}
 
+#: Only packages of Debian's texlive-latex-base and texlive-latex-recommended (no lmodern: a package of its own);
+#: Latin Modern in T1 when installed, else Computer Modern (its Type 1 fonts come with TeX itself).
+PACKAGES = ("inputenc", "geometry", "booktabs", "array", "graphicx", "caption", "float")
 PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
-\usepackage[T1]{fontenc}
+\IfFileExists{lmodern.sty}{\usepackage[T1]{fontenc}\usepackage{lmodern}}{}
 \usepackage[utf8]{inputenc}
-\usepackage{lmodern}
 \usepackage[margin=2cm]{geometry}
 \usepackage{booktabs}
+\usepackage{array}
 \usepackage{graphicx}
 \usepackage{caption}
 \captionsetup{labelfont=bf, textfont=it, labelsep=newline, singlelinecheck=false, justification=raggedright,
@@ -67,9 +75,16 @@ def inline(fragment: str) -> str:
     return "".join(out)
 
 
-def tabular(t: Table) -> str:
-    """The booktabs tabular of ``t``: text columns left, numbers right; indented rows keep their indent."""
-    spec = "".join("r" if c.numeric else "l" for c in t.columns)
+#: A narrowed text column: ragged right, words whole (no hyphenation), at the rule's width in ems.
+NARROW = r">{\raggedright\arraybackslash\hyphenpenalty=10000\exhyphenpenalty=10000}p{%.2fem}"
+
+
+def tabular(t: Table, fit: TableFit | None = None) -> str:
+    """The booktabs tabular of ``t``: numbers right, text left (narrowed by the rule: ragged ``p`` columns);
+    indented rows keep their indent."""
+    fit = fit or fit_table(t)
+    spec = "".join("r" if c.numeric else NARROW % w if fit.decision != "fits" else "l"
+                   for c, w in zip(t.columns, fit.widths))
     texts = cell_texts(t)
     head = " & ".join((rf"\textit{{{escape(c.label)}}}" if c.italic else escape(c.label)) + escape(c.suffix)
                       for c in t.columns)
@@ -84,26 +99,34 @@ def tabular(t: Table) -> str:
 
 
 def table_latex(t: Table) -> str:
-    """One APA table as a LaTeX ``table`` float (needs booktabs and caption), its notes below."""
-    out = [r"\begin{table}[H]", r"\small", rf"\caption{{{escape(t.title)}}}", tabular(t)]
-    if t.notes:
-        out.append(r"\par\smallskip\footnotesize")
-        out += [inline(n) + r"\par" for n in t.notes]
-    out.append(r"\end{table}")
+    """One APA table as LaTeX ``table`` floats (booktabs, caption, array): one, or one per part when the rule
+    of :mod:`.layout` splits it (the later ones ``\\ContinuedFloat``), the notes under the last."""
+    out = []
+    for i, (part, fit) in enumerate(table_parts(t)):
+        out += [r"\begin{table}[H]", r"\footnotesize"]
+        if i:
+            out.append(r"\ContinuedFloat")
+        title = part.title + (" (continued)" if i else "")  # the label stays "Table N" under \ContinuedFloat
+        out += [rf"\caption{{{escape(title)}}}", tabular(part, fit)]
+        if part.notes:
+            out.append(r"\par\smallskip")
+            out += [inline(n) + r"\par" for n in part.notes]
+        out.append(r"\end{table}")
     return "\n".join(out)
 
 
 def figure_latex(f: Figure, file_name: str) -> str:
     return "\n".join([r"\begin{figure}[H]", rf"\caption{{{escape(f.caption)}}}",
-                      rf"\includegraphics[width=\linewidth]{{{file_name}}}", r"\end{figure}"])
+                      rf"\includegraphics[width=\linewidth,height=0.8\textheight,keepaspectratio]{{{file_name}}}",
+                      r"\end{figure}"])  # a tall plot (many rows) is scaled to fit the page with its caption
 
 
 def document_latex(doc: Document, methods, figure_files: dict[str, str]) -> str:
     """The whole report; ``figure_files`` maps a figure key to the PNG's file name beside the .tex."""
     out = [PREAMBLE, rf"\title{{{escape(doc.title)}}}", r"\date{}", r"\begin{document}", r"\maketitle",
-           r"\begin{tabular}{@{}ll@{}}"]
-    out += [rf"\textbf{{{escape(k)}}} & {escape(v)} \\" for k, v in doc.cover.items()]
-    out.append(r"\end{tabular}")
+           r"{\raggedright"]  # the summary as lines (a fingerprint is one long word: no table column holds it)
+    out += [rf"\textbf{{{escape(k)}:}} {escape(v)}\par" for k, v in doc.cover.items()]
+    out.append("}")
     for s in doc.sections:
         out.append(rf"\section*{{{escape(s.title)}}}")
         out += [inline(p) + "\n" for p in s.paragraphs]

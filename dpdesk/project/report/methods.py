@@ -62,8 +62,8 @@ def _eps_sentence(eps: float) -> str:
         return ("Some recorded answers are possible for one true answer only, so the design gives no local "
                 "differential privacy guarantee (ε = ∞).")
     return (f"The design gives local differential privacy with ε = {eps:.2f}: whatever a respondent's true answer, "
-            f"any recorded answer is at most e^ε = {NumberStyle.ratio_in_text(math.exp(eps))} as likely under one "
-            "true answer as under another.")
+            f"any recorded answer is at most {NumberStyle.ratio_in_text(math.exp(eps))} as likely under one "
+            "true answer as under another (the exponential of ε).")
 
 
 def methods(project, results, *, ci: str = "default", confidence: float = 0.95, dataset: str | None = None) -> Methods:

@@ -10,8 +10,11 @@ from __future__ import annotations
 import html
 
 from dpdesk.project.export.safe_text import neutralise
+from dpdesk.project.report.layout import PAD_EM, TABLE_PT, TableFit, table_parts
 from dpdesk.project.report.model import Column, Document, Figure, Section, Table
 from dpdesk.project.number_style import typographic
+
+NBSP = "\u00a0"  # joins the parts of a number cell ("25.7 [19.9, 31.8]"): a number never wraps
 
 RULE = "1px solid #000"
 FONT = "font-family: 'DejaVu Sans', Arial, sans-serif;"
@@ -23,6 +26,7 @@ p.table-number {{ font-weight: bold; margin-bottom: 0; }}
 p.table-title {{ font-style: italic; margin-top: 2px; }}
 p.note {{ font-size: 9pt; margin-top: 2px; margin-bottom: 0; }}
 table.apa {{ border-collapse: collapse; }}
+table.apa td, table.apa th {{ font-size: {TABLE_PT}pt; }}
 table.apa th {{ font-weight: normal; border-top: {RULE}; border-bottom: {RULE}; padding: 3px 10px; }}
 table.apa td {{ padding: 2px 10px; }}
 table.apa tr.last td {{ border-bottom: {RULE}; }}
@@ -41,24 +45,58 @@ def _header(c: Column) -> str:
     return label + _e(c.suffix)
 
 
+def number_text(text: str) -> str:
+    """A number cell as every writer shows it: a true minus, and no space it could wrap at."""
+    return typographic(text).replace(" ", NBSP)
+
+
 def cell_texts(t: Table) -> list[list[str]]:
-    """The text of each cell as every writer shows it (header first): a true minus in numeric columns."""
+    """The text of each cell as every writer shows it (header first): numbers by :func:`number_text`."""
     head = [c.label + c.suffix for c in t.columns]
-    body = [[typographic(cell.text) if c.numeric else cell.text for c, cell in zip(t.columns, row.cells)]
+    body = [[number_text(cell.text) if c.numeric else cell.text for c, cell in zip(t.columns, row.cells)]
             for row in t.rows]
     return [head] + body
 
 
+def caption_number(t: Table, part: int) -> str:
+    """"Table 2", or "Table 2 (continued)" over the later parts of a split table."""
+    return f"Table {t.number}" + (" (continued)" if part else "")
+
+
 def table_html(t: Table, *, links: bool = False) -> str:
-    """One APA table: "Table N" in bold, its title in italics, rules above and below the header and at the end."""
+    """One APA table: "Table N" in bold, its title in italics, rules above and below the header and at the end;
+    split into parts, or its text columns narrowed, by the one rule of :mod:`.layout`."""
+    out = []
+    for i, (part, fit) in enumerate(table_parts(t)):
+        out.append(_part_html(part, fit, i))
+    if links:
+        out.append(f"<p class='note'><a class='copy' href='copy:{_e(t.key)}'>Copy table</a> &nbsp; "
+                   f"<a class='copy' href='copyfull:{_e(t.key)}'>Copy with full precision</a> &nbsp; "
+                   f"<a class='copy' href='copytex:{_e(t.key)}'>Copy as LaTeX</a></p>")
+    return "\n".join(out)
+
+
+def _part_html(t: Table, fit: TableFit, part: int) -> str:
     out = []
     if t.number:
-        out.append(f"<p class='table-number'>Table {t.number}</p>")
+        out.append(f"<p class='table-number'>{caption_number(t, part)}</p>")
+    elif part:
+        out.append("<p class='table-number'>(continued)</p>")
     out.append(f"<p class='table-title'>{_e(t.title)}</p>")
-    out.append("<table class='apa' cellspacing='0' cellpadding='3' "
+    narrow = fit.decision == "narrow"
+    total = sum(w + PAD_EM for w in fit.widths)
+    out.append(f"<table class='apa' cellspacing='0' cellpadding='3'{' width=100%' if narrow else ''} "
                f"style='border-collapse: collapse; border-bottom: {RULE};'>")
-    head = "".join(f"<th class='{'num' if c.numeric else 'text'}' align='{'right' if c.numeric else 'left'}' "
-                   f"style='border-top: {RULE}; border-bottom: {RULE};'>{_header(c)}</th>" for c in t.columns)
+
+    def width(j: int) -> str:  # narrowed: each column its share of the page, by the rule
+        if not narrow:
+            return ""
+        return f" width='{100 * (fit.widths[j] + PAD_EM) / total:.1f}%'"
+
+    head = "".join(f"<th class='{'num' if c.numeric else 'text'}' align='{'right' if c.numeric else 'left'}'"
+                   f"{width(j)} style='border-top: {RULE}; border-bottom: {RULE};"
+                   f"{' white-space: nowrap;' if c.numeric else ''}'>{_header(c)}</th>"
+                   for j, c in enumerate(t.columns))
     out.append(f"<thead><tr>{head}</tr></thead><tbody>")
     for i, row in enumerate(t.rows):
         last = i == len(t.rows) - 1
@@ -67,7 +105,8 @@ def table_html(t: Table, *, links: bool = False) -> str:
             style = f"border-bottom: {RULE};" if last else ""
             text = _e(cell.text)
             if c.numeric:
-                text = typographic(text)
+                text = _e(number_text(cell.text))
+                style += " white-space: nowrap;"
             if j == 0 and row.indent:
                 style += f" padding-left: {10 + 18 * row.indent}px;"
             align = "right" if c.numeric and not (row.heading and j == 0) else "left"
@@ -76,10 +115,6 @@ def table_html(t: Table, *, links: bool = False) -> str:
     out.append("</tbody></table>")
     for n in t.notes:
         out.append(f"<p class='note'>{n}</p>")
-    if links:
-        out.append(f"<p class='note'><a class='copy' href='copy:{_e(t.key)}'>Copy table</a> &nbsp; "
-                   f"<a class='copy' href='copyfull:{_e(t.key)}'>Copy with full precision</a> &nbsp; "
-                   f"<a class='copy' href='copytex:{_e(t.key)}'>Copy as LaTeX</a></p>")
     return "\n".join(out)
 
 

@@ -21,13 +21,15 @@ import os
 from pathlib import Path
 
 from dpdesk.project.report.inline import runs
+from dpdesk.project.report.layout import PAD_EM, TABLE_PT, TableFit, table_parts
 from dpdesk.project.report.model import Document, Figure, Table
-from dpdesk.project.report.render import cell_texts
+from dpdesk.project.report.render import caption_number, cell_texts
 
 FONT = "Times New Roman"
 SIZE = 12  # points: APA's body text
 NOTE_SIZE = 10
-TABLE_SIZE = 10
+TABLE_SIZE = TABLE_PT  # the one table size of every format (layout)
+MAX_FIGURE_HEIGHT = 7.5  # inches: a plot with its caption on a Letter or A4 page with 1 in margins
 TEXT_WIDTH = 6.5  # inches between the margins of a Letter or A4 page with 1 in margins
 RULE = {"val": "single", "sz": "8", "space": "0", "color": "000000"}  # 1 pt (sz in eighths of a point)
 NONE = {"val": "nil"}
@@ -98,6 +100,21 @@ def _caption(word, label: str, title: str) -> None:
     caption.paragraph_format.keep_with_next = True
 
 
+def _no_wrap(cell) -> None:
+    """``w:noWrap`` on a number cell (Word keeps it on one line; its width by the rule does it in LibreOffice)."""
+    from docx.oxml import OxmlElement
+
+    tc_pr = cell._tc.get_or_add_tcPr()
+    if tc_pr.find(_qn("w:noWrap")) is None:
+        tc_pr.append(OxmlElement("w:noWrap"))
+
+
+def _qn(tag: str) -> str:
+    from docx.oxml.ns import qn
+
+    return qn(tag)
+
+
 def _cell(cell, pieces: list[tuple[str, bool]], *, right: bool, indent: int = 0, keep: bool = True) -> None:
     """Fill a cell with ``(text, italic)`` pieces, right-aligned for numbers, kept with the next row."""
     from docx.enum.text import WD_ALIGN_PARAGRAPH
@@ -116,18 +133,26 @@ def _cell(cell, pieces: list[tuple[str, bool]], *, right: bool, indent: int = 0,
         p.paragraph_format.left_indent = Pt(12 * indent)
 
 
-def _widths(texts: list[list[str]]):
-    """Column widths in proportion to their longest text (a long label may wrap), over the 6.5 in of text width."""
-    from docx.shared import Inches
+def _widths(fit: TableFit):
+    """Each column's width by the rule of :mod:`.layout` (its text and the space beside it, in ems of the table's
+    size), the page's leftover shared in proportion, so the table spans the 6.5 in of text width."""
+    from docx.shared import Pt
 
-    longest = [min(40, 3 + max(3, *(len(row[j]) for row in texts))) for j in range(len(texts[0]))]  # + padding
-    return [Inches(TEXT_WIDTH * n / sum(longest)) for n in longest]
+    ems = [w + PAD_EM for w in fit.widths]
+    scale = max(1.0, TEXT_WIDTH * 72 / TABLE_SIZE / sum(ems))
+    return [Pt(TABLE_SIZE * em * scale) for em in ems]
 
 
 def add_table(word, t: Table) -> None:
+    """The table, or its parts when the rule of :mod:`.layout` splits it, each with its caption."""
+    for i, (part, fit) in enumerate(table_parts(t)):
+        _add_part(word, part, fit, i)
+
+
+def _add_part(word, t: Table, fit: TableFit, part: int) -> None:
     from docx.shared import Pt
 
-    _caption(word, f"Table {t.number}" if t.number else "Table", t.title)
+    _caption(word, caption_number(t, part) if t.number else "Table", t.title)
     texts = cell_texts(t)
     table = word.add_table(rows=len(texts), cols=len(t.columns))
     table.autofit = False
@@ -139,11 +164,15 @@ def add_table(word, t: Table) -> None:
             right = c.numeric and not (row.heading and j == 0)
             _cell(table.cell(i, j), [(texts[i][j], False)], right=right, indent=row.indent if j == 0 else 0,
                   keep=i < last)
-    for j, width in enumerate(_widths(texts)):
+    for j, width in enumerate(_widths(fit)):
         table.columns[j].width = width  # the grid (LibreOffice reads it) and each cell (Word reads those)
         for row in table.rows:
             row.cells[j].width = width
     set_borders(table)
+    for row in table.rows:  # after the borders: the schema orders tcBorders before noWrap
+        for c, cell in zip(t.columns, row.cells):
+            if c.numeric:
+                _no_wrap(cell)
     for note in t.notes:
         p = word.add_paragraph()
         _add_runs(p, note, size=NOTE_SIZE)
@@ -155,7 +184,16 @@ def add_figure(word, f: Figure, png: bytes) -> None:
     from docx.shared import Inches
 
     _caption(word, f"Figure {f.number}" if f.number else "Figure", f.caption)
-    word.add_picture(io.BytesIO(png), width=Inches(6))
+    width, height = png_size(png)
+    if height * 6 > width * MAX_FIGURE_HEIGHT:  # a tall plot (many rows) fits the page with its caption
+        word.add_picture(io.BytesIO(png), height=Inches(MAX_FIGURE_HEIGHT))
+    else:
+        word.add_picture(io.BytesIO(png), width=Inches(6))
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """A PNG's width and height in pixels, from its IHDR chunk."""
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
 
 
 def _setup(word) -> None:

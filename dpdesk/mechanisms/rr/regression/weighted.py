@@ -35,7 +35,9 @@ from dpdesk.mechanisms.rr.linearization import SampleDesign
 
 CI_NAME = ("Wald on the design degrees of freedom (profile-likelihood intervals and likelihood-ratio tests "
            "are not valid with survey weights)")
-SE_METHOD = "sandwich H^-1 V H^-1 with V the between-PSU variance of the weighted scores (Binder 1983)"
+#: In words, for readers of the report and the workbook (the formula is in the module docstring).
+SE_METHOD = ("sandwich estimator: the between-PSU variance of the weighted scores, taken through the inverse of "
+             "the information matrix on both sides (Binder 1983)")
 
 
 def scores(data: lm.Data, beta: np.ndarray, eta: float) -> np.ndarray:
