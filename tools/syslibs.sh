@@ -1,11 +1,10 @@
 #!/bin/sh
 # Install (as root) or name (otherwise) the Debian packages Qt needs for a real display.
 # Fonts matter even offscreen: without any, Qt draws every glyph as an empty box.
-# Java 17 (openjdk-17-jre-headless) is for Spark, which the linked-data tests run on local[2]
-# (pip install "dpdesk[spark]"); a Java 17 or later already on the machine is enough.
 # "readback" (make test): the tools the suite reads the reports back with, as a reader would: pdfLaTeX on a
 # basic TeX (no lmodern), poppler's pdftotext and pdftoppm, LibreOffice for the Word file. About 1-3 min of
-# apt in CI, once; without them those tests skip. Never for make run.
+# apt in CI, once; without them those tests skip. Never for make run. Java 17 (openjdk-17-jre-headless) too,
+# when no Java 17 or later is there, for the Spark tests of linked data.
 PKGS="libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render-util0 libxcb-xkb1 libxkbcommon-x11-0 libegl1 libgl1 libfontconfig1 libdbus-1-3 fonts-dejavu-core"
 WHAT="Qt system libraries"
 java_major() {
@@ -15,9 +14,12 @@ java_major() {
 if [ "${1:-}" = "readback" ]; then
   PKGS="texlive-latex-base texlive-latex-recommended poppler-utils libreoffice-writer-nogui"
   WHAT="report read-back tools"
-elif [ "$(java_major)" -lt 17 ] 2>/dev/null || [ -z "$(java_major)" ]; then
-  PKGS="$PKGS openjdk-17-jre-headless"
-  WHAT="Qt system libraries and Java 17 for Spark"
+  # Spark (the linked-data tests on local[2], pip install "dpdesk[spark]") needs Java 17 or later
+  major=$(java_major)
+  if [ -z "$major" ] || [ "$major" -lt 17 ] 2>/dev/null; then
+    PKGS="$PKGS openjdk-17-jre-headless"
+    WHAT="report read-back tools and Java 17 for Spark"
+  fi
 fi
 command -v dpkg-query >/dev/null 2>&1 || exit 0
 missing=""
