@@ -6,6 +6,10 @@
 2. **Map items…** checks each survey item's column and codes (:mod:`.mapping_dialog`).
 3. **Import** stores the data and the mappings in one transaction, in a worker; Cancel
    (or any error) leaves the project exactly as it was.
+
+**Link a large dataset (not copied)…** hands over to :mod:`.link_data` (``link_requested``): a
+Parquet file, folder or glob, or a CSV too large to copy, is linked instead. Choosing a Parquet
+file here does the same.
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ from dpdesk.gui.widgets.common import name, note
 from dpdesk.gui.shell.worker import JobRunner
 
 DATA_FILTER = ("Survey data (*.csv *.tsv *.txt *.xlsx *.sav *.zsav *.por *.dta *.xpt);;CSV or text (*.csv *.tsv *.txt);;"
-               "Excel (*.xlsx);;SPSS (*.sav *.zsav *.por);;Stata (*.dta);;SAS transport (*.xpt);;All files (*)")
+               "Excel (*.xlsx);;SPSS (*.sav *.zsav *.por);;Stata (*.dta);;SAS transport (*.xpt);;"
+               "Parquet, linked (not copied) (*.parquet);;All files (*)")
 PREVIEW_ROWS = 200
 CHOICES = {
     "encoding": [("utf-8", "UTF-8"), ("cp1252", "Windows-1252"), ("latin-1", "Latin-1 (ISO 8859-1)"),
@@ -95,6 +100,7 @@ class ImportDialog(QDialog):
     """Preview, override, map and import one file. ``imported(dataset name, Table)`` when stored."""
 
     imported = Signal(str, object)
+    link_requested = Signal(str)  # link a large source instead (a path chosen here, or "")
 
     def __init__(self, project, path=None, parent=None, *, taken: list[str] | None = None) -> None:
         super().__init__(parent)
@@ -121,6 +127,10 @@ class ImportDialog(QDialog):
         self.file_label = name(QLabel("No file chosen."), "File", "The file to import")
         self.choose_button = name(QPushButton("Choose file…"), "Choose file", "Choose the data file to import")
         self.choose_button.clicked.connect(self.choose_file)
+        self.link_button = name(QPushButton("Link a large dataset (not copied)…"), "Link a large dataset",
+                                "Data too large to copy (Parquet or CSV files, a folder or a glob): link them; "
+                                "the rows stay where they are and an engine counts there")
+        self.link_button.clicked.connect(self.request_link)
         self.combos: dict[str, QComboBox] = {}
         grid = QGridLayout()
         for i, key in enumerate(("encoding", "delimiter", "decimal", "header_rows", "platform", "kind", "sheet")):
@@ -182,6 +192,7 @@ class ImportDialog(QDialog):
         top = QHBoxLayout()
         top.addWidget(self.file_label, 1)
         top.addWidget(self.choose_button)
+        top.addWidget(self.link_button)
         running = QHBoxLayout()
         running.addWidget(self.progress, 1)
         running.addWidget(self.status)
@@ -217,7 +228,15 @@ class ImportDialog(QDialog):
             settings_for(self).set_last_folder("data", path)
             self.set_file(path)
 
+    def request_link(self, path: str = "") -> None:
+        """Hand over to the link dialog (the Data view opens it) and close this one."""
+        self.link_requested.emit(str(path or ""))
+        self.reject()
+
     def set_file(self, path) -> None:
+        if str(path).lower().endswith(".parquet"):  # never copied: linked
+            self.request_link(str(path))
+            return
         self.path = str(path)
         self.file_label.setText(f"<b>{Path(path).name}</b> <span style='color: gray'>{Path(path).parent}</span>")
         from dpdesk.project.reading.importing import free_dataset_name

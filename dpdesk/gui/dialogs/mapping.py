@@ -307,6 +307,7 @@ class MappingDialog(AskBeforeDiscard, QDialog):
         layout = QVBoxLayout(self)
         heading = QLabel("Tell dpdesk which column holds each item's answers and what each value means. " + intro)
         heading.setWordWrap(True)  # one long line made the dialog 1,398 px wide, its OK button off screen
+        heading.setObjectName("mappingIntro")
         layout.addWidget(heading)
         layout.addLayout(body, 1)
         layout.addWidget(self.buttons)

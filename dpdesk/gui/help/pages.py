@@ -14,6 +14,7 @@ VIEW_PAGES: dict[str, tuple[str, str]] = {
     "Wizard": ("design.md", "the-wizard-new-survey-item"),
     "Data": ("data.md", ""),
     "Import": ("data.md", "importing-a-file"),
+    "Link": ("linked-data.md", "in-the-app"),
     "Mapping": ("data.md", "mapping-items-to-columns"),
     "Languages": ("languages.md", ""),
     "Field": ("fielding.md", ""),

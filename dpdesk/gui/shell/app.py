@@ -91,6 +91,10 @@ def run(argv: list[str] | None = None) -> int:
     code = app.exec()
     server.close()
     del window
+    if "dpdesk.project.linked.spark_source" in sys.modules:  # a linked dataset used Spark: end its JVM
+        from dpdesk.project.linked.spark_source import stop_sessions
+
+        stop_sessions()
     return code
 
 

@@ -44,7 +44,7 @@ TASK_TIPS = {
     "Share": "Check how identifiable the data is and export a safer extract",
 }
 PROJECT_FILTER = "dpdesk projects (*.dpdesk)"
-DATA_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".sav", ".dta"}
+DATA_SUFFIXES = {".csv", ".tsv", ".txt", ".xlsx", ".sav", ".dta", ".parquet"}  # Parquet: linked, not copied
 
 #: The task views, built on first use (:meth:`MainWindow._build_views`).
 VIEWS = ("design_view", "data_view", "results_view", "regression_view", "export_view", "tabulate_view", "share_view")
@@ -459,7 +459,9 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage(f"To import {path.name}, open or create a project first.", 8000)
                 return
             self.nav.setCurrentRow(TASKS.index("Data"))
-            self.statusBar().showMessage(f"Importing {path.name}: check the preview, map the items, then Import.", 8000)
+            self.statusBar().showMessage(
+                f"Linking {path.name} (not copied): choose the engine, then Link." if path.suffix.lower() == ".parquet"
+                else f"Importing {path.name}: check the preview, map the items, then Import.", 8000)
             self.data_view.import_dialog(path)
 
     @staticmethod

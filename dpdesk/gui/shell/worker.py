@@ -2,7 +2,8 @@
 
 A job is a plain function ``fn(job, *args)``. It reports with ``job.progress(fraction,
 text)`` and checks ``job.cancelled`` (or calls ``job.check()``, which raises
-:class:`Cancelled`) between steps. Its return value comes back on the main thread as
+:class:`Cancelled`) between steps; a job waiting on something it cannot check (an engine's
+query) registers ``job.on_cancel(hook)`` to stop it. Its return value comes back on the main thread as
 the ``done`` signal; any exception comes back as ``failed`` (PITFALLS.md: an exception
 in ``QRunnable.run`` is otherwise only printed and the result never arrives).
 
@@ -42,6 +43,8 @@ class Job(QRunnable):
         self.signals = JobSignals()
         self._cancel = threading.Event()
         self._finished = threading.Event()
+        self._hooks: list[Callable[[], None]] = []
+        self._hooks_lock = threading.Lock()
 
     # called from the job function (worker thread) ---------------------------------
     @property
@@ -56,9 +59,24 @@ class Job(QRunnable):
         self.check()
         self.signals.progress.emit(float(fraction), text)
 
+    def on_cancel(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` when the job is cancelled (at once if it already is), on the cancelling thread: an
+        engine's token (``CancelToken.cancel``) interrupts its running query this way."""
+        with self._hooks_lock:
+            self._hooks.append(hook)
+        if self._cancel.is_set():
+            hook()
+
     # called from the main thread ----------------------------------------------------
     def cancel(self) -> None:
         self._cancel.set()
+        with self._hooks_lock:
+            hooks = list(self._hooks)
+        for hook in hooks:
+            try:
+                hook()
+            except Exception:  # noqa: BLE001 - a job already finished has nothing left to stop
+                pass
 
     @property
     def is_finished(self) -> bool:
@@ -73,7 +91,10 @@ class Job(QRunnable):
         except Cancelled:
             self._emit(self.signals.cancelled)
         except BaseException as exc:  # every error is reported, never swallowed
-            self._emit(self.signals.failed, exc)
+            if self._cancel.is_set():  # an engine's own "cancelled" (or what stopping it caused)
+                self._emit(self.signals.cancelled)
+            else:
+                self._emit(self.signals.failed, exc)
         else:
             if self._cancel.is_set():
                 self._emit(self.signals.cancelled)

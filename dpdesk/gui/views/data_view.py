@@ -3,6 +3,8 @@
 The table is a lazy model (:class:`~dpdesk.gui.widgets.table_model.FrameModel`): a million rows
 scroll because only the visible cells are formatted. The variable list gives each
 column's question text, value labels and missing codes from the import report.
+A linked dataset (:mod:`.data_linked`) is never loaded: its recorded schema and a sample drawn
+in its engine are shown, with the engine and the source in words.
 """
 
 from __future__ import annotations
@@ -95,9 +97,15 @@ class DataView(QWidget):
         self.jobs = JobRunner(self)
         self.jobs.done.connect(self._on_loaded)
         self.jobs.failed.connect(self._on_failed)
+        self.linked_shown = False  # the table holds a linked dataset's sample, not its rows
+        self.map_jobs = JobRunner(self)  # a linked dataset's answers, counted in its engine for the mapping
+        self.map_jobs.done.connect(self._on_mapping_table)
+        self.map_jobs.failed.connect(self._on_failed)
+        self.link = None  # the LinkDialog
         title = ViewTitle("Data")  # with its "?" button: the guide's page on this view
         self.import_button = name(QPushButton("Import data…"), "Import data",
-                                  "Import survey answers from CSV, Excel, SPSS, Stata or a counts table")
+                                  "Import survey answers from CSV, Excel, SPSS, Stata or a counts table, or link "
+                                  "data too large to copy (Parquet or CSV files)")
         self.import_button.clicked.connect(self._on_import_clicked)
         self.map_button = name(QPushButton("Map items…"), "Map items",
                                "Change which column holds each survey item's answers and what its values mean "
@@ -135,7 +143,9 @@ class DataView(QWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.empty = note("No data yet. Import the survey answers with <b>Import data…</b> or drop the file on "
-                          "the window (CSV/TSV, Excel, SPSS, Stata, survey-platform exports, counts tables).")
+                          "the window (CSV/TSV, Excel, SPSS, Stata, survey-platform exports, counts tables). Data too large to copy "
+                          "(Parquet or CSV files, a folder, a glob) are linked: <b>Import data…</b>, then <b>Link a large "
+                          "dataset (not copied)…</b>.")
         self.survey = SurveyDesignPanel()
         self.survey.design_changed.connect(self._on_design_changed)
         self.survey.hide()
@@ -171,6 +181,7 @@ class DataView(QWidget):
     def refresh(self, *_args) -> None:
         """List the project's datasets and load the latest (in the worker)."""
         self.jobs.cancel()
+        self.map_jobs.cancel()
         self.datasets.clear()
         sets = self.project.datasets() if self.project is not None else []
         for d in sets:
@@ -198,6 +209,13 @@ class DataView(QWidget):
             self.load(self.datasets.currentData())
 
     def load(self, dataset: str) -> None:
+        from dpdesk.gui.views.data_linked import is_linked_dataset, sample_job
+
+        self._loading = dataset
+        if is_linked_dataset(self.project, dataset):  # never loaded: a sample drawn in its engine
+            self.info.setText(f"Drawing a sample of {dataset} in its engine…")
+            self.jobs.start(sample_job, self.project, dataset)
+            return
         self.info.setText(f"Loading {dataset}…")
         self.jobs.start(load_job, self.project, dataset)
 
@@ -211,6 +229,16 @@ class DataView(QWidget):
         self.show_table(*result)
 
     def _on_failed(self, exc) -> None:
+        from dpdesk.gui.views.data_linked import failed_info, is_linked_dataset
+
+        dataset = getattr(self, "_loading", None)
+        if dataset and self.project is not None and is_linked_dataset(self.project, dataset):
+            self.info.setText(failed_info(dataset, exc))  # a changed source, a missing file: said in view
+            self.table, self.shown_dataset, self._dataset_shown = None, dataset, None
+            self.model.set_frame(None)
+            self.variables.setRowCount(0)
+            self.map_button.setEnabled(False)
+            return
         self.info.setText("")
         show_error(exc, self)
 
@@ -218,11 +246,18 @@ class DataView(QWidget):
         self.table = table
         self.shown_dataset = dataset
         r = table.report
+        self.linked_shown = getattr(r, "kind", "") == "linked"
         self.model.set_frame(table.frame, value_labels=r.value_labels, first_row=r.first_data_row)
         left = f"; left out: {', '.join(r.excluded)}" if r.excluded else ""
-        self.info.setText(f"<b>{dataset}</b>: {len(table.frame):,} rows, {len(table.frame.columns)} columns, "
-                          f"{_origin(dataset, table.source)}{left}")
-        rows = variable_rows(table)
+        if self.linked_shown:
+            from dpdesk.gui.views.data_linked import linked_info, schema_rows
+
+            self.info.setText(linked_info(self.project, dataset, len(table.frame)))
+            rows = schema_rows(self.project, dataset, r, values_text)
+        else:
+            self.info.setText(f"<b>{dataset}</b>: {len(table.frame):,} rows, {len(table.frame.columns)} columns, "
+                              f"{_origin(dataset, table.source)}{left}")
+            rows = variable_rows(table)
         self._dataset_shown = None  # filling the list is no edit
         self.variables.setRowCount(len(rows))
         for i, row in enumerate(rows):
@@ -235,7 +270,7 @@ class DataView(QWidget):
         self._dataset_shown = dataset
         self.empty.hide()
         self.split.show()
-        counts = getattr(r, "kind", "") == "counts"  # a counts table has no respondents to weight
+        counts = getattr(r, "kind", "") in ("counts", "linked")  # no respondents' rows here to weight
         self.survey.setVisible(not counts)
         if not counts:
             self.survey.show_dataset(self.project, dataset, table.frame)
@@ -322,17 +357,35 @@ class DataView(QWidget):
 
         ``item`` is shown first. Other datasets keep their own mappings.
         """
-        from dpdesk.gui.dialogs.mapping import MappingDialog
-
         if self.project is None or self.table is None:
             return None
+        if self.linked_shown:  # its answers are counted in the engine first (a worker, Cancel), then the dialog
+            from dpdesk.gui.views.data_linked import mapping_table_job
+
+            self.info.setText(f"Counting the answers of {self.shown_dataset} in its engine…")
+            self.map_jobs.start(mapping_table_job, self.project, self.shown_dataset, item)
+            return None
+        return self._open_mapping(self.table, item, f"These mappings are for the dataset “{self.shown_dataset}”; "
+                                  "other datasets keep their own. The change is stored when you press OK; Edit > Undo "
+                                  "takes it back.")
+
+    def _on_mapping_table(self, result) -> None:
+        from dpdesk.gui.views.data_linked import linked_info, mapping_intro
+
+        table, left, item = result
+        if self.table is not None and self.shown_dataset is not None:
+            self.info.setText(linked_info(self.project, self.shown_dataset, len(self.table.frame)))
+        self._open_mapping(table, item, mapping_intro(self.shown_dataset, left))
+        self.dialog_opened.emit(self.mapping)
+
+    def _open_mapping(self, table, item, intro: str):
+        from dpdesk.gui.dialogs.mapping import MappingDialog
+
         dataset = self.shown_dataset
         items = self.project.items(dataset)
         current = {it.name: {"column": it.column, "codes": it.codes, "group_column": it.group_column,
                              "group_codes": it.group_codes} for it in items if it.column and it.codes}
-        self.mapping = MappingDialog(self.table, items, current, self,
-                                     intro=f"These mappings are for the dataset “{dataset}”; other datasets keep "
-                                     "their own. The change is stored when you press OK; Edit > Undo takes it back.")
+        self.mapping = MappingDialog(table, items, current, self, intro=intro)
         self.mapping.setWindowTitle(f"Map survey items to the columns of {dataset}")
         self.mapping.dataset = dataset
         self.mapping.accepted.connect(self._on_mapping_accepted)
@@ -383,12 +436,35 @@ class DataView(QWidget):
             return None
         from dpdesk.gui.dialogs.import_data import ImportDialog
 
+        if path is not None and str(path).lower().endswith(".parquet"):  # too big to copy: linked
+            return self.link_dialog(str(path))
         taken = [self.datasets.itemData(i) for i in range(self.datasets.count())]
         self.dialog = ImportDialog(self.project, path, self, taken=taken)
         self.dialog.imported.connect(self._on_imported)
+        self.dialog.link_requested.connect(self.link_dialog)
         self.dialog.open()
         self.dialog_opened.emit(self.dialog)
         return self.dialog
+
+    def link_dialog(self, source: str = ""):
+        """Open the dialog that links a large dataset (not copied); returns it (tests drive it)."""
+        if self.project is None:
+            return None
+        from dpdesk.gui.dialogs.link_data import LinkDialog
+
+        self.link = LinkDialog(self.project, source or None, self)
+        self.link.linked.connect(self._on_linked)
+        self.link.open()
+        self.dialog_opened.emit(self.link)
+        return self.link
+
+    def _on_linked(self, dataset: str) -> None:
+        """A source was linked (and made the active dataset): list it, show its sample, tell the others."""
+        self.refresh()
+        self.window_.update_dataset_label()
+        self.window_.statusBar().showMessage(f"Linked {dataset} (not copied).", 8000)
+        self.imported.emit(dataset)
+        self.active_changed.emit(dataset)
 
     def _on_imported(self, dataset: str, table) -> None:
         from dpdesk.project.study.active import active_dataset
@@ -419,4 +495,8 @@ class DataView(QWidget):
         if self.dialog is not None:
             self.dialog.reject()  # cancels (and waits for) its job; a cancelled save is rolled back
             self.dialog = None
+        if self.link is not None:
+            self.link.reject()  # interrupts the engine and waits; nothing is linked
+            self.link = None
+        self.map_jobs.shutdown()
         self.jobs.shutdown()

@@ -8,6 +8,10 @@ states the cost and runs :func:`dpdesk.project.ledger.releases.release` in a wor
 Cancel; a release that waits for another one on this computer says so, and Cancel stops the
 wait; a cancelled release is rolled back and spends nothing). The budget meter in the
 status bar and the panel here always show the ledger's own numbers.
+
+On a linked dataset the engine computes the exact counts: Cancel interrupts its query (nothing
+is spent), and a source changed since linking is refused, said in :class:`LinkedPanel`, which
+offers **Relink…** (recorded in the ledger; in the same worker, with progress and Cancel).
 """
 
 from __future__ import annotations
@@ -41,11 +45,12 @@ from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.widgets.ledger_view import LedgerView
 from dpdesk.gui.widgets.release_form import ReleaseForm
 from dpdesk.gui.widgets.release_plan import PlanPane, accuracy_text
+from dpdesk.gui.widgets.release_linked import LinkedPanel, linked_state, relink_job
 from dpdesk.gui.widgets.release_result import ResultPane
 from dpdesk.gui.shell.worker import JobRunner
 
 STAGES = {"waiting": (0.0, "Waiting for another release on this computer to finish…"),  # Cancel stops waiting
-          "verified": (0.2, "Ledger verified"), "checked": (0.4, "Budget checked"),
+          "verified": (0.2, "Ledger verified"), "checked": (0.4, "Budget checked; counting in the data"),
           "noised": (0.7, "Noise drawn"), "recorded": (0.9, "Recording the release")}
 
 
@@ -53,7 +58,10 @@ def release_job(job, project, requests: list[dict]) -> list:
     """Release each request in turn (one ledger transaction each); progress stages are
     cancellation points, so Cancel before "recorded" rolls the release back."""
     from dpdesk.project import ledger
+    from dpdesk.project.linked import CancelToken
 
+    token = CancelToken()  # a linked dataset's engine: Cancel interrupts its running query
+    job.on_cancel(token.cancel)
     out = []
     for i, request in enumerate(requests):
         def say(stage, i=i):
@@ -62,8 +70,13 @@ def release_job(job, project, requests: list[dict]) -> list:
                 job.progress((i + frac) / len(requests), f"{text} ({i + 1} of {len(requests)})")
 
         job.check()
-        out.append(ledger.release(project, request, progress=say))
+        out.append(ledger.release(project, request, progress=say, cancel=token))
     return out
+
+
+def ask_relink(parent, text: str) -> bool:
+    """The confirmation before a relink (tests replace ``TabulateView.confirm_relink``)."""
+    return ask_confirmation(parent, text, "Relink the source?", "Relink")
 
 
 def refusal_words(message: str) -> str:
@@ -79,11 +92,10 @@ def refusal_words(message: str) -> str:
     return text
 
 
-def ask_confirmation(parent, text: str) -> bool:
+def ask_confirmation(parent, text: str, title: str = "Release with noise?", action: str = "Release") -> bool:
     """The confirmation before a release (tests replace ``TabulateView.confirm``)."""
-    box = QMessageBox(QMessageBox.Icon.Question, "Release with noise?", text,
-                      QMessageBox.StandardButton.Cancel, parent)
-    ok = box.addButton("Release", QMessageBox.ButtonRole.AcceptRole)
+    box = QMessageBox(QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.Cancel, parent)
+    ok = box.addButton(action, QMessageBox.ButtonRole.AcceptRole)
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     box.exec()
     return box.clickedButton() is ok
@@ -92,12 +104,15 @@ def ask_confirmation(parent, text: str) -> bool:
 class TabulateView(QWidget):
     budget_changed = Signal()
     released = Signal(list)  # the LedgerEntry objects of a finished release
+    relinked = Signal(object)  # the ledger's row of a relink
+    cancelled = Signal()  # a release (or relink) was cancelled and its job has ended
 
     def __init__(self, window, parent=None) -> None:
         super().__init__(parent)
         self.window_ = window
         self.setObjectName("view_tabulate")
         self.confirm = ask_confirmation
+        self.confirm_relink = ask_relink
         self.jobs = JobRunner(self)
         self.meter = BudgetMeter()
         self.panel = BudgetPanel()
@@ -167,12 +182,15 @@ class TabulateView(QWidget):
         self.survey_note.setObjectName("surveyDesignNote")
         self.survey_note.setWordWrap(True)
         self.survey_note.hide()
+        self.linked = LinkedPanel()
+        self.linked.relink_requested.connect(self.relink)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(32, 24, 32, 24)
         layout.setSpacing(10)
         layout.addWidget(title)
         layout.addWidget(intro)
         layout.addWidget(self.survey_note)
+        layout.addWidget(self.linked)
         layout.addWidget(self.panel)
         layout.addWidget(split, 1)
 
@@ -211,6 +229,7 @@ class TabulateView(QWidget):
         self._releasing = False
         self._job = None
         self._many = False
+        self._relinking = False
         self._on_project(window.project)
 
     # ------------------------------------------------------------------ project and budget
@@ -249,6 +268,7 @@ class TabulateView(QWidget):
         from dpdesk.project.study.survey_design import survey_design
 
         self.survey_note.setVisible(active is not None and survey_design(p, active.name) is not None)
+        self.linked.show_state(active.name if active is not None else None, *linked_state(p, active))
         self.refresh()
 
     def refresh(self) -> None:
@@ -439,10 +459,31 @@ class TabulateView(QWidget):
         self._job = self.jobs.start(release_job, self.project, requests)
 
     def cancel(self) -> None:
-        """Cancel the running release; anything not yet recorded is rolled back (nothing spent)."""
+        """Cancel the running release (a linked dataset's engine query is interrupted); anything not yet
+        recorded is rolled back (nothing spent)."""
         self.cancel_button.setEnabled(False)
-        self.window_.statusBar().showMessage("Cancelling the release…", 8000)
+        self.window_.statusBar().showMessage("Cancelling the relink…" if self._relinking else
+                                             "Cancelling the release…", 8000)
         self.jobs.cancel()
+
+    def relink(self, dataset: str) -> None:
+        """Record the linked source ``dataset`` as it is now (asks first; a row of the ledger; costs nothing)."""
+        if self._releasing or self.jobs.running or self.project is None:
+            return
+        changed = "; ".join(self.linked.changed[:5]) or "the change found at the release"
+        text = (f"Relink {dataset}? Its source changed since it was linked ({changed}). Relinking records the "
+                "source as it is now: its rows, columns and fingerprint, read again by the engine. It is written "
+                "in the ledger, costs nothing and gives nothing back: the releases made before stay charged.")
+        self._releasing = self._relinking = True
+        self.release_button.setEnabled(False)
+        if not self.confirm_relink(self, text):
+            self._releasing = self._relinking = False
+            self.update_preview()
+            return
+        self.progress.setValue(0)
+        self.progress.show()
+        self.cancel_button.show()
+        self._job = self.jobs.start(relink_job, self.project, dataset)
 
     def _on_busy(self, busy: bool) -> None:
         if not busy and self._job is not None:
@@ -454,17 +495,20 @@ class TabulateView(QWidget):
             return
         self._poll.stop()
         cancelled = job is not None and job.cancelled
+        relinking = self._relinking
         self._on_finished()
         if cancelled:
             self.window_.statusBar().showMessage(
+                "Relink cancelled: the link is as it was." if relinking else
                 "Release cancelled: nothing was spent (a release already recorded stays in the list).", 8000)
+            self.cancelled.emit()
 
     def shutdown(self) -> None:
         """Cancel and wait for the release job (before the project closes)."""
         self.jobs.shutdown()
         self._poll.stop()
         self._job = None
-        self._releasing = False
+        self._releasing = self._relinking = False
         self.progress.hide()
         self.cancel_button.hide()
 
@@ -472,7 +516,16 @@ class TabulateView(QWidget):
         self.progress.setValue(int(fraction * 100))
         self.progress.setFormat(text)
 
-    def _on_done(self, entries: list) -> None:
+    def _on_done(self, entries) -> None:
+        if self._relinking:
+            self.window_.statusBar().showMessage(f"Relinked: {'; '.join(entries.result.get('changes') or [])}. "
+                                                 "Recorded in the ledger; nothing was spent.", 8000)
+            self.window_.update_dataset_label()  # its new row count
+            data_view = getattr(self.window_, "data_view", None)
+            if data_view is not None:
+                data_view.refresh()  # the datasets' row counts, and a sample of the source as it is now
+            self.relinked.emit(entries)
+            return
         if entries:
             last = entries[-1]
             self.result.show_entry(last, "replayed" if last.replayed else "released",
@@ -486,12 +539,19 @@ class TabulateView(QWidget):
         self.released.emit(entries)
 
     def _on_failed(self, exc) -> None:
+        from dpdesk.project.linked import SourceChanged
+
+        if isinstance(exc, SourceChanged):  # nothing spent; the panel offers Relink
+            from dpdesk.gui.widgets.release_linked import in_app_words
+
+            exc.in_app = in_app_words(str(exc))
+            self.linked.refused(str(exc))
         self.error_box = show_error(exc, self)
 
     def _on_finished(self) -> None:
         self._job = None
         self._many = False
-        self._releasing = False
+        self._releasing = self._relinking = False
         self.cancel_button.setEnabled(True)
         self.progress.hide()
         self.cancel_button.hide()
@@ -499,6 +559,11 @@ class TabulateView(QWidget):
             from dpdesk.project import ledger
 
             ledger.verify_ledger(self.project)
+            from dpdesk.project.study.active import active_dataset
+
+            active = active_dataset(self.project)
+            self.linked.show_state(active.name if active is not None else None,
+                                   *linked_state(self.project, active))  # after a refusal: what changed, Relink
         self.refresh()
 
     def _open_entry(self, entry) -> None:

@@ -61,8 +61,24 @@ def cost_text(entry) -> str:
         return "unreadable"
 
 
+def is_relink(entry) -> bool:
+    """A row recording a linked source read anew (:func:`dpdesk.project.ledger.relink`): no release, no cost."""
+    return getattr(entry, "mechanism", "") == "relink"
+
+
+def relink_text(entry) -> str:
+    """``"600 → 650 rows, 3 → 4 files"``: the source before and after the relink."""
+    try:
+        before, after = entry.result["before"], entry.result["after"]
+        return f"{before['rows']:,} → {after['rows']:,} rows, {before['files']} → {after['files']} files"
+    except (KeyError, TypeError, ValueError):
+        return "unreadable"
+
+
 def result_text(entry, limit: int = 4, labels=None) -> str:
     """The first cells as "Female 156, Male 114 …" (keys in ``labels``' value labels)."""
+    if is_relink(entry):
+        return relink_text(entry)
     parts = cells(entry.result, labels and _texts(entry, labels)) \
         if isinstance(entry.result.get("values"), (list, int, float)) else []
     out = []
@@ -210,9 +226,11 @@ class LedgerView(QWidget):
                 item.setData(Qt.ItemDataRole.UserRole, e.seq)
                 item.setToolTip(text)
                 self.table.setItem(r, c, item)
-        n = len(self.entries)
-        self.summary.setText("No releases yet." if not n else
-                             f"{n} release(s). Opening one shows its recorded result at no cost.")
+        relinks = sum(is_relink(e) for e in self.entries)
+        n = len(self.entries) - relinks
+        again = f" and {relinks} relink(s) of a linked source" if relinks else ""
+        self.summary.setText(f"No releases yet{again}." if not n else
+                             f"{n} release(s){again}. Opening one shows its recorded result at no cost.")
         self._update_buttons()
 
     def selected_entry(self):
@@ -224,12 +242,12 @@ class LedgerView(QWidget):
 
     def open_selected(self, *_args) -> None:
         entry = self.selected_entry()
-        if entry is not None:
+        if entry is not None and not is_relink(entry):  # a relink has no result to show: its row says it all
             self.opened.emit(entry)
 
     def export_selected(self) -> None:
         entry = self.selected_entry()
-        if entry is not None:
+        if entry is not None and not is_relink(entry):
             self.export_requested.emit(entry)
 
     def accept_rollback(self) -> None:
@@ -297,7 +315,8 @@ class LedgerView(QWidget):
         box.open()
 
     def _update_buttons(self) -> None:
-        chosen = self.selected_entry() is not None
+        entry = self.selected_entry()
+        chosen = entry is not None and not is_relink(entry)
         self.open_button.setEnabled(chosen)
         self.export_button.setEnabled(chosen)
         self.receipt_button.setEnabled(bool(self.entries) and self.intact)
