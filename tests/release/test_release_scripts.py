@@ -15,7 +15,7 @@ def test_every_install_goes_through_the_lock():
     installs = [line for line in WORKFLOW.splitlines() if "pip install" in line]
     assert installs and all("-c constraints.txt" in line for line in installs), installs
     venv = (ROOT / "tools" / "venv.sh").read_text(encoding="utf-8")
-    assert 'LOCK_ARGS="-c $LOCK"' in venv and "$LOCK_ARGS -e '.[test]'" in venv
+    assert 'LOCK_ARGS="-c $LOCK"' in venv and "$LOCK_ARGS -e '.[test,spark]'" in venv
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert "pip install --quiet -c $(LOCK) pyinstaller" in makefile
     assert "-c constraints.txt pyinstaller" in (ROOT / "packaging" / "build.sh").read_text(encoding="utf-8")
