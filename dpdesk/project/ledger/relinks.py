@@ -12,7 +12,7 @@ releases made before stay in the ledger, charged. Later releases record the new 
 
 from __future__ import annotations
 
-from dpdesk.errors import DataError
+from dpdesk.errors import DataError, in_app
 from dpdesk.mechanisms import accounting
 from dpdesk.mechanisms.central.request import canonical_json
 from dpdesk.project.ledger import chain, heads, turns
@@ -35,8 +35,9 @@ def relink(project, name: str, source: str | None = None, *, cancel=None, progre
 
     ds = dataset_named(project, name)
     if not store.is_linked(ds):
-        raise DataError(f"The dataset {name!r} is imported, not linked: import the new file instead "
-                        f"(dpdesk import PROJECT FILE --replace).")
+        head = f"The dataset {name!r} is imported, not linked: import the new file instead"
+        raise in_app(DataError(f"{head} (dpdesk import PROJECT FILE --replace)."),
+                     f"{head} (File > Import data, replacing the dataset).")
     old = store.link_of(ds)
     before = store.fingerprint_of(ds)
     new_source = fpr.absolute(source) if source else old.source

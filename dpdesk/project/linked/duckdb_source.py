@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from dpdesk.errors import DataError
+from dpdesk.errors import DataError, in_app
 from dpdesk.project.linked import fingerprint as fp
 from dpdesk.project.linked import query as q
 from dpdesk.project.linked.source import (Aggregates, CancelToken, Cancelled, Column, EngineError, Fingerprint, Link,
@@ -113,9 +113,10 @@ class DuckDBSource:
             if cancel is not None and cancel.cancelled:
                 raise Cancelled("Cancelled: DuckDB's query was stopped. Nothing was released and no budget was "
                                 "spent.") from None
-            raise DataError(f"DuckDB could not read the linked source {self.link.source}: "
-                            f"{_first_line(exc)}. Check the files (dpdesk import PROJECT SOURCE --link --relink "
-                            "after fixing them). Nothing was spent.") from None
+            head = f"DuckDB could not read the linked source {self.link.source}: {_first_line(exc)}. Check the files"
+            raise in_app(DataError(f"{head} (dpdesk import PROJECT SOURCE --link --relink after fixing them). Nothing "
+                                   "was spent."), f"{head}, then relink them (Relink… in Tabulate). Nothing was "
+                         "spent.") from None
 
     def schema(self) -> Schema:
         params: dict = {}

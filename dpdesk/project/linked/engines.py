@@ -64,10 +64,10 @@ def engine_problem(engine: str, master: str | None = None) -> str | None:
     if v is None:
         return ("Spark needs Java 17 or later, and no Java was found (neither JAVA_HOME nor java on the PATH). "
                 "Install it (Debian/Ubuntu: sudo apt-get install openjdk-17-jre-headless), or link with "
-                "--engine duckdb.")
+                "the DuckDB engine.")
     if v < 17:
         return (f"Spark needs Java 17 or later; this machine's Java is {v}. Install Java 17 (Debian/Ubuntu: "
-                "sudo apt-get install openjdk-17-jre-headless) and set JAVA_HOME to it, or link with --engine duckdb.")
+                "sudo apt-get install openjdk-17-jre-headless) and set JAVA_HOME to it, or link with the DuckDB engine.")
     return None
 
 
@@ -78,10 +78,10 @@ def check_engine(engine: str, master: str | None, source: str) -> None:
         raise EngineError(problem)
     if engine == "duckdb":
         if master:
-            raise EngineError("--spark-master is for --engine spark; DuckDB runs on this machine.")
+            raise EngineError("A Spark master is for the Spark engine; DuckDB runs on this machine.")
         if fpr.is_remote(source):
             raise EngineError(f"DuckDB reads files on this machine; {source} is on a cluster's file system. "
-                              "Link it with --engine spark --spark-master URL.")
+                              "Link it with the Spark engine and the cluster's master URL.")
         return
     master = master or "local[2]"
     if not _MASTER.match(master):
@@ -94,8 +94,8 @@ def check_engine(engine: str, master: str | None, source: str) -> None:
     if not master.startswith("local") and not fpr.is_remote(source):
         raise EngineError(
             f"The Spark master {master} runs on a cluster, whose executors cannot read {source} on this machine. "
-            "Put the data where the cluster sees it (hdfs://..., s3a://...) and link that path, or link with "
-            "--spark-master local[2] (or --engine duckdb) to read it here.")
+            "Put the data where the cluster sees it (an hdfs or s3a path) and link that path, or link with "
+            "the master local[2] (or the DuckDB engine) to read it here.")
 
 
 def open_engine(link: Link):

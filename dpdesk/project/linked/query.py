@@ -45,8 +45,8 @@ __all__ = ["query_for", "sql", "Dialect", "DUCKDB", "SPARK", "cells_to_index"]
 
 
 def _fix(name):
-    return (f"Link the source again if it gained {name!r} (dpdesk import PROJECT SOURCE --link --relink), "
-            "or release a column it has.")
+    return (f"Link the source again if it gained {name!r} (Relink… in Tabulate; on the command line: dpdesk "
+            "import PROJECT SOURCE with the link and relink options), or release a column it has.")
 
 
 def _axis(schema: Schema, column: str, keys, bins, dataset: str) -> tuple:

@@ -36,7 +36,7 @@ __all__ = ["SparkSource", "SPARK_INSTALL", "session", "check_master", "remote_qu
 
 SPARK_INSTALL = ('Spark is not installed. Add it with: pip install "dpdesk[spark]" (in the environment dpdesk runs '
                  'in; it is not part of the installers), and Java 17 or later (Debian/Ubuntu: sudo apt-get install '
-                 'openjdk-17-jre-headless). Or link with --engine duckdb, which runs on this machine.')
+                 'openjdk-17-jre-headless). Or link with the DuckDB engine, which runs on this machine.')
 _SESSIONS: dict = {}
 _LOCK = threading.Lock()
 _NUMBER = ("tinyint", "smallint", "int", "bigint", "float", "double", "decimal", "byte", "short", "long", "integer")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Callable
 
-from dpdesk.errors import DataError, ProjectError
+from dpdesk.errors import DataError, ProjectError, in_app
 from dpdesk.project.linked import fingerprint as fpr
 from dpdesk.project.linked.engines import open_engine, check_engine
 from dpdesk.project.linked.source import CancelToken, Fingerprint, Link, LinkedSource, Schema
@@ -128,10 +128,12 @@ def check_unchanged(project, ds) -> Fingerprint:
     found = changes(project, ds.name)
     if found:
         shown = "; ".join(found[:5]) + (f"; and {len(found) - 5} more" if len(found) > 5 else "")
-        raise SourceChanged(
-            f"The linked source of {ds.name!r} ({link_of(ds).source}) changed since it was linked: {shown}. Nothing "
-            f"was released and no budget was spent. If the change is intended, link it again: dpdesk import PROJECT "
-            f"{link_of(ds).source} --link --relink {ds.name} (recorded in the ledger); otherwise restore the files.")
+        head = (f"The linked source of {ds.name!r} ({link_of(ds).source}) changed since it was linked: {shown}. "
+                "Nothing was released and no budget was spent. If the change is intended, link it again")
+        raise in_app(SourceChanged(
+            f"{head}: dpdesk import PROJECT {link_of(ds).source} --link --relink {ds.name} (recorded in the ledger); "
+            "otherwise restore the files."), f"{head} (Relink… in Tabulate, recorded in the ledger); otherwise restore "
+            "the files.")
     return fingerprint_of(ds)
 
 
@@ -203,8 +205,10 @@ def link_dataset(project, source: str, *, name: str | None = None, engine: str =
     link = Link(abs_source, fmt, engine, master, _csv_options(options) if fmt == "csv" else {})
     name = name or fpr.default_name(text)
     if any(ds.name == name for ds in project.datasets()):
-        raise ProjectError(f"The project already has a dataset named {name!r}. Give another name (--name), or "
-                           f"relink it (--relink {name}).")
+        raise in_app(ProjectError(f"The project already has a dataset named {name!r}. Give another name (--name), "
+                                  f"or relink it (--relink {name})."),
+                     f"The project already has a dataset named {name!r}. Give another name, or relink it (Relink… "
+                     "in Tabulate).")
     link, schema, rows, fp, people = _inspect(link, cancel, progress, content)
     if cancel is not None:
         cancel.check()

@@ -369,8 +369,9 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     sd = sample_design(project, dataset, survey)
     if cluster is not None:
         if sd is not None:
-            raise DataError("A multilevel model cannot use the dataset's survey design (weights, strata, PSUs); "
-                            "fit it as a simple random sample with --no-design, or drop --cluster.")
+            head = "A multilevel model cannot use the dataset's survey design (weights, strata, PSUs); fit it"
+            raise in_app(DataError(f"{head} as a simple random sample with --no-design, or drop --cluster."),
+                         f"{head} without the survey design, or without clusters.")
         fit = rr.logistic(d, response[use], X[use], group=group[use], names=names, confidence=confidence,
                           terms=terms, random_intercept=labels[use], nagq=nagq)
     elif sd is None:
@@ -391,11 +392,13 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
 def _check_multilevel(d, item_name: str, direct_column) -> None:
     """What a multilevel model refuses before anything is read: two-group designs, direct answers."""
     if d.groups != 1 or d.model != "prevalence" or len(d.responses) != 2:
-        raise DataError(f"Item {item_name!r} uses the {d.name!r} design; a multilevel model needs a one-group yes/no "
-                        f"design (Warner, forced response, crosswise, unrelated question with known prevalence, "
-                        f"triangular, Kuk with one card, Mangat), as RRmixed. Fit it without --cluster.")
+        head = (f"Item {item_name!r} uses the {d.name!r} design; a multilevel model needs a one-group yes/no design "
+                "(Warner, forced response, crosswise, unrelated question with known prevalence, triangular, Kuk with "
+                "one card, Mangat), as RRmixed. Fit it without")
+        raise in_app(DataError(f"{head} --cluster."), f"{head} clusters.")
     if direct_column is not None:
-        raise DataError("A multilevel model cannot include directly asked answers (--direct); drop one of them.")
+        raise in_app(DataError("A multilevel model cannot include directly asked answers (--direct); drop one of "
+                               "them."), "A multilevel model cannot include directly asked answers; drop one of them.")
 
 
 def cluster_labels(table, column: str) -> tuple[np.ndarray, np.ndarray]:

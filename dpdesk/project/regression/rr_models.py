@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from dpdesk.errors import DataError, EstimationError
+from dpdesk.errors import DataError, EstimationError, in_app
 from dpdesk.mechanisms import rr
 from dpdesk.project.analysis.estimates import stored_table
 from dpdesk.project.regression.fit import INTERCEPT, Predictor, _column, _item, answer_codes, design_matrix
@@ -92,12 +92,14 @@ def linear_regression(project, outcome: str, items, predictors=(), *, reference=
     """
     items = list(dict.fromkeys(str(i) for i in items))
     if not items:
-        raise DataError("Give at least one RR item as a predictor (--rr ITEM).")
+        raise in_app(DataError("Give at least one RR item as a predictor (--rr ITEM)."),
+                     "Give at least one RR item as a predictor.")
     from dpdesk.project.analysis.estimates import sample_design
 
     if sample_design(project, dataset, survey) is not None:
-        raise DataError("A linear model with RR predictors cannot use the dataset's survey design (weights, strata, "
-                        "PSUs); fit it as a simple random sample with --no-design.")
+        head = "A linear model with RR predictors cannot use the dataset's survey design (weights, strata, PSUs)"
+        raise in_app(DataError(f"{head}; fit it as a simple random sample with --no-design."),
+                     f"{head}; fit it without the survey design.")
     table = stored_table(project, dataset)
     y, no_y = numeric_column(table, outcome, "the outcome of a linear regression")
     specs, excluded, bad = {}, {}, np.zeros(len(y), bool)
@@ -168,8 +170,8 @@ def correlations(project, names, *, bootstrap: int = 1000, seed: int | None = No
     if len(names) < 2:
         raise DataError("Give at least two names to correlate: RR items or numeric columns.")
     if not 0 <= bootstrap <= MAX_BOOTSTRAP:
-        raise DataError(f"--bootstrap {bootstrap} must be 0 (no SEs) or a number of resamples up to "
-                        f"{MAX_BOOTSTRAP:,}, such as 1000.")
+        tail = f" must be 0 (no SEs) or a number of resamples up to {MAX_BOOTSTRAP:,}, such as 1000."
+        raise in_app(DataError(f"--bootstrap {bootstrap}{tail}"), f"The number of bootstrap resamples ({bootstrap}){tail}")
     table = stored_table(project, dataset)
     item_names = {it.name for it in project.items()}
     n = len(table.frame)

@@ -87,7 +87,7 @@ def correlation_text(res: CorrelationResult) -> str:
         lines.append(f"SE: SD over {f.bootstrap:,} bootstrap resamples (seed {seed}); p: twice the share of resamples "
                      f"on the far side of 0 (\"< {_bootstrap_p(0.0, f.bootstrap)[2:]}\" when none crossed it).")
     else:
-        lines.append("No SEs or p-values: --bootstrap 0.")
+        lines.append("No SEs or p-values: no bootstrap resamples were asked for.")
     lines.append(_excluded(res.n_used, res.n_rows, res.excluded,
                            [k for k, v in res.kinds.items() if v == "rr item"]))
     lines += [f"Note: {n}" for n in f.notes]
