@@ -31,7 +31,7 @@ from typing import Mapping
 import numpy as np
 
 from dpdesk.errors import DataError
-from dpdesk.mechanisms.accounting import NoiseParameterError, PureDP
+from dpdesk.mechanisms.accounting import NoiseParameterError
 from dpdesk.mechanisms.central.numeric import MeanRelease, _LIMIT, _bounds
 from dpdesk.mechanisms.central.release import Release, noisy_release, resolve_noise
 from dpdesk.mechanisms.central.tabulate import bin_labels, codes
@@ -82,8 +82,7 @@ def release_exact(spec: Mapping, agg: Mapping, noise: Mapping, check=None, contr
     ``noise`` is the spec's noise argument (``epsilon``, ``scale`` or ``sigmas``); ``check`` gets
     the events before any noise is drawn; ``contributions`` is k, the most rows one person has.
     """
-    from dpdesk.mechanisms.central.quantiles import _noisy_min
-    from dpdesk.mechanisms.central.noise import opendp_scale
+    from dpdesk.mechanisms.central.quantiles import noisy_min_indices
 
     k = int(contributions)
     if k < 1:
@@ -123,15 +122,8 @@ def release_exact(spec: Mapping, agg: Mapping, noise: Mapping, check=None, contr
     cands = np.asarray([float(c) for c in median_candidates(spec)], dtype=float)
     sens = max(alpha.numerator, alpha.denominator - alpha.numerator) * k
     eps = Fraction(noise["epsilon"])
-    scale = 2 * sens / eps
-    meas = _noisy_min(opendp_scale(scale))
-    if meas.map(sens) > float(eps) * (1 + 1e-12):  # OpenDP's own privacy map, as a guard
-        raise NoiseParameterError("OpenDP reports a larger epsilon than planned; refusing.")
-    events = (PureDP(eps),)
-    if check is not None:
-        check(events)
     scores = rank_scores(np.asarray(agg["ranks"], dtype=np.int64), alpha)
-    idx = np.array([int(meas([int(s) for s in sc])) for sc in scores], dtype=np.int64)
+    idx, events, scale = noisy_min_indices(scores, sens, eps, check)
     keys = (by_keys,) if by_keys is not None else ((),)
     return Release("quantile", keys, idx, events, "noisy max", scale, Fraction(sens), Fraction(1),
                    {"candidates": cands.tolist(), "alpha": alpha})

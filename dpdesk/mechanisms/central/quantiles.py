@@ -94,16 +94,23 @@ def quantile(values, candidates, alpha=0.5, *, epsilon, by=None, by_keys=None,
             raise DataError(f"by= has {g.size} rows but the values have {x.size}.")
         groups, keys = [x[g == i] for i in range(len(ks))], (ks,)
     scores = [quantile_scores(v, cands, a) for v in groups]
-    scale = 2 * d / eps
+    idx, events, scale = noisy_min_indices(scores, d, eps, check)
+    return Release("quantile", keys, idx, events, "noisy max", scale, Fraction(d),
+                   Fraction(1), {"candidates": cands.tolist(), "alpha": a})
+
+
+def noisy_min_indices(scores, sensitivity, eps, check):
+    """The candidate each group's scores pick by OpenDP's report-noisy-min with scale 2 d / eps (exponential
+    mechanism on the scores), after OpenDP's privacy map is checked and ``check(events)`` accepted: (indices,
+    events, scale). Shared by imported data (:func:`quantile`) and linked data's exact scores."""
+    scale = 2 * sensitivity / eps
     meas = _noisy_min(opendp_scale(scale))
-    if meas.map(d) > float(eps) * (1 + 1e-12):  # OpenDP's own privacy map, as a guard
+    if meas.map(sensitivity) > float(eps) * (1 + 1e-12):  # OpenDP's own privacy map, as a guard
         raise NoiseParameterError("OpenDP reports a larger epsilon than planned; refusing.")
     events = (PureDP(eps),)
     if check is not None:
         check(events)
-    idx = np.array([int(meas([int(s) for s in sc])) for sc in scores], dtype=np.int64)
-    return Release("quantile", keys, idx, events, "noisy max", scale, Fraction(d),
-                   Fraction(1), {"candidates": cands.tolist(), "alpha": a})
+    return np.array([int(meas([int(s) for s in sc])) for sc in scores], dtype=np.int64), events, scale
 
 
 def median(values, candidates, *, epsilon, by=None, by_keys=None, check=None) -> Release:
