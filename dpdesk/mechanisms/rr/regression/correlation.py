@@ -18,6 +18,10 @@ weights with the quotient of the last variable instead of item k (``quotient.lis
 ``j``), which changes nothing with one group but weights two-group designs wrongly: dpdesk uses item k's.
 Directly observed variables enter with ``pt = 1`` (their own values). Correlations are cut to [-1, 1].
 
+An RR item whose moment prevalence ``mu`` is not clearly inside (0, 1) (within 2 SEs, ``SE = sd(x_est) /
+sqrt(n)``, of 0 or 1) has a true variance ``mu (1 - mu)`` near 0: ``q`` then explodes and the correction
+multiplies noise (a pure-noise item gave r = 0.66). Its correlations are not given (nan) and a note says why.
+
 Standard errors: the SD of the correlation over ``bootstrap`` resamples of the respondents (RRcor's
 nonparametric ``se.n``); p-values: twice the share of bootstrap correlations on the far side of 0 (the
 level at which the percentile interval reaches 0; Efron & Tibshirani 1993, sec. 16.4).
@@ -25,6 +29,7 @@ level at which the percentile interval reaches 0; Efron & Tibshirani 1993, sec. 
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,6 +61,7 @@ class _Variable:
     lam0: dict           # group -> P(yes | absent)
     pt: dict             # group -> P(the answer is the true state)
     rr: bool
+    nuisance: bool = False  # a design parameter (SLD's t, the unrelated question's prevalence) was estimated
 
 
 def _variable(name: str, spec, n: int | None) -> _Variable:
@@ -85,7 +91,7 @@ def _variable(name: str, spec, n: int | None) -> _Variable:
         mats, _nuisance = two_state_matrices(design, counts)
         lam0 = {0: 0.0, **{gg: float(m[1, 0]) for gg, m in enumerate(mats, start=1)}}
         pt = {0: 1.0, **{gg: float(m[1, 1] - m[1, 0]) for gg, m in enumerate(mats, start=1)}}
-        return _Variable(name, z, g, lam0, pt, True)
+        return _Variable(name, z, g, lam0, pt, True, _nuisance is not None)
     try:
         z = np.asarray(spec, dtype=float).ravel()
     except (TypeError, ValueError):
@@ -117,12 +123,37 @@ def _parts(v: _Variable, rows: np.ndarray):
     return x_est, q
 
 
-def _matrix(variables: list[_Variable], rows: np.ndarray) -> np.ndarray:
+def _unclear_variance(v: _Variable) -> str | None:
+    """Why an RR item's corrected variance is not clearly positive, in words; None when it is."""
+    if not v.rr:
+        return None
+    if min(abs(p) for g, p in v.pt.items() if g) < 1e-6:
+        nuisance = " with the nuisance parameter estimated from these answers" if v.nuisance else ""
+        return (f"{v.name}: with its design{nuisance}, a 'yes' is as likely from a carrier as from a non-carrier, "
+                f"so its answers carry no information about the truth and its correlations are not given. "
+                f"Collect more respondents, or leave this item out.")
+    x_est, _q = _parts(v, np.arange(len(v.z)))
+    mu = float(np.mean(x_est))
+    se = float(np.std(x_est, ddof=1) / np.sqrt(len(x_est)))
+    if 2 * se < mu < 1 - 2 * se:
+        return None
+    side = "0" if mu < 0.5 else "1"
+    return (f"{v.name}: its estimated prevalence ({mu:.1%}, SE {se:.1%}) is not clearly away from {side}, so the "
+            f"variance of its true answers is close to 0 and correcting for the randomization would only amplify "
+            f"noise: its correlations are not given. Collect more respondents, or leave this item out (a "
+            f"design that protects less, with more truthful answers, also helps).")
+
+
+def _matrix(variables: list[_Variable], rows: np.ndarray, skip=frozenset()) -> np.ndarray:
+    """The corrected correlations on ``rows``; nan for the pairs of a variable in ``skip``."""
     k = len(variables)
-    parts = [_parts(v, rows) for v in variables]
+    parts = [None if i in skip else _parts(v, rows) for i, v in enumerate(variables)]
     r = np.eye(k)
     for i in range(k):
         for j in range(i + 1, k):
+            if i in skip or j in skip:
+                r[i, j] = r[j, i] = np.nan
+                continue
             (xi, qi), (xj, qj) = parts[i], parts[j]
             gi, gj = variables[i].group[rows], variables[j].group[rows]
             total, wsum = 0.0, 0.0
@@ -155,8 +186,10 @@ def correlation(variables: dict, *, bootstrap: int = 1000, rng=None) -> Correlat
         vs.append(v)
     if n < 4:
         raise EstimationError("At least 4 respondents are needed for a correlation.")
+    notes = [why for why in map(_unclear_variance, vs) if why]
+    skip = {i for i, v in enumerate(vs) if _unclear_variance(v)}
     all_rows = np.arange(n)
-    r = _matrix(vs, all_rows)
+    r = _matrix(vs, all_rows, skip)
     k = len(vs)
     se = np.full((k, k), np.nan)
     p = np.full((k, k), np.nan)
@@ -165,12 +198,14 @@ def correlation(variables: dict, *, bootstrap: int = 1000, rng=None) -> Correlat
         raise EstimationError("bootstrap must be 0 or a number of resamples, for example 1000.")
     if B:
         gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(0 if rng is None else rng)
-        boot = np.array([_matrix(vs, gen.integers(0, n, n)) for _ in range(B)])
-        with np.errstate(invalid="ignore"):
+        boot = np.array([_matrix(vs, gen.integers(0, n, n), skip) for _ in range(B)])
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-nan pairs (a variable left out) stay nan
             se = np.nanstd(boot, axis=0, ddof=1)
             below = np.nanmean(boot <= 0, axis=0)
             above = np.nanmean(boot >= 0, axis=0)
         p = np.minimum(1.0, 2 * np.minimum(below, above))
+        p[np.isnan(r)] = np.nan  # a pair left out has no resamples (nan <= 0 is False, not evidence)
         np.fill_diagonal(se, np.nan)
         np.fill_diagonal(p, np.nan)
-    return Correlations(tuple(v.name for v in vs), r, se, p, n, B)
+    return Correlations(tuple(v.name for v in vs), r, se, p, n, B, tuple(notes))

@@ -4,7 +4,8 @@ Respondent i in cluster j (a school, a firm, a country) is a carrier with probab
 ``pi_ij = logistic(x_ij' beta + sigma u_j)``, ``u_j ~ N(0, 1)`` independent, and gives the recorded
 "yes" with probability ``mu_ij = lambda_0 + (lambda_1 - lambda_0) pi_ij`` (the design's link, as
 RRmixed's ``RRloglink``: a binomial GLMM with that link; van den Hout, van der Heijden & Gilchrist 2007;
-Fox, Klein Entink & Avetisyan 2014). One-group yes/no designs only, as RRmixed.
+Fox, Klein Entink & Avetisyan 2014). One-group yes/no designs only, as RRmixed: two-group designs
+(SLD, CDM, unrelated question with unknown prevalence, ECWM) are refused in words (:mod:`.multilevel_fit`).
 
 The marginal likelihood integrates each cluster's random intercept out. As lme4's ``glmer``
 (Bates, Maechler, Bolker & Walker 2015, JSS 67(1), sec. 3.5 and 5):
