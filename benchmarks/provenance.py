@@ -33,6 +33,9 @@ MEASURES = {
     "startup": ["dpdesk"],
     "latency": ["dpdesk"],
     "package": ["dpdesk", "packaging"],
+    "rrmixed": ["dpdesk/mechanisms/rr/regression", "dpdesk/mechanisms/rr/design.py"],
+    "ecwm": ["dpdesk/mechanisms/rr"],
+    "coverage_models": ["dpdesk/mechanisms/rr"],
     "linked": ["dpdesk/project/linked", "dpdesk/project/ledger", "dpdesk/mechanisms/central", "dpdesk/cli"],
 }
 
