@@ -49,6 +49,7 @@ class Model:
         self.J = int(cluster.max()) + 1
         self.lam0, self.d = lam0, lam1 - lam0
         self.u = np.zeros(self.J)
+        self._cache = None
         self.nagq = nagq
         if nagq > 1:
             z, w = np.polynomial.hermite_e.hermegauss(nagq)
@@ -72,10 +73,19 @@ class Model:
 
     def modes(self, beta, sigma):
         """The conditional modes u*_j (vectorised Fisher scoring, then Newton), warm-started."""
+        return self.modes_and_terms(beta, sigma)[0]
+
+    def modes_and_terms(self, beta, sigma):
+        """The modes and :meth:`_terms` at them (cached for the last (beta, sigma): a deviance and its
+        gradient at one point solve for the modes once)."""
+        key = (float(sigma), tuple(np.asarray(beta, float)))
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
         lin = self.X @ beta
         u = self.u.copy()
         for it in range(200):
-            _ll, s, w, h2 = self._terms(lin + sigma * u[self.c])
+            terms = self._terms(lin + sigma * u[self.c])
+            _ll, s, w, h2 = terms
             g = sigma * self._sum(s) - u
             if np.max(np.abs(g)) < 1e-12:
                 break
@@ -83,15 +93,17 @@ class Model:
             curv = np.where(curv < 0, curv, -(sigma ** 2 * self._sum(w) + 1))
             step = -g / curv
             u = u + np.clip(step, -2, 2)
+        else:
+            terms = self._terms(lin + sigma * u[self.c])
         self.u = u
-        return u
+        self._cache = (key, (u, terms))
+        return u, terms
 
     def deviance(self, theta) -> float:
         """-2 x the approximate marginal log-likelihood at theta = (sigma, beta)."""
         sigma, beta = abs(float(theta[0])), np.asarray(theta[1:], float)
-        u = self.modes(beta, sigma)
+        u, (ll, _s, w, _h) = self.modes_and_terms(beta, sigma)
         lin = self.X @ beta
-        ll, _s, w, _h = self._terms(lin + sigma * u[self.c])
         info = 1 + sigma ** 2 * self._sum(w)
         if self.nagq == 1 or sigma == 0:
             return float(-2 * ll.sum() + u @ u + np.log(info).sum())
@@ -105,7 +117,6 @@ class Model:
             acc += wk * np.exp(self._sum(llk) - uk ** 2 / 2 - h0 + zk ** 2 / 2)
         return float(-2 * (h0 + np.log(s) + np.log(acc)).sum())
 
-
     def gradient(self, theta) -> np.ndarray:
         """The exact gradient of the Laplace deviance (``nagq=1``) over theta = (sigma, beta).
 
@@ -115,10 +126,9 @@ class Model:
         (implicit function theorem), and ``dW_j = sum_i w'_ij d eta_ij``.
         """
         sigma, beta = abs(float(theta[0])), np.asarray(theta[1:], float)
-        u = self.modes(beta, sigma)
+        u, (_ll, s, w, h2) = self.modes_and_terms(beta, sigma)
         uc = u[self.c]
         eta = self.X @ beta + sigma * uc
-        _ll, s, w, h2 = self._terms(eta)
         pi = expit(eta)
         mu = np.clip(self.lam0 + self.d * pi, 1e-15, 1 - 1e-15)
         v = mu * (1 - mu)
