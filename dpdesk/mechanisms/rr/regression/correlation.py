@@ -88,7 +88,7 @@ def _variable(name: str, spec, n: int | None) -> _Variable:
                                   "every respondent.")
         g = g.astype(np.int64)
         counts = [np.bincount(z[g == gg].astype(int), minlength=2) for gg in range(1, G + 1)]
-        mats, _nuisance = two_state_matrices(design, counts)
+        mats, _nuisance = two_state_matrices(design, counts, moments=True)
         lam0 = {0: 0.0, **{gg: float(m[1, 0]) for gg, m in enumerate(mats, start=1)}}
         pt = {0: 1.0, **{gg: float(m[1, 1] - m[1, 0]) for gg, m in enumerate(mats, start=1)}}
         return _Variable(name, z, g, lam0, pt, True, _nuisance is not None)

@@ -36,6 +36,11 @@ class Coefficient:
     lr_p: float = math.nan
 
     @property
+    def p_value(self) -> float:
+        """The Wald test's p-value (``p``), under the name the issue gives it."""
+        return self.p
+
+    @property
     def odds_ratio(self) -> float:
         return math.exp(self.estimate)
 
