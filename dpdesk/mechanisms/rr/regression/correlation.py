@@ -16,7 +16,9 @@ their randomization groups) is ``r_s = cor(x_est_i, x_est_k) sqrt((1 + q_i) (1 +
 pooled with weights ``n_s / ((1 + q_i,s)(1 + q_k,s))``, normalised to sum to 1. RRcor 0.7.5 computes these
 weights with the quotient of the last variable instead of item k (``quotient.list[[j]]`` with a stale
 ``j``), which changes nothing with one group but weights two-group designs wrongly: dpdesk uses item k's.
-Directly observed variables enter with ``pt = 1`` (their own values). Correlations are cut to [-1, 1].
+Directly observed variables enter with ``pt = 1`` (their own values). The nuisance parameter of a two-group
+design (SLD's t, the unrelated question's prevalence) is its method-of-moments estimate, not cut to [0, 1],
+as RRcor's (``RRuni(..., MLest = FALSE)``; :func:`.rr_predictors.moment_nuisance`). Correlations are cut to [-1, 1].
 
 An RR item whose moment prevalence ``mu`` is not clearly inside (0, 1) (within 2 SEs, ``SE = sd(x_est) /
 sqrt(n)``, of 0 or 1) has a true variance ``mu (1 - mu)`` near 0: ``q`` then explodes and the correction
