@@ -156,9 +156,18 @@ class RegressionOutput(QWidget):
         self.tests.setText(tests)
         self.fit_table.setText(fit)
         conf = spec.confidence
-        self.forest.plot(draw_odds_ratios, report.forest, confidence=conf)
-        self.forest.canvas.setMinimumHeight(max(200, 30 * len(report.forest) + 90))
-        curve = report.curve
+        self.tests.setVisible(bool(report.tests))
+        self.forest.setVisible(bool(report.forest))  # a linear model has no odds ratios
+        if report.forest:
+            self.forest.plot(draw_odds_ratios, report.forest, confidence=conf)
+            self.forest.canvas.setMinimumHeight(max(200, 30 * len(report.forest) + 90))
+        curve = report.curve or {}
+        self.curve.setVisible(bool(curve.get("rows")))  # nor a prevalence curve
+        if curve.get("rows"):
+            self._plot_curve(report, curve, conf, style)
+        self.body.show()
+
+    def _plot_curve(self, report, curve, conf, style) -> None:
         code = curve["predictor"]
         label = report.column(code)
         self.curve.title = f"Predicted prevalence by {label}"
@@ -167,7 +176,6 @@ class RegressionOutput(QWidget):
         self.curve.plot(draw_prevalence_curve, curve["rows"], table_rows=table, predictor=code, kind=curve["kind"],
                         confidence=conf, outcome=report.outcome, label=label)
         self.curve.canvas.setMinimumHeight(260)
-        self.body.show()
 
     @staticmethod
     def _tests_html(report) -> tuple[str, str]:
