@@ -55,8 +55,7 @@ def write_job(job, report, path: str):
     from dpdesk.project.regression.correlation_report import write_correlation
 
     job.progress(0.1, "Writing…")
-    out = write_correlation(report, path)
-    return Path(out) if out else Path(path)
+    return [Path(p) for p in write_correlation(report, path)] or [Path(path)]
 
 
 class CorrelationPanel(QWidget):
@@ -320,9 +319,9 @@ class CorrelationPanel(QWidget):
         self._set_state(f"Writing {Path(path).name}…")
         return self.writer.start(write_job, self.current, str(path))
 
-    def _on_written(self, path) -> None:
-        self.written = Path(path)
-        self._set_state(f"Written: {self.written.name} (in {self.written.parent}).")
+    def _on_written(self, paths) -> None:
+        self.written = list(paths)
+        self._set_state("Written: " + ", ".join(p.name for p in self.written) + f" (in {self.written[0].parent}).")
 
     def _on_write_failed(self, exc) -> None:
         from dpdesk.errors import DpdeskError

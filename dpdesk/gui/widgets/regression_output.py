@@ -185,14 +185,15 @@ class RegressionOutput(QWidget):
         else:
             rows = [[t["test"], str(t["df"]), _num(t["chi2"]), _p(t["p"])] for t in report.tests]
             tests = apa_table(["Likelihood-ratio test", "df", "χ²", "p"], rows)
-        stats = []
+        stats, share = [], False
         for s in report.statistics:
-            v = s["value"]
-            if "prevalence" in s["statistic"] or "CI" in s["statistic"] or "(nuisance)" in s["statistic"]:
-                text = "n/a" if v is None else f"{100 * v:.1f}%"
+            v, label = s["value"], s["statistic"]
+            if not label.startswith("  "):  # an indented row (its CI, its SE) is in its parent's unit
+                share = "prevalence" in label or "(nuisance)" in label  # a share: in percent
+            if v is None:
+                text = "n/a"
             else:
-                text = _num(v)
-            label = s["statistic"]
+                text = f"{100 * v:.1f}%" if share else _num(v)
             stats.append(["\u2003" + label.strip() if label.startswith("  ") else label, text])
         return "<b>Model tests</b>" + tests, "<b>Fit</b>" + apa_table(["Statistic", "Value"], stats)
 
