@@ -220,8 +220,8 @@ def correlation_metadata(report: CorrelationReport) -> dict[str, Any]:
     left = "; ".join(f"{k:,} without {c}" for c, k in (fit.get("excluded") or {}).items()) or "none"
     return {
         "variables": [f"{n} ({kd})" for n, kd in zip(report.names, report.kinds)],
-        "method": "correlations corrected for the randomization (Fox & Tracy 1984, Sociological Methods & Research "
-                  "12:287-303; as RRreg's RRcor, Heck & Moshagen 2018)",
+        "method": "correlations corrected for the randomization (Fox & Tracy 1984, Social Science Research 13:188-197; "
+                  "as RRreg's RRcor, Heck & Moshagen 2018, Journal of Statistical Software 85(2))",
         "dataset": spec.dataset,
         "rows used": f"{fit.get('n_used', report.n):,} of {fit.get('n_rows', report.n):,}",
         "rows left out": left,
