@@ -80,12 +80,11 @@ def linear_tables(report, i: int) -> list[Table]:
     stats = {s["statistic"]: s["value"] for s in report.statistics}
     extra = [Row([Cell("Residual SD (σ)"), _value(stats.get("residual SD (sigma, ML)"), est),
                   _value(stats.get("  residual SD, SE"), est)])]
-    stat_rows = report.statistics
-    for k, s in enumerate(stat_rows):
+    for s in report.statistics:
         if s["statistic"].startswith("prevalence of "):
-            se = stat_rows[k + 1]["value"] if k + 1 < len(stat_rows) else None
-            extra.append(Row([Cell(f"Prevalence of {s['statistic'][len('prevalence of '):]}"),
-                              _value(s["value"], est), _value(se, est)]))
+            name = s["statistic"][len("prevalence of "):]
+            extra.append(Row([Cell(f"Prevalence of {name}"), _value(s["value"], est),
+                              _value(stats.get(f"  prevalence of {name}, SE"), est)]))
     other = Table(f"regression-linear-parts:{i}", f"Residual SD and prevalence in the regression of "
                   f"{quoted(report.outcome)}", [Column("Parameter", numeric=False), Column("Estimate"),
                                                Column("SE", italic=True)], extra,
