@@ -101,13 +101,26 @@ _REGRESSION_CHECK = '''def check_regressions(project_file):
     problems = []
     with Project.open(project_file, shared=True) as project:
         for spec in REGRESSIONS:
-            result = regress(project, spec["item"], spec["predictors"], reference=spec["reference"],
-                             interactions=spec["interactions"], center=spec["center"],
-                             categorical=spec["categorical"], confidence=spec["confidence"], dataset=spec["dataset"],
-                             **({"numeric": spec["numeric"]} if spec.get("numeric") else {}))
+            model = spec.get("model", "logistic")
+            options = dict(reference=spec["reference"], interactions=spec["interactions"], center=spec["center"],
+                           categorical=spec["categorical"], confidence=spec["confidence"], dataset=spec["dataset"],
+                           **({"numeric": spec["numeric"]} if spec.get("numeric") else {}))
+            if model == "linear":  # RR items as predictors of a numeric column (RRlin)
+                from dpdesk.project.regression.rr_models import linear_regression
+
+                result = linear_regression(project, spec["outcome"], spec["rr_items"], spec["predictors"], **options)
+                spec = dict(spec, item=spec["outcome"])
+            elif model == "multilevel":  # a random intercept per cluster (RRmixed)
+                result = regress(project, spec["item"], spec["predictors"], cluster=spec["cluster"],
+                                 nagq=spec["nagq"], **options)
+            else:
+                result = regress(project, spec["item"], spec["predictors"], **options)
             fit = result.fit
             # a weighted (design-based) fit maximises a pseudo-likelihood: its value is no log-likelihood to report
-            objective = "log-likelihood" if fit.df is None else "weighted pseudo-log-likelihood (not a likelihood)"
+            weighted = getattr(fit, "df", None) is not None
+            objective = "log-likelihood" if not weighted else "weighted pseudo-log-likelihood (not a likelihood)"
+            if model == "multilevel":
+                objective = "marginal log-likelihood"
             print(f"Regression of {clean(spec['item'])}: refitted on {fit.n} rows, {objective} {fit.loglik:.6f} "
                   f"(exported {spec['loglik']:.6f})")
             print(f"  {'term':<28} {'b':>10} {'SE':>10} {'CI low':>10} {'CI high':>10}")

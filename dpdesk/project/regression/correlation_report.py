@@ -220,8 +220,8 @@ def correlation_metadata(report: CorrelationReport) -> dict[str, Any]:
     left = "; ".join(f"{k:,} without {c}" for c, k in (fit.get("excluded") or {}).items()) or "none"
     return {
         "variables": [f"{n} ({kd})" for n, kd in zip(report.names, report.kinds)],
-        "method": "correlations corrected for the randomization (Fox & Tracy 1984, Sociological Methods & Research "
-                  "12:287-303; as RRreg's RRcor, Heck & Moshagen 2018)",
+        "method": "correlations corrected for the randomization (Fox & Tracy 1984, Social Science Research 13:188-197; "
+                  "as RRreg's RRcor, Heck & Moshagen 2018, Journal of Statistical Software 85(2))",
         "dataset": spec.dataset,
         "rows used": f"{fit.get('n_used', report.n):,} of {fit.get('n_rows', report.n):,}",
         "rows left out": left,
@@ -241,9 +241,23 @@ def write_correlation(report: CorrelationReport, path) -> list:
     path = Path(path)
     if path.suffix.lower() not in (".csv", ".xlsx"):
         raise ExportError(f"Cannot write the correlations to {path.name!r}: choose a name ending in .xlsx or .csv.")
-    bundle = ResultsBundle(tables={}, metadata={}, repro=[])
+    bundle = ResultsBundle(tables={}, metadata={}, repro=[], readme=README)
     add_correlation(bundle, report)
     return export_results(bundle, path, repro=False)
+
+
+README = [
+    "Correlations that involve randomized-response items, corrected for the randomization (Fox & Tracy, 1984; as "
+    "RRreg's RRcor): each estimates the correlation with the respondents' true answers, which nobody saw.",
+    "The first table has one row per pair of variables: r, its bootstrap SE and p (full precision; empty where a "
+    "number is undefined). The APA table is the matrix as a paper shows it: r without a leading zero below the "
+    "diagonal, * p < .05, ** p < .01, *** p < .001.",
+    "Text that begins with =, +, - or @ is written with a leading apostrophe (') so that a spreadsheet program never "
+    "runs it as a formula.",
+    "The Metadata sheet (or the _metadata file) records the variables, the rows used and left out, and the "
+    "bootstrap's resamples and seed: dpdesk correlate PROJECT NAME... --bootstrap N --seed S gives the same numbers "
+    "again.",
+]
 
 
 def add_correlation(bundle, report: CorrelationReport, index: int | None = None):

@@ -131,7 +131,7 @@ def linear_parts(result, labels, item_labels: dict[str, str], outcome_label: str
                   {"statistic": "parameters", "value": len(f.coefficients) + 1 + (2 ** len(items) - 1)}]
     for code, (est, se) in f.prevalence.items():
         statistics += [{"statistic": f"prevalence of {item_labels.get(code) or code}", "value": est},
-                       {"statistic": "  its SE", "value": se}]
+                       {"statistic": f"  prevalence of {item_labels.get(code) or code}, SE", "value": se}]
     sentences = []
     for c in f.coefficients:
         if c.name == INTERCEPT:
