@@ -145,14 +145,6 @@ def export_job(job, project, report, path: str):
     return export_results(bundle, path)
 
 
-def _exportable(report) -> bool:
-    """Whether the workbook export (with its refit script) covers the report's model."""
-    from dpdesk.project.regression import export
-
-    covered = getattr(export, "MODELS", ("logistic",))
-    return (getattr(report.spec, "model", "logistic") or "logistic") in covered
-
-
 class RegressionView(QWidget):
     fitted = Signal(object)  # the new RegressionReport (None: the shown one is not for the current choices)
 
@@ -369,7 +361,7 @@ class RegressionView(QWidget):
         self.progress.setVisible(busy)
         if busy:
             self.progress.setValue(0)
-        self.export_button.setEnabled(not busy and self.current is not None and _exportable(self.current))
+        self.export_button.setEnabled(not busy and self.current is not None)
 
     def _on_fitted(self, found) -> None:
         report, result = found

@@ -1,0 +1,273 @@
+"""The Regression view's model chooser (linear with RR predictors, multilevel logistic) and its Correlations
+tab, driven with real key and mouse events on the example project; bad choices answered in words."""
+
+from __future__ import annotations
+
+import pytest
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+
+from dpdesk.gui.shell.tasks import TASKS
+from dpdesk.gui.widgets.regression_form import USE
+from tests.helpers.gui import shot
+
+
+@pytest.fixture
+def example(tmp_path):
+    from dpdesk.gui.shell.example_project import build_example
+
+    return build_example(None, tmp_path / "example.dpdesk")
+
+
+def _open(window, qtbot, path):
+    view = window.regression_view
+    with qtbot.waitSignal(view.loader.done, timeout=60_000):
+        window.open_project(path)
+    window.nav.setCurrentRow(TASKS.index("Regression"))
+    return view
+
+
+def _pick(qtbot, combo, data) -> None:
+    """Choose ``data`` in a combo box with the arrow keys (as a keyboard user would)."""
+    target = combo.findData(data)
+    assert target >= 0, f"{data!r} is not offered"
+    for _ in range(combo.count()):
+        if combo.currentIndex() == target:
+            return
+        qtbot.keyClick(combo, Qt.Key.Key_Down if combo.currentIndex() < target else Qt.Key.Key_Up)
+    assert combo.currentIndex() == target
+
+
+def _tick_in_list(qtbot, box, key) -> None:
+    """Click a list's row (it becomes current) and tick it with Space."""
+    row = next(box.item(i) for i in range(box.count()) if box.item(i).data(Qt.ItemDataRole.UserRole) == key)
+    qtbot.mouseClick(box.viewport(), Qt.MouseButton.LeftButton, pos=box.visualItemRect(row).center())
+    qtbot.keyClick(box, Qt.Key.Key_Space)
+    assert row.checkState() == Qt.CheckState.Checked
+
+
+def _use(qtbot, form, column) -> None:
+    """One click on a predictor's Use cell ticks it."""
+    cell = form.table.item(form.row_of(column), USE)
+    qtbot.mouseClick(form.table.viewport(), Qt.MouseButton.LeftButton, pos=form.table.visualItemRect(cell).center())
+    assert cell.checkState() == Qt.CheckState.Checked
+
+
+def _fit(view, qtbot):
+    with qtbot.waitSignal(view.fitted, timeout=120_000, check_params_cb=lambda r: r is not None):
+        qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
+    return view.current
+
+
+def _idle(view) -> None:
+    runners = (view.loader, view.jobs, view.exporter, view.curves, view.correlations.jobs, view.correlations.writer)
+    assert not any(r.running for r in runners)
+
+
+def test_linear_model_with_an_rr_predictor_is_fitted_shown_saved_and_restored(window, qtbot, example):
+    from dpdesk.project.regression.report import saved_reports
+
+    view = _open(window, qtbot, example)
+    f = view.form
+    assert not f.numeric_outcome.isVisible() and not f.rr_items.isVisible() and f.outcome.isVisible()
+    _pick(qtbot, f.model, "linear")
+    assert f.numeric_outcome.isVisible() and f.rr_items.isVisible() and not f.outcome.isVisible()
+    assert not f.cluster.isVisible() and not f.plot.isVisible()
+    numeric = [f.numeric_outcome.itemData(i) for i in range(f.numeric_outcome.count())]
+    assert "exam_stress" in numeric and "age" in numeric and "faculty" not in numeric  # numbers only
+    _pick(qtbot, f.numeric_outcome, "exam_stress")
+    assert f.table.isRowHidden(f.row_of("exam_stress"))  # the outcome is no covariate
+    qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)  # no RR item ticked yet: words, no fit
+    assert "Tick at least one RR item" in view.state.text() and not view.jobs.running
+    _tick_in_list(qtbot, f.rr_items, "exam_cheating")
+    _use(qtbot, f, "age")
+    report = _fit(view, qtbot)
+    assert report.spec.model == "linear" and report.spec.outcome == "exam_stress"
+    assert report.spec.rr_items == ["exam_cheating"] and report.spec.predictors == ["age"] and report.spec.item == ""
+    shown = view.output.table.toPlainText()
+    assert "cheated in an exam? (true 'yes')" in shown and "age" in shown and "OR" not in report.header
+    assert "residual SD" in view.output.fit_table.text() and "26.6%" in view.output.fit_table.text()
+    assert not view.output.forest.isVisible() and not view.output.curve.isVisible()  # no odds ratios, no curve
+    assert not view.output.tests.isVisible()
+    assert any("score 0.93 higher" in s for s in report.sentences)
+    assert "score 0.93 higher" in view.output.sentences.text()
+    assert view.state.text().startswith("Fitted and saved")
+    saved = saved_reports(window.project)
+    assert len(saved) == 1 and saved[0].spec.model == "linear" and saved[0].cells == report.cells
+    for size, suffix in (((1200, 900), ""), ((1024, 700), "_1024")):
+        window.resize(*size)
+        shot(window, f"regression_linear{suffix}")
+    window.resize(1200, 900)
+    path = window.project.path
+    window.close_project()
+    view = _open(window, qtbot, path)  # shown again, with its choices
+    assert view.current is not None and view.current.spec.model == "linear"
+    assert view.form.model_key() == "linear" and view.form.numeric_outcome.currentData() == "exam_stress"
+    assert view.form.rr_predictors() == ["exam_cheating"] and view.form.predictors() == ["age"]
+    _idle(view)
+
+
+def test_multilevel_model_with_clusters_and_quadrature(window, qtbot, example):
+    view = _open(window, qtbot, example)
+    f = view.form
+    _pick(qtbot, f.model, "multilevel")
+    assert f.cluster.isVisible() and f.nagq.isVisible() and not f.plot.isVisible()
+    outcomes = [f.outcome.itemData(i) for i in range(f.outcome.count())]
+    assert outcomes == ["exam_cheating", "plagiarism"]  # the stochastic lie detector has two groups: not offered
+    assert f.skipped.isVisible() and "two-group design" in f.skipped.text() and "drug_use" in f.skipped.text()
+    assert f.nagq.currentData() == 1 and f.nagq.currentText().startswith("Laplace")  # the default
+    clusters = [f.cluster.itemData(i) for i in range(f.cluster.count())]
+    assert "faculty" in clusters and "id" not in clusters and "email" not in clusters  # one per row: no cluster
+    _pick(qtbot, f.cluster, "faculty")
+    _pick(qtbot, f.nagq, 5)
+    _use(qtbot, f, "age")
+    report = _fit(view, qtbot)
+    assert report.spec.model == "multilevel" and report.spec.cluster == "faculty" and report.spec.nagq == 5
+    stats = {s["statistic"]: s["value"] for s in report.statistics}
+    assert stats["clusters"] == 4 and any(k.startswith("random intercept SD") for k in stats)
+    fit = view.output.fit_table.text()
+    assert "random intercept SD (faculty)" in fit and "adaptive Gauss-Hermite quadrature with 5 points" in fit
+    assert "1156" not in fit and "%" in fit  # the SD's interval is on the log-odds scale, not a share
+    assert "Multilevel logistic regression" in view.output.title.text()
+    assert view.output.forest.isVisible()  # the fixed effects' odds ratios
+    for size, suffix in (((1200, 900), ""), ((1024, 700), "_1024")):
+        window.resize(*size)
+        shot(window, f"regression_multilevel{suffix}")
+    window.resize(1200, 900)
+    _idle(view)
+
+
+def _project(tmp_path, frame, items):
+    from dpdesk.project.file.store import Project
+    from dpdesk.project.reading.importing import import_file
+
+    csv = tmp_path / "data.csv"
+    frame.to_csv(csv, index=False)
+    path = tmp_path / "small.dpdesk"
+    with Project.create(path) as p:
+        for name, design, kwargs in items:
+            p.add_item(name, design, question=f"{name}?", **kwargs)
+        import_file(p, csv)
+    return path
+
+
+def test_bad_choices_get_words_never_a_fit(window, qtbot, tmp_path):
+    """Only a two-group item (no multilevel outcome), no numeric column (no linear outcome), three rows (too few
+    to correlate): each refused in words, in the view, with no worker left running."""
+    import pandas as pd
+
+    from dpdesk.mechanisms import rr
+
+    frame = pd.DataFrame({"answer": ["yes", "no", "yes", "no"], "grp": [1, 2, 1, 2],
+                          "school": ["A", "B", "A", ""], "faculty": ["Arts", "Law", "Law", "Arts"]})
+    sld = rr.design("sld", p1=0.3, p2=0.7)
+    path = _project(tmp_path, frame, [("liar", sld, dict(column="answer", codes={"yes": ["yes"], "no": ["no"]},
+                                                            group_column="grp", group_codes={"1": ["1"], "2": ["2"]}))])
+    view = _open(window, qtbot, path)
+    f = view.form
+    _pick(qtbot, f.model, "multilevel")
+    assert f.outcome.count() == 0 and "liar" in f.skipped.text()
+    qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
+    assert "cannot use two-group designs" in view.state.text() and not view.jobs.running
+    _pick(qtbot, f.model, "linear")
+    assert f.numeric_outcome.count() == 0
+    qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
+    assert "no numeric column to explain" in view.state.text() and not view.jobs.running
+    # Correlations: nothing ticked is not enough to compute
+    panel = view.correlations
+    view.tabs.setCurrentIndex(1)
+    qtbot.mouseClick(panel.compute_button, Qt.MouseButton.LeftButton)
+    assert "at least two variables" in panel.state.text() and not panel.jobs.running
+    assert window.project.analyses() == []
+    _idle(view)
+
+
+def test_correlations_computed_copied_exported_saved_and_shown_again(window, qtbot, example, tmp_path, monkeypatch):
+    import csv
+
+    import openpyxl
+    from PySide6.QtWidgets import QFileDialog
+
+    from dpdesk.project.regression.correlation_report import saved_correlations
+
+    view = _open(window, qtbot, example)
+    bar = view.tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    panel = view.correlations
+    assert view.tabs.currentWidget() is panel and panel.isVisible()
+    keys = [panel.variables.item(i).data(Qt.ItemDataRole.UserRole) for i in range(panel.variables.count())]
+    assert keys[:3] == ["exam_cheating", "plagiarism", "drug_use"] and "age" in keys and "faculty" not in keys
+    assert not panel.copy_button.isEnabled() and not panel.export_button.isEnabled()
+    for key in ("exam_cheating", "plagiarism", "age", "exam_stress"):
+        _tick_in_list(qtbot, panel.variables, key)
+    for box, text in ((panel.bootstrap, "200"), (panel.seed, "7")):
+        qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClicks(box, text)
+    assert panel.bootstrap.value() == 200 and panel.seed.value() == 7
+    with qtbot.waitSignal(panel.computed, timeout=120_000, check_params_cb=lambda r: r is not None):
+        qtbot.mouseClick(panel.compute_button, Qt.MouseButton.LeftButton)
+    report = panel.current
+    assert report.names == ["exam_cheating", "plagiarism", "age", "exam_stress"]
+    assert report.spec.bootstrap == 200 and report.spec.seed == 7
+    shown = panel.table.text()
+    assert "4. exam_stress" in shown and ".19*" in shown and "Fox &amp; Tracy" not in shown
+    assert "Fox & Tracy" in panel.note.text() and "200 bootstrap resamples (seed 7)" in panel.note.text()
+    assert panel.state.text().startswith("Computed and saved")
+    # Copy: tab-separated text that pastes into Excel and Word, as shown
+    qtbot.mouseClick(panel.copy_button, Qt.MouseButton.LeftButton)
+    lines = QGuiApplication.clipboard().text().splitlines()
+    assert lines[0].split("\t") == ["Variable", "1", "2", "3"]
+    assert lines[4].split("\t")[:2] == ["4. exam_stress", ".19*"]
+    assert "<table" in QGuiApplication.clipboard().mimeData().html()
+    # Export: the file dialog answered, the button clicked, the workbook written in the worker
+    out = tmp_path / "cor.xlsx"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(out), "")))
+    with qtbot.waitSignal(panel.writer.done, timeout=60_000):
+        qtbot.mouseClick(panel.export_button, Qt.MouseButton.LeftButton)
+    assert [p.name for p in panel.written] == ["cor.xlsx"]
+    book = openpyxl.load_workbook(out)
+    assert {"Correlations", "Correlations (APA)"} <= set(book.sheetnames)
+    pairs = list(book["Correlations"].iter_rows(values_only=True))
+    head = list(pairs[0])
+    row = next(dict(zip(head, r)) for r in pairs[1:] if r[head.index("name 1")] == "exam_cheating"
+               and r[head.index("name 2")] == "exam_stress")
+    assert row["r"] == pytest.approx(report.r[0][3], rel=1e-12)  # full precision
+    csv_out = tmp_path / "cor.csv"
+    with qtbot.waitSignal(panel.writer.done, timeout=60_000):
+        panel.export(csv_out)
+    with open(csv_out, newline="", encoding="utf-8-sig") as fh:
+        assert len(list(csv.DictReader(fh))) == 6  # one row per pair of four
+    saved = saved_correlations(window.project)
+    assert len(saved) == 1 and saved[0].cells == report.cells
+    for size, suffix in (((1200, 900), ""), ((1024, 700), "_1024")):
+        window.resize(*size)
+        shot(window, f"regression_correlations{suffix}")
+    window.resize(1200, 900)
+    path = window.project.path
+    window.close_project()
+    view = _open(window, qtbot, path)
+    panel = view.correlations
+    assert panel.current is not None and panel.current.cells == report.cells and ".19*" in panel.table.text()
+    assert panel.chosen() == ["exam_cheating", "plagiarism", "age", "exam_stress"] and panel.seed.value() == 7
+    _idle(view)
+
+
+def test_correlations_with_too_few_rows_say_so(window, qtbot, tmp_path):
+    import pandas as pd
+
+    from dpdesk.mechanisms import rr
+
+    frame = pd.DataFrame({"answer": ["yes", "no", "yes", "", ""], "score": [1.5, 2.0, 3.5, 4.0, 1.0]})
+    forced = rr.design("forced", p_truth=0.8, p_yes=0.1, p_no=0.1)
+    path = _project(tmp_path, frame, [("q", forced, dict(column="answer", codes={"yes": ["yes"], "no": ["no"]}))])
+    view = _open(window, qtbot, path)
+    panel = view.correlations
+    view.tabs.setCurrentIndex(1)
+    for key in ("q", "score"):
+        _tick_in_list(qtbot, panel.variables, key)
+    with qtbot.waitSignal(panel.jobs.failed, timeout=60_000):
+        qtbot.mouseClick(panel.compute_button, Qt.MouseButton.LeftButton)
+    assert panel.message.isVisible() and "Only 3 rows" in panel.message.text() and "at least 4" in panel.message.text()
+    assert panel.current is None and not panel.copy_button.isEnabled() and window.project.analyses() == []
+    _idle(view)
