@@ -79,7 +79,9 @@ class CorrelationPanel(QWidget):
                               "Tick two or more: yes/no RR items (their true states) and numeric columns "
                               "(Space ticks the current one)")
         self.variables.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.variables.setMinimumHeight(120)
+        self.variables.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.variables.setTextElideMode(Qt.TextElideMode.ElideRight)  # a long question ends in "…", never cut off
+        self.variables.setUniformItemSizes(True)
         self.variables.itemChanged.connect(self._on_choice)
         self.bootstrap = name(QSpinBox(), "Bootstrap resamples",
                               "Resamples for the standard errors and p-values (0: correlations only)")
@@ -89,6 +91,9 @@ class CorrelationPanel(QWidget):
         self.bootstrap.setGroupSeparatorShown(True)
         self.seed = name(QSpinBox(), "Seed", "The same seed draws the same resamples: the same SEs every time")
         self.seed.setRange(0, 2_147_483_647)
+        for box in (self.bootstrap, self.seed):
+            box.setMinimumWidth(120)
+            box.setMaximumWidth(180)
         form = QFormLayout()
         form.addRow("Variables:", self.variables)
         form.addRow("Bootstrap resamples:", self.bootstrap)
@@ -168,6 +173,8 @@ class CorrelationPanel(QWidget):
             if c["kind"] == "numeric":
                 self._add(c["column"], f"{c.get('label') or c['column']} ({COLUMN})", c["column"] in ticked)
         self.variables.blockSignals(False)
+        rows = max(3, min(8, self.variables.count()))  # up to eight rows without scrolling
+        self.variables.setFixedHeight(rows * max(16, self.variables.sizeHintForRow(0)) + 2 * self.variables.frameWidth())
         self._loaded = True
         if saved is not None:
             self.bootstrap.setValue(int(saved.spec.bootstrap))

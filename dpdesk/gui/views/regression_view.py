@@ -222,6 +222,9 @@ class RegressionView(QWidget):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([300, 600])
+        self._split_by_hand = False  # the researcher moved the divider: leave it where they put it
+        self.splitter.splitterMoved.connect(self._on_split_moved)
+        self._top = top
         from dpdesk.gui.views.regression_correlations import CorrelationPanel
 
         self.correlations = CorrelationPanel(self)
@@ -243,6 +246,23 @@ class RegressionView(QWidget):
     @property
     def project(self):
         return self.window_.project
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._share_height()
+
+    def _on_split_moved(self, *_args) -> None:
+        self._split_by_hand = True
+
+    def _share_height(self) -> None:
+        """The choices get at most 55% of the height (their minimum if more), the results the rest: at 1024 x 700
+        the choices took all but 60 px of it."""
+        total = sum(self.splitter.sizes())
+        if self._split_by_hand or total <= 0:
+            return
+        top = max(self._top.minimumSizeHint().height(), min(self._top.sizeHint().height(), int(0.55 * total)))
+        if top < total:
+            self.splitter.setSizes([top, total - top])
 
     # ------------------------------------------------------------------ filling
     def refresh(self, *_args) -> None:

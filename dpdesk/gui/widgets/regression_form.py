@@ -62,7 +62,9 @@ class RegressionForm(QWidget):
                              "The yes/no randomized-response items whose true states explain the outcome: tick one or "
                              "more (Space ticks the current one)")
         self.rr_items.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.rr_items.setMaximumHeight(90)
+        self.rr_items.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.rr_items.setTextElideMode(Qt.TextElideMode.ElideRight)  # a long question ends in "…", never cut off
+        self.rr_items.setUniformItemSizes(True)
         self.cluster = name(QComboBox(), "Cluster column",
                             "The column naming each respondent's cluster (school, firm, country): one random intercept "
                             "per cluster")
@@ -128,8 +130,11 @@ class RegressionForm(QWidget):
             row.setData(Qt.ItemDataRole.UserRole, item)
             row.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsUserCheckable)
             row.setCheckState(Qt.CheckState.Checked if item in ticked else Qt.CheckState.Unchecked)
+            row.setToolTip(label)
             self.rr_items.addItem(row)
         self.rr_items.blockSignals(False)
+        shown = max(2, min(4, self.rr_items.count()))  # up to four rows without scrolling
+        self.rr_items.setFixedHeight(shown * max(16, self.rr_items.sizeHintForRow(0)) + 2 * self.rr_items.frameWidth())
         self._on_model()
 
     def _fill_outcome(self, keep: str | None = None) -> None:
@@ -143,10 +148,13 @@ class RegressionForm(QWidget):
                 self.outcome.addItem(label, item)
         self.outcome.setCurrentIndex(max(0, self.outcome.findData(keep)))
         self.outcome.blockSignals(False)
-        left_out = [label for _item, label, one_group in self._items if not one_group]
+        left_out = [item for item, _label, one_group in self._items if not one_group]
         self.skipped.setText(
-            f"Not offered: {', '.join(left_out)} (a two-group design; a multilevel model needs a one-group yes/no "
-            "design, as RRmixed)." if multilevel and left_out else "")
+            f"Not offered: {', '.join(left_out)} (two groups; a multilevel model needs a one-group design)."
+            if multilevel and left_out else "")
+        self.skipped.setToolTip("A random intercept per cluster is fitted for one-group yes/no designs (Warner, "
+                                "forced response, crosswise, unrelated question with known prevalence, triangular, "
+                                "Kuk with one card, Mangat), as RRreg's RRmixed.")
 
     def set_clusters(self, columns: list[tuple[str, str]]) -> None:
         """``(column, label)`` of the columns that can name clusters (the multilevel model's choice)."""
