@@ -68,6 +68,9 @@ def _idle(view) -> None:
 def test_linear_model_with_an_rr_predictor_is_fitted_shown_saved_and_restored(window, qtbot, example):
     from dpdesk.project.regression.report import saved_reports
 
+    window.nav.setCurrentRow(TASKS.index("Regression"))
+    f = window.regression_view.form
+    assert f.model_key() == "logistic" and not f.rr_items.isVisible() and not f.cluster.isVisible()  # no project yet
     view = _open(window, qtbot, example)
     f = view.form
     assert not f.numeric_outcome.isVisible() and not f.rr_items.isVisible() and f.outcome.isVisible()
@@ -76,6 +79,7 @@ def test_linear_model_with_an_rr_predictor_is_fitted_shown_saved_and_restored(wi
     assert not f.cluster.isVisible() and not f.plot.isVisible()
     numeric = [f.numeric_outcome.itemData(i) for i in range(f.numeric_outcome.count())]
     assert "exam_stress" in numeric and "age" in numeric and "faculty" not in numeric  # numbers only
+    assert "id" not in numeric  # 1, 2, 3, ... counts the rows: no outcome (it was the default)
     _pick(qtbot, f.numeric_outcome, "exam_stress")
     assert f.table.isRowHidden(f.row_of("exam_stress"))  # the outcome is no covariate
     qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)  # no RR item ticked yet: words, no fit
@@ -135,6 +139,8 @@ def test_multilevel_model_with_clusters_and_quadrature(window, qtbot, example):
         window.resize(*size)
         shot(window, f"regression_multilevel{suffix}")
     window.resize(1200, 900)
+    _pick(qtbot, f.nagq, 1)  # the shown results are no longer those of the choices
+    assert view.state.text().startswith("The choices changed")
     _idle(view)
 
 
@@ -198,6 +204,7 @@ def test_correlations_computed_copied_exported_saved_and_shown_again(window, qtb
     assert view.tabs.currentWidget() is panel and panel.isVisible()
     keys = [panel.variables.item(i).data(Qt.ItemDataRole.UserRole) for i in range(panel.variables.count())]
     assert keys[:3] == ["exam_cheating", "plagiarism", "drug_use"] and "age" in keys and "faculty" not in keys
+    assert "id" not in keys  # a row counter
     assert not panel.copy_button.isEnabled() and not panel.export_button.isEnabled()
     for key in ("exam_cheating", "plagiarism", "age", "exam_stress"):
         _tick_in_list(qtbot, panel.variables, key)

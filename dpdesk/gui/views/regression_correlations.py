@@ -170,7 +170,7 @@ class CorrelationPanel(QWidget):
         for item, label, *_rest in items:
             self._add(item, f"{label} ({RR_ITEM})", item in ticked)
         for c in choices:
-            if c["kind"] == "numeric":
+            if c["kind"] == "numeric" and not c.get("counter"):  # numbers, not an id counting the rows
                 self._add(c["column"], f"{c.get('label') or c['column']} ({COLUMN})", c["column"] in ticked)
         self.variables.blockSignals(False)
         rows = max(3, min(8, self.variables.count()))  # up to eight rows without scrolling

@@ -64,7 +64,9 @@ def columns_job(job, project):
         table = stored_table(own)
         choices = predictor_choices(table, exclude=answers)
         job.check()
-        clusters = cluster_choices(table, answers)
+        clusters, counters = column_roles(table, answers)
+        for c in choices:  # a row counter (an id) is no outcome and no variable to correlate
+            c["counter"] = c["column"] in counters
         saved = saved_reports(own)
         correlation = _saved_correlation(own)
     return binary, choices, saved[-1] if saved else None, clusters, correlation
@@ -79,22 +81,29 @@ def _saved_correlation(project):
     return saved[-1] if saved else None
 
 
-def cluster_choices(table, exclude=()) -> list[tuple[str, str]]:
-    """``(column, label)`` of the columns that can name clusters: at least two labels, and not one per row (an
-    identifier); the items' own answers left out."""
+def column_roles(table, exclude=()) -> tuple[list[tuple[str, str]], set[str]]:
+    """``(clusters, counters)``: ``(column, label)`` of the columns that can name clusters (at least two labels,
+    and not one per row: no identifier), and the columns that count the rows (distinct whole numbers running
+    from the lowest to the highest, such as an ``id``: no outcome to explain or correlate). The items' own
+    answers are left out."""
     from dpdesk.project.regression.fit import _column
     from dpdesk.project.study.labels import labels_of
 
     labels = labels_of(table)
-    out = []
+    clusters, counters = [], set()
     for col in table.frame.columns:
         if col in exclude:
             continue
-        _series, keys, blank, _numeric = _column(table.frame, table.report, col)
-        seen = {k for k, b in zip(keys, blank) if not b}
-        if 2 <= len(seen) < sum(1 for b in blank if not b):
-            out.append((str(col), labels.choice(col)))
-    return out
+        _series, keys, blank, numeric = _column(table.frame, table.report, col)
+        values = [k for k, b in zip(keys, blank) if not b]
+        seen = set(values)
+        if 2 <= len(seen) < len(values):
+            clusters.append((str(col), labels.choice(col)))
+        elif numeric and len(seen) == len(values) > 1 and all(float(v).is_integer() for v in seen):
+            low, high = min(map(float, seen)), max(map(float, seen))
+            if high - low + 1 == len(seen):
+                counters.add(str(col))
+    return clusters, counters
 
 
 def fit_job(job, project, spec):
@@ -305,9 +314,11 @@ class RegressionView(QWidget):
                             f"{saved.spec.dataset!r}). Change the choices and Fit again to update it.")
         else:
             self._on_model_changed()
+        self._share_height()
 
     def _on_model_changed(self, *_args) -> None:
         """What the chosen model needs, in the state line (before any fit)."""
+        self._share_height()
         if not self._loaded or (self.current is not None and not self.stale):
             return
         key = self.form.model_key()
@@ -407,7 +418,11 @@ class RegressionView(QWidget):
         self.fitted.emit(report)
 
     def _on_choices_changed(self) -> None:
-        if self.current is not None and not self.stale and self.current.spec.predictors != self.form.predictors():
+        if self.current is None or self.stale:
+            return
+        shown, now = self.current.spec, self.spec()
+        keys = ("model", "item", "predictors", "cluster", "nagq", "outcome", "rr_items")
+        if any(getattr(shown, k) != getattr(now, k) for k in keys):
             self._set_state("The choices changed: Fit again to update the results below.")
 
     def _on_plot_changed(self, _index: int) -> None:

@@ -113,6 +113,7 @@ class RegressionForm(QWidget):
         self.rr_items.itemChanged.connect(self.changed)
         self.cluster.currentIndexChanged.connect(self.changed)
         self.nagq.currentIndexChanged.connect(self.changed)
+        self._on_model()  # the logistic model's rows until another is chosen
         self.interactions.textChanged.connect(self.changed)
         self.table.itemChanged.connect(self._on_change)
 
@@ -234,8 +235,8 @@ class RegressionForm(QWidget):
         keep = self.numeric_outcome.currentData()
         self.numeric_outcome.blockSignals(True)
         self.numeric_outcome.clear()
-        for c in choices:  # numbers as they are (not value-labelled codes): a linear model's outcome
-            if c["kind"] == "numeric":
+        for c in choices:  # numbers as they are (not value-labelled codes, not a row counter): a linear outcome
+            if c["kind"] == "numeric" and not c.get("counter"):
                 self.numeric_outcome.addItem(c.get("label") or c["column"], c["column"])
         self.numeric_outcome.setCurrentIndex(max(0, self.numeric_outcome.findData(keep)))
         self.numeric_outcome.blockSignals(False)
