@@ -18,9 +18,9 @@ _PUBLIC = {name: "dpdesk.project.regression.fit" for name in (
     "prediction_curve")}
 _PUBLIC.update({name: "dpdesk.project.regression.report" for name in (
     "RegressionSpec", "RegressionReport", "fit_report", "save_report", "saved_reports")})
+# the function correlation_report is imported from its module (the package attribute of that name is the module)
 _PUBLIC.update({name: "dpdesk.project.regression.correlation_report" for name in (
-    "CorrelationSpec", "CorrelationReport", "correlation_report", "save_correlation", "saved_correlations",
-    "write_correlation")})
+    "CorrelationSpec", "CorrelationReport", "save_correlation", "saved_correlations", "write_correlation")})
 
 __all__ = sorted(_PUBLIC)
 
