@@ -219,7 +219,8 @@ def test_correlations_computed_copied_exported_saved_and_shown_again(window, qtb
     assert report.spec.bootstrap == 200 and report.spec.seed == 7
     shown = panel.table.text()
     assert "4. exam_stress" in shown and ".19*" in shown and "Fox &amp; Tracy" not in shown
-    assert "Fox & Tracy" in panel.note.text() and "200 bootstrap resamples (seed 7)" in panel.note.text()
+    assert "Fox &amp; Tracy" in panel.note.text() and "200 bootstrap resamples (seed 7)" in panel.note.text()
+    assert panel.note.text().startswith("<i>Note.</i>")
     assert panel.state.text().startswith("Computed and saved")
     # Copy: tab-separated text that pastes into Excel and Word, as shown
     qtbot.mouseClick(panel.copy_button, Qt.MouseButton.LeftButton)
@@ -277,4 +278,25 @@ def test_correlations_with_too_few_rows_say_so(window, qtbot, tmp_path):
         qtbot.mouseClick(panel.compute_button, Qt.MouseButton.LeftButton)
     assert panel.message.isVisible() and "Only 3 rows" in panel.message.text() and "at least 4" in panel.message.text()
     assert panel.current is None and not panel.copy_button.isEnabled() and window.project.analyses() == []
+    _idle(view)
+
+
+def test_cancel_stops_the_bootstrap_and_saves_nothing(window, qtbot, example):
+    view = _open(window, qtbot, example)
+    panel = view.correlations
+    bar = view.tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    for key in ("exam_cheating", "drug_use", "age"):
+        _tick_in_list(qtbot, panel.variables, key)
+    qtbot.keyClick(panel.bootstrap, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(panel.bootstrap, "100000")  # minutes of resamples: Cancel must stop them, not wait
+    with qtbot.waitSignal(panel.jobs.progress, timeout=60_000,
+                          check_params_cb=lambda fraction, text: "bootstrap resample" in text):
+        qtbot.mouseClick(panel.compute_button, Qt.MouseButton.LeftButton)
+    job = panel.jobs.current
+    assert panel.cancel_button.isEnabled() and not panel.compute_button.isEnabled()
+    with qtbot.waitSignal(job.signals.finished, timeout=30_000):
+        qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+    assert panel.state.text().startswith("Cancelled") and panel.current is None
+    assert panel.compute_button.isEnabled() and window.project.analyses() == []
     _idle(view)

@@ -129,6 +129,7 @@ class CorrelationPanel(QWidget):
         self.table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.table.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.note = note(object_name="correlationNote")
+        self.note.setTextFormat(Qt.TextFormat.RichText)
         self.note.setAccessibleName("Correlation table note")
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message = note(object_name="correlationMessage")
@@ -227,6 +228,7 @@ class CorrelationPanel(QWidget):
                             + (" The table below is from before." if self.current is not None else ""))
 
     def _on_progress(self, fraction: float, text: str) -> None:
+        self.progress.setRange(0, 100)
         self.progress.setValue(round(100 * fraction))
         if text:
             self._set_state(f"Computing… {text}", busy=True)
@@ -236,7 +238,7 @@ class CorrelationPanel(QWidget):
         self.cancel_button.setEnabled(busy)
         self.progress.setVisible(busy)
         if busy:
-            self.progress.setValue(0)
+            self.progress.setRange(0, 0)  # busy until the first resamples report
         for button in (self.copy_button, self.export_button):
             button.setEnabled(not busy and self.current is not None)
 
@@ -284,7 +286,7 @@ class CorrelationPanel(QWidget):
             title = getattr(report, "title", "") or "Correlations corrected for the randomization"
             self.title.setText(f"<h3 style='font-weight: normal'>{html.escape(title)}</h3>")
             self.table.setText(apa_table(list(report.header), [list(r) for r in report.cells]))
-            self.note.setText(report.note)
+            self.note.setText(html.escape(report.note).replace("Note.", "<i>Note.</i>", 1))
         self._on_busy(self.jobs.running)
 
     def _set_state(self, text: str, *, busy: bool = False, problem: bool = False) -> None:

@@ -264,12 +264,13 @@ class RegressionView(QWidget):
         self._split_by_hand = True
 
     def _share_height(self) -> None:
-        """The choices get at most 55% of the height (their minimum if more), the results the rest: at 1024 x 700
-        the choices took all but 60 px of it."""
+        """With results shown the choices get at most 55% of the height (their minimum if more), the results the
+        rest (at 1024 x 700 the choices took all but 60 px of it); with none, the choices get what they need."""
         total = sum(self.splitter.sizes())
         if self._split_by_hand or total <= 0:
             return
-        top = max(self._top.minimumSizeHint().height(), min(self._top.sizeHint().height(), int(0.55 * total)))
+        share = 0.55 if self.output.report is not None or self.output.message.isVisibleTo(self.output) else 0.85
+        top = max(self._top.minimumSizeHint().height(), min(self._top.sizeHint().height(), int(share * total)))
         if top < total:
             self.splitter.setSizes([top, total - top])
 
@@ -415,6 +416,7 @@ class RegressionView(QWidget):
         self.output.show_report(report, NumberStyle.from_text(settings.value("number_style", "percent:1")
                                                               if settings is not None else None))
         self._on_busy(self.jobs.running)
+        self._share_height()
         self.fitted.emit(report)
 
     def _on_choices_changed(self) -> None:
@@ -444,6 +446,7 @@ class RegressionView(QWidget):
         if isinstance(exc, DpdeskError):  # separation, a singular model, a bad choice: words, never numbers
             self.current, self.result = None, None
             self.output.show_message(app_words(exc))
+            self._share_height()
             self._set_state("No results: see the message below.", problem=True)
             self._on_busy(False)
             self.fitted.emit(None)

@@ -175,11 +175,16 @@ def project_labels(project, names, dataset: str | None) -> dict[str, str]:
 def correlation_report(project, spec: CorrelationSpec, progress=None) -> CorrelationReport:
     """Compute ``spec`` on the project's data and return the report (errors as ``DpdeskError``).
 
-    ``progress`` is accepted for the app's worker; the bootstrap reports none yet.
+    ``progress(fraction, text)`` (the app's worker) follows the bootstrap resamples; raising in it (Cancel)
+    stops them.
     """
     from dpdesk.project.regression.rr_models import correlations
 
-    result = correlations(project, spec.names, bootstrap=spec.bootstrap, seed=spec.seed, dataset=spec.dataset)
+    def resampled(fraction: float, text: str) -> None:
+        progress(0.05 + 0.9 * fraction, text)
+
+    result = correlations(project, spec.names, bootstrap=spec.bootstrap, seed=spec.seed, dataset=spec.dataset,
+                          progress=resampled if progress is not None else None)
     return report_of(result, spec, project_labels(project, result.fit.names, result.dataset))
 
 
