@@ -300,3 +300,33 @@ def test_cancel_stops_the_bootstrap_and_saves_nothing(window, qtbot, example):
     assert panel.state.text().startswith("Cancelled") and panel.current is None
     assert panel.compute_button.isEnabled() and window.project.analyses() == []
     _idle(view)
+
+
+def test_models_that_cannot_be_fitted_show_words_not_a_traceback(window, qtbot, tmp_path):
+    """Three rows with a score for a linear model of five parameters (it ended in "math domain error"), and
+    clusters of which only one has answers: the reason in the output, nothing saved."""
+    import pandas as pd
+
+    from dpdesk.mechanisms import rr
+
+    frame = pd.DataFrame({"answer": ["yes", "no", "yes", "no", "", "", "yes", "no"],
+                          "school": ["A", "A", "A", "A", "B", "B", "A", "A"], "x": [1, 2, 3, 4, 5, 6, 7, 8],
+                          "score": [1.0, 2.5, 3.0, None, None, None, None, None]})
+    forced = rr.design("forced", p_truth=0.8, p_yes=0.1, p_no=0.1)
+    path = _project(tmp_path, frame, [("q", forced, dict(column="answer", codes={"yes": ["yes"], "no": ["no"]}))])
+    view = _open(window, qtbot, path)
+    f = view.form
+    _pick(qtbot, f.model, "linear")
+    _pick(qtbot, f.numeric_outcome, "score")
+    _tick_in_list(qtbot, f.rr_items, "q")
+    _use(qtbot, f, "x")
+    with qtbot.waitSignal(view.jobs.failed, timeout=60_000):
+        qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
+    assert view.output.message.isVisible() and "Only 3 respondents for 5 parameters" in view.output.message.text()
+    _pick(qtbot, f.model, "multilevel")
+    _pick(qtbot, f.cluster, "school")
+    with qtbot.waitSignal(view.jobs.failed, timeout=60_000):
+        qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
+    assert "at least 2 clusters" in view.output.message.text() and not view.output.body.isVisible()
+    assert view.current is None and not view.export_button.isEnabled() and window.project.analyses() == []
+    _idle(view)
