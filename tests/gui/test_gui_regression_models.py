@@ -65,7 +65,7 @@ def _idle(view) -> None:
     assert not any(r.running for r in runners)
 
 
-def test_linear_model_with_an_rr_predictor_is_fitted_shown_saved_and_restored(window, qtbot, example):
+def test_linear_model_with_an_rr_predictor_is_fitted_shown_saved_and_restored(window, qtbot, example, tmp_path):
     from dpdesk.project.regression.report import saved_reports
 
     window.nav.setCurrentRow(TASKS.index("Regression"))
@@ -99,6 +99,10 @@ def test_linear_model_with_an_rr_predictor_is_fitted_shown_saved_and_restored(wi
     assert view.state.text().startswith("Fitted and saved")
     saved = saved_reports(window.project)
     assert len(saved) == 1 and saved[0].spec.model == "linear" and saved[0].cells == report.cells
+    assert view.export_button.isEnabled()  # the workbook and its refit script cover the linear model
+    with qtbot.waitSignal(view.exporter.done, timeout=60_000):
+        view.export(tmp_path / "linear.xlsx")
+    assert [p.name for p in view.written] == ["linear.xlsx", "linear_reproduce.py"]
     for size, suffix in (((1200, 900), ""), ((1024, 700), "_1024")):
         window.resize(*size)
         shot(window, f"regression_linear{suffix}")
@@ -248,6 +252,9 @@ def test_correlations_computed_copied_exported_saved_and_shown_again(window, qtb
         assert len(list(csv.DictReader(fh))) == 6  # one row per pair of four
     saved = saved_correlations(window.project)
     assert len(saved) == 1 and saved[0].cells == report.cells
+    from dpdesk.project.report.rr_models import correlation_sections
+
+    assert len(correlation_sections(window.project)) == 1  # it reaches the report
     for size, suffix in (((1200, 900), ""), ((1024, 700), "_1024")):
         window.resize(*size)
         shot(window, f"regression_correlations{suffix}")

@@ -159,6 +159,7 @@ class MainWindow(QMainWindow):
         # a new release or regression belongs in the methods text and the report: Results recomputes
         self.tabulate_view.released.connect(self.results_view.study_changed)
         self.regression_view.fitted.connect(self.results_view.study_changed)
+        self.regression_view.correlations.computed.connect(self.results_view.study_changed)  # and a correlation table
 
     @property
     def views_built(self) -> bool:
