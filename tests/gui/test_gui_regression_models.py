@@ -265,6 +265,8 @@ def test_correlations_computed_copied_exported_saved_and_shown_again(window, qtb
     panel = view.correlations
     assert panel.current is not None and panel.current.cells == report.cells and ".19*" in panel.table.text()
     assert panel.chosen() == ["exam_cheating", "plagiarism", "age", "exam_stress"] and panel.seed.value() == 7
+    qtbot.keyClick(panel.seed, Qt.Key.Key_Up)  # another seed: the table shown is no longer the one asked for
+    assert panel.seed.value() == 8 and panel.state.text().startswith("The choices changed")
     _idle(view)
 
 

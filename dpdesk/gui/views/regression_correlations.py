@@ -91,6 +91,8 @@ class CorrelationPanel(QWidget):
         self.bootstrap.setGroupSeparatorShown(True)
         self.seed = name(QSpinBox(), "Seed", "The same seed draws the same resamples: the same SEs every time")
         self.seed.setRange(0, 2_147_483_647)
+        self.bootstrap.valueChanged.connect(self._on_choice)
+        self.seed.valueChanged.connect(self._on_choice)
         for box in (self.bootstrap, self.seed):
             box.setMinimumWidth(120)
             box.setMaximumWidth(180)
@@ -202,7 +204,9 @@ class CorrelationPanel(QWidget):
         return [r.data(Qt.ItemDataRole.UserRole) for r in rows if r.checkState() == Qt.CheckState.Checked]
 
     def _on_choice(self, *_args) -> None:
-        if self.current is not None and self.current.names != self.chosen():
+        shown = self.current.spec if self.current is not None else None
+        if shown is not None and (self.current.names != self.chosen() or shown.bootstrap != self.bootstrap.value()
+                                  or (shown.seed or 0) != self.seed.value()):
             self._set_state("The choices changed: Compute again to update the table below.")
 
     # ------------------------------------------------------------------ computing
