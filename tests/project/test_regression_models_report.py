@@ -82,7 +82,7 @@ def test_the_linear_report_is_the_fit_and_reads_back(example, reports):
     assert stats["residual SD (sigma, ML)"] == res.fit.sigma
     assert stats[f"prevalence of {QUESTION}"] == res.fit.prevalence["exam_cheating"][0]
     assert stats[f"  prevalence of {QUESTION}, SE"] == res.fit.prevalence["exam_cheating"][1]
-    assert linear.coefficient("exam_cheating")["term"] == f"{QUESTION} (true 'yes')"
+    assert linear.coefficient("exam_cheating")["term"] == f"{QUESTION} (true \u2018yes\u2019)"
     assert any(s.startswith(f"Respondents whose true answer to \u201c{QUESTION}\u201d is 'yes' score") and
                "higher on exam_stress" in s for s in linear.sentences)
     assert RegressionReport.from_dict(_strict(linear)) == linear

@@ -96,6 +96,22 @@ def _number(x) -> float | None:
     return float(x) if x is not None and math.isfinite(float(x)) else None
 
 
+def numbered(words) -> str:
+    """``1``, ``1 and 2``, ``1, 2 and 3``."""
+    words = list(words)
+    return ", ".join(words[:-1]) + (" and " if len(words) > 1 else "") + (words[-1] if words else "")
+
+
+#: A list of names longer than this goes into a title as its number of variables.
+TITLE_NAMES = 80
+
+
+def short_list(labels) -> str:
+    """``: a, b, c`` when the labels are short enough for a title, else `` (5 variables)``."""
+    text = ", ".join(labels)
+    return f": {text}" if len(text) <= TITLE_NAMES else f" ({len(labels)} variables)"
+
+
 def r_cell(r: float | None) -> str:
     """A correlation as APA writes it: two decimals, no leading zero (``.45``, ``-.12``); "n/a" when undefined."""
     if r is None:
@@ -143,15 +159,16 @@ def report_of(result, spec: CorrelationSpec, labels: dict[str, str] | None = Non
             pairs.append({"variable 1": shown[i], "variable 2": shown[j], "name 1": names[i], "name 2": names[j],
                           "r": r[i][j], "SE (bootstrap)": se[i][j], "p (bootstrap)": p[i][j]})
     kinds = [result.kinds[n] for n in names]
-    rr_names = [s for s, kd in zip(shown, kinds) if kd == "rr item"]
+    rr_numbers = [str(i + 1) for i, kd in enumerate(kinds) if kd == "rr item"]
     seed = 0 if spec.seed is None else spec.seed
     boot = (f"SEs and p-values from {B:,} bootstrap resamples (seed {seed}): p is twice the share of resamples on "
             f"the far side of 0, so below 2/{B:,} it is only known to be small. * p < .05. ** p < .01. "
             f"*** p < .001." if B else "No bootstrap was asked for: no SEs or p-values.")
-    note = (f"Note. N = {result.n_used:,}. Correlations with the randomized-response item(s) "
-            f"{', '.join(rr_names) or '(none)'} are corrected for the randomization (Fox & Tracy, 1984; as RRreg's "
-            f"RRcor): they estimate the correlation with the true answer. {boot}")
-    title = "Correlations corrected for the randomization: " + ", ".join(shown)
+    which = (f"the randomized-response item{'s' * (len(rr_numbers) > 1)} ({numbered(rr_numbers)}) are corrected for "
+             f"the randomization (Fox & Tracy, 1984; as RRreg's RRcor): they estimate the correlation with the true "
+             f"answer" if rr_numbers else "no randomized-response item: these are ordinary Pearson correlations")
+    note = f"Note. N = {result.n_used:,}. Correlations with {which}. {boot}"
+    title = "Correlations corrected for the randomization" + short_list(shown)
     spec = CorrelationSpec(list(names), B, spec.seed, spec.dataset or result.dataset)
     report = CorrelationReport(spec, title, names, shown, kinds, r, se, p, header, cells, pairs,
                                correlation_text(result), note, result.n_used, result.to_dict())

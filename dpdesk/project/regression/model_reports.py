@@ -113,7 +113,7 @@ def linear_parts(result, labels, item_labels: dict[str, str], outcome_label: str
 
     def label(code: str) -> str:
         if code in items:
-            return f"{item_labels.get(code) or code} (true 'yes')"
+            return f"{item_labels.get(code) or code} (true \u2018yes\u2019)"
         return term_label(result, code, labels)
 
     header = ["Predictor", "b", "SE", "z", "p", f"{conf}% CI"]
@@ -152,7 +152,9 @@ def linear_parts(result, labels, item_labels: dict[str, str], outcome_label: str
             f"item(s) and the observed covariates, fitted by maximum likelihood with the items' joint distribution "
             f"(as RRreg's RRlin). b: change in {y} per unit; SEs from the inverse observed information; z, p and the "
             f"{conf}% intervals: Wald. Residual SD sigma = {num(f.sigma)} (maximum likelihood).")
-    title = f"Linear regression of {y} on the randomized-response item(s) {', '.join(quoted(item_labels.get(i) or i) for i in result.items)}"
+    shown = [quoted(item_labels.get(i) or i) for i in result.items]
+    title = (f"Linear regression of {y} on the randomized-response item{'s' * (len(shown) > 1)} {', '.join(shown)}"
+             if len(", ".join(shown)) <= 80 else f"Linear regression of {y} on {len(shown)} randomized-response items")
     return {"title": title, "header": header, "cells": cells, "coefficients": rows, "tests": [],
             "statistics": statistics, "forest": [], "curve": {}, "sentences": sentences,
             "text": linear_text(result), "note": note, "item_label": y, "design": "",
