@@ -247,9 +247,11 @@ def correlation_metadata(report: CorrelationReport) -> dict[str, Any]:
     }
 
 
-def write_correlation(report: CorrelationReport, path) -> list:
+def write_correlation(report: CorrelationReport, path, project_file=None) -> list:
     """Write the report to ``path`` (.xlsx: the pairs, the APA matrix and the metadata; .csv: the pairs, with
-    ``<stem>_matrix.csv`` and ``<stem>_metadata.csv`` beside it), atomically. Returns the files written."""
+    ``<stem>_correlations_apa.csv`` and ``<stem>_metadata.csv`` beside it) and ``<stem>_reproduce.py``, which
+    recomputes the correlations from the project file (``project_file``, or the path given to it), atomically.
+    Returns the files written."""
     from pathlib import Path
 
     from dpdesk.project.export.model import ExportError, ResultsBundle
@@ -258,9 +260,10 @@ def write_correlation(report: CorrelationReport, path) -> list:
     path = Path(path)
     if path.suffix.lower() not in (".csv", ".xlsx"):
         raise ExportError(f"Cannot write the correlations to {path.name!r}: choose a name ending in .xlsx or .csv.")
-    bundle = ResultsBundle(tables={}, metadata={}, repro=[], readme=README)
+    bundle = ResultsBundle(tables={}, metadata={}, repro=[], readme=README,
+                           project_file=None if project_file is None else str(project_file))
     add_correlation(bundle, report)
-    return export_results(bundle, path, repro=False)
+    return export_results(bundle, path)
 
 
 README = [
@@ -273,7 +276,8 @@ README = [
     "runs it as a formula.",
     "The Metadata sheet (or the _metadata file) records the variables, the rows used and left out, and the "
     "bootstrap's resamples and seed: dpdesk correlate PROJECT NAME... --bootstrap N --seed S gives the same numbers "
-    "again.",
+    "again, and the file ending in _reproduce.py beside these results recomputes them from the project file and "
+    "checks them (run it with python, the project file's path as its argument).",
 ]
 
 
@@ -283,4 +287,12 @@ def add_correlation(bundle, report: CorrelationReport, index: int | None = None)
     bundle.tables[SHEET + suffix] = correlation_rows(report)
     bundle.tables[f"{SHEET}{suffix} (APA)"] = [dict(zip(report.header, row)) for row in report.cells]
     bundle.metadata["correlations" + suffix] = correlation_metadata(report)
+    bundle.correlations = list(bundle.correlations or []) + [correlation_repro(report)]
     return bundle
+
+
+def correlation_repro(report: CorrelationReport) -> dict[str, Any]:
+    """What the reproducibility script recomputes (``rr_models.correlations``) and the r and SE it must find."""
+    spec = report.spec
+    return {"names": list(report.names), "bootstrap": spec.bootstrap, "seed": spec.seed, "dataset": spec.dataset,
+            "r": report.r, "se": report.se}

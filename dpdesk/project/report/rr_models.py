@@ -108,7 +108,7 @@ def correlation_tables(report, i: int) -> list[Table]:
     pair_rows = [Row([Cell(f"{number[p['name 1']]}–{number[p['name 2']]}"), _value(p["r"], r_cell),
                       _value(p["SE (bootstrap)"], NumberStyle.estimate),
                       _value(p["p (bootstrap)"], NumberStyle.p)]) for p in report.pairs]
-    pairs = Table(f"correlation-pairs:{i}", f"Corrected correlations with their bootstrap SEs and p-values",
+    pairs = Table(f"correlation-pairs:{i}", "Corrected correlations with their bootstrap SEs and p-values",
                   [Column("Pair", numeric=False), Column("r", italic=True), Column("SE", italic=True),
                    Column("p", italic=True)], pair_rows,
                   notes=["Variables numbered as in the correlation matrix above. " +
