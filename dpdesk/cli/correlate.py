@@ -51,7 +51,7 @@ def cmd_correlate(args) -> int:
         if not args.no_save:
             save_correlation(project, report)
         if args.export:
-            written = write_correlation(report, args.export)
+            written = write_correlation(report, args.export, project.path)
     print(json_out.dumps(result.to_dict(), indent=2) if args.json else correlation_text(result))
     for path in written:
         print(f"wrote {path}", file=sys.stderr)

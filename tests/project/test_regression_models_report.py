@@ -82,7 +82,7 @@ def test_the_linear_report_is_the_fit_and_reads_back(example, reports):
     assert stats["residual SD (sigma, ML)"] == res.fit.sigma
     assert stats[f"prevalence of {QUESTION}"] == res.fit.prevalence["exam_cheating"][0]
     assert stats[f"  prevalence of {QUESTION}, SE"] == res.fit.prevalence["exam_cheating"][1]
-    assert linear.coefficient("exam_cheating")["term"] == f"{QUESTION} (true 'yes')"
+    assert linear.coefficient("exam_cheating")["term"] == f"{QUESTION} (true \u2018yes\u2019)"
     assert any(s.startswith(f"Respondents whose true answer to \u201c{QUESTION}\u201d is 'yes' score") and
                "higher on exam_stress" in s for s in linear.sentences)
     assert RegressionReport.from_dict(_strict(linear)) == linear
@@ -146,7 +146,7 @@ def test_correlations_write_to_csv_and_xlsx(reports, tmp_path):
     corr = reports[2]
     written = write_correlation(corr, tmp_path / "cor.csv")
     assert [p.name for p in written] == ["cor.csv", "cor_correlations_apa.csv", "cor_metadata.csv",
-                                         "cor_readme.txt"]
+                                         "cor_readme.txt", "cor_reproduce.py"]
     import csv
 
     with open(tmp_path / "cor.csv", encoding="utf-8-sig", newline="") as fh:
@@ -211,3 +211,17 @@ def test_the_export_and_its_script_refit_each_model(example, reports, tmp_path, 
     bad = next(p for p in written if p.suffix == ".py")
     run = subprocess.run([sys.executable, str(bad), str(example)], capture_output=True, text=True, timeout=600)
     assert run.returncode == 1 and "MISMATCH" in run.stdout
+
+
+def test_the_correlations_script_recomputes_them_from_the_project(example, reports, tmp_path):
+    corr = reports[2]
+    written = write_correlation(corr, tmp_path / "cor.xlsx", example)
+    script = next(p for p in written if p.suffix == ".py")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 set(s) of correlations recomputed from the stored data agree" in run.stdout
+    tampered = CorrelationReport.from_dict({**corr.to_dict(), "se": [[None, 0.5, 0.5], [0.5, None, 0.5],
+                                                                       [0.5, 0.5, None]]})
+    script = next(p for p in write_correlation(tampered, tmp_path / "bad.xlsx", example) if p.suffix == ".py")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1 and "MISMATCH: SE of exam_cheating and exam_stress" in run.stdout

@@ -96,6 +96,22 @@ def _number(x) -> float | None:
     return float(x) if x is not None and math.isfinite(float(x)) else None
 
 
+def numbered(words) -> str:
+    """``1``, ``1 and 2``, ``1, 2 and 3``."""
+    words = list(words)
+    return ", ".join(words[:-1]) + (" and " if len(words) > 1 else "") + (words[-1] if words else "")
+
+
+#: A list of names longer than this goes into a title as its number of variables.
+TITLE_NAMES = 80
+
+
+def short_list(labels) -> str:
+    """``: a, b, c`` when the labels are short enough for a title, else `` (5 variables)``."""
+    text = ", ".join(labels)
+    return f": {text}" if len(text) <= TITLE_NAMES else f" ({len(labels)} variables)"
+
+
 def r_cell(r: float | None) -> str:
     """A correlation as APA writes it: two decimals, no leading zero (``.45``, ``-.12``); "n/a" when undefined."""
     if r is None:
@@ -143,15 +159,16 @@ def report_of(result, spec: CorrelationSpec, labels: dict[str, str] | None = Non
             pairs.append({"variable 1": shown[i], "variable 2": shown[j], "name 1": names[i], "name 2": names[j],
                           "r": r[i][j], "SE (bootstrap)": se[i][j], "p (bootstrap)": p[i][j]})
     kinds = [result.kinds[n] for n in names]
-    rr_names = [s for s, kd in zip(shown, kinds) if kd == "rr item"]
+    rr_numbers = [str(i + 1) for i, kd in enumerate(kinds) if kd == "rr item"]
     seed = 0 if spec.seed is None else spec.seed
     boot = (f"SEs and p-values from {B:,} bootstrap resamples (seed {seed}): p is twice the share of resamples on "
             f"the far side of 0, so below 2/{B:,} it is only known to be small. * p < .05. ** p < .01. "
             f"*** p < .001." if B else "No bootstrap was asked for: no SEs or p-values.")
-    note = (f"Note. N = {result.n_used:,}. Correlations with the randomized-response item(s) "
-            f"{', '.join(rr_names) or '(none)'} are corrected for the randomization (Fox & Tracy, 1984; as RRreg's "
-            f"RRcor): they estimate the correlation with the true answer. {boot}")
-    title = "Correlations corrected for the randomization: " + ", ".join(shown)
+    which = (f"the randomized-response item{'s' * (len(rr_numbers) > 1)} ({numbered(rr_numbers)}) are corrected for "
+             f"the randomization (Fox & Tracy, 1984; as RRreg's RRcor): they estimate the correlation with the true "
+             f"answer" if rr_numbers else "no randomized-response item: these are ordinary Pearson correlations")
+    note = f"Note. N = {result.n_used:,}. Correlations with {which}. {boot}"
+    title = "Correlations corrected for the randomization" + short_list(shown)
     spec = CorrelationSpec(list(names), B, spec.seed, spec.dataset or result.dataset)
     report = CorrelationReport(spec, title, names, shown, kinds, r, se, p, header, cells, pairs,
                                correlation_text(result), note, result.n_used, result.to_dict())
@@ -235,9 +252,11 @@ def correlation_metadata(report: CorrelationReport) -> dict[str, Any]:
     }
 
 
-def write_correlation(report: CorrelationReport, path) -> list:
+def write_correlation(report: CorrelationReport, path, project_file=None) -> list:
     """Write the report to ``path`` (.xlsx: the pairs, the APA matrix and the metadata; .csv: the pairs, with
-    ``<stem>_matrix.csv`` and ``<stem>_metadata.csv`` beside it), atomically. Returns the files written."""
+    ``<stem>_correlations_apa.csv`` and ``<stem>_metadata.csv`` beside it) and ``<stem>_reproduce.py``, which
+    recomputes the correlations from the project file (``project_file``, or the path given to it), atomically.
+    Returns the files written."""
     from pathlib import Path
 
     from dpdesk.project.export.model import ExportError, ResultsBundle
@@ -246,9 +265,10 @@ def write_correlation(report: CorrelationReport, path) -> list:
     path = Path(path)
     if path.suffix.lower() not in (".csv", ".xlsx"):
         raise ExportError(f"Cannot write the correlations to {path.name!r}: choose a name ending in .xlsx or .csv.")
-    bundle = ResultsBundle(tables={}, metadata={}, repro=[], readme=README)
+    bundle = ResultsBundle(tables={}, metadata={}, repro=[], readme=README,
+                           project_file=None if project_file is None else str(project_file))
     add_correlation(bundle, report)
-    return export_results(bundle, path, repro=False)
+    return export_results(bundle, path)
 
 
 README = [
@@ -261,7 +281,8 @@ README = [
     "runs it as a formula.",
     "The Metadata sheet (or the _metadata file) records the variables, the rows used and left out, and the "
     "bootstrap's resamples and seed: dpdesk correlate PROJECT NAME... --bootstrap N --seed S gives the same numbers "
-    "again.",
+    "again, and the file ending in _reproduce.py beside these results recomputes them from the project file and "
+    "checks them (run it with python, the project file's path as its argument).",
 ]
 
 
@@ -271,4 +292,12 @@ def add_correlation(bundle, report: CorrelationReport, index: int | None = None)
     bundle.tables[SHEET + suffix] = correlation_rows(report)
     bundle.tables[f"{SHEET}{suffix} (APA)"] = [dict(zip(report.header, row)) for row in report.cells]
     bundle.metadata["correlations" + suffix] = correlation_metadata(report)
+    bundle.correlations = list(bundle.correlations or []) + [correlation_repro(report)]
     return bundle
+
+
+def correlation_repro(report: CorrelationReport) -> dict[str, Any]:
+    """What the reproducibility script recomputes (``rr_models.correlations``) and the r and SE it must find."""
+    spec = report.spec
+    return {"names": list(report.names), "bootstrap": spec.bootstrap, "seed": spec.seed, "dataset": spec.dataset,
+            "r": report.r, "se": report.se}

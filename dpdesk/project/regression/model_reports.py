@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from dpdesk.project.regression.fit import INTERCEPT, RegressionResult
-from dpdesk.project.regression.text import limit, num, p_cell, pct, quoted, term_label
+from dpdesk.project.regression.text import limit, num, p_cell, quoted, term_label
 
 
 def coefficient_parts(result: RegressionResult, labels, stat: str, likelihood_ratio: bool):
@@ -72,12 +72,14 @@ def multilevel_parts(result: RegressionResult, labels, item: str | None) -> dict
         {"statistic": f"  random intercept SD, {conf}% CI high", "value": sd_hi},
         {"statistic": "average predicted prevalence (over the random intercepts)", "value": f.average_prevalence[0]},
     ]
-    boundary = "" if math.isfinite(sd_se) else (" The random-intercept SD is on the boundary (no variation between "
-                                                 "clusters): it has no SE, and the model reduces to the logistic one.")
+    if math.isfinite(sd_se) and math.isfinite(sd_hi):
+        random = f"SD {num(sd)} on the log-odds scale, {conf}% CI [{num(sd_lo)}, {num(sd_hi)}]"
+    else:
+        random = (f"SD {num(sd)}, on the boundary (no variation between clusters): it has no SE or interval, and "
+                  f"the fixed effects are those of the logistic model")
     note = (f"Note. N = {f.n:,} in {f.n_clusters:,} clusters ({cluster}). Fixed effects: b, log-odds within a "
             f"cluster; OR = exp(b) with its {conf}% Wald interval; z and p: Wald tests; SEs from the {f.se_method}. "
-            f"Random intercept: SD {num(sd)} on the log-odds scale, {conf}% CI [{limit(sd_lo)}, {limit(sd_hi)}]. "
-            f"Marginal log-likelihood by {quadrature(f.nagq)}.{boundary}")
+            f"Random intercept: {random}. Marginal log-likelihood by {quadrature(f.nagq)}.")
     return {"tests": [], "statistics": statistics, "note": note, "title": f"Multilevel logistic regression, {cluster}",
             "curve": {}, "design": ""}
 
@@ -113,7 +115,7 @@ def linear_parts(result, labels, item_labels: dict[str, str], outcome_label: str
 
     def label(code: str) -> str:
         if code in items:
-            return f"{item_labels.get(code) or code} (true 'yes')"
+            return f"{item_labels.get(code) or code} (true \u2018yes\u2019)"
         return term_label(result, code, labels)
 
     header = ["Predictor", "b", "SE", "z", "p", f"{conf}% CI"]
@@ -152,7 +154,9 @@ def linear_parts(result, labels, item_labels: dict[str, str], outcome_label: str
             f"item(s) and the observed covariates, fitted by maximum likelihood with the items' joint distribution "
             f"(as RRreg's RRlin). b: change in {y} per unit; SEs from the inverse observed information; z, p and the "
             f"{conf}% intervals: Wald. Residual SD sigma = {num(f.sigma)} (maximum likelihood).")
-    title = f"Linear regression of {y} on the randomized-response item(s) {', '.join(quoted(item_labels.get(i) or i) for i in result.items)}"
+    shown = [quoted(item_labels.get(i) or i) for i in result.items]
+    title = (f"Linear regression of {y} on the randomized-response item{'s' * (len(shown) > 1)} {', '.join(shown)}"
+             if len(", ".join(shown)) <= 80 else f"Linear regression of {y} on {len(shown)} randomized-response items")
     return {"title": title, "header": header, "cells": cells, "coefficients": rows, "tests": [],
             "statistics": statistics, "forest": [], "curve": {}, "sentences": sentences,
             "text": linear_text(result), "note": note, "item_label": y, "design": "",

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from dpdesk.project.regression.fit import INTERCEPT, RegressionResult, regress
-from dpdesk.project.regression.text import limit, num, p_cell, quoted, report_text, sentences, term_label
+from dpdesk.project.regression.text import p_cell, quoted, report_text, sentences, term_label
 
 #: ``Project.analyses()`` options of a saved regression carry this ``analysis`` value.
 ANALYSIS = "regression"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 
 from dpdesk.project.number_style import NumberStyle
-from dpdesk.project.regression.correlation_report import latest_correlations, r_cell
+from dpdesk.project.regression.correlation_report import latest_correlations, r_cell, short_list
 from dpdesk.project.regression.model_reports import quadrature, random_effect
 from dpdesk.project.regression.text import quoted
 from dpdesk.project.report.model import Cell, Column, Row, Section, Table
@@ -83,7 +83,7 @@ def linear_tables(report, i: int) -> list[Table]:
     for s in report.statistics:
         if s["statistic"].startswith("prevalence of "):
             name = s["statistic"][len("prevalence of "):]
-            extra.append(Row([Cell(f"Prevalence of {name}"), _value(s["value"], est),
+            extra.append(Row([Cell(f"Prevalence: {quoted(name)}"), _value(s["value"], est),
                               _value(stats.get(f"  prevalence of {name}, SE"), est)]))
     other = Table(f"regression-linear-parts:{i}", f"Residual SD and prevalence in the regression of "
                   f"{quoted(report.outcome)}", [Column("Parameter", numeric=False), Column("Estimate"),
@@ -98,21 +98,22 @@ def linear_tables(report, i: int) -> list[Table]:
 
 def correlation_tables(report, i: int) -> list[Table]:
     """The APA matrix (lower triangle, stars) and one row per pair with r, bootstrap SE and p."""
-    k = len(report.names)
     columns = [Column("Variable", numeric=False)] + [Column(h) for h in report.header[1:]]
     rows = []
     for a, cells in enumerate(report.cells):
         rows.append(Row([Cell(cells[0])] + [Cell(text, report.r[a][b] if b < a else None)
                                             for b, text in enumerate(cells[1:])]))
     matrix = Table(f"correlations:{i}", report.title, columns, rows, notes=[_note(report.note)])
-    pair_rows = [Row([Cell(f"{p['variable 1']} – {p['variable 2']}"), _value(p["r"], r_cell),
+    number = {name: k + 1 for k, name in enumerate(report.names)}
+    pair_rows = [Row([Cell(f"{number[p['name 1']]}–{number[p['name 2']]}"), _value(p["r"], r_cell),
                       _value(p["SE (bootstrap)"], NumberStyle.estimate),
                       _value(p["p (bootstrap)"], NumberStyle.p)]) for p in report.pairs]
-    pairs = Table(f"correlation-pairs:{i}", f"Corrected correlations with bootstrap SEs ({k} variables)",
+    pairs = Table(f"correlation-pairs:{i}", "Corrected correlations with their bootstrap SEs and p-values",
                   [Column("Pair", numeric=False), Column("r", italic=True), Column("SE", italic=True),
                    Column("p", italic=True)], pair_rows,
-                  notes=[f"SE and p from {report.spec.bootstrap:,} bootstrap resamples of the respondents."
-                         if report.spec.bootstrap else "No bootstrap: no SEs or p-values."])
+                  notes=["Variables numbered as in the correlation matrix above. " +
+                         (f"SE and p from {report.spec.bootstrap:,} bootstrap resamples of the respondents."
+                          if report.spec.bootstrap else "No bootstrap: no SEs or p-values.")])
     return [matrix, pairs]
 
 
@@ -120,11 +121,11 @@ def correlation_sections(project) -> list[Section]:
     """One section per saved set of corrected correlations (the latest of each)."""
     out = []
     for i, report in enumerate(latest_correlations(project), 1):
-        rr = [lab for lab, kind in zip(report.labels, report.kinds) if kind == "rr item"]
-        lead = (f"Correlations of {_and(report.labels)} on {report.n:,} respondents"
-                + (f"; those with the randomized-response item{'s' * (len(rr) > 1)} {_and(rr)} are corrected for "
+        rr = [str(k + 1) for k, kind in enumerate(report.kinds) if kind == "rr item"]
+        lead = (f"Correlations of {len(report.labels)} variables on {report.n:,} respondents"
+                + (f"; those with the randomized-response item{'s' * (len(rr) > 1)} ({_and(rr)}) are corrected for "
                    f"the randomization." if rr else "."))
-        out.append(Section(f"correlations:{i}", f"Correlations: {', '.join(report.labels)}",
+        out.append(Section(f"correlations:{i}", "Correlations" + short_list(report.labels),
                            [html.escape(lead, quote=False)], correlation_tables(report, i)))
     return out
 
