@@ -5,7 +5,8 @@ corrects them, and numeric columns), choose the bootstrap resamples and the seed
 *Compute*: ``project.regression.correlation_report`` runs in a worker with progress and Cancel,
 and the table (APA: correlations with stars, bootstrap SEs) is saved with the project so it
 reaches the report. *Copy table* puts it on the clipboard as tab-separated text (with an HTML
-copy) that pastes into Excel and Word; *Export…* writes it as .csv or .xlsx.
+copy) that pastes into Excel and Word; *Export…* writes it as .csv or .xlsx, with a script that recomputes
+it from the project file and checks it.
 """
 
 from __future__ import annotations
@@ -50,12 +51,13 @@ def correlation_job(job, project, spec):
         return correlation_report(own, spec, progress=job.progress)
 
 
-def write_job(job, report, path: str):
-    """Worker: the table as .csv or .xlsx (``write_correlation``)."""
+def write_job(job, report, path: str, project_file: str | None):
+    """Worker: the table as .csv or .xlsx with the script that recomputes it from ``project_file``
+    (``write_correlation``)."""
     from dpdesk.project.regression.correlation_report import write_correlation
 
     job.progress(0.1, "Writing…")
-    return [Path(p) for p in write_correlation(report, path)] or [Path(path)]
+    return [Path(p) for p in write_correlation(report, path, project_file=project_file)] or [Path(path)]
 
 
 class CorrelationPanel(QWidget):
@@ -330,7 +332,8 @@ class CorrelationPanel(QWidget):
     def export(self, path):
         """Write the shown table to ``path`` (.xlsx or .csv) in the worker; returns the job."""
         self._set_state(f"Writing {Path(path).name}…")
-        return self.writer.start(write_job, self.current, str(path))
+        project = self.view.project
+        return self.writer.start(write_job, self.current, str(path), str(project.path) if project is not None else None)
 
     def _on_written(self, paths) -> None:
         self.written = list(paths)

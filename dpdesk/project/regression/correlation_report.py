@@ -280,8 +280,8 @@ README = [
     "Text that begins with =, +, - or @ is written with a leading apostrophe (') so that a spreadsheet program never "
     "runs it as a formula.",
     "The Metadata sheet (or the _metadata file) records the variables, the rows used and left out, and the "
-    "bootstrap's resamples and seed: dpdesk correlate PROJECT NAME... --bootstrap N --seed S gives the same numbers "
-    "again, and the file ending in _reproduce.py beside these results recomputes them from the project file and "
+    "bootstrap's resamples and seed: the same variables, resamples and seed give the same numbers again (in the "
+    "app's Regression view, Correlations tab, or with dpdesk correlate), and the file ending in _reproduce.py beside these results recomputes them from the project file and "
     "checks them (run it with python, the project file's path as its argument).",
 ]
 
