@@ -38,7 +38,8 @@ TASK_TIPS = {
     "Design": "The sensitive questions and how respondents answer them",
     "Data": "Import the survey answers",
     "Results": "Estimates with confidence intervals",
-    "Regression": "Who is more likely to have the sensitive attribute: logistic regression on the data's columns",
+    "Regression": "Who is more likely to have the sensitive attribute: logistic, linear and multilevel regressions "
+                  "with RR items, and their correlations",
     "Tabulate": "Private tables of the other variables",
     "Export": "Save results as a workbook, CSV or a script",
     "Share": "Check how identifiable the data is and export a safer extract",
