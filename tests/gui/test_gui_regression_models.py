@@ -54,6 +54,12 @@ def _use(qtbot, form, column) -> None:
     assert cell.checkState() == Qt.CheckState.Checked
 
 
+def _correlations_tab(qtbot, view) -> None:
+    bar = view.tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    assert view.tabs.currentWidget() is view.correlations
+
+
 def _fit(view, qtbot):
     with qtbot.waitSignal(view.fitted, timeout=120_000, check_params_cb=lambda r: r is not None):
         qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
@@ -186,7 +192,7 @@ def test_bad_choices_get_words_never_a_fit(window, qtbot, tmp_path):
     assert "no numeric column to explain" in view.state.text() and not view.jobs.running
     # Correlations: nothing ticked is not enough to compute
     panel = view.correlations
-    view.tabs.setCurrentIndex(1)
+    _correlations_tab(qtbot, view)
     qtbot.mouseClick(panel.compute_button, Qt.MouseButton.LeftButton)
     assert "at least two variables" in panel.state.text() and not panel.jobs.running
     assert window.project.analyses() == []
@@ -202,8 +208,7 @@ def test_correlations_computed_copied_exported_saved_and_shown_again(window, qtb
     from dpdesk.project.regression.correlation_report import saved_correlations
 
     view = _open(window, qtbot, example)
-    bar = view.tabs.tabBar()
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    _correlations_tab(qtbot, view)
     panel = view.correlations
     assert view.tabs.currentWidget() is panel and panel.isVisible()
     keys = [panel.variables.item(i).data(Qt.ItemDataRole.UserRole) for i in range(panel.variables.count())]
@@ -286,7 +291,7 @@ def test_correlations_with_too_few_rows_say_so(window, qtbot, tmp_path):
     path = _project(tmp_path, frame, [("q", forced, dict(column="answer", codes={"yes": ["yes"], "no": ["no"]}))])
     view = _open(window, qtbot, path)
     panel = view.correlations
-    view.tabs.setCurrentIndex(1)
+    _correlations_tab(qtbot, view)
     for key in ("q", "score"):
         _tick_in_list(qtbot, panel.variables, key)
     with qtbot.waitSignal(panel.jobs.failed, timeout=60_000):
@@ -299,8 +304,7 @@ def test_correlations_with_too_few_rows_say_so(window, qtbot, tmp_path):
 def test_cancel_stops_the_bootstrap_and_saves_nothing(window, qtbot, example):
     view = _open(window, qtbot, example)
     panel = view.correlations
-    bar = view.tabs.tabBar()
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    _correlations_tab(qtbot, view)
     for key in ("exam_cheating", "drug_use", "age"):
         _tick_in_list(qtbot, panel.variables, key)
     qtbot.keyClick(panel.bootstrap, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
