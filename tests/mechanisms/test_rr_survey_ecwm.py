@@ -93,3 +93,16 @@ def test_a_population_size_and_an_empty_version_are_refused(data):
         rr.survey_estimate(d, z, groups=g, weights=data["w"], population=50_000)
     with pytest.raises(EstimationError, match="Version 2 .* has no respondents"):
         rr.survey_estimate(d, z, groups=np.ones_like(g), weights=data["w"])
+
+
+def test_each_version_is_a_crosswise_domain_with_its_own_interval(data):
+    """A version's estimate, SE and interval are those of a crosswise design with p_g on the version's domain."""
+    d = rr.design("ecwm", p=0.25)
+    z, g = data["z_ecwm"].astype(int), data["g"].astype(int)
+    est = rr.survey_estimate(d, z, groups=g, **_args(data, "full"))
+    for k, p in ((1, 0.25), (2, 0.75)):
+        alone = rr.survey_estimate(rr.design("crosswise", p=p), z, used=g == k, **_args(data, "full"))
+        value, se, ci, n = est.adherence.versions[k - 1]
+        assert (value, se) == pytest.approx((alone.prevalence, alone.se), rel=1e-12)
+        assert ci == pytest.approx(alone.ci, rel=1e-12)
+        assert n == int(np.sum(g == k))

@@ -16,7 +16,8 @@ two random groups with complementary versions of question B (prevalence ``p_1 = 
 * Each version's prevalence: ``pi_g = (lambda_g - (1 - p_g)) / (2 p_g - 1)`` from the Hajek mean
   ``lambda_g`` of "same" answers in the domain of group g (weights 0 outside it, all PSUs kept),
   linearized as ``svyby(~same, ~g, svymean, covmat = TRUE)``; the two share PSUs, so they covary.
-  ``extra["pi_group<g>"]``: ``(estimate kept in [0, 1], linearized SE)``.
+  ``extra["pi_group<g>"]``: ``(estimate kept in [0, 1], linearized SE)``; the test's ``versions`` add
+  each version's interval, that of a crosswise design with ``p_g`` on its domain (``survey.fit``).
 * The non-adherence test (:class:`AdherenceTest`): the design-based Wald test of ``pi_1 = pi_2``,
   ``X^2 = (pi_1 - pi_2)^2 / (v_1 + v_2 - 2 c_12)`` with the linearized covariance of the
   unconstrained version estimates, referred to ``F(1, df)`` on the design degrees of freedom
@@ -35,11 +36,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import fdtrc
 
-from dpdesk.mechanisms.rr.design import Design
+from dpdesk.mechanisms.rr.design import Design, ecwm_version
 from dpdesk.mechanisms.rr.estimate import one_parameter_interval
 from dpdesk.mechanisms.rr.likelihood import OneParameter
 from dpdesk.mechanisms.rr.linearization import SampleDesign
-from dpdesk.mechanisms.rr.survey.fit import _sandwich, effective, kg_factor, srs_variance, t_interval
+from dpdesk.mechanisms.rr.survey.fit import _sandwich, effective, kg_factor, one_group_binary, srs_variance, t_interval
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class AdherenceTest:
     p_value: float
     difference: float
     se: float
+    versions: tuple = ()  # per version: (estimate in [0, 1], linearized SE, (CI low, CI high), respondents)
 
     def to_dict(self) -> dict:
         def plain(x):
@@ -59,22 +61,21 @@ class AdherenceTest:
 
         return {"statistic": "F", "f": plain(self.f), "df_num": self.df_num, "df_den": self.df_den,
                 "p_value": plain(self.p_value), "difference": plain(self.difference), "se": plain(self.se),
+                "versions": [{"version": k, "estimate": plain(e), "se": plain(se), "ci": [plain(lo), plain(hi)], "n": n}
+                             for k, (e, se, (lo, hi), n) in enumerate(self.versions, start=1)],
                 "method": "design-based Wald test of equal prevalence in the two versions"}
 
 
-def _versions(d: Design, z, g, wd, sample: SampleDesign):
-    """(unconstrained pi_1, pi_2; their 2 x 2 linearized covariance)."""
-    p = float(d.params["p"])
-    pg = np.array([p, 1 - p])
-    raw, cols = np.zeros(2), []
+def _versions(d: Design, z, g, wd, sample: SampleDesign, conf: float, ci: str):
+    """Each version as a one-group crosswise design on its domain (``survey.fit.one_group_binary``).
+
+    Returns (the two versions' parts, the 2 x 2 linearized covariance of their unconstrained estimates).
+    """
+    parts = []
     for k in (1, 2):
-        wk = np.where(g == k, wd, 0.0)
-        Wk = float(wk.sum())
-        lam = float(wk @ z) / Wk
-        b = 2 * pg[k - 1] - 1
-        raw[k - 1] = (lam - (1 - pg[k - 1])) / b
-        cols.append(wk * (z - lam) / (Wk * b))
-    return raw, sample.variance(np.column_stack(cols))
+        version = ecwm_version(d, k)
+        parts.append(one_group_binary(version, version.matrix, z, np.where(g == k, wd, 0.0), sample, None, conf, ci))
+    return parts, sample.variance(np.column_stack([p["influence"][:, 0] for p in parts]))
 
 
 def fit(d: Design, z, g, wd, sample: SampleDesign, population, conf: float, ci: str) -> dict:
@@ -108,14 +109,16 @@ def fit(d: Design, z, g, wd, sample: SampleDesign, population, conf: float, ci: 
     else:
         scale = float(n_eff[0]) * kg_factor(n, df, conf) / n
         interval = one_parameter_interval(model, [c * scale for c in counts], pi, conf)
-    raw, vcov = _versions(d, z, g, wd, sample)
-    extra = {f"pi_group{k}": (min(1.0, max(0.0, float(raw[k - 1]))), math.sqrt(max(vcov[k - 1, k - 1], 0.0)))
-             for k in (1, 2)}
-    diff = float(raw[0] - raw[1])
+    versions, vcov = _versions(d, z, g, wd, sample, conf, ci)
+    extra = {f"pi_group{k}": (float(v["prevalence"]), float(v["se"])) for k, v in enumerate(versions, start=1)}
+    diff = float(versions[0]["unconstrained"] - versions[1]["unconstrained"])
     var = float(vcov[0, 0] + vcov[1, 1] - 2 * vcov[0, 1])
     f = diff ** 2 / var if var > 0 else (0.0 if diff == 0 else math.inf)
     test = AdherenceTest(f, 1, int(sample.df), float(fdtrc(1, max(sample.df, 1), f)) if math.isfinite(f) else 0.0,
-                         diff, math.sqrt(max(var, 0.0)))
+                         diff, math.sqrt(max(var, 0.0)),
+                         tuple((float(v["prevalence"]), float(v["se"]), tuple(float(x) for x in v["ci"]),
+                                int((np.where(g == k, wd, 0.0) > 0).sum()))
+                               for k, v in enumerate(versions, start=1)))
     return dict(prevalence=float(pi), unconstrained=float(pi), se=se, ci=interval, deff=float(deff[0]),
                 n_effective=float(n_eff[0]), influence=u, extra=extra, df_effective=df, adherence=test,
                 method="weighted pseudo-maximum likelihood over both versions (sandwich standard errors)"
