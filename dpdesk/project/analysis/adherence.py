@@ -117,7 +117,8 @@ class Adherence:
                     "test": self.statistic_text().rsplit(", p", 1)[0], "p-value": _f(self.p_value)})
         if keys:
             out = [{"name": self.key, **row} for row in out]
-            out[-1].update(statistic=self.statistic, value=_f(self.value), df=list(self.df), rejects=self.rejects,
+            out[-1].update(statistic=self.statistic, value=_f(self.value), df=self.df[0],
+                           df_denominator=self.df[1] if self.design_based else None, rejects=self.rejects,
                            sentence=self.sentence())
         return out
 

@@ -404,9 +404,9 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     from dpdesk.project.study.design_text import design_in_words
 
     tables: dict[str, Any] = {"Estimates": estimate_rows(results)}
-    tests = adherence.adherence_tests(results)
-    if tests:  # the extended crosswise model: both versions and the non-adherence test
-        tables[adherence.TABLE] = [row for a in tests for row in a.rows()]
+    ecwm = adherence.adherence_tests(results)
+    if ecwm:  # the extended crosswise model: both versions and the non-adherence test
+        tables[adherence.TABLE] = [row for a in ecwm for row in a.rows()]
     by = next((r.by for r in results if r.by), None)
     by_label = next((r.by_label for r in results if r.by), None)
     if by:
@@ -438,8 +438,8 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         "confidence": confidence,
         "subgroups by": by and (by_label if by_label == by else f"{by_label} (column {by})"),
     })
-    if tests:
-        metadata["non-adherence test (ECWM)"] = {a.item: f"{a.statistic_text()}: {a.method_text()}" for a in tests}
+    if ecwm:
+        metadata["non-adherence test (ECWM)"] = {a.item: f"{a.statistic_text()}: {a.method_text()}" for a in ecwm}
     if any(getattr(r, "survey", None) is not None for r in results):  # the design-based interval, not the SRS one
         from dpdesk.mechanisms.rr.survey.estimate import SURVEY_CI as DESIGN_CI
         from dpdesk.project.analysis.survey import survey_ci
