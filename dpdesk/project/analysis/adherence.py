@@ -140,8 +140,21 @@ def _f(x) -> float | None:
 
 def adherence(result) -> Adherence | None:
     """The test and the versions of an item result (``analysis.ItemResult``), or None when it is no
-    ECWM item or has no estimate."""
+    ECWM item or has no estimate. Kept with the result, so that a bootstrap interval of each version is
+    computed once (in the worker that built the results) and read again by the views."""
     e = getattr(result, "estimate", None)
+    cached = getattr(result, "_adherence", None)
+    if cached is not None and cached[0] is e:
+        return cached[1]
+    out = _adherence(result, e)
+    try:
+        result._adherence = (e, out)
+    except AttributeError:  # a frozen or slotted stand-in: computed each time
+        pass
+    return out
+
+
+def _adherence(result, e) -> Adherence | None:
     d = getattr(result, "design", None)
     if e is None or d is None or d.name != "ecwm":
         return None
