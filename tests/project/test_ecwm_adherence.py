@@ -82,3 +82,58 @@ def test_the_command_line_shows_the_test_and_both_versions(projects, capsys):
     assert all(np.isfinite(r["CI low"]) for r in data[TABLE][:2])
     code, out, _ = run(capsys, "estimate", projects[(0.0, True)], "--no-design")
     assert "G² = " in out  # without the design: the likelihood-ratio test
+
+
+def test_the_document_has_the_versions_the_test_and_the_warning(projects):
+    from dpdesk.project.report.document import build_document
+
+    with Project.open(projects[(0.15, False)]) as project:
+        results = analyze(project)
+        doc = build_document(project, results)
+    section = doc.section("ecwm")
+    assert section.title == "Non-adherence (extended crosswise model)"
+    assert section.paragraphs[0].startswith("<b>Warning.</b> ") and "The two versions disagree" in section.paragraphs[0]
+    table = doc.table("ecwm")
+    assert [row.cells[0].text for row in table.rows] == [results[0].label, "Version 1 (B: 25%)", "Version 2 (B: 75%)"]
+    assert table.rows[0].cells[5].text.startswith("G²(1) = ")
+    a = adherence(results[0])
+    assert table.rows[1].cells[2].value == pytest.approx(a.versions[0].estimate)
+    assert table.rows[2].cells[4].value == pytest.approx(a.versions[1].ci)
+    # the estimates table names no bare pi_group rows
+    assert [row.cells[0].text for row in doc.table("estimates").rows] == [results[0].label]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_methods_text_cites_the_design_says_the_test_and_what_it_assumes(projects, weighted):
+    from dpdesk.project.report.methods import methods
+
+    with Project.open(projects[(0.0, weighted)]) as project:
+        m = methods(project, analyze(project))
+    text = m.text()
+    assert "extended crosswise model (Heck, Hoffmann & Moshagen, 2018), an extension of the crosswise model " \
+           "(Yu, Tian & Tang, 2008)" in text
+    assert "versions were assigned at random" in text
+    assert "prevalence of question B is known and independent of the sensitive attribute" in text
+    assert ("design-based Wald test" in text and "(Lumley, 2010; Korn & Graubard, 1990)" in text
+            and "Test results: cheat, F(1, " in text) if weighted else \
+           ("likelihood-ratio test" in text and "Test results: cheat, G² = " in text)
+    refs = "\n".join(m.references)
+    assert "Heck, D. W., Hoffmann, A., & Moshagen, M. (2018). Detecting nonadherence without loss in efficiency" in refs
+    assert "Yu, J.-W., Tian, G.-L., & Tang, M.-L. (2008)" in refs
+
+
+def test_the_workbook_has_a_non_adherence_sheet(projects, tmp_path):
+    import openpyxl
+
+    from dpdesk.project import export_results
+
+    _, bundle = _result(projects[(0.15, True)])
+    out = tmp_path / "r.xlsx"
+    export_results(bundle, out)
+    wb = openpyxl.load_workbook(out, read_only=True)
+    name = next(s for s in wb.sheetnames if s.startswith("Non-adherence"))
+    rows = list(wb[name].iter_rows(values_only=True))
+    header = list(rows[0])
+    assert header[:3] == ["item", "part", "n"] and "p-value" in header
+    assert rows[3][header.index("part")] == "non-adherence test"
+    assert rows[3][header.index("test")].startswith("F(1, ")
