@@ -137,3 +137,5 @@ def test_the_workbook_has_a_non_adherence_sheet(projects, tmp_path):
     assert header[:3] == ["item", "part", "n"] and "p-value" in header
     assert rows[3][header.index("part")] == "non-adherence test"
     assert rows[3][header.index("test")].startswith("F(1, ")
+    readme = " ".join(str(c) for row in wb["Readme"].iter_rows(values_only=True) for c in row if c)
+    assert "part (the Non-adherence (ECWM) sheet): version 1 or 2 of an extended crosswise item" in readme
