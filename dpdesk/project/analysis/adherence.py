@@ -76,6 +76,9 @@ class Adherence:
 
     def sentence(self) -> str:
         """The test in words: the versions agree, or (a rejection at 5%) they disagree and what that means."""
+        if not (math.isfinite(self.value) and math.isfinite(self.p_value)):
+            return ("The two versions could not be compared (the non-adherence test has no value: too few "
+                    "answers in a version, or answers all alike).")
         if self.rejects:
             return (f"The two versions disagree ({self.statistic_text()}): some respondents may not follow the "
                     f"instructions, and the prevalence assumes that they all do ({CITATION}). Report both "
