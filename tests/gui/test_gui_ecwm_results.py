@@ -7,6 +7,7 @@ import pytest
 
 from tests.gui.test_gui_mappings_per_dataset import choose, go_to
 from tests.helpers.ecwm import ecwm_frame, ecwm_project
+from tests.helpers.gui import shot
 
 
 def _open(window, qtbot, path):
@@ -45,3 +46,17 @@ def test_agreeing_versions_read_as_adherence_without_a_warning(window, qtbot, tm
         choose(qtbot, rv.ci, "wald")
     (r,) = got.args[0].results
     assert r.estimate.ci_method.startswith("Wald") and not rv.adherence_warning.isVisible()
+
+
+def test_the_guides_example_when_the_versions_disagree(window, qtbot, tmp_path):
+    """docs/guide/ecwm.md's worked example (15% answer "different" whatever the truth): its screenshot."""
+    path = ecwm_project(tmp_path / "nonadherent.dpdesk", ecwm_frame(n=800, seed=3, non_adherent=0.15),
+                        label="Exam cheating")
+    window.resize(1200, 900)
+    rv, _rs = _open(window, qtbot, path)
+    bar = rv.adherence_warning.text.text()
+    assert "<b>Exam cheating</b>: The two versions disagree (G² = 13.52, df = 1, p &lt; .001)" in bar
+    rv.scroll_to("Non-adherence (extended crosswise model)")
+    shown = rv.document_view.toPlainText()
+    assert "44.0" in shown and "18.5" in shown  # the versions, as the guide quotes them
+    shot(window, "results_ecwm")

@@ -30,8 +30,9 @@ def ecwm_frame(n: int = 600, *, prevalence: float = 0.3, non_adherent: float = 0
                          "w": np.round(rng.uniform(1, 3, n), 2)})
 
 
-def ecwm_project(path, frame, *, weighted: bool = False, name: str = "cheat"):
-    """A project at ``path`` with ``frame`` imported and one ECWM item mapped (weights and strata if asked)."""
+def ecwm_project(path, frame, *, weighted: bool = False, name: str = "cheat", label: str | None = None):
+    """A project at ``path`` with ``frame`` imported and one ECWM item mapped (weights and strata if asked;
+    ``label``: the item's short label, as the guide's ``--label``)."""
     from dpdesk.project.file.store import Project
     from dpdesk.project.reading.importing import import_file
     from dpdesk.project.study.survey_design import SurveyDesign, set_survey_design
@@ -43,6 +44,8 @@ def ecwm_project(path, frame, *, weighted: bool = False, name: str = "cheat"):
         project.add_item(name, rr.design("ecwm", p=P_B), question="Have you cheated in an exam?",
                          column="answer", codes={"no": ["different"], "yes": ["same"]},
                          group_column="version", group_codes={"1": [1], "2": [2]})
+        if label:
+            project.set_item_label(name, label)
         if weighted:
             set_survey_design(project, SurveyDesign(weights="w", strata="region"))
     return path
