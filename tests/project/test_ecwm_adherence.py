@@ -96,6 +96,8 @@ def test_the_document_has_the_versions_the_test_and_the_warning(projects):
     table = doc.table("ecwm")
     assert [row.cells[0].text for row in table.rows] == [results[0].label, "Version 1 (B: 25%)", "Version 2 (B: 75%)"]
     assert table.rows[0].cells[5].text.startswith("G²(1) = ")
+    assert table.rows[0].cells[5].value == pytest.approx(results[0].estimate.fit.g2)
+    assert table.columns[5].numeric  # a statistic is kept whole, never wrapped
     a = adherence(results[0])
     assert table.rows[1].cells[2].value == pytest.approx(a.versions[0].estimate)
     assert table.rows[2].cells[4].value == pytest.approx(a.versions[1].ci)

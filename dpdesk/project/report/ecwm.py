@@ -29,6 +29,7 @@ def _share(style: NumberStyle, x) -> Cell:
 
 
 def _test_cell(a: Adherence) -> Cell:
+    """``G²(1) = 2.97`` or ``F(1, 597) = 8.26``, in a column kept whole (a statistic is never wrapped)."""
     df = ", ".join(str(d) for d in a.df)
     return Cell(f"{a.statistic}({df}) = {NumberStyle.number(a.value)}", float(a.value))
 
@@ -43,7 +44,7 @@ def adherence_table(tests: list[Adherence], style: NumberStyle, confidence: floa
     conf = f"{100 * confidence:g}%"
     cols = [Column("Item", numeric=False), Column("n", italic=True), Column("Estimate", suffix=style.unit_label),
             Column("SE", italic=True, suffix=style.unit_label), Column(f"{conf} CI"),
-            Column("Test", numeric=False), Column("p", italic=True)]
+            Column("Test"), Column("p", italic=True)]
     rows = []
     for a in tests:
         rows.append(Row([Cell(a.item), Cell(""), Cell(""), Cell(""), Cell(""), _test_cell(a),
