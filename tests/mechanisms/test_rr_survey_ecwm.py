@@ -106,3 +106,19 @@ def test_each_version_is_a_crosswise_domain_with_its_own_interval(data):
         assert (value, se) == pytest.approx((alone.prevalence, alone.se), rel=1e-12)
         assert ci == pytest.approx(alone.ci, rel=1e-12)
         assert n == int(np.sum(g == k))
+
+
+def test_the_t_interval_and_answers_left_out(data):
+    """ci="t": estimate +- t_df SE, cut to [0, 1]; rows left out with ``used`` keep their PSU (a domain)."""
+    from scipy.special import stdtrit
+
+    d = rr.design("ecwm", p=0.25)
+    z, g = data["z_ecwm"].astype(int), data["g"].astype(int)
+    est = rr.survey_estimate(d, z, groups=g, ci="t", **_args(data, "full"))
+    t = stdtrit(est.df_effective, 0.975)
+    assert est.ci == pytest.approx((est.prevalence - t * est.se, est.prevalence + t * est.se), rel=1e-9)
+    used = np.arange(len(z)) % 7 != 0
+    part = rr.survey_estimate(d, z, groups=g, used=used, **_args(data, "full"))
+    alone = rr.survey_estimate(d, z[used], groups=g[used], weights=data["w"][used])
+    assert part.n == int(used.sum()) and part.prevalence == pytest.approx(alone.prevalence, rel=1e-9)
+    assert part.adherence.df_den == est.adherence.df_den  # the design keeps every PSU
