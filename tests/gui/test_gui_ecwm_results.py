@@ -30,7 +30,8 @@ def test_a_rejected_test_shows_a_warning_and_both_versions(window, qtbot, tmp_pa
     assert ("F(1, " if weighted else "G² = ") in bar
     shown = rv.document_view.toPlainText()
     assert "Non-adherence (extended crosswise model)" in shown
-    assert "Version 1 (B: 25%)" in shown and "Version 2 (B: 75%)" in shown
+    assert "Prevalence in each version of question B and the non-adherence test" in shown
+    assert "version 1 25%, version 2 75%" in shown
     assert "Warning." in shown and "may not follow the instructions" in shown
     assert "pi_group" not in shown  # the versions are named, never by their keys
 

@@ -50,13 +50,16 @@ def adherence_table(tests: list[Adherence], style: NumberStyle, confidence: floa
         rows.append(Row([Cell(a.item), Cell(""), Cell(""), Cell(""), Cell(""), _test_cell(a),
                          Cell(NumberStyle.p(a.p_value), float(a.p_value))], heading=True))
         for v in a.versions:
-            rows.append(Row([Cell(f"Version {v.version} (B: {100 * v.b_share:g}%)"),
+            rows.append(Row([Cell(f"Version {v.version}"),
                              Cell(NumberStyle.count(v.n), v.n), _share(style, v.estimate), _share(style, v.se),
                              Cell(style.interval(*v.ci), v.ci), Cell(""), Cell("")], indent=1))
+    shares = "; ".join(dict.fromkeys(
+        f"{_e(a.item)}: version 1 {100 * a.versions[0].b_share:g}%, version 2 {100 * a.versions[1].b_share:g}%"
+        for a in tests))
     notes = ["<i>Note.</i> Extended crosswise model (Heck, Hoffmann &amp; Moshagen, 2018): each version is the "
-             "crosswise question with its own question B, whose 'yes' share (B) is known; Estimate: the "
-             "prevalence the respondents of that version give. Test: whether both versions give the same "
-             "prevalence, as they do when every respondent follows the instructions."]
+             "crosswise question with its own question B, whose share of 'yes' is known (" + shares + "); "
+             "Estimate: the prevalence the respondents of that version give. Test: whether both versions give the "
+             "same prevalence, as they do when every respondent follows the instructions."]
     methods = dict.fromkeys(a.method_text() for a in tests)
     notes += [f"{_e(m[0].upper() + m[1:])}." for m in methods]
     return Table("ecwm", "Prevalence in each version of question B and the non-adherence test", cols, rows, notes)
