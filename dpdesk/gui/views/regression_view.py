@@ -55,7 +55,7 @@ def columns_job(job, project):
         binary = []
         for it in items:
             d = rr.Design.from_dict(it.design_record)
-            if d.is_binary and it.column:
+            if d.is_binary and it.column and it.codes:  # mapped: its answers have codes
                 shown = item_label(it, short)  # "exam_cheating — Exam cheating"
                 label = f"{it.name}{DASH}{shown}" if shown != it.name else it.name
                 binary.append((it.name, label, d.groups == 1 and d.model == "prevalence" and len(d.responses) == 2))
