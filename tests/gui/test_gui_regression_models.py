@@ -349,3 +349,40 @@ def test_models_that_cannot_be_fitted_show_words_not_a_traceback(window, qtbot, 
     assert "at least 2 clusters" in view.output.message.text() and not view.output.body.isVisible()
     assert view.current is None and not view.export_button.isEnabled() and window.project.analyses() == []
     _idle(view)
+
+
+def test_a_weighted_dataset_says_how_to_fit_the_models_that_cannot_use_weights(window, qtbot, tmp_path):
+    """Linear and multilevel models assume a simple random sample: with a survey design the app says which of its
+    own controls gets there (it said "fit it without the survey design", which the view has no control for)."""
+    import numpy as np
+    import pandas as pd
+
+    from dpdesk.mechanisms import rr
+    from dpdesk.project.file.store import Project
+    from dpdesk.project.study.survey_design import SurveyDesign, set_survey_design
+
+    rng = np.random.default_rng(2)
+    n = 120
+    frame = pd.DataFrame({"answer": rng.choice(["yes", "no"], n), "school": rng.choice(["A", "B", "C"], n),
+                          "x": rng.normal(size=n).round(3), "score": rng.normal(size=n).round(3),
+                          "w": rng.uniform(0.5, 2, n).round(3)})
+    forced = rr.design("forced", p_truth=0.8, p_yes=0.1, p_no=0.1)
+    path = _project(tmp_path, frame, [("q", forced, dict(column="answer", codes={"yes": ["yes"], "no": ["no"]}))])
+    with Project.open(path) as p:
+        set_survey_design(p, SurveyDesign(weights="w"))
+    view = _open(window, qtbot, path)
+    f = view.form
+    _pick(qtbot, f.model, "linear")
+    _pick(qtbot, f.numeric_outcome, "score")
+    _tick_in_list(qtbot, f.rr_items, "q")
+    with qtbot.waitSignal(view.jobs.failed, timeout=60_000):
+        qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
+    assert "remove the dataset's survey design in Data (Remove design)" in view.output.message.text()
+    _pick(qtbot, f.model, "multilevel")
+    _pick(qtbot, f.cluster, "school")
+    _use(qtbot, f, "x")
+    with qtbot.waitSignal(view.jobs.failed, timeout=60_000):
+        qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
+    text = view.output.message.text()
+    assert "without clusters" in text and "Remove design" in text and "--" not in text
+    _idle(view)

@@ -99,7 +99,8 @@ def linear_regression(project, outcome: str, items, predictors=(), *, reference=
     if sample_design(project, dataset, survey) is not None:
         head = "A linear model with RR predictors cannot use the dataset's survey design (weights, strata, PSUs)"
         raise in_app(DataError(f"{head}; fit it as a simple random sample with --no-design."),
-                     f"{head}; fit it without the survey design.")
+                     f"{head}. To fit it as a simple random sample, remove the dataset's survey design in Data "
+                     f"(Remove design).")
     table = stored_table(project, dataset)
     y, no_y = numeric_column(table, outcome, "the outcome of a linear regression")
     specs, excluded, bad = {}, {}, np.zeros(len(y), bool)
