@@ -386,3 +386,36 @@ def test_a_weighted_dataset_says_how_to_fit_the_models_that_cannot_use_weights(w
     text = view.output.message.text()
     assert "without clusters" in text and "Remove design" in text and "--" not in text
     _idle(view)
+
+
+def test_cancel_stops_a_multilevel_fit_and_saves_nothing(window, qtbot, example, monkeypatch):
+    from dpdesk.gui.shell.worker import Cancelled
+    from dpdesk.gui.views import regression_view
+
+    stopped = []
+    fit_job = regression_view.fit_job
+
+    def spy(job, *args):  # the fit itself stops (Cancelled from its progress), not just its result dropped
+        try:
+            return fit_job(job, *args)
+        except Cancelled:
+            stopped.append(True)
+            raise
+
+    monkeypatch.setattr(regression_view, "fit_job", spy)
+    view = _open(window, qtbot, example)
+    f = view.form
+    _pick(qtbot, f.model, "multilevel")
+    _pick(qtbot, f.cluster, "faculty")
+    _pick(qtbot, f.nagq, 25)  # the slowest quadrature
+    for column in ("age", "exam_stress", "gender"):
+        _use(qtbot, f, column)
+    with qtbot.waitSignal(view.jobs.progress, timeout=60_000,
+                          check_params_cb=lambda fraction, text: text.startswith("Maximising")):
+        qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
+    job = view.jobs.current
+    with qtbot.waitSignal(job.signals.finished, timeout=30_000):
+        qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
+    assert stopped and view.state.text().startswith("Cancelled") and view.current is None
+    assert window.project.analyses() == []
+    _idle(view)
