@@ -32,6 +32,7 @@ from dpdesk.errors import app_words
 from dpdesk.gui.widgets.folders import settings_for
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.shell.worker import JobRunner
+from dpdesk.gui.views.regression_correlations import CorrelationPanel
 from dpdesk.gui.widgets.common import name, note
 from dpdesk.gui.widgets.regression_form import RegressionForm
 from dpdesk.gui.widgets.regression_output import RegressionOutput
@@ -73,10 +74,9 @@ def columns_job(job, project):
 
 
 def _saved_correlation(project):
-    try:
-        from dpdesk.project.regression.correlation_report import saved_correlations
-    except ImportError:  # a project layer without correlation tables
-        return None
+    """The latest correlation table saved with the project, or None."""
+    from dpdesk.project.regression.correlation_report import saved_correlations
+
     saved = saved_correlations(project)
     return saved[-1] if saved else None
 
@@ -117,7 +117,7 @@ def fit_job(job, project, spec):
     from dpdesk.project.regression.report import labelled_report
 
     job.progress(0.05, "Fitting the model…")
-    if getattr(spec, "model", "logistic") != "logistic":  # linear, multilevel: the report is all there is
+    if spec.model != "logistic":  # linear, multilevel: the report is all there is (no live curve)
         from dpdesk.project.regression.report import fit_report
 
         with own_connection(project) as own:
@@ -234,8 +234,6 @@ class RegressionView(QWidget):
         self._split_by_hand = False  # the researcher moved the divider: leave it where they put it
         self.splitter.splitterMoved.connect(self._on_split_moved)
         self._top = top
-        from dpdesk.gui.views.regression_correlations import CorrelationPanel
-
         self.correlations = CorrelationPanel(self)
         self.tabs = name(QTabWidget(), "Regression tabs", "Models: fit a regression; Correlations: a correlation table")
         self.tabs.addTab(self.splitter, "Models")
