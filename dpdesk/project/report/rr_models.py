@@ -161,7 +161,7 @@ def linear_paragraph(report, c) -> str:
     covs = ", ".join(report.column(p) for p in spec.predictors)
     conf = f"{100 * spec.confidence:g}%"
     return (
-        f"{report.outcome} was regressed on the true states of the randomized-response item(s) "
+        f"The outcome {report.outcome} was regressed on the true states of the randomized-response item(s) "
         f"{', '.join(items)}{f' and the covariates {covs}' if covs else ''} by maximum likelihood, the items' true "
         f"states being latent and their joint distribution estimated with the coefficients "
         f"({c('vandenhout2006')}), as RRreg's RRlin ({c('heck2018')}), on {fit.get('n_used', 0):,} respondents; "
