@@ -305,7 +305,8 @@ class DesignView(QWidget):
         try:
             # Instructions are stored only as edited (unedited ones follow the design's wording), or when
             # they ask a question B, which the design alone does not know.
-            text = result["instructions"] if wizard.draft.instructions_edited or wizard.draft.question_b else ""
+            text = result["instructions"] if (wizard.draft.instructions_edited or wizard.draft.question_b
+                                             or wizard.draft.question_b2) else ""
             if wizard.draft.editing:
                 command = commands.EditItem(project, wizard.draft.editing, result["name"], result["design"],
                                             result["question"], text)

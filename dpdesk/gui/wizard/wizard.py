@@ -37,13 +37,17 @@ def draft_from_item(item) -> Draft:
     values = {p.name: Fraction(str(params[p.name])) for p in choice.params if p.name in params}
     question_b = next((line[3:].strip() for line in (item.instructions or "").splitlines()
                        if line.startswith("B: ") and not line.startswith("B: [")), "")
+    from dpdesk.project.languages.versions import questions_b
+
+    question_b2 = questions_b(item.instructions)[1] if key == "ecwm" else ""
+    question_b2 = "" if question_b2.startswith("[") else question_b2
     randomizer = record.get("randomizer") if isinstance(record.get("randomizer"), dict) else None
     device = _device_of(randomizer) if randomizer else EXACT
     device = device if device in choice.devices else EXACT
     return Draft(name=item.name, question=item.question or "", answers=choice.answers, categories=categories,
                  design_key=key, device=device, randomizer=randomizer, values=values,
                  instructions=item.instructions or "", instructions_edited=bool(item.instructions), editing=item.name, question_b=question_b,
-                 question_b_edited=bool(question_b))
+                 question_b_edited=bool(question_b), question_b2=question_b2, question_b2_edited=bool(question_b2))
 
 
 def _device_of(record: dict) -> str:
