@@ -120,3 +120,34 @@ def test_ecwm_pages_fit(window, qtbot, tmp_path, size):
     for widget in (ip.question_b, ip.question_b2, ip.text):
         assert widget.isVisibleTo(ip) and widget.height() >= widget.sizeHint().height() // 2
     wizard.reject()
+
+
+def test_languages_dialog_writes_both_versions_and_prints_a_card_each(window, qtbot, tmp_path):
+    from dpdesk.mechanisms import rr
+    from dpdesk.project import languages as L
+    from tests.gui.test_gui_languages import type_text
+    from tests.helpers.pdftext import page_count, pdf_text
+
+    window.create_project(tmp_path / "l.dpdesk")
+    window.project.add_item("cheat", rr.design("ecwm", p=0.25), question="Have you ever cheated in an exam?")
+    view = window.design_view
+    view.refresh()
+    view.select("cheat")
+    qtbot.mouseClick(view.languages_button, Qt.MouseButton.LeftButton)
+    dialog = view.languages_dialog
+    qtbot.waitExposed(dialog)
+    assert dialog.language.currentData() == "de" and dialog.question_b2.isVisibleTo(dialog)
+    assert "question B, version 2" in dialog.untranslated.text()
+    type_text(qtbot, dialog.question_b, "Hat Ihre Mutter im Januar, Februar oder März Geburtstag?")
+    type_text(qtbot, dialog.question_b2, "Hat Ihre Mutter zwischen April und Dezember Geburtstag?")
+    qtbot.mouseClick(dialog.save, Qt.MouseButton.LeftButton)
+    text = L.respondent_text_in(window.project, "cheat", "de")
+    assert text.question_b2 == "Hat Ihre Mutter zwischen April und Dezember Geburtstag?"
+    card = dialog.card.toPlainText()
+    assert "--- Version 2 ---" in card and "B: Hat Ihre Mutter zwischen April und Dezember" in card
+    shot(dialog, "languages_dialog_ecwm")
+    with qtbot.waitSignal(dialog.runner.done, timeout=30_000):
+        dialog.save_cards(tmp_path / "karte.pdf")
+    data = (tmp_path / "karte.pdf").read_bytes()
+    assert page_count(data) == 2 and "(Version 2)" in pdf_text(data)
+    dialog.reject()
