@@ -66,6 +66,7 @@ def test_ecwm_from_the_wizard_to_the_field(window, qtbot, tmp_path):
     assert text.startswith("--- Version 1 ---\nA: Have you ever cheated on an exam?\nB: Is your mother's birthday in "
                            "January, February or March?")
     assert "--- Version 2 ---" in text and "(about 75.3% of people answer 'yes' to B)" in text
+    assert ip.question_b2.cursorPosition() == 0  # a long question shows its beginning (seen under Xvfb)
     # the researcher writes version 2's question B in their own words: both cards follow
     ip.question_b2.setFocus()
     qtbot.keyClick(ip.question_b2, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
@@ -81,8 +82,16 @@ def test_ecwm_from_the_wizard_to_the_field(window, qtbot, tmp_path):
     assert page_count(data) == 2  # a card per version
     printed = " ".join(pdf_text(data).split())
     assert "(Version 1)" in printed and "(Version 2)" in printed and B2_TYPED in printed and "---" not in printed
+    ip.field_mode.setCurrentIndex(ip.field_mode.findData("online"))  # then field it online
     with qtbot.waitSignal(wizard.finished, timeout=10_000):
         qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+    dialog = window.design_view.field_dialog  # the Field it dialog says what the platform draws, and only that
+    qtbot.waitExposed(dialog)
+    from PySide6.QtWidgets import QLabel
+
+    words = " ".join(label.text() for label in dialog.findChildren(QLabel))
+    assert "never draws an answer's randomizer" in words and "which version of question B" in words
+    dialog.reject()
 
     from dpdesk.project import languages as L
     from dpdesk.project.fielding import export_instrument

@@ -131,6 +131,8 @@ class InstructionsPage(QWizardPage):
         self.card_title.setPlaceholderText(card_title("", ""))  # what the card says unless a title is typed
         self.question_b.setText(d.question_b)
         self.question_b2.setText(d.question_b2)
+        for box in (self.question_b, self.question_b2):
+            box.setCursorPosition(0)  # a long question shows its beginning, not its end
         self.fields.setRowVisible(self.question_b, self.two_questions())
         self.fields.labelForField(self.question_b).setText("&Question B, version 1:" if self.two_versions()
                                                            else "&Question B:")
