@@ -44,6 +44,16 @@ REFERENCES: dict[str, tuple[str, str]] = {
     "heck2018": ("Heck & Moshagen, 2018",
                  "Heck, D. W., & Moshagen, M. (2018). RRreg: An R package for correlation and regression analyses "
                  "of randomized response data. <i>Journal of Statistical Software, 85</i>(2), 1–29."),
+    "heck2018ecwm": ("Heck, Hoffmann & Moshagen, 2018",
+                     "Heck, D. W., Hoffmann, A., & Moshagen, M. (2018). Detecting nonadherence without loss in "
+                     "efficiency: A simple extension of the crosswise model. <i>Behavior Research Methods, "
+                     "50</i>(5), 1895–1905."),
+    "lumley2010": ("Lumley, 2010",
+                   "Lumley, T. (2010). <i>Complex surveys: A guide to analysis using R</i>. Wiley."),
+    "korn1990": ("Korn & Graubard, 1990",
+                 "Korn, E. L., & Graubard, B. I. (1990). Simultaneous testing of regression coefficients with "
+                 "complex survey data: Use of Bonferroni t statistics. <i>The American Statistician, 44</i>(4), "
+                 "270–276."),
     "dwork2006": ("Dwork et al., 2006",
                   "Dwork, C., McSherry, F., Nissim, K., & Smith, A. (2006). Calibrating noise to sensitivity in "
                   "private data analysis. In <i>Theory of Cryptography (TCC 2006)</i> (pp. 265–284). Springer."),
