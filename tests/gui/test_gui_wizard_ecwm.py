@@ -73,6 +73,10 @@ def test_ecwm_from_the_wizard_to_the_field(window, qtbot, tmp_path):
     qtbot.keyClicks(ip.question_b2, B2_TYPED)
     assert f"--- Version 2 ---\nA: Have you ever cheated on an exam?\nB: {B2_TYPED}" in ip.text.toPlainText()
     assert wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+    qtbot.mouseClick(ip.copy, Qt.MouseButton.LeftButton)  # pasted instructions: both versions, each headed
+    pasted = QApplication.clipboard().text()
+    assert pasted.index("--- Version 1 ---") < pasted.index("--- Version 2 ---") and B2_TYPED in pasted
+    assert "paste each where only that version's respondents read it" in ip.status.text()
     shot(wizard, "wizard_5_instructions_ecwm")
     with qtbot.waitSignal(ip.runner.done, timeout=30_000):
         ip.save_card(tmp_path / "cards")

@@ -190,7 +190,9 @@ class InstructionsPage(QWizardPage):
 
     def copy_text(self) -> None:
         QApplication.clipboard().setText(self.text.toPlainText())
-        self.status.setText("Copied. Paste it into your survey tool or document.")
+        self.status.setText("Copied both versions, each headed by its version: paste each where only that "
+                            "version's respondents read it (the survey platform draws the version)."
+                            if self.two_versions() else "Copied. Paste it into your survey tool or document.")
 
     def _ask_and_save(self) -> None:
         wizard = self.wizard()
