@@ -105,7 +105,9 @@ def _print(text) -> None:
              else CHECK_NOTE)
     print(f"{text.item} in {text.language_name}: {state}.")
     if text.untranslated:
-        print(f"  not yet written in this language: {', '.join(p.replace('_', ' ') for p in text.untranslated)} "
-              f"(give --question / --question-b).")
+        words = {"question": "question", "question_b": "question B", "question_b2": "question B of version 2"}
+        options = {"question": "--question", "question_b": "--question-b", "question_b2": "--question-b2"}
+        print(f"  not yet written in this language: {', '.join(words.get(p, p) for p in text.untranslated)} "
+              f"(give {' / '.join(options.get(p, p) for p in text.untranslated)}).")
     print()
     print(text.card)

@@ -136,6 +136,9 @@ def test_ecwm_both_versions_from_the_command_line(tmp_path, capsys):
     code, out, err = run(capsys, "item", p, "cheat", "--design", "ecwm", "--param", "p=0.25", "--question", "Q?",
                          "--question-b", "Born in Jan-Mar?", "--question-b2", "Born in Apr-Dec?")
     assert code == 0, err
+    code, out, _ = run(capsys, "text", p, "cheat", "--language", "fr")
+    assert "not yet written in this language: question, question B, question B of version 2 (give --question / " \
+        "--question-b / --question-b2)" in out
     code, out, err = run(capsys, "text", p, "cheat", "--language", "de", "--question", "F?", "--question-b",
                          "Jan-Mär?", "--question-b2", "Apr-Dez?", "--json")
     assert code == 0, err
