@@ -132,6 +132,11 @@ def test_ecwm_pages_fit(window, qtbot, tmp_path, size):
     ip = wizard.instructions_page
     for widget in (ip.question_b, ip.question_b2, ip.text):
         assert widget.isVisibleTo(ip) and widget.height() >= widget.sizeHint().height() // 2
+    from tests.gui.test_gui_access import _check_names, _check_tab_order
+
+    for page in (wizard.randomizer_page, ip):  # the changed pages: every control named, Tab top to bottom
+        _check_names(page)
+        _check_tab_order(page)
     wizard.reject()
 
 
