@@ -242,3 +242,21 @@ def test_what_respondents_saw_is_recorded_per_version(exported):
     fields = {f["role"]: f for f in recorded[-1].items["cheat"]["fields"]}
     assert fields["group"]["name"] == "cheat_version" and [c[0] for c in fields["group"]["choices"]] == [1, 2]
     assert re.search("Version 2: " + re.escape(B2), fields["group"]["choices"][1][1])
+
+
+def test_a_two_group_designs_blank_group_stays_a_missing_answer(tmp_path):
+    """Only the ECWM's version is the platform's to record: a lie-detector respondent who left the group
+    question blank is a missing answer, left out and listed, as before."""
+    from dpdesk.project.analysis.estimates import analyze
+    from dpdesk.project.reading.importing import import_file
+
+    with helpers.fielding_project(tmp_path / "p.dpdesk", ["sld"]) as project:
+        files = export_instrument(project, tmp_path / "inst", "redcap").files
+        rows, _ = helpers.simulate(project, n=30)
+        group = next(f["name"] for f in instruments(project)[0].items["sld"]["fields"] if f["role"] == "group")
+        rows[3][group] = ""
+        (tmp_path / "a.csv").write_text(helpers.redcap_export(files[0], rows), encoding="utf-8")
+        table = import_file(project, tmp_path / "a.csv")
+        assert not [w for w in table.report.warnings if "sld" in w]
+        (result,) = analyze(project)
+        assert result.estimate is not None and result.estimate.n == 29

@@ -116,14 +116,16 @@ def _rows_text(rows) -> str:
 
 
 def _answered_without_group(item, mapping: dict, table) -> str:
-    """Rows with an answer but a blank group column (a two-group design's group, the ECWM's version), in
-    words naming the rows and the column; ``""`` when there are none."""
+    """Rows with an answer but a blank version (an ECWM item's group, which the platform draws and records:
+    a blank one is the platform's failure, not the respondent's skip), in words naming the rows and the
+    column; ``""`` when there are none. A two-group design's group question left blank stays a missing
+    answer, listed with the counts."""
     from dataclasses import replace
 
     from dpdesk.project.mapping.item_counts import item_counts
 
     group = mapping.get("group_column")
-    if group is None:
+    if group is None or item.design.name != "ecwm":
         return ""
     try:
         report = item_counts(replace(item, **mapping), table, exclude=False)
