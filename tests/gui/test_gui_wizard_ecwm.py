@@ -169,3 +169,20 @@ def test_languages_dialog_writes_both_versions_and_prints_a_card_each(window, qt
     data = (tmp_path / "karte.pdf").read_bytes()
     assert page_count(data) == 2 and "(Version 2)" in pdf_text(data)
     dialog.reject()
+
+
+def test_an_item_made_on_the_command_line_opens_with_both_versions(window, qtbot, tmp_path):
+    """`dpdesk item --question-b/--question-b2` keeps question B in the respondent texts, not on a card:
+    editing the item in the wizard shows both versions."""
+    from dpdesk.mechanisms import rr
+    from dpdesk.project.fielding.store import set_item_text
+
+    window.create_project(tmp_path / "c.dpdesk")
+    window.project.add_item("cheat", rr.design("ecwm", p=0.25), question="Q?")
+    set_item_text(window.project, "cheat", "question_b", "Born in Jan-Mar?")
+    set_item_text(window.project, "cheat", "question_b2", "Born in Apr-Dec?")
+    window.design_view.refresh()
+    window.design_view.select("cheat")
+    wizard = window.design_view.edit_selected()
+    assert (wizard.draft.question_b, wizard.draft.question_b2) == ("Born in Jan-Mar?", "Born in Apr-Dec?")
+    wizard.reject()

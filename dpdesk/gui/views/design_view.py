@@ -286,7 +286,7 @@ class DesignView(QWidget):
         from dpdesk.gui.wizard.wizard import DesignWizard, draft_from_item
 
         try:
-            draft = draft_from_item(self.window_.project.item(item_name))
+            draft = draft_from_item(self.window_.project.item(item_name), self.window_.project)
         except DpdeskError as exc:
             show_error(exc, self)
             return None
