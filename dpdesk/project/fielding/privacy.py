@@ -129,7 +129,9 @@ def readme(fmt: str, plans=()) -> str:
         return README
     text = VERSION_DRAW[fmt].format(v=names[0]) + (
         f" The same for {', '.join(names[1:])}." if len(names) > 1 else "")
-    return README + f"""
+    first = README.replace("questions to respondents in a randomly drawn version.",
+                           "questions to respondents in a randomly drawn version (but see 6).")
+    return first + f"""
 6. Extended crosswise items show each respondent one of two versions of question B, and the
    platform draws the version. This draw is safe: the version says nothing about the answer, and
    it must be recorded, because the estimate needs it (the version is the respondent's group).
