@@ -45,6 +45,7 @@ from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 from dpdesk.gui.widgets.number_entry import EntryProblem
 from dpdesk.gui.widgets.wheel import guard
 from dpdesk.gui.wizard.param_editors import CountEditor, ExactEditor, MonthsEditor
+from dpdesk.gui.wizard.share_warning import share_warning
 
 #: The parameter that is the harmless question B's "yes" share, per design.
 INNOCUOUS = {"crosswise": "p", "ecwm": "p", "triangular": "p", "unrelated": "q"}
@@ -97,6 +98,10 @@ class RandomizerPage(QWizardPage):
         self.versions_note.setAccessibleName("About the two versions of question B")
         self.summary = note(object_name="randomizerSummary")
         self.summary.setAccessibleName("Resulting probabilities")
+        self.share_warning = note(object_name="shareWarning")  # crosswise/ECWM: question B's share near 1/2
+        self.share_warning.setAccessibleName("Question B's share is close to one half")
+        self.share_warning.setStyleSheet("color: #8a5a00;")
+        self.share_warning.hide()
         self.problem = problem_label()
         self.use_nearest = name(QPushButton("Use the nearest achievable design"), "Use the nearest achievable design",
                                 "Switch to the nearest design this kind of die can produce")
@@ -115,6 +120,7 @@ class RandomizerPage(QWizardPage):
         layout.addWidget(self.params_box)
         layout.addWidget(self.versions_note)
         layout.addWidget(self.summary)
+        layout.addWidget(self.share_warning)
         layout.addWidget(self.epsilon_change)
         layout.addWidget(self.problem)
         layout.addWidget(self.use_nearest, 0, Qt.AlignmentFlag.AlignLeft)
@@ -449,6 +455,9 @@ class RandomizerPage(QWizardPage):
             self.summary.setText(self._summary(values, words, design, question_b, notes))
             if not self.epsilon_change.pending and not self._switching:
                 self._accept()  # the researcher's own edit: what Go back returns to from now on
+        warning = share_warning(self.draft.design_key, values.get(INNOCUOUS.get(self.draft.design_key, ""))) \
+            if design is not None else ""
+        show_problem(self.share_warning, warning)
         unsafe = design is not None and design.protects_no_one
         if unsafe:
             from dpdesk.gui.wizard.meaning import NO_PRIVACY
