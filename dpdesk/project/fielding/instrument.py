@@ -235,7 +235,10 @@ def seen_text(t: RespondentText) -> dict:
             "group_question": t.group_question, "group_options": [label for _, label in t.group_options],
             "options": [f"{code} = {label}" for code, label in t.options]
             + [f"{label} ({' / '.join(t.tick_labels)})" for _, label in t.tick_options],
-            **({"question_b2": t.versions[1][0]} if t.versions else {})}
+            **({"question_b2": t.versions[1][0],  # the extended crosswise model: each version as its respondents
+                # read it (its question B and instructions), and why the answer is private (the same for both)
+                "versions": [{"question_b": b, "instructions": body} for b, body in t.versions],
+                "why_private": t.why_private} if t.versions else {})}
 
 
 def recorded_items(plans: list[ItemPlan], extra: Callable[[ItemPlan, Field], dict] | None = None) -> dict:
