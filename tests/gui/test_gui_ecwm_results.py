@@ -61,3 +61,20 @@ def test_the_guides_example_when_the_versions_disagree(window, qtbot, tmp_path):
     shown = rv.document_view.toPlainText()
     assert "44.0" in shown and "18.5" in shown  # the versions, as the guide quotes them
     shot(window, "results_ecwm")
+
+
+def test_subgroups_by_tests_each_subgroup_and_warns_for_the_one_that_disagrees(window, qtbot, tmp_path):
+    """Subgroups by school (chosen with a click and the arrow keys): the document has each school's test,
+    the bar warns about the school whose versions disagree and not about the other."""
+    from tests.project.test_ecwm_adherence_by import schools_frame
+
+    path = ecwm_project(tmp_path / "schools.dpdesk", schools_frame(), weighted=False)
+    rv, _ = _open(window, qtbot, path)
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None) as got:
+        choose(qtbot, rv.by, "school")
+    assert got.args[0].options.by == "school"
+    bar = rv.adherence_warning.text.text()
+    assert rv.adherence_warning.isVisible() and "school = Brook: The two versions disagree (G² = " in bar
+    assert "school = Avon" not in bar
+    shown = rv.document_view.toPlainText()
+    assert "Non-adherence test in each subgroup of school" in shown and "Avon" in shown
