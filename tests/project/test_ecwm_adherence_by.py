@@ -99,3 +99,4 @@ def test_the_report_has_a_table_of_each_subgroups_test_and_warns(projects, tmp_p
     assert "Non-adherence test in each subgroup of school" in text
     assert "Warning. Have you cheated in an exam?, school = Brook: The two versions disagree (G² = " in text
     assert "school = Avon: The two versions disagree" not in text
+    assert "The same test was made within each subgroup of school, on that subgroup's answers." in text

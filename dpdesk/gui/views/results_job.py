@@ -71,6 +71,7 @@ def analyze_job(job, project, options: Options) -> ResultSet:
 
 def _analyze(job, project, options: Options) -> ResultSet:
     from dpdesk.project.analysis import estimates as analysis
+    from dpdesk.project.analysis.adherence import adherence, subgroup_adherence
 
     if options.by is not None and not options.confirmed:
         warnings = analysis.subgroup_warnings(project, options.by)
@@ -82,9 +83,14 @@ def _analyze(job, project, options: Options) -> ResultSet:
         results = []
         for i, item in enumerate(names):
             job.progress(0.05 + 0.9 * i / max(1, len(names)), f"Bootstrapping {item}…")
-            results += analysis.analyze(project, by=options.by, ci="bootstrap", confidence=options.confidence,
-                                        items=[item], min_group_size=options.min_group,
-                                        by_dataset=options.by_dataset, adjust=options.adjust)
+            new = analysis.analyze(project, by=options.by, ci="bootstrap", confidence=options.confidence,
+                                   items=[item], min_group_size=options.min_group,
+                                   by_dataset=options.by_dataset, adjust=options.adjust)
+            job.check()
+            for r in new:  # an ECWM item's versions, bootstrapped too (in each subgroup): here, item by item
+                adherence(r)
+                subgroup_adherence(r)
+            results += new
     else:
         results = analysis.analyze(project, by=options.by, ci=options.ci, confidence=options.confidence,
                                    min_group_size=options.min_group, by_dataset=options.by_dataset,

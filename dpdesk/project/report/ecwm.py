@@ -127,6 +127,10 @@ def methods_paragraph(results, c) -> str | None:
            f"the likelihood-ratio test of one prevalence for both versions against a separate prevalence per "
            f"version, on 1 degree of freedom ({c('heck2018ecwm')})")
     results_text = "; ".join(f"{a.key or a.item}, {a.statistic_text()}" for a in tests)
+    by = next((r.by_label or r.by for r in results if subgroup_adherence(r)), None)
+    if by:  # "Subgroups by": each subgroup's own test, with the domain's design-based test when weighted
+        results_text += (f". The same test was made within each subgroup of {by}, on that subgroup's answers"
+                         + (" (as a domain of the sample)" if survey else ""))
     return (f"{'The items' if len(tests) > 1 else 'The item'} {names} used the extended crosswise model "
             f"({c('heck2018ecwm')}), an extension of the crosswise model ({c('yu2008')}): respondents were "
             f"assigned at random to one of two versions, whose non-sensitive questions B have complementary "
