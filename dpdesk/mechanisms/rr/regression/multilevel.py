@@ -186,18 +186,27 @@ def _gradient_hessian(model: Model, theta, free) -> np.ndarray:
     return (H + H.T) / 2
 
 
-def fit(model: Model, beta0, sigma0: float = 0.5):
+def fit(model: Model, beta0, sigma0: float = 0.5, progress=None):
     """Maximise the marginal likelihood: ``(sigma, beta, vcov over (sigma, beta), loglik, on_boundary)``.
 
     Laplace (``nagq=1``): L-BFGS-B on the exact gradient (:meth:`Model.gradient`), Newton steps on the
     Hessian from central differences of that gradient. Adaptive quadrature: the same on central differences
-    of the deviance.
+    of the deviance. ``progress(fraction, text)``, if given, is called after each quasi-Newton iteration and
+    each polishing step (an exception it raises, such as a worker's cancellation, stops the fit).
     """
     exact = model.nagq == 1
     theta0 = np.concatenate([[sigma0], beta0])
     bounds = [(0, None)] + [(None, None)] * len(beta0)
+    done = [0]
+
+    def iterated(_theta) -> None:
+        done[0] += 1
+        if progress is not None:  # the iterations needed are not known: creep towards 0.8
+            progress(0.2 + 0.6 * done[0] / (done[0] + 20), f"Maximising the marginal likelihood (step {done[0]})")
+
     res = minimize(model.deviance_and_gradient if exact else model.deviance, theta0, jac=exact,
-                   method="L-BFGS-B", bounds=bounds, options={"ftol": 1e-15, "gtol": 1e-9, "maxiter": 2000})
+                   method="L-BFGS-B", bounds=bounds, callback=iterated,
+                   options={"ftol": 1e-15, "gtol": 1e-9, "maxiter": 2000})
     theta = res.x.copy()
     on_boundary = theta[0] < 1e-4
     if on_boundary:
@@ -220,7 +229,9 @@ def fit(model: Model, beta0, sigma0: float = 0.5):
         return g, hessian(lambda t: deviance_on(t, th), sub, steps)
 
     H, H_at = None, None
-    for _ in range(8):  # Newton polish
+    for k in range(8):  # Newton polish
+        if progress is not None:
+            progress(0.8 + 0.1 * k / 8, "Polishing the optimum")
         g, H = grad_and_hessian(theta)
         H_at = theta.copy()
         try:
