@@ -25,12 +25,13 @@ sqrt(n)``, of 0 or 1) has a true variance ``mu (1 - mu)`` near 0: ``q`` then exp
 multiplies noise (a pure-noise item gave r = 0.66). Its correlations are not given (nan) and a note says why.
 
 Standard errors: the SD of the correlation over ``bootstrap`` resamples of the respondents (RRcor's
-nonparametric ``se.n``); p-values: twice the share of bootstrap correlations on the far side of 0 (the
+nonparametric ``se.n``; a two-group design's nuisance is re-estimated in each resample, as RRcor's); p-values: twice the share of bootstrap correlations on the far side of 0 (the
 level at which the percentile interval reaches 0; Efron & Tibshirani 1993, sec. 16.4).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from dataclasses import dataclass
 
@@ -64,6 +65,26 @@ class _Variable:
     pt: dict             # group -> P(the answer is the true state)
     rr: bool
     nuisance: bool = False  # a design parameter (SLD's t, the unrelated question's prevalence) was estimated
+    design: Design | None = None
+
+
+def _with_nuisance(design: Design, z, g, rows=None) -> tuple[dict, dict, bool]:
+    """``lam0`` and ``pt`` per group (0 = asked directly) on ``rows``, the nuisance estimated on them."""
+    zr, gr = (z, g) if rows is None else (z[rows], g[rows])
+    counts = [np.bincount(zr[gr == gg].astype(int), minlength=2) for gg in range(1, design.groups + 1)]
+    mats, nuisance = two_state_matrices(design, counts, moments=True)
+    lam0 = {0: 0.0, **{gg: float(m[1, 0]) for gg, m in enumerate(mats, start=1)}}
+    pt = {0: 1.0, **{gg: float(m[1, 1] - m[1, 0]) for gg, m in enumerate(mats, start=1)}}
+    return lam0, pt, nuisance is not None
+
+
+def _resampled(v: _Variable, rows: np.ndarray) -> _Variable | None:
+    """A two-group item with its nuisance re-estimated on a bootstrap resample (it is part of the estimator,
+    as RRcor's bootstrap re-runs RRuni); None when the resample's answers carry no information."""
+    lam0, pt, _ = _with_nuisance(v.design, v.z, v.group, rows)
+    if min(abs(p) for p in pt.values()) < 1e-6:
+        return None
+    return dataclasses.replace(v, lam0=lam0, pt=pt)
 
 
 def _variable(name: str, spec, n: int | None) -> _Variable:
@@ -89,11 +110,8 @@ def _variable(name: str, spec, n: int | None) -> _Variable:
             raise EstimationError(f"{name!r}: group must be 0 (asked directly), 1{' or 2' if G > 1 else ''} for "
                                   "every respondent.")
         g = g.astype(np.int64)
-        counts = [np.bincount(z[g == gg].astype(int), minlength=2) for gg in range(1, G + 1)]
-        mats, _nuisance = two_state_matrices(design, counts, moments=True)
-        lam0 = {0: 0.0, **{gg: float(m[1, 0]) for gg, m in enumerate(mats, start=1)}}
-        pt = {0: 1.0, **{gg: float(m[1, 1] - m[1, 0]) for gg, m in enumerate(mats, start=1)}}
-        return _Variable(name, z, g, lam0, pt, True, _nuisance is not None)
+        lam0, pt, nuisance = _with_nuisance(design, z, g)
+        return _Variable(name, z, g, lam0, pt, True, nuisance, design)
     try:
         z = np.asarray(spec, dtype=float).ravel()
     except (TypeError, ValueError):
@@ -146,9 +164,13 @@ def _unclear_variance(v: _Variable) -> str | None:
             f"design that protects less, with more truthful answers, also helps).")
 
 
-def _matrix(variables: list[_Variable], rows: np.ndarray, skip=frozenset()) -> np.ndarray:
-    """The corrected correlations on ``rows``; nan for the pairs of a variable in ``skip``."""
+def _matrix(variables: list[_Variable], rows: np.ndarray, skip=frozenset(), resample: bool = False) -> np.ndarray:
+    """The corrected correlations on ``rows``; nan for the pairs of a variable in ``skip``. For a bootstrap
+    ``resample`` the two-group items' nuisance is re-estimated on the resample."""
     k = len(variables)
+    if resample:
+        variables = [_resampled(v, rows) if v.nuisance and i not in skip else v for i, v in enumerate(variables)]
+        skip = set(skip) | {i for i, v in enumerate(variables) if v is None}
     parts = [None if i in skip else _parts(v, rows) for i, v in enumerate(variables)]
     r = np.eye(k)
     for i in range(k):
@@ -204,7 +226,7 @@ def correlation(variables: dict, *, bootstrap: int = 1000, rng=None, progress=No
         gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(0 if rng is None else rng)
         step, draws = max(1, B // 100), []
         for b in range(B):
-            draws.append(_matrix(vs, gen.integers(0, n, n), skip))
+            draws.append(_matrix(vs, gen.integers(0, n, n), skip, resample=True))
             if progress is not None and (b + 1) % step == 0:
                 progress((b + 1) / B, f"bootstrap resample {b + 1:,} of {B:,}")
         boot = np.array(draws)
