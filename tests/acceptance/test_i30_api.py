@@ -108,3 +108,13 @@ def test_ecwm_estimate_as_named_agrees_with_an_r_maximum_likelihood():
     assert e.fit.df == 1 and e.fit.g2 == pytest.approx(g2, rel=1e-6) and e.fit.p_value == pytest.approx(p, rel=1e-6)
     assert e.ci[0] < e.prevalence < e.ci[1]
     assert e.extra["pi_group1"][0] == pytest.approx(2 / 3) and e.extra["pi_group2"][0] == pytest.approx(7 / 12)
+
+
+def test_nagq_without_a_random_intercept_is_refused_not_ignored():
+    fr = rr.design("forced", p_truth=0.75, p_yes=0.125, p_no=0.125)
+    rng = np.random.default_rng(4)
+    resp = rng.integers(0, 2, 60)
+    X = np.column_stack([np.ones(60), rng.normal(size=60)])
+    with pytest.raises(EstimationError, match="give random_intercept"):
+        rr.logistic(fr, resp, X, nagq=5)
+    assert rr.logistic(fr, resp, X, nagq=1).n == 60
