@@ -118,3 +118,12 @@ def test_nagq_without_a_random_intercept_is_refused_not_ignored():
     with pytest.raises(EstimationError, match="give random_intercept"):
         rr.logistic(fr, resp, X, nagq=5)
     assert rr.logistic(fr, resp, X, nagq=1).n == 60
+
+
+def test_a_cluster_per_respondent_is_refused_in_words():
+    """A numeric column given as the cluster by mistake: glmer stops (number of levels >= number of observations)."""
+    fr = rr.design("forced", p_truth=0.75, p_yes=0.125, p_no=0.125)
+    rng = np.random.default_rng(5)
+    X = np.column_stack([np.ones(80), rng.normal(size=80)])
+    with pytest.raises(EstimationError, match="cluster of their own"):
+        rr.logistic(fr, rng.integers(0, 2, 80), X, random_intercept=X[:, 1])
