@@ -132,6 +132,8 @@ def _matrix(variables: list[_Variable], rows: np.ndarray) -> np.ndarray:
                 if sel.sum() < 3 or np.std(xi[sel]) == 0 or np.std(xj[sel]) == 0:
                     continue
                 factor = (1 + qi[a]) * (1 + qj[b])
+                if not np.isfinite(factor):  # a prevalence estimated at 0 or 1: no correction is defined
+                    continue
                 w = sel.sum() / factor
                 total += w * np.corrcoef(xi[sel], xj[sel])[0, 1] * np.sqrt(factor)
                 wsum += w

@@ -75,7 +75,7 @@ def _check(y, X, names):
         i = int(np.flatnonzero(bad | ~np.all(np.isfinite(X), axis=1))[0])
         raise EstimationError(f"Row {i + 1} has a missing or infinite value in y or X; leave such rows out.")
     if np.ptp(y) == 0:
-        raise EstimationError(f"The outcome y has the same value ({y[0]:g}) for every respondent: there is nothing "
+        raise EstimationError(f"The outcome has the same value ({y[0]:g}) for every respondent: there is nothing "
                               f"to regress; check the outcome column.")
     if names is None:
         names = ["(Intercept)" if np.all(X[:, j] == 1) else f"x{j + 1}" for j in range(X.shape[1])]
