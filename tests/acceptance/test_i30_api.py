@@ -107,6 +107,11 @@ def test_ecwm_estimate_as_named_agrees_with_an_r_maximum_likelihood():
     assert e.prevalence == pytest.approx(pi, abs=1e-7) and e.se == pytest.approx(se, rel=1e-6)
     assert e.fit.df == 1 and e.fit.g2 == pytest.approx(g2, rel=1e-6) and e.fit.p_value == pytest.approx(p, rel=1e-6)
     assert e.ci[0] < e.prevalence < e.ci[1]
+    for shape in (np.array([[60, 40], [45, 55]]), ((60, 40), (45, 55)), pd.DataFrame([[60, 40], [45, 55]])):
+        assert rr.estimate(rr.design("ecwm", p=0.2), shape).prevalence == e.prevalence  # a DataFrame was refused
+    for bad in ([60, 40, 45, 55], {1: [60, 40], 2: [45, 55]}, [60, 40]):
+        with pytest.raises(EstimationError, match="one count vector per group"):
+            rr.estimate(rr.design("ecwm", p=0.2), bad)
     assert e.extra["pi_group1"][0] == pytest.approx(2 / 3) and e.extra["pi_group2"][0] == pytest.approx(7 / 12)
 
 
@@ -127,3 +132,9 @@ def test_a_cluster_per_respondent_is_refused_in_words():
     X = np.column_stack([np.ones(80), rng.normal(size=80)])
     with pytest.raises(EstimationError, match="cluster of their own"):
         rr.logistic(fr, rng.integers(0, 2, 80), X, random_intercept=X[:, 1])
+
+
+def test_a_design_that_is_not_a_design_is_refused_in_words_by_the_multilevel_fit():
+    X = np.ones((50, 1))
+    with pytest.raises(EstimationError, match=r"rr.design\(...\)"):
+        rr.logistic("warner", np.r_[np.ones(20, int), np.zeros(30, int)], X, random_intercept=np.arange(50) % 5)

@@ -101,6 +101,8 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     fit that did not converge.
     """
     conf = check_confidence(confidence)
+    if not isinstance(design, Design):
+        raise EstimationError(f"design must be made by rr.design(...), not {type(design).__name__}.")
     if random_intercept is not None:
         from dpdesk.mechanisms.rr.regression.multilevel_fit import check_multilevel, multilevel_logistic
 
