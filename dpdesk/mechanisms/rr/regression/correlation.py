@@ -1,8 +1,8 @@
 """Correlations that involve randomized-response variables (RRreg's RRcor).
 
-Fox & Tracy (1984, Sociol Methods Res 12:413; Fox & Tracy 1986, *Randomized Response*, ch. 4) write a
-yes/no randomized response as a mixture ``z = pt x + (1 - pt) Y``: with probability ``pt`` the true state
-x, otherwise an irrelevant Bernoulli Y with mean ``y_mu``. For any yes/no design with
+Fox & Tracy (1984, Soc Sci Res 13:188-197, as RRcor cites it; Fox & Tracy 1986, *Randomized Response*,
+ch. 4) write a yes/no randomized response as a mixture ``z = pt x + (1 - pt) Y``: with probability ``pt``
+the true state x, otherwise an irrelevant Bernoulli Y with mean ``y_mu``. For any yes/no design with
 ``lambda_0 = P(yes | absent)`` and ``lambda_1 = P(yes | present)`` in a group, ``pt = lambda_1 - lambda_0``
 and ``y_mu = lambda_0 / (1 - pt)`` (this gives RRcor's ``p.truth`` and ``y.mean`` for every model it
 names). Each respondent's unbiased reconstruction is ``x_est = (z - lambda_0) / pt``; the masking noise
@@ -147,9 +147,11 @@ def correlation(variables: dict, *, bootstrap: int = 1000, rng=None, progress=No
     ``variables``: name -> a numeric array (observed directly) or ``(design, responses[, group])`` for a
     yes/no RR item (responses 0/1; group 1 or 2 for two-group designs, 0 for respondents asked directly).
     ``bootstrap``: resamples for the SEs and p-values (0 for none); ``rng``: a seed (a whole number), a numpy
-    Generator, SeedSequence, BitGenerator or RandomState, or a ``random.Random`` (default seed 0: reproducible). ``progress(fraction, text)``, if given, is called about every 1% of the
-    resamples (an exception it raises, such as a worker's cancellation, stops the bootstrap). See the module
-    docstring for the estimator and its source.
+    Generator, SeedSequence, BitGenerator or RandomState, or a ``random.Random`` (default seed 0: reproducible).
+    ``progress(fraction, text)``, if given, is called about every 1% of the resamples (an exception it raises,
+    such as a worker's cancellation, stops the bootstrap). A variable that does not vary (or an RR item whose
+    prevalence is estimated at 0 or 1) has nan correlations and no p-values, and ``notes`` names it. See the
+    module docstring for the estimator and its source.
     """
     if not isinstance(variables, dict) or len(variables) < 2:
         raise EstimationError("Give at least two variables: {name: values or (design, responses)}.")
