@@ -143,3 +143,25 @@ def test_a_design_that_is_not_a_design_is_refused_in_words_by_the_multilevel_fit
     X = np.ones((50, 1))
     with pytest.raises(EstimationError, match=r"rr.design\(...\)"):
         rr.logistic("warner", np.r_[np.ones(20, int), np.zeros(30, int)], X, random_intercept=np.arange(50) % 5)
+
+
+def test_ecwm_logistic_as_named_agrees_with_an_r_maximum_likelihood():
+    d = pd.read_csv(HERE / "ecwm_logistic.csv")
+    X = np.column_stack([np.ones(len(d)), d.x, d.z])
+    f = rr.logistic(rr.design("ecwm", p=0.25), d.same.to_numpy(), X, group=d.version.to_numpy())
+    se_and_ll = _numbers("ECWMLOG se")
+    np.testing.assert_allclose([c.estimate for c in f.coefficients], _numbers("ECWMLOG beta"), rtol=1e-6)
+    np.testing.assert_allclose([c.se for c in f.coefficients], se_and_ll[:3], rtol=1e-6)
+    assert f.loglik == pytest.approx(se_and_ll[3], abs=1e-8)
+
+
+def test_multilevel_crosswise_with_unequal_clusters_agrees_with_glmer():
+    d = pd.read_csv(HERE / "ml_cw.csv")
+    X = np.column_stack([np.ones(len(d)), d.x, d.z])
+    vals = _numbers("RRMIXEDCW beta")
+    f = rr.logistic(rr.design("crosswise", p=0.25), d.resp.to_numpy(), X, random_intercept=d.country.to_numpy())
+    np.testing.assert_allclose([c.estimate for c in f.coefficients], vals[0:3], atol=1e-4)  # glmer's optimum
+    np.testing.assert_allclose([c.se for c in f.coefficients], vals[3:6], rtol=1e-3)
+    assert f.random_sd[0] == pytest.approx(vals[6], abs=1e-4) and f.loglik == pytest.approx(vals[7], abs=1e-4)
+    assert f.loglik >= vals[7] - 1e-8  # at least glmer's optimum (here 3e-6 above it)
+    assert f.n_clusters == 40
