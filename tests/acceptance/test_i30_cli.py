@@ -25,3 +25,6 @@ def test_fielding_an_ecwm_item_without_its_questions_b_names_the_command_that_wr
     assert code == 0
     code, out, err = run(capsys, "field", path, str(tmp_path / "out"), "--format", "xlsform")
     assert code == 0 and (tmp_path / "out.xlsx").exists()
+    readme = (tmp_path / "out-README.txt").read_text(encoding="utf-8")
+    assert "never lets the platform draw a random number" not in readme  # it draws the version: said in 6
+    assert "draw one thing only: the version of question B" in readme
