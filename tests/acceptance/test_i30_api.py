@@ -165,3 +165,12 @@ def test_multilevel_crosswise_with_unequal_clusters_agrees_with_glmer():
     assert f.random_sd[0] == pytest.approx(vals[6], abs=1e-4) and f.loglik == pytest.approx(vals[7], abs=1e-4)
     assert f.loglik >= vals[7] - 1e-8  # at least glmer's optimum (here 3e-6 above it)
     assert f.n_clusters == 40
+
+
+def test_the_python_guide_example_of_the_models_runs():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "python.md").read_text(encoding="utf-8")
+    code = text.split("### Regression and correlation", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    env: dict = {}
+    exec(compile(code, "python.md", "exec"), env)  # noqa: S102 - the guide's own example
+    assert env["mixed"].random_sd[0] > 0 and env["mixed"].n_clusters == 30
+    assert 0 < env["lin"].coefficient("cheating").p_value < 0.05 and env["cor"].r.shape == (2, 2)
