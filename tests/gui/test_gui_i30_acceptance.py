@@ -5,6 +5,7 @@ is not defined was given p = 0)."""
 from __future__ import annotations
 
 import html
+import math
 
 import numpy as np
 import pandas as pd
@@ -49,4 +50,28 @@ def test_a_column_constant_on_the_rows_used_gets_words_in_the_linear_model_and_t
     assert all(report.p_value[i][j] is None for j in range(len(report.names)))  # no p (it was 0) for an undefined r
     assert "'wave' are not defined: it does not vary" in html.unescape(panel.note.text())
     assert report.p_value[report.names.index("drug")][report.names.index("score")] is not None
+    _idle(view)
+
+
+def test_a_two_group_item_as_an_rr_predictor_is_fitted_in_the_app_as_in_python(window, qtbot, tmp_path):
+    """The stochastic lie detector (two groups) as a predictor of exam stress: offered, fitted, and the numbers
+    are the project layer's (the same as ``dpdesk regress --model linear``)."""
+    from dpdesk.gui.shell.example_project import build_example
+    from dpdesk.project.regression.rr_models import linear_regression
+    from tests.gui.test_gui_regression_models import _fit
+
+    path = build_example(None, tmp_path / "example.dpdesk")
+    view = _open(window, qtbot, path)
+    f = view.form
+    _pick(qtbot, f.model, "linear")
+    _pick(qtbot, f.numeric_outcome, "exam_stress")
+    _tick_in_list(qtbot, f.rr_items, "drug_use")
+    report = _fit(view, qtbot)
+    assert report.spec.rr_items == ["drug_use"]
+    fit = linear_regression(window.project, "exam_stress", ["drug_use"], []).fit
+    b = fit.coefficient("drug_use")
+    assert b.se > 0 and math.isfinite(b.p_value)
+    shown = view.output.table.toPlainText().replace("\u2212", "-")
+    assert f"{b.estimate:.2f}" in shown and f"{b.se:.2f}" in shown  # the table is the project layer's fit
+    assert any("sld design's t is fixed at its univariate estimate" in n for n in fit.notes)  # as RRlin
     _idle(view)
