@@ -74,4 +74,6 @@ def test_a_two_group_item_as_an_rr_predictor_is_fitted_in_the_app_as_in_python(w
     shown = view.output.table.toPlainText().replace("\u2212", "-")
     assert f"{b.estimate:.2f}" in shown and f"{b.se:.2f}" in shown  # the table is the project layer's fit
     assert any("sld design's t is fixed at its univariate estimate" in n for n in fit.notes)  # as RRlin
+    assert "t is fixed at its univariate estimate" in view.output.table.toPlainText()  # shown in the app
+    assert "the SEs do not include its uncertainty" in report.note  # and in the report's table note
     _idle(view)
