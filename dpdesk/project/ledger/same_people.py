@@ -24,7 +24,7 @@ import sqlite3
 from fractions import Fraction
 
 from dpdesk.mechanisms import accounting
-from dpdesk.project.people.sketch import SAME_PEOPLE, same_people
+from dpdesk.project.people.sketch import SAME_PEOPLE, same_people_of
 from dpdesk.project.ledger.text import epsilon_text
 
 __all__ = ["DDL", "record", "matching", "releases_of", "found", "MAX_SKETCHES"]
@@ -72,7 +72,7 @@ def matching(conn, signatures, at_least: float = SAME_PEOPLE) -> dict[str, float
     """fingerprint -> share, for every released people's sketch sharing at least ``at_least`` with one of
     ``signatures`` (the file's, each with a ``people`` sketch)."""
     exact = {str(s.get("fingerprint")) for s in signatures if isinstance(s, dict) and s.get("fingerprint")}
-    mine = [s["people"] for s in signatures if isinstance(s, dict) and isinstance(s.get("people"), dict)]
+    mine = [s for s in signatures if isinstance(s, dict) and isinstance(s.get("people"), dict)]
     if not (mine or exact) or not _has_tables(conn):
         return {}
     out: dict[str, float] = {}
@@ -84,7 +84,7 @@ def matching(conn, signatures, at_least: float = SAME_PEOPLE) -> dict[str, float
             continue
         try:
             theirs = json.loads(text)
-            share = max(same_people(m, theirs) for m in mine)
+            share = max(same_people_of(m, theirs) for m in mine)  # by the definition (version) it was kept in
         except (ValueError, TypeError, AttributeError):
             continue
         if share >= at_least:

@@ -187,9 +187,13 @@ def _of_released(sig: dict, theirs: dict) -> float | None:
     """The share of the released data's rows that ``sig``'s data hold (by the name-free sketches), or None."""
     if not isinstance(sig.get("people"), dict) or not isinstance(theirs.get("people"), dict):
         return None
-    from dpdesk.project.people.sketch import containment
+    from dpdesk.project.people.sketch import containment, sketch_for
 
-    return containment(sig["people"], theirs["people"])[0]
+    released = theirs["people"]
+    mine = sketch_for(sig, released.get("v"))
+    if mine is None and isinstance(theirs.get("people_v2"), dict):
+        mine, released = sketch_for(sig, 2), theirs["people_v2"]
+    return None if mine is None else containment(mine, released)[0]
 
 
 def import_warnings(project, frame) -> tuple[dict, list[str]]:
