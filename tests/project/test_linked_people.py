@@ -1,0 +1,122 @@
+"""A budget protects people, not files (issue 31): a linked source and an imported copy of the same people (the
+same file, another format, a renamed column, a 90% subset) have one row hash, so they are charged one budget."""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from dpdesk.project import Project, ledger, linked
+from dpdesk.project.people import sketch
+from dpdesk.project.people.fingerprint import people_text, respondents_signature
+from tests.helpers import linked as data
+
+
+def people_frame(n: int = 600):
+    """Every type a Parquet or CSV column has: integers, floats (whole, 1.0 against 1, fractions, NaN, infinity,
+    above 2^63), text with white space, Unicode and numbers in it, booleans, dates, blanks."""
+    import pandas as pd
+
+    df = data.frame(n)
+    rng = np.random.default_rng(7)  # test data only
+    df["share"] = rng.random(n)
+    df["whole"] = np.arange(n, dtype=float)  # 1.0 reads as 1, as in a CSV
+    df["huge"] = np.where(np.arange(n) % 5 == 0, 3e19, 1.5e-7)
+    df["note"] = [[" café ", "Zoë", "TRUE", " 12.50 ", "", None, "1e3", "x\u00a0"][i % 8] for i in range(n)]
+    df["flag"] = np.arange(n) % 3 == 0
+    df["day"] = [dt.date(2021, 1, 1) + dt.timedelta(days=i % 400) for i in range(n)]
+    return df.astype({"note": object})
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    for var, sub in (("DPDESK_SETTINGS_DIR", "settings"), ("XDG_CONFIG_HOME", "config")):
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    return tmp_path
+
+
+def test_people_text_reads_every_number_alike_and_writes_the_rest_exactly():
+    assert people_text(1) == people_text(1.0) == people_text(" 1 ") == people_text("1.0") == "1"
+    assert people_text(0.1) == people_text("0.1") != people_text(0.1 + 1e-17 * 0 + 2 ** -56)
+    assert people_text(0.1) == "7205759403792794p-4"  # 0.1 = 7205759403792794 x 2^(-4-52)
+    assert people_text(float("nan")) == people_text(None) == people_text("  ") == ""
+    assert people_text("TRUE") == people_text(True) == "true"
+    assert people_text("e\u0301 ") == "\u00e9" and people_text("1_000") == "1_000" and people_text("inf") == "inf"
+    assert people_text(dt.date(2020, 1, 2)) == "2020-01-02"
+
+
+def test_duckdb_computes_the_imported_row_hashes(tmp_path):
+    from dpdesk.project.linked import people
+    from dpdesk.project.linked.duckdb_source import DuckDBSource
+    from dpdesk.project.linked.source import Link
+
+    df = people_frame()
+    path = data.write_parquet(df, tmp_path / "f.parquet")
+    source = DuckDBSource(Link(str(path), "parquet"))
+    try:
+        sig = people.signature(source)
+    finally:
+        source.close()
+    mine = respondents_signature(df)["people"]
+    assert sig["people"]["sketch"] == mine["sketch"] and sig["people"]["fp"] == mine["fp"]
+    assert sig["rows"] == mine["rows"] == len(df) and sketch.same_people(sig["people"], mine) == 1.0
+
+
+def _release_from_linked(path, source, epsilon="0.6"):
+    with Project.create(path) as p:
+        ds = linked.link_dataset(p, str(source), name="registry")
+        ledger.set_budget(p, 1)
+        ledger.release(p, {"statistic": "count", "epsilon": epsilon}, dataset=ds.name)
+
+
+@pytest.mark.parametrize("variant", ["same csv", "renamed column", "subset of 90%", "reordered"])
+def test_an_import_of_linked_people_is_charged_their_budget(home, variant):
+    from dpdesk.project.reading.importing import import_file
+
+    df = people_frame()
+    source = data.write_parquet(df, home / "registry.parquet")  # linked as Parquet, imported as CSV
+    _release_from_linked(home / "linked.dpdesk", source)
+    copy = df
+    if variant == "renamed column":
+        copy = df.rename(columns={"income": "earnings", "region": "area"})
+    elif variant == "subset of 90%":
+        copy = df.sample(frac=0.9, random_state=3)
+    elif variant == "reordered":
+        copy = df.iloc[::-1][list(reversed(df.columns))]
+    csv = home / "copy.csv"
+    copy.to_csv(csv, index=False)
+    with Project.create(home / "imported.dpdesk") as p:
+        import_file(p, csv, name="copy")
+        ledger.set_budget(p, 1)
+        status = ledger.budget_status(p)
+        assert status.spent_epsilon == Fraction(3, 5), variant  # the linked release, charged to these people
+        with pytest.raises(ledger.BudgetExceeded):
+            ledger.release(p, {"statistic": "count", "epsilon": "0.5"}, dataset="copy")
+        ledger.release(p, {"statistic": "count", "epsilon": "0.4"}, dataset="copy")
+
+
+def test_other_people_are_not_charged(home):
+    from dpdesk.project.reading.importing import import_file
+
+    _release_from_linked(home / "linked.dpdesk", data.write_parquet(people_frame(), home / "registry.parquet"))
+    csv = home / "other.csv"
+    data.frame(600, seed=99).to_csv(csv, index=False)
+    with Project.create(home / "imported.dpdesk") as p:
+        import_file(p, csv, name="other")
+        ledger.set_budget(p, 1)
+        assert ledger.budget_status(p).spent_epsilon == 0
+
+
+def test_a_csv_and_a_parquet_link_of_the_same_rows_are_the_same_people(home):
+    df = people_frame()
+    _release_from_linked(home / "a.dpdesk", data.write_parquet(df, home / "registry.parquet"))
+    df.to_csv(home / "registry.csv", index=False)
+    with Project.create(home / "b.dpdesk") as p:
+        ds = linked.link_dataset(p, str(home / "registry.csv"), name="again")
+        ledger.set_budget(p, 1)
+        assert ledger.budget_status(p).spent_epsilon == Fraction(3, 5)
+        with pytest.raises(ledger.BudgetExceeded):
+            ledger.release(p, {"statistic": "count", "epsilon": "0.5"}, dataset=ds.name)
