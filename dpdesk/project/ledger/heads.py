@@ -304,3 +304,22 @@ def reset(head: Head) -> None:
     if not _write(head, only_forward=False):
         raise ProjectError(f"dpdesk could not update its register of ledger heads {registry_path()}. Check that "
                            "the folder is writable, then confirm again.")
+
+
+def remember_people(costs, path: str) -> bool:
+    """Record the people that earlier releases read (``costs``: (hash, events, signature JSON)), without a head:
+    a linked dataset's signature computed again by a newer definition (issue 31), so that its past releases
+    are charged to every file of the same people. Existing entries are kept (False if it could not be written)."""
+    from dpdesk.project.ledger import same_people
+
+    try:
+        conn = _connect(create=True)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            same_people.record(conn, costs, path, _now())
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+    except (OSError, sqlite3.Error, ProjectError):
+        return False
+    return True

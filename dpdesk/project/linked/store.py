@@ -260,6 +260,45 @@ def update_link(project, ds, link: Link, schema: Schema, rows: int, fp: Fingerpr
                      (respondents.CACHE_KEY.format(ds.id), json.dumps(people)))
 
 
+def respondents_now(project, ds, cancel: CancelToken | None = None) -> dict | None:
+    """The linked dataset's respondents' signature of the current definition
+    (:func:`dpdesk.project.linked.people.current`). One recorded by an older dpdesk (its engine's own hashes,
+    which an imported copy never matched) is computed again in the engine, once, and recorded with the link
+    (not a relink: the source is checked unchanged first; the old signature is kept beside it, and the
+    register's entries made from it stay). None when nothing was recorded."""
+    import json
+
+    from dpdesk.project.linked import people as linked_people
+    from dpdesk.project.people import respondents
+
+    report = dict(ds.report) if isinstance(ds.report, dict) else {}
+    record = dict(report.get("linked") or {})
+    old = record.get("respondents")
+    if linked_people.current(old):
+        return old
+    check_unchanged(project, ds)
+    source = open_engine(link_of(ds))
+    try:
+        new = source.respondents(cancel)
+    finally:
+        source.close()
+    if cancel is not None:
+        cancel.check()
+    record["respondents"] = new
+    if isinstance(old, dict):
+        record.setdefault("respondents_before", old)
+    report["linked"] = record
+    with project.transaction() as conn:
+        conn.execute("UPDATE datasets SET report = ? WHERE id = ?", (json.dumps(report), ds.id))
+        conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)",
+                     (respondents.CACHE_KEY.format(ds.id), json.dumps(new)))
+    try:
+        project._signatures_of_rows = None  # the people of this file are computed again
+    except AttributeError:
+        pass
+    return new
+
+
 def inspect(link: Link, cancel=None, progress=None, content=True):
     """Public for the ledger's relink: (link, schema, rows, fingerprint, respondents) of the source now."""
     return _inspect(link, cancel, progress, content)

@@ -89,13 +89,28 @@ def signature(project, dataset, frame=None) -> dict:
         row = conn.execute("SELECT value FROM app WHERE key = ?", (key,)).fetchone()
     if row is not None:
         try:
-            return json.loads(row[0])
+            cached = json.loads(row[0])
         except ValueError:
-            pass
+            cached = None
+        if _current(cached) or (isinstance(cached, dict) and _is_linked(dataset)):
+            return cached  # a linked dataset's is brought up to date by its next release (ledger.linked_release)
     sig = respondents_signature(project.dataset_frame(dataset.name) if frame is None else frame)
     with project.transaction() as conn:
         conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)", (key, json.dumps(sig)))
     return sig
+
+
+def _current(sig) -> bool:
+    """Whether a cached signature carries a name-free sketch of this version (one cached by an older dpdesk is
+    computed again from the rows: the register then keeps this version's, which linked sources can match)."""
+    from dpdesk.project.people.sketch import VERSION
+
+    return isinstance(sig, dict) and isinstance(sig.get("people"), dict) and sig["people"].get("v") == VERSION
+
+
+def _is_linked(ds) -> bool:
+    opts = ds.options if isinstance(getattr(ds, "options", None), dict) else {}
+    return isinstance(opts.get("linked"), dict)
 
 
 def _of_rows(project) -> list[tuple[str, dict]]:
