@@ -89,3 +89,17 @@ def test_an_old_linked_dataset_is_brought_up_to_date_by_its_next_release(old):
         assert ledger.budget_status(p).spent_epsilon == Fraction(1)
         with pytest.raises(ledger.BudgetExceeded):
             ledger.release(p, {"statistic": "count", "epsilon": "0.01"}, dataset="copy")
+
+
+def test_an_old_imported_release_is_upgraded_by_the_next_and_then_charges_a_link(old):
+    from dpdesk.project import linked
+
+    with Project.open(old / "imported.dpdesk") as p:
+        ledger.release(p, {"statistic": "count", "epsilon": "0.1"}, dataset="registry")
+    kept = _register_versions()
+    assert 3 in kept  # the entry now holds version 3, its version 2 inside it
+    with Project.create(old / "new.dpdesk") as p:
+        linked.link_dataset(p, str(old / "registry.parquet"), name="again")
+        ledger.set_budget(p, 1)
+        # both of the imported file's releases, 0.6 and 0.1; the old linked file's 0.3 waits for its next release
+        assert ledger.budget_status(p).spent_epsilon == Fraction(7, 10)

@@ -59,8 +59,23 @@ def record(conn, costs, path: str, time: str) -> None:
         fp = str(sig["fingerprint"])
         conn.execute("INSERT OR IGNORE INTO people(fingerprint, sketch, time) VALUES (?, ?, ?)",
                      (fp, json.dumps(sig["people"]), time))
+        _upgrade(conn, fp, sig["people"])
         conn.execute("INSERT OR IGNORE INTO spent_on(hash, fingerprint, path, time) VALUES (?, ?, ?, ?)",
                      (release_hash, fp, path, time))
+
+
+def _upgrade(conn, fp: str, people: dict) -> None:
+    """The same rows (``fp``) released again by a newer sketch version: the entry takes the newer sketch, which
+    linked sources can match, and keeps the older one inside it (``people_v2``); never the reverse."""
+    row = conn.execute("SELECT sketch FROM people WHERE fingerprint = ?", (fp,)).fetchone()
+    try:
+        kept = json.loads(row[0]) if row is not None else None
+        older = int(kept.get("v") or 0) < int(people.get("v") or 0)
+    except (ValueError, TypeError, AttributeError):
+        return
+    if older:
+        conn.execute("UPDATE people SET sketch = ? WHERE fingerprint = ?",
+                     (json.dumps(dict(people, **{f"people_v{kept.get('v')}": kept})), fp))
 
 
 def _has_tables(conn) -> bool:

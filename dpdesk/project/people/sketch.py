@@ -231,5 +231,9 @@ def same_people_of(sig: dict, theirs: dict) -> float:
     """:func:`same_people` of a signature and a stored ``people`` sketch of any version: compared with the
     signature's sketch of the same version (a register's version-2 sketch with an import's ``people_v2``), 0 when
     it has none (a linked source has no version-2 sketch: those never had a name-free one)."""
-    mine = sketch_for(sig, theirs.get("v"))
-    return 0.0 if mine is None else same_people(mine, theirs)
+    shares = [0.0]
+    for kept in (theirs, *(theirs.get(f"people_v{v}") for v in LEGACY)):  # an upgraded entry keeps its older one
+        mine = sketch_for(sig, kept.get("v")) if isinstance(kept, dict) else None
+        if mine is not None:
+            shares.append(same_people(mine, kept))
+    return max(shares)
