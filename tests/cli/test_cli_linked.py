@@ -109,3 +109,21 @@ def test_a_cluster_master_needs_paths_the_cluster_sees(monkeypatch, tmp_path):
         engines.check_engine("spark", "spark://cluster:7077", str(tmp_path))
     engines.check_engine("spark", "spark://cluster:7077", "hdfs://namenode/census")  # fine
     engines.check_engine("spark", "local[2]", str(tmp_path))  # local reads local files
+
+
+def test_an_import_of_linked_people_is_charged_their_budget_from_the_command_line(tmp_path, capsys):
+    """Issue 31: link F, release, then import F (as CSV, a column renamed) into another project: the same people,
+    so the linked release is charged there and a release beyond what is left is refused."""
+    df = data.frame(300)
+    data.write_parquet(df, tmp_path / "registry.parquet")
+    df.rename(columns={"income": "earnings"}).to_csv(tmp_path / "copy.csv", index=False)
+    a, b = tmp_path / "a.dpdesk", tmp_path / "b.dpdesk"
+    for argv in (["new", a], ["import", a, tmp_path / "registry.parquet", "--link"], ["budget", a, "--set", "1"],
+                 ["release", a, "--dataset", "registry", "--stat", "count", "--epsilon", "0.7"],
+                 ["new", b], ["import", b, tmp_path / "copy.csv"], ["budget", b, "--set", "1"]):
+        code, _, err = run(capsys, *argv)
+        assert code == 0, (argv, err)
+    code, out, _ = run(capsys, "budget", b, "--json")
+    assert code == 0 and json.loads(out)["spent_epsilon"] == "7/10"
+    code, _, err = run(capsys, "release", b, "--stat", "count", "--epsilon", "0.5")
+    assert code != 0 and "budget" in err.lower() and "Traceback" not in err
