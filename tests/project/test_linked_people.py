@@ -120,3 +120,32 @@ def test_a_csv_and_a_parquet_link_of_the_same_rows_are_the_same_people(home):
         assert ledger.budget_status(p).spent_epsilon == Fraction(3, 5)
         with pytest.raises(ledger.BudgetExceeded):
             ledger.release(p, {"statistic": "count", "epsilon": "0.5"}, dataset=ds.name)
+
+
+def test_the_sketch_query_returns_a_top_k_never_the_rows(tmp_path):
+    """Bounded memory: every query the signature runs returns one row of aggregates or at most 4k hashes (DuckDB's
+    min(h, 4k) in the aggregate, ORDER BY h LIMIT 4k above it), whatever the number of rows."""
+    from dpdesk.project.linked import people
+    from dpdesk.project.linked.duckdb_source import DuckDBSource
+    from dpdesk.project.linked.source import Link
+
+    df = data.frame(100)
+    df = df.loc[df.index.repeat(30)].reset_index(drop=True)  # each row 30 times: the 200 smallest hold few
+    path = data.write_parquet(df, tmp_path / "f.parquet")
+    source = DuckDBSource(Link(str(path), "parquet"))
+    returned, run = [], source.run_sql
+
+    def counting(text, params, cancel=None):
+        rows = run(text, params, cancel)
+        returned.append((text, len(rows), len(rows[0][4]) if len(rows) == 1 and len(rows[0]) > 4 else 0))
+        return rows
+
+    source.run_sql = counting
+    try:
+        sig = people.signature(source, k=50)
+    finally:
+        source.close()
+    assert len(returned) >= 2  # the duplicates filled the first 200: a second, top-k query above them
+    assert all(n <= 200 and inner <= 200 for _, n, inner in returned)
+    assert all("LIMIT" in text for text, n, _ in returned[1:])
+    assert len(sig["people"]["sketch"]) == 50 and sig["rows"] == len(df)
