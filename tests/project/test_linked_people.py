@@ -149,3 +149,29 @@ def test_the_sketch_query_returns_a_top_k_never_the_rows(tmp_path):
     assert all(n <= 200 and inner <= 200 for _, n, inner in returned)
     assert all("LIMIT" in text for text, n, _ in returned[1:])
     assert len(sig["people"]["sketch"]) == 50 and sig["rows"] == len(df)
+
+
+def test_direct_identifiers_are_left_out_of_a_link_as_of_an_import_and_the_people_still_match(home):
+    """The import leaves out a column of e-mail addresses; the link leaves it out of its schema, its sample and its
+    respondents' signature too (else the rows would hash differently), and refuses to release it."""
+    from dpdesk.errors import DataError
+    from dpdesk.project.reading.importing import import_file
+
+    df = people_frame()
+    df["email"] = [f"p{i}@example.org" for i in range(len(df))]
+    source = data.write_parquet(df, home / "registry.parquet")
+    _release_from_linked(home / "linked.dpdesk", source)
+    with Project.open(home / "linked.dpdesk") as p:
+        (ds,) = p.datasets()
+        assert "email" not in linked.schema_of(ds).names
+        assert linked.schema_of(ds).excluded == (("email", "e-mail address (by column name)"),)
+        assert all("email" not in row for row in linked.sample(p, "registry", 20))
+        with pytest.raises(DataError, match="is a direct identifier"):
+            ledger.release(p, {"statistic": "count", "by": "email", "by_keys": ["x"], "epsilon": "0.1"},
+                           dataset="registry")
+    df.to_csv(home / "copy.csv", index=False)
+    with Project.create(home / "imported.dpdesk") as p:
+        import_file(p, home / "copy.csv", name="copy")
+        assert "email" not in p.dataset_frame("copy").columns
+        ledger.set_budget(p, 1)
+        assert ledger.budget_status(p).spent_epsilon == Fraction(3, 5)

@@ -38,12 +38,13 @@ def current(sig) -> bool:
             and int(sig["people"].get("v") or 0) == people_sketch.VERSION)
 
 
-def signature(source, cancel=None, k: int | None = None) -> dict:
-    """``{"version", "fingerprint", "rows", "distinct", "people", "engine"}`` of the source, computed in its engine."""
+def signature(source, cancel=None, k: int | None = None, columns=None) -> dict:
+    """``{"version", "fingerprint", "rows", "distinct", "people", "engine"}`` of the source, computed in its engine
+    over ``columns`` (default: every column; linking leaves out the direct identifiers, as an import does)."""
     k = k or SKETCH_SIZE
     d = source.dialect
     duck = d.name == "duckdb"
-    hashed, params = rows_sql(d, source.schema().columns)
+    hashed, params = rows_sql(d, source.schema().columns if columns is None else columns)
     if duck:
         total = f"CAST(sum(CAST(h AS HUGEINT)) % CAST('{2 ** 64}' AS HUGEINT) AS VARCHAR)"
         xor = "CAST(bit_xor(h) AS VARCHAR)"
