@@ -18,8 +18,6 @@ from tests.helpers import linked as data
 def people_frame(n: int = 600):
     """Every type a Parquet or CSV column has: integers, floats (whole, 1.0 against 1, fractions, NaN, infinity,
     above 2^63), text with white space, Unicode and numbers in it, booleans, dates, blanks."""
-    import pandas as pd
-
     df = data.frame(n)
     rng = np.random.default_rng(7)  # test data only
     df["share"] = rng.random(n)
