@@ -48,21 +48,14 @@ WHITESPACE = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace
 _C1, _C2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 _2_64 = 18446744073709551616
 _U64 = f"CAST('{_2_64}' AS UHUGEINT)"
-_NUMBER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "INT", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
-                 "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL", "REAL", "BYTE", "SHORT", "LONG")
 
 
-def _kind(engine_type: str) -> str:
-    t = engine_type.upper()
-    if t.startswith(_NUMBER_TYPES):
-        return "number"
-    if t == "BOOLEAN":
-        return "boolean"
-    if t == "DATE":
-        return "date"
-    if t.startswith("TIMESTAMP"):
-        return "timestamp"
-    return "text"
+def _kind(col) -> str:
+    """How the column's cells become text: its kind (number, boolean), or for text, a date or timestamp type."""
+    if col.kind in ("number", "boolean"):
+        return col.kind
+    t = col.type.upper()
+    return "date" if t == "DATE" else "timestamp" if t.startswith("TIMESTAMP") else "text"
 
 
 class _SQL:
@@ -139,7 +132,7 @@ def rows_sql(dialect, columns, source: str = "{source}") -> tuple[str, dict]:
     ws, num = f"{dialect.param}pws", f"{dialect.param}pnum"
     lv0, lv1, lv2, lv2b, lv3 = [], [], [], [], []
     for i, col in enumerate(columns):
-        c, kind = dialect.quote(col.name), _kind(col.type)
+        c, kind = dialect.quote(col.name), _kind(col)
         v, x, e, t = f"v{i}", f"x{i}", f"e{i}", f"t{i}"
         if kind == "number":
             lv0.append(f"CAST({c} AS DOUBLE) AS {x}, CAST(NULL AS STRING) AS {v}" if s.spark else

@@ -1,14 +1,7 @@
-"""Direct identifiers found by column name and by content, and left out of the import.
+"""Direct identifiers left out of an import, by the rules of :mod:`dpdesk.project.people.identifiers`.
 
-A direct identifier names or locates a person by itself: e-mail address, IP address,
-first/last/full name, a platform's response ID (which the platform links back to the
-respondent), latitude/longitude, phone number (cf. the HIPAA Safe Harbor list,
-45 CFR 164.514(b)(2), and the GDPR notion of direct identification). A column is one
-when its name (or its question text) says so, or when most of its values look like one
-(e-mail, IPv4/IPv6, Qualtrics response ID, "latitude, longitude" pairs, phone number
-with 9-15 digits). Such columns
-are dropped unless ``keep_identifiers`` is ``True`` or lists them; the report says which
-and why. A column where only a few values look like e-mail addresses or phone numbers
+Such columns are dropped unless ``keep_identifiers`` is ``True`` or lists them; the report says
+which and why. A column where only a few values look like e-mail addresses or phone numbers
 gets a warning (free text where someone left contact details).
 """
 
