@@ -127,3 +127,19 @@ def test_an_import_of_linked_people_is_charged_their_budget_from_the_command_lin
     assert code == 0 and json.loads(out)["spent_epsilon"] == "7/10"
     code, _, err = run(capsys, "release", b, "--stat", "count", "--epsilon", "0.5")
     assert code != 0 and "budget" in err.lower() and "Traceback" not in err
+
+
+def test_linking_says_which_direct_identifiers_it_left_out_and_refuses_to_release_them(tmp_path, capsys):
+    df = data.frame(100)
+    df["email"] = [f"p{i}@example.org" for i in range(len(df))]
+    data.write_parquet(df, tmp_path / "wave.parquet")
+    path = tmp_path / "p.dpdesk"
+    run(capsys, "new", path)
+    code, out, err = run(capsys, "import", path, tmp_path / "wave.parquet", "--link")
+    assert code == 0, err
+    assert "Left out the column 'email': a direct identifier (e-mail address (by column name))" in out
+    run(capsys, "budget", path, "--set", "1")
+    code, out, err = run(capsys, "release", path, "--dataset", "wave", "--stat", "histogram", "--columns", "email",
+                         "--keys", "x", "--epsilon", "0.1")
+    assert code != 0 and "is a direct identifier" in err and "no budget was spent" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -382,6 +382,7 @@ def test_a_linked_sources_direct_identifiers_are_never_shown_in_the_sample(windo
     with qtbot.waitSignal(dv.dataset_shown, timeout=30_000):
         with qtbot.waitSignal(dialog.linked, timeout=30_000):
             click(qtbot, dialog.link_button)
+    assert "Left out as direct identifiers" in dialog.report.text() and "e-mail address" in dialog.report.text()
     dialog.accept()
     assert dv.linked_shown and dv.model.rowCount() == 100
     headers = [dv.model.headerData(c, Qt.Orientation.Horizontal) for c in range(dv.model.columnCount())]
