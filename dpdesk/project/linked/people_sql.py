@@ -47,7 +47,7 @@ WHITESPACE = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace
 
 _C1, _C2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 _2_64 = 18446744073709551616
-_U64 = f"CAST('{_2_64}' AS UHUGEINT)"
+_MASK = f"CAST('{_2_64 - 1}' AS UHUGEINT)"  # x & (2^64 - 1) = x mod 2^64: a 128-bit % is ~100x slower
 
 
 def _kind(col) -> str:
@@ -116,10 +116,11 @@ def _number_text(s: _SQL, x: str, e: str) -> str:
 
 
 def _log2_floor(s: _SQL, x: str) -> str:
-    """floor(log2 |x|) exactly (log2 may round across a power of two: corrected), for a finite non-zero x."""
+    """floor(log2 |x|) as computed (corrected by :func:`_corrected`), only where the binary form is written: a finite
+    x that is not a whole number below 2^63 (NULL elsewhere, so whole numbers cost no logarithm)."""
     e0 = f"CAST(floor(log2(abs({x}))) AS INTEGER)"
-    guard = f"CASE WHEN {x} IS NULL OR {x} = 0 OR NOT {s.finite(x)} THEN NULL ELSE {e0} END"
-    return guard
+    return (f"CASE WHEN {x} IS NULL OR NOT {s.finite(x)} OR ({x} = floor({x}) AND abs({x}) < 9223372036854775808.0) "
+            f"THEN NULL ELSE {e0} END")
 
 
 def rows_sql(dialect, columns, source: str = "{source}") -> tuple[str, dict]:
@@ -129,6 +130,8 @@ def rows_sql(dialect, columns, source: str = "{source}") -> tuple[str, dict]:
     every name is quoted by ``dialect``, every constant text a parameter."""
     s = _SQL(dialect.name == "spark")
     params = {"pws": WHITESPACE, "pnum": f"^{NUMBER_TEXT}$" if s.spark else NUMBER_TEXT}
+    if not any(_kind(c) == "text" for c in columns):
+        params = {}  # DuckDB refuses parameters a statement does not use
     ws, num = f"{dialect.param}pws", f"{dialect.param}pnum"
     lv0, lv1, lv2, lv2b, lv3 = [], [], [], [], []
     for i, col in enumerate(columns):
@@ -156,7 +159,7 @@ def rows_sql(dialect, columns, source: str = "{source}") -> tuple[str, dict]:
     if s.spark:
         total = f"pmod({' + '.join(cells)}, {_2_64}BD)"
     else:
-        total = f"CAST(({' + '.join(f'CAST({h} AS UHUGEINT)' for h in cells)}) % {_U64} AS UBIGINT)"
+        total = f"CAST(({' + '.join(f'CAST({h} AS UHUGEINT)' for h in cells)}) & {_MASK} AS UBIGINT)"
     inner = f"SELECT {', '.join(lv0)} FROM {source}"
     for level, items in enumerate((lv1, lv2, lv2b, lv3)):
         inner = f"SELECT {', '.join(items)} FROM ({inner}) AS l{level}"
@@ -166,15 +169,15 @@ def rows_sql(dialect, columns, source: str = "{source}") -> tuple[str, dict]:
 
 def _corrected(x: str, e: str) -> str:
     """``e`` = floor(log2 |x|) as computed, moved by one where |x| lies outside [2^e, 2^(e+1))."""
-    return (f"({e} + CASE WHEN abs({x}) < pow(2.0, {e}) THEN -1 WHEN abs({x}) >= pow(2.0, {e} + 1) THEN 1 "
-            "ELSE 0 END)")
+    return (f"CASE WHEN {e} IS NULL THEN NULL ELSE {e} + CASE WHEN abs({x}) < pow(2.0, {e}) THEN -1 "
+            f"WHEN abs({x}) >= pow(2.0, {e} + 1) THEN 1 ELSE 0 END END")
 
 
 def _mix(s: _SQL, summed: str) -> str:
     """SplitMix64's finaliser over the column ``z`` (unsigned 64-bit) of ``summed``: the column ``h``."""
     if not s.spark:
         def mul(z, c):
-            return f"CAST((CAST({z} AS UHUGEINT) * CAST('{c}' AS UHUGEINT)) % {_U64} AS UBIGINT)"
+            return f"CAST((CAST({z} AS UHUGEINT) * CAST('{c}' AS UHUGEINT)) & {_MASK} AS UBIGINT)"
         q = f"SELECT xor(z, z >> 30) AS z FROM ({summed}) AS m0"
         q = f"SELECT {mul('z', _C1)} AS z FROM ({q}) AS m1"
         q = f"SELECT xor(z, z >> 27) AS z FROM ({q}) AS m2"
