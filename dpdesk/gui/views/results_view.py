@@ -32,6 +32,7 @@ from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.document_view import DocumentView
 from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars, set_plot_style
 from dpdesk.gui.widgets.not_mapped import NotMappedBar
+from dpdesk.gui.widgets.adherence_warning import AdherenceWarningBar
 from dpdesk.gui.widgets.report_progress import ReportProgress
 from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
 from dpdesk.gui.widgets import cell_choices
@@ -89,10 +90,6 @@ class ResultSet:
     names: dict[str, str] = field(default_factory=dict)  # item -> what plots call it
     by_label: str | None = None  # the label of the "Subgroups by" column
     dataset: str | None = None  # the dataset analysed (the active one)
-
-
-def _pct(x) -> str:
-    return f"{100 * x:.1f}%"
 
 
 def analyze_job(job, project, options: Options) -> ResultSet:
@@ -240,6 +237,7 @@ class ResultsView(QWidget):
         self.state.setWordWrap(True)
         self.subgroup_warning = SubgroupWarningBar()  # exact subgroup n of a released or protected column
         self.subgroup_warning.leave_out_changed.connect(self.recompute)
+        self.adherence_warning = AdherenceWarningBar()  # an ECWM item's versions disagree: non-adherence
         self.not_mapped = NotMappedBar()  # items without a mapping in the active dataset, each with Map…
         self.not_mapped.map_requested.connect(window.data_view.map_item)
         form = QFormLayout()
@@ -275,8 +273,8 @@ class ResultsView(QWidget):
         layout.addWidget(self.state)
         self.report_progress = ReportProgress(self)  # File > Export report: what it does, a bar, Cancel
         layout.addWidget(self.report_progress)  # its own row: the buttons above keep their width at 1024 px
-        layout.addWidget(self.subgroup_warning)
-        layout.addWidget(self.not_mapped)
+        for bar in (self.subgroup_warning, self.adherence_warning, self.not_mapped):
+            layout.addWidget(bar)
         layout.addWidget(scroll, 1)
         for combo in (self.ci, self.confidence, self.by, self.adjust):
             combo.currentIndexChanged.connect(self.recompute)
@@ -482,6 +480,7 @@ class ResultsView(QWidget):
             return
         self.current, self.stale = rs, False
         self.subgroup_warning.set_warning(rs.subgroup_warning)
+        self.adherence_warning.set_results(rs.results)
         self.not_mapped.set_items([r.item for r in rs.results if getattr(r, "not_mapped", False)], rs.dataset)
         self.document_view.set_document(rs.document)
         for b in (self.methods_button, self.report_button, self.export_button):
@@ -529,6 +528,7 @@ class ResultsView(QWidget):
 
         self.current = None
         self.subgroup_warning.set_warning(None)
+        self.adherence_warning.set_results([])
         self.failure = app_words(exc) if isinstance(exc, DpdeskError) else "a mistake in dpdesk (see the error shown)"
         self._show_state(f"The results could not be computed: {app_words(exc)}" if isinstance(exc, DpdeskError)
                          else "The results could not be computed (a mistake in dpdesk).")

@@ -16,7 +16,7 @@ from typing import Any
 from dpdesk import __version__
 from dpdesk.errors import DataError, DpdeskError, app_words
 from dpdesk.mechanisms import multiple_testing, rr
-from dpdesk.project.analysis import review
+from dpdesk.project.analysis import adherence, review
 from dpdesk.project.study.active import dataset_named
 from dpdesk.project.analysis.direct_questions import DIRECT_CODES, direct_comparison  # noqa: F401 - the Results view's
 from dpdesk.project.export.model import ReproItem, ResultsBundle
@@ -404,6 +404,9 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     from dpdesk.project.study.design_text import design_in_words
 
     tables: dict[str, Any] = {"Estimates": estimate_rows(results)}
+    ecwm = adherence.adherence_tests(results)
+    if ecwm:  # the extended crosswise model: both versions and the non-adherence test
+        tables[adherence.TABLE] = [row for a in ecwm for row in a.rows()]
     by = next((r.by for r in results if r.by), None)
     by_label = next((r.by_label for r in results if r.by), None)
     if by:
@@ -435,6 +438,8 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         "confidence": confidence,
         "subgroups by": by and (by_label if by_label == by else f"{by_label} (column {by})"),
     })
+    if ecwm:
+        metadata["non-adherence test (ECWM)"] = {a.item: f"{a.statistic_text()}: {a.method_text()}" for a in ecwm}
     if any(getattr(r, "survey", None) is not None for r in results):  # the design-based interval, not the SRS one
         from dpdesk.mechanisms.rr.survey.estimate import SURVEY_CI as DESIGN_CI
         from dpdesk.project.analysis.survey import survey_ci
