@@ -108,7 +108,7 @@ def test_spark_duckdb_and_an_import_give_one_respondents_sketch(spark_project, t
     from dpdesk.project.linked.source import Link
     from dpdesk.project.linked.spark_source import SparkSource
     from dpdesk.project.people.fingerprint import respondents_signature
-    from tests.project.test_linked_people import people_frame
+    from tests.helpers.linked import people_frame
 
     _, spark, duck, df = spark_project
     recorded = [ds.report["linked"]["respondents"]["people"] for ds in (spark, duck)]
