@@ -159,3 +159,19 @@ def test_direct_identifiers_are_left_out_of_a_link_as_of_an_import_and_the_peopl
         assert "email" not in p.dataset_frame("copy").columns
         ledger.set_budget(p, 1)
         assert ledger.budget_status(p).spent_epsilon == Fraction(3, 5)
+
+
+def test_the_fast_path_for_columns_of_numbers_writes_people_text_exactly():
+    import numpy as np
+    import pandas as pd
+
+    from dpdesk.project.people.fingerprint import _column_texts
+
+    rng = np.random.default_rng(5)  # test data only
+    values = np.concatenate([rng.normal(0, 1e3, 500), rng.normal(0, 1, 500) * 1e-300, [0.0, -0.0, 1.0, 2.0 ** 63,
+                             -2.0 ** 63, 2.0 ** 63 - 1024, 3e19, np.inf, -np.inf, np.nan, 5e-324, 0.1, -7.5]])
+    for series in (pd.Series(values), pd.Series(values.astype(np.float32)), pd.Series(rng.integers(-9, 9, 50)),
+                   pd.Series(np.array([2 ** 63 - 1, -2 ** 63, 0], dtype=np.int64)),
+                   pd.Series(np.array([2 ** 64 - 1, 5], dtype=np.uint64))):
+        _canon, fast, index = _column_texts(series, people=True)
+        assert [fast[i] for i in index] == [people_text(v) for v in series.tolist()]

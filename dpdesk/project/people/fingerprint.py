@@ -128,8 +128,8 @@ def _column_texts(series, people: bool = False):
     import numpy as np
     import pandas as pd
 
-    fns = (canonical_value, people_text) if people else (canonical_value,)
     if series.dtype == object:  # mixed values: keyed by type too, so True and 1 stay apart
+        fns = (canonical_value, people_text) if people else (canonical_value,)
         cache: dict = {}
         values: list = []
         index = np.empty(len(series), dtype=np.int64)
@@ -148,10 +148,38 @@ def _column_texts(series, people: bool = False):
         lists = [[fn(v) for v in values] for fn in fns]
     else:
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        numbers = uniques.to_numpy() if people and _plain_numbers(series.dtype) else None
         uniques = uniques.tolist()
-        lists = [[fn(v) for v in uniques] + [""] for fn in fns]  # the last slot: missing (code -1)
+        lists = [[canonical_value(v) for v in uniques] + [""]]  # the last slot: missing (code -1)
+        if people:
+            lists.append(_people_of_numbers(numbers, lists[0]) if numbers is not None else
+                         [people_text(v) for v in uniques] + [""])
         index = np.where(codes < 0, len(lists[0]) - 1, codes)
     return (*lists, index)
+
+
+def _plain_numbers(dtype) -> bool:
+    import numpy as np
+
+    return isinstance(dtype, np.dtype) and dtype.kind in "iuf"
+
+
+def _people_of_numbers(values, canonical: list[str]) -> list[str]:
+    """:func:`people_text` of distinct numbers (a numpy int or float array), from their canonical texts: equal to them
+    for blanks, infinities and whole numbers below 2^63; the binary form (numpy's frexp) for the others."""
+    import numpy as np
+
+    x = values.astype(np.float64)
+    out = list(canonical)
+    with np.errstate(invalid="ignore"):
+        other = np.isfinite(x) & ~((x == np.floor(x)) & (np.abs(x) < 2.0 ** 63))
+    idx = np.nonzero(other)[0]
+    if len(idx):
+        m, e = np.frexp(np.abs(x[idx]))
+        significand = (m * 2.0 ** 53).astype(np.int64)
+        for i, mm, ee, neg in zip(idx.tolist(), significand.tolist(), (e - 1).tolist(), (x[idx] < 0).tolist()):
+            out[i] = f"{'-' if neg else ''}{mm}p{ee}"
+    return out
 
 
 def canonical_rows(frame, columns: Iterable[str] | None = None) -> tuple[list[str], list[str]]:
