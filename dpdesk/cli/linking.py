@@ -123,7 +123,9 @@ def dataset_fields(ds) -> dict:
     return {"name": ds.name, "rows": ds.n_rows, "columns": len(ds.columns), "linked": True, "engine": link.engine,
             "spark_master": link.master, "source": link.source, "format": link.format, "files": len(fp.files),
             "bytes": sum(f.size for f in fp.files), "fingerprint": fp.content or fp.quick,
-            "fingerprint_kind": "content" if fp.content else "files"}
+            "fingerprint_kind": "content" if fp.content else "files",
+            "excluded_columns": [{"column": n, "reason": f"direct identifier: {r}"}
+                                 for n, r in store.schema_of(ds).excluded]}
 
 
 def verify(project, name: str) -> list[str]:

@@ -138,6 +138,9 @@ def test_linking_says_which_direct_identifiers_it_left_out_and_refuses_to_releas
     code, out, err = run(capsys, "import", path, tmp_path / "wave.parquet", "--link")
     assert code == 0, err
     assert "Left out the column 'email': a direct identifier (e-mail address (by column name))" in out
+    (row,) = json.loads(run(capsys, "datasets", path, "--json")[1])
+    assert row["excluded_columns"] == [{"column": "email", "reason": "direct identifier: e-mail address (by column "
+                                                                       "name)"}]
     run(capsys, "budget", path, "--set", "1")
     code, out, err = run(capsys, "release", path, "--dataset", "wave", "--stat", "histogram", "--columns", "email",
                          "--keys", "x", "--epsilon", "0.1")
