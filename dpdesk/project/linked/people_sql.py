@@ -17,8 +17,9 @@ from the column's engine type:
   characters Python's ``str.strip()`` strips, ``true``/``false`` in any case lowered, a plain
   decimal (:data:`~dpdesk.project.people.fingerprint.NUMBER_TEXT`, under 40 characters) read
   as a number as above; NULL or empty text is blank;
-* MD5-64: the first 16 hex digits of ``md5(text)`` as an unsigned 64-bit integer (DuckDB
-  ``('0x' || …)::UBIGINT``, Spark ``conv(…, 16, 10)``), 0 for a blank cell;
+* MD5-64: the digest's first 8 bytes as an unsigned 64-bit integer, little-endian (DuckDB
+  ``md5_number(text)`` mod 2^64, twice as fast as parsing the hex text; Spark ``conv`` of the first
+  16 hex digits of ``md5(text)`` taken byte by byte from the eighth), 0 for a blank cell;
 * the sum mod 2^64 (DuckDB HUGEINT; Spark DECIMAL(38, 0)) and SplitMix64's finaliser (Steele, Lea &
   Flood 2014): shifts and XOR on 64-bit integers, each multiplication mod 2^64 in 128-bit
   UHUGEINT (DuckDB) or, as Spark has no unsigned 64-bit type, in DECIMAL(38, 0) split into
@@ -94,9 +95,10 @@ class _SQL:
         return f"isfinite({x})"
 
     def md5_64(self, t):
-        if self.spark:
-            return f"CASE WHEN {t} = '' THEN 0BD ELSE CAST(conv(substr(md5({t}), 1, 16), 16, 10) AS DECIMAL(20, 0)) END"
-        return f"CASE WHEN {t} = '' THEN 0::UBIGINT ELSE ('0x' || substr(md5({t}), 1, 16))::UBIGINT END"
+        if self.spark:  # the first 8 bytes of the hex digest, last byte first (little-endian)
+            le = ", ".join(f"substr(md5({t}), {15 - 2 * i}, 2)" for i in range(8))
+            return f"CASE WHEN {t} = '' THEN 0BD ELSE CAST(conv(concat({le}), 16, 10) AS DECIMAL(20, 0)) END"
+        return f"CASE WHEN {t} = '' THEN 0::UBIGINT ELSE CAST(md5_number({t}) & {_MASK} AS UBIGINT) END"
 
     def int_div2(self, x):
         return f"({x} div 2)" if self.spark else f"({x} // 2)"

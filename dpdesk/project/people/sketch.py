@@ -6,7 +6,7 @@ that leaves the column names out and does not depend on the order of the columns
 
     row hash = mix( sum over the row's non-blank cells of MD5-64(people text of the value) mod 2^64 )
 
-(MD5-64: the first 8 bytes of the MD5 digest of the UTF-8 text, read big-endian; the people text
+(MD5-64: the first 8 bytes of the MD5 digest of the UTF-8 text, read little-endian; the people text
 is :func:`dpdesk.project.people.fingerprint.people_text`; ``mix`` is SplitMix64's finaliser,
 Steele, Lea & Flood 2014). Version 3 chose MD5 and that text (issue 31) because DuckDB and Spark
 compute both natively: a linked source's row hashes are computed in its engine, in SQL, and equal
@@ -82,9 +82,9 @@ def _hash64(text: str) -> int:
 
 
 def md5_64(text: str) -> int:
-    """The first 8 bytes of MD5(UTF-8 text), big-endian: what DuckDB and Spark compute as the first 16 hex digits
-    of ``md5(text)``."""
-    return int.from_bytes(hashlib.md5(text.encode("utf-8"), usedforsecurity=False).digest()[:8], "big")
+    """The first 8 bytes of MD5(UTF-8 text), little-endian: DuckDB's ``md5_number(text)`` mod 2^64 (its fastest
+    form), and in Spark the first 16 hex digits of ``md5(text)`` read byte by byte from the eighth."""
+    return int.from_bytes(hashlib.md5(text.encode("utf-8"), usedforsecurity=False).digest()[:8], "little")
 
 
 def mix(x):
