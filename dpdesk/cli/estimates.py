@@ -197,11 +197,13 @@ def _keyed_tables(bundle, results) -> dict:
     from dpdesk.project.analysis.result_tables import estimate_rows, subgroup_rows, subgroup_test_rows
 
     tables = bundle.to_dict()["tables"]
-    from dpdesk.project.analysis.adherence import TABLE, adherence_rows
+    from dpdesk.project.analysis.adherence import TABLE, adherence_rows, subgroup_adherence_rows
 
     keyed = {"Estimates": estimate_rows(results, keys=True), TABLE: adherence_rows(results, keys=True)}
     for name in tables:
-        if name.startswith("By "):
+        if name.startswith(f"{TABLE} by "):
+            keyed[name] = subgroup_adherence_rows(results, keys=True)
+        elif name.startswith("By "):
             keyed[name] = subgroup_rows(results, keys=True)
         elif name.startswith("Tests by "):
             keyed[name] = subgroup_test_rows(results, keys=True)
@@ -227,7 +229,7 @@ def cmd_estimate(args) -> int:
                      *subgroup_test_sentences(results, by)):
             if line:
                 print(line)
-        from dpdesk.project.analysis.adherence import adherence
+        from dpdesk.project.analysis.adherence import adherence, subgroup_adherence
         from dpdesk.project.report.document import sentence
 
         for r in results:
@@ -236,6 +238,8 @@ def cmd_estimate(args) -> int:
             if test is not None:
                 print(f"  {'WARNING: ' if test.rejects else ''}{test.sentence()}")
                 print(f"  {test.versions_sentence(style)}")
+            for group, sub in subgroup_adherence(r):  # and within each subgroup
+                print(f"  {r.by_label} = {group}: {'WARNING: ' if sub.rejects else ''}{sub.sentence()}")
             for note in (r.estimate.notes if r.estimate is not None else ()):
                 print(f"  note: {note}")
             if r.left_out_sentence():

@@ -61,3 +61,54 @@ def test_the_guides_example_when_the_versions_disagree(window, qtbot, tmp_path):
     shown = rv.document_view.toPlainText()
     assert "44.0" in shown and "18.5" in shown  # the versions, as the guide quotes them
     shot(window, "results_ecwm")
+
+
+def test_subgroups_by_tests_each_subgroup_and_warns_for_the_one_that_disagrees(window, qtbot, tmp_path):
+    """Subgroups by school (chosen with a click and the arrow keys): the document has each school's test,
+    the bar warns about the school whose versions disagree and not about the other."""
+    from tests.project.test_ecwm_adherence_by import schools_frame
+
+    path = ecwm_project(tmp_path / "schools.dpdesk", schools_frame(), weighted=False)
+    rv, _ = _open(window, qtbot, path)
+    with qtbot.waitSignal(rv.updated, timeout=60_000, check_params_cb=lambda rs: rs is not None) as got:
+        choose(qtbot, rv.by, "school")
+    assert got.args[0].options.by == "school"
+    bar = rv.adherence_warning.text.text()
+    assert rv.adherence_warning.isVisible() and "school = Brook: The two versions disagree (G² = " in bar
+    assert "school = Avon" not in bar
+    shown = rv.document_view.toPlainText()
+    assert "Non-adherence test in each subgroup of school" in shown and "Avon" in shown
+
+
+def test_bootstrapped_subgroup_tests_are_computed_in_the_worker_item_by_item(tmp_path, monkeypatch):
+    """With bootstrap intervals, each subgroup's versions are bootstrapped in the worker's item loop (where
+    Cancel is checked), before the document is built; the document and the bar read them back."""
+    from dpdesk.gui.views.results_job import Options, _analyze
+    from dpdesk.project.analysis.adherence import subgroup_adherence
+    from dpdesk.project.file.store import Project
+    from dpdesk.project.report import document
+    from tests.project.test_ecwm_adherence_by import schools_frame
+
+    path = ecwm_project(tmp_path / "boot.dpdesk", schools_frame(), weighted=False)
+    ready = []
+    build = document.build_document
+
+    def spy(project, results, **kw):
+        ready.append([hasattr(r, "_subgroup_adherence") for r in results])
+        return build(project, results, **kw)
+
+    monkeypatch.setattr(document, "build_document", spy)
+
+    class Job:
+        def progress(self, *args):
+            pass
+
+        def check(self):
+            pass
+
+    with Project.open(path) as project:
+        rs = _analyze(Job(), project, Options(ci="bootstrap", by="school", confirmed=True))
+    assert ready == [[True]]  # computed item by item, not all at once while the document is laid out
+    (r,) = rs.results
+    assert [g for g, _ in subgroup_adherence(r)] == ["Avon", "Brook"]
+    assert "Non-adherence test in each subgroup of school" in str(rs.document)

@@ -1,4 +1,5 @@
-"""A warning bar over the results when an ECWM item's non-adherence test rejects at 5%.
+"""A warning bar over the results when an ECWM item's non-adherence test rejects at 5% (in the whole
+sample, or with "Subgroups by" in a subgroup).
 
 The extended crosswise model's test (Heck, Hoffmann & Moshagen 2018) says whether the two
 versions of question B give the same prevalence. When they do not, some respondents may not
@@ -36,9 +37,16 @@ class AdherenceWarningBar(QFrame):
 
     def set_results(self, results) -> None:
         """Show the warning of every ECWM item in ``results`` whose test rejects; hide the bar otherwise."""
-        from dpdesk.project.analysis.adherence import adherence_tests  # cached with the results by the worker
+        from dpdesk.project.analysis.adherence import adherence, subgroup_adherence  # cached by the worker
 
-        lines = [f"⚠ <b>{html.escape(a.item)}</b>: {html.escape(a.sentence())}"
-                 for a in adherence_tests(results or []) if a.rejects]
+        lines = []
+        for r in results or []:
+            a = adherence(r)
+            if a is not None and a.rejects:
+                lines.append(f"⚠ <b>{html.escape(a.item)}</b>: {html.escape(a.sentence())}")
+            for group, sub in subgroup_adherence(r):  # "Subgroups by": each subgroup's own test
+                if sub.rejects:
+                    lines.append(f"⚠ <b>{html.escape(sub.item)}</b>, {html.escape(str(r.by_label))} = "
+                                 f"{html.escape(group)}: {html.escape(sub.sentence())}")
         self.text.setText("<br>".join(lines))
         self.setVisible(bool(lines))

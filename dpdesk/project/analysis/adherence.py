@@ -11,8 +11,10 @@ versions estimate the same prevalence; the test compares them:
   ``.adherence``; :mod:`dpdesk.mechanisms.rr.survey.ecwm`).
 
 Each version's prevalence is that version's crosswise estimate with its own interval
-(``rr.estimate`` of ``ecwm_version``; with a design, the version's domain). The Results view,
-the command line, the workbook and the report all read :func:`adherence`; nothing here
+(``rr.estimate`` of ``ecwm_version``; with a design, the version's domain). With "Subgroups by",
+each subgroup gets the same test of its own answers (:func:`subgroup_adherence`: the subgroup's
+likelihood-ratio test, or the Wald F test of its domain). The Results view, the command line, the
+workbook and the report all read :func:`adherence` and :func:`subgroup_adherence`; nothing here
 computes a statistic of its own.
 """
 
@@ -186,6 +188,61 @@ def _adherence(result, e) -> Adherence | None:
                                 (float(v.ci[0]), float(v.ci[1]))))
     return Adherence(label, "G²", float(e.fit.g2), (int(e.fit.df),), float(e.fit.p_value), tuple(versions),
                      e.confidence, result.item)
+
+
+@dataclass(frozen=True)
+class _Subgroup:
+    """One subgroup of an item's result, read by :func:`_adherence` as a result of its own."""
+
+    item: str
+    label: str
+    design: object
+    estimate: object
+    survey: object
+
+
+def subgroup_adherence(result) -> list[tuple[str, Adherence]]:
+    """``[(subgroup, test)]``: the non-adherence test within each subgroup of an ECWM item estimated by
+    subgroup, by the same rule as the whole sample's (:func:`adherence`): the likelihood-ratio test of the
+    subgroup's counts (``rr.estimate_by``'s estimate, its ``.fit``), or with a survey design the Wald
+    F test of the subgroup's domain (``rr.survey_estimate_by``: weights 0 outside it, every PSU kept, the
+    design's degrees of freedom). A weighted subgroup without its domain estimate has no test, never an
+    unweighted one. Cached with the result, as :func:`adherence`."""
+    subs = getattr(result, "subgroups", None)
+    d = getattr(result, "design", None)
+    if subs is None or d is None or d.name != "ecwm":
+        return []
+    cached = getattr(result, "_subgroup_adherence", None)
+    if cached is not None and cached[0] is subs:
+        return cached[1]
+    weighted = getattr(result, "survey", None) is not None
+    domains = getattr(result, "subgroup_surveys", None) or {}
+    label = getattr(result, "label", "") or result.item
+    out = []
+    for group, e in subs.estimates.items():
+        survey = domains.get(group) if weighted else None
+        if weighted and survey is None:
+            continue
+        a = _adherence(_Subgroup(result.item, label, d, e, survey), e)
+        if a is not None:
+            out.append((str(group), a))
+    try:
+        result._subgroup_adherence = (subs, out)
+    except AttributeError:
+        pass
+    return out
+
+
+def subgroup_adherence_rows(results, keys: bool = False) -> list[dict]:
+    """The "Non-adherence (ECWM) by <column>" table: :meth:`Adherence.rows` per subgroup, a ``subgroup``
+    column after the item."""
+    out = []
+    for r in results:
+        for group, a in subgroup_adherence(r):
+            for row in a.rows(keys):
+                head = {k: row.pop(k) for k in ("name", "item") if k in row}
+                out.append({**head, "subgroup": group, **row})
+    return out
 
 
 def adherence_tests(results) -> list[Adherence]:

@@ -70,6 +70,7 @@ class ItemResult:
     adjust: str = multiple_testing.DEFAULT  # the adjustment of the pairwise p-values for many comparisons
     survey: Any = None  # rr.SurveyEstimate, when the dataset has a survey design
     sample_design: Any = None  # the SurveyDesign used (column names), or None
+    subgroup_surveys: dict = field(default_factory=dict)  # subgroup label -> rr.SurveyEstimate (its domain)
     wave_note: str = ""  # datasets compared under their designs: which are weighted (analysis.waves)
     error_in_app: str | None = None  # the error in the app's words, when its command-line words name a flag
 
@@ -223,7 +224,7 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
                     res.subgroup_counts = {k: _counts_of(d, per[k]) for k in sizes}
                     res.subgroups = rr.estimate_by(d, res.subgroup_counts, confidence=confidence, ci=ci)
                 else:
-                    res.subgroups, res.subgroup_counts, _ = survey_subgroups(
+                    res.subgroups, res.subgroup_counts, res.subgroup_surveys = survey_subgroups(
                         d, mapping, args, by_frame, by, confidence=confidence, ci=ci,
                         left_out=set(res.left_out_groups))
             except DpdeskError as exc:
@@ -414,6 +415,9 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         tests = subgroup_test_rows(results)
         if tests:
             tables[f"Tests by {by_label}"] = tests
+        ecwm_by = adherence.subgroup_adherence_rows(results)
+        if ecwm_by:  # the extended crosswise model's test in each subgroup
+            tables[f"{adherence.TABLE} by {by_label}"] = ecwm_by
     ds = dataset_named(project, dataset) if project.datasets() else None
     source = (ds.source or {}) if ds is not None else {}
     items = project.items(ds.name if ds is not None else None)

@@ -192,11 +192,16 @@ def project_labels(project, names, dataset: str | None) -> dict[str, str]:
 def correlation_report(project, spec: CorrelationSpec, progress=None) -> CorrelationReport:
     """Compute ``spec`` on the project's data and return the report (errors as ``DpdeskError``).
 
-    ``progress`` is accepted for the app's worker; the bootstrap reports none yet.
+    ``progress(fraction, text)`` (the app's worker) follows the bootstrap resamples; raising in it (Cancel)
+    stops them.
     """
     from dpdesk.project.regression.rr_models import correlations
 
-    result = correlations(project, spec.names, bootstrap=spec.bootstrap, seed=spec.seed, dataset=spec.dataset)
+    def resampled(fraction: float, text: str) -> None:
+        progress(0.05 + 0.9 * fraction, text)
+
+    result = correlations(project, spec.names, bootstrap=spec.bootstrap, seed=spec.seed, dataset=spec.dataset,
+                          progress=resampled if progress is not None else None)
     return report_of(result, spec, project_labels(project, result.fit.names, result.dataset))
 
 
@@ -275,8 +280,8 @@ README = [
     "Text that begins with =, +, - or @ is written with a leading apostrophe (') so that a spreadsheet program never "
     "runs it as a formula.",
     "The Metadata sheet (or the _metadata file) records the variables, the rows used and left out, and the "
-    "bootstrap's resamples and seed: dpdesk correlate PROJECT NAME... --bootstrap N --seed S gives the same numbers "
-    "again, and the file ending in _reproduce.py beside these results recomputes them from the project file and "
+    "bootstrap's resamples and seed: the same variables, resamples and seed give the same numbers again (in the "
+    "app's Regression view, Correlations tab, or with dpdesk correlate), and the file ending in _reproduce.py beside these results recomputes them from the project file and "
     "checks them (run it with python, the project file's path as its argument).",
 ]
 

@@ -4,7 +4,8 @@ For each ECWM item (Heck, Hoffmann & Moshagen 2018): a table of the two versions
 and the non-adherence test, the test in words (a warning when it rejects at 5%), and a
 methods paragraph saying how the design works, how the test was made and what the estimate
 assumes: versions assigned at random, question B's prevalence known and independent of the
-sensitive attribute, and every respondent following the instructions. The numbers come from
+sensitive attribute, and every respondent following the instructions. With subgroups, a table of
+each subgroup's test, and a warning for each subgroup where it rejects. The numbers come from
 :mod:`dpdesk.project.analysis.adherence`.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import html
 
-from dpdesk.project.analysis.adherence import Adherence, adherence_tests
+from dpdesk.project.analysis.adherence import Adherence, adherence_tests, subgroup_adherence
 from dpdesk.project.number_style import NumberStyle
 from dpdesk.project.report.model import Cell, Column, Row, Section, Table
 
@@ -65,12 +66,51 @@ def adherence_table(tests: list[Adherence], style: NumberStyle, confidence: floa
     return Table("ecwm", "Prevalence in each version of question B and the non-adherence test", cols, rows, notes)
 
 
+def subgroup_paragraphs(result, tests: list[tuple[str, Adherence]]) -> list[str]:
+    """Each subgroup whose test rejects, as a warning; else one sentence that every subgroup agrees."""
+    by = _e(result.by_label or result.by or "subgroup")
+    item = _e(tests[0][1].item)
+    rejected = [(g, a) for g, a in tests if a.rejects]
+    if not rejected:
+        return [f"<i>{item}</i>: within each subgroup of {by}, too, the two versions agree (the test in each "
+                f"subgroup is in the table below)."]
+    return [f"<b>{WARNING}</b> <i>{item}</i>, {by} = {_e(g)}: {_e(a.sentence())}" for g, a in rejected]
+
+
+def subgroup_table(by: list[tuple[object, list[tuple[str, Adherence]]]], style: NumberStyle) -> Table:
+    """Per item, each subgroup's two versions and its non-adherence test (one row per subgroup)."""
+    label = by[0][0].by_label or by[0][0].by or "subgroup"
+    cols = [Column("Subgroup", numeric=False), Column("n", italic=True),
+            Column("Version 1", suffix=style.unit_label), Column("Version 2", suffix=style.unit_label),
+            Column("Test"), Column("p", italic=True)]
+    rows = []
+    for result, tests in by:
+        rows.append(Row([Cell(tests[0][1].item)] + [Cell("") for _ in cols[1:]], heading=True))
+        for group, a in tests:
+            v1, v2 = a.versions
+            rows.append(Row([Cell(group), Cell(NumberStyle.count(v1.n + v2.n), v1.n + v2.n),
+                             _share(style, v1.estimate), _share(style, v2.estimate), _test_cell(a),
+                             Cell(NumberStyle.p(a.p_value), float(a.p_value))], indent=1))
+    methods = dict.fromkeys(a.method_text() for _, tests in by for _, a in tests)
+    notes = [f"<i>Note.</i> The non-adherence test within each subgroup of {_e(label)}, on that subgroup's "
+             "answers only: " + "; ".join(_e(m) for m in methods) + ". Version 1 and 2: the prevalence the "
+             "subgroup's respondents of that version give."]
+    return Table("ecwm_by", f"Non-adherence test in each subgroup of {label}", cols, rows, notes)
+
+
 def adherence_section(results, style: NumberStyle, confidence: float) -> Section | None:
-    """The document's ECWM section, or None when no ECWM item has an estimate."""
+    """The document's ECWM section, or None when no ECWM item has an estimate. With subgroups, each
+    subgroup's test too (:func:`subgroup_adherence`)."""
     tests = adherence_tests(results)
     if not tests:
         return None
-    return Section("ecwm", TITLE, [paragraph(a, style) for a in tests], [adherence_table(tests, style, confidence)])
+    paragraphs = [paragraph(a, style) for a in tests]
+    tables = [adherence_table(tests, style, confidence)]
+    by = [(r, subs) for r, subs in ((r, subgroup_adherence(r)) for r in results) if subs]
+    if by:
+        paragraphs += [p for r, subs in by for p in subgroup_paragraphs(r, subs)]
+        tables.append(subgroup_table(by, style))
+    return Section("ecwm", TITLE, paragraphs, tables)
 
 
 def methods_paragraph(results, c) -> str | None:
@@ -87,6 +127,10 @@ def methods_paragraph(results, c) -> str | None:
            f"the likelihood-ratio test of one prevalence for both versions against a separate prevalence per "
            f"version, on 1 degree of freedom ({c('heck2018ecwm')})")
     results_text = "; ".join(f"{a.key or a.item}, {a.statistic_text()}" for a in tests)
+    by = next((r.by_label or r.by for r in results if subgroup_adherence(r)), None)
+    if by:  # "Subgroups by": each subgroup's own test, with the domain's design-based test when weighted
+        results_text += (f". The same test was made within each subgroup of {by}, on that subgroup's answers"
+                         + (" (as a domain of the sample)" if survey else ""))
     return (f"{'The items' if len(tests) > 1 else 'The item'} {names} used the extended crosswise model "
             f"({c('heck2018ecwm')}), an extension of the crosswise model ({c('yu2008')}): respondents were "
             f"assigned at random to one of two versions, whose non-sensitive questions B have complementary "
