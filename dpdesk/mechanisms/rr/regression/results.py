@@ -37,7 +37,7 @@ class Coefficient:
 
     @property
     def p_value(self) -> float:
-        """The Wald test's p-value (``p``), under the name the issue gives it."""
+        """The Wald test's p (``p``), under the name ``Estimate``, ``GoodnessOfFit`` and the issue use."""
         return self.p
 
     @property
