@@ -33,6 +33,7 @@ import numpy as np
 from dpdesk.errors import EstimationError
 
 from dpdesk.mechanisms.rr.design import Design
+from dpdesk.mechanisms.rr.regression.inputs import refuse_zero_one_groups
 from dpdesk.mechanisms.rr.regression.rr_predictors import two_state_matrices
 
 
@@ -82,6 +83,7 @@ def _variable(name: str, spec, n: int | None) -> _Variable:
             raise EstimationError(f"{name!r}: group must be 0 (asked directly), 1{' or 2' if G > 1 else ''} for "
                                   "every respondent.")
         g = g.astype(np.int64)
+        refuse_zero_one_groups(design, g, f"{name!r}: ")
         counts = [np.bincount(z[g == gg].astype(int), minlength=2) for gg in range(1, G + 1)]
         mats, _nuisance = two_state_matrices(design, counts)
         lam0 = {0: 0.0, **{gg: float(m[1, 0]) for gg, m in enumerate(mats, start=1)}}
