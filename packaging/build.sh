@@ -25,7 +25,7 @@ dist/dpdesk/dpdesk demo build/smoke >/dev/null
 dist/dpdesk/dpdesk budget build/smoke/example.dpdesk --set 1 >/dev/null
 dist/dpdesk/dpdesk release build/smoke/example.dpdesk --stat count --epsilon 0.1 > build/smoke/release.txt
 head -n 2 build/smoke/release.txt
-# Linked data: DuckDB's module is carried xz-compressed (rthooks/duckdb_unpack.py): link a Parquet file and
+# Linked data: DuckDB's module is carried xz-compressed (rthooks/unpack_modules.py): link a Parquet file and
 # release from it, so the frozen app's engine is checked too.
 "$PY" -c "import duckdb, sys; duckdb.connect().execute(\"COPY (SELECT (i % 5)::INTEGER AS region FROM range(1000) t(i)) TO '\" + sys.argv[1] + \"' (FORMAT parquet)\")" build/smoke/linked.parquet
 dist/dpdesk/dpdesk import build/smoke/example.dpdesk build/smoke/linked.parquet --link --name linked >/dev/null
