@@ -22,17 +22,37 @@ def register(sub) -> None:
                    "numbers on every run)")
     p.add_argument("--dataset", help="dataset name (default: the active one)")
     p.add_argument("--json", action="store_true", help="print the result as JSON (null where there is no number)")
+    p.add_argument("--export", metavar="FILE", help="also write the correlations to FILE: .xlsx (the pairs with r, "
+                   "bootstrap SE and p, the APA matrix, the metadata) or .csv (the pairs, with the matrix and the "
+                   "metadata in files beside it)")
+    p.add_argument("--no-save", action="store_true", help="do not save the correlations with the project's analyses "
+                   "(saved ones appear in the report and its methods text)")
     p.set_defaults(func=cmd_correlate)
 
 
 def cmd_correlate(args) -> int:
+    import sys
+
     from dpdesk.project import Project
+    from dpdesk.project.regression.correlation_report import (CorrelationSpec, project_labels, report_of,
+                                                             save_correlation, write_correlation)
     from dpdesk.project.regression.rr_models import correlations
     from dpdesk.project.regression.rr_text import correlation_text
 
     if len(set(args.names)) < 2:
         raise DataError("Give at least two different names to correlate: RR items or numeric columns.")
+    if args.export and not args.export.lower().endswith((".csv", ".xlsx")):
+        raise DataError(f"--export {args.export}: choose a file name ending in .xlsx or .csv.")
+    written = []
     with Project.open(args.project) as project:
         result = correlations(project, args.names, bootstrap=args.bootstrap, seed=args.seed, dataset=args.dataset)
+        report = report_of(result, CorrelationSpec(list(args.names), args.bootstrap, args.seed, result.dataset),
+                           project_labels(project, result.fit.names, result.dataset))
+        if not args.no_save:
+            save_correlation(project, report)
+        if args.export:
+            written = write_correlation(report, args.export, project.path)
     print(json_out.dumps(result.to_dict(), indent=2) if args.json else correlation_text(result))
+    for path in written:
+        print(f"wrote {path}", file=sys.stderr)
     return 0

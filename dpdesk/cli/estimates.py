@@ -163,7 +163,8 @@ def print_table(rows: list[dict], style=None) -> None:
 
     if not rows:
         return
-    cols = [c for c in rows[0] if c not in ("design", "CI method", "confidence", "note", "test")]
+    cols = [c for c in rows[0] if c not in ("design", "CI method", "confidence", "note", "test")
+            or c == "test" and "part" in rows[0]]  # the non-adherence table's test: G² = 0.42, df = 1
     cells = [[c for c in cols]]
     for r in rows:
         line = []
@@ -196,9 +197,13 @@ def _keyed_tables(bundle, results) -> dict:
     from dpdesk.project.analysis.result_tables import estimate_rows, subgroup_rows, subgroup_test_rows
 
     tables = bundle.to_dict()["tables"]
-    keyed = {"Estimates": estimate_rows(results, keys=True)}
+    from dpdesk.project.analysis.adherence import TABLE, adherence_rows, subgroup_adherence_rows
+
+    keyed = {"Estimates": estimate_rows(results, keys=True), TABLE: adherence_rows(results, keys=True)}
     for name in tables:
-        if name.startswith("By "):
+        if name.startswith(f"{TABLE} by "):
+            keyed[name] = subgroup_adherence_rows(results, keys=True)
+        elif name.startswith("By "):
             keyed[name] = subgroup_rows(results, keys=True)
         elif name.startswith("Tests by "):
             keyed[name] = subgroup_test_rows(results, keys=True)
@@ -224,10 +229,17 @@ def cmd_estimate(args) -> int:
                      *subgroup_test_sentences(results, by)):
             if line:
                 print(line)
+        from dpdesk.project.analysis.adherence import adherence, subgroup_adherence
         from dpdesk.project.report.document import sentence
 
         for r in results:
             print(sentence(r, style))  # the report's sentence, in the same number style
+            test = adherence(r)  # an ECWM item: its two versions and the non-adherence test
+            if test is not None:
+                print(f"  {'WARNING: ' if test.rejects else ''}{test.sentence()}")
+                print(f"  {test.versions_sentence(style)}")
+            for group, sub in subgroup_adherence(r):  # and within each subgroup
+                print(f"  {r.by_label} = {group}: {'WARNING: ' if sub.rejects else ''}{sub.sentence()}")
             for note in (r.estimate.notes if r.estimate is not None else ()):
                 print(f"  note: {note}")
             if r.left_out_sentence():

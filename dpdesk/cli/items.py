@@ -43,6 +43,9 @@ def register(sub) -> None:
     p.add_argument("--question-b", default="", metavar="TEXT",
                    help="two-question designs (crosswise, triangular, unrelated question): the harmless "
                    "question B, as respondents read it")
+    p.add_argument("--question-b2", default="", metavar="TEXT",
+                   help="the extended crosswise model (--design ecwm): version 2's question B, whose share of 'yes' "
+                   "is 1 - p (for example 'Is your mother's birthday between April and December?')")
     p.add_argument("--randomizer", choices=("exact", "coins", "die", "cards"),
                    help="the randomizer respondents hold, so every language's instructions say how to draw it: "
                    "exact (any private randomizer with the design's probabilities, e.g. a random-number app), or "
@@ -141,6 +144,9 @@ def cmd_item(args) -> int:
     if args.question_b.strip() and d.name not in TWO_QUESTIONS:
         raise DesignError(f"--question-b is for the two-question designs ({', '.join(TWO_QUESTIONS)}); "
                           f"{d.name!r} asks one question.")
+    if args.question_b2.strip() and d.name != "ecwm":
+        raise DesignError(f"--question-b2 is version 2's question B of the extended crosswise model (--design "
+                          f"ecwm); {d.name!r} has one question B.")
     with Project.open(args.project) as project:
         if codes and args.column and not args.option_column:
             _check_codes_against_data(project, d, args.column, codes, args.dataset)
@@ -151,6 +157,10 @@ def cmd_item(args) -> int:
                 from dpdesk.project.fielding.store import set_item_text
 
                 set_item_text(project, args.name, "question_b", args.question_b)
+            if args.question_b2.strip():
+                from dpdesk.project.fielding.store import set_item_text
+
+                set_item_text(project, args.name, "question_b2", args.question_b2)
         if args.missing_codes and column and codes and project.datasets():
             project.update_item(args.name, dataset=args.dataset, missing_codes=_missing_codes(args))
         if args.label:
@@ -175,8 +185,8 @@ def _set_randomizer(args) -> int:
     from dpdesk.project import Project
     from dpdesk.project.fielding.devices import device_for
 
-    if args.param or args.question or args.question_b:
-        raise DesignError("--param, --question and --question-b belong to a new item (with --design).")
+    if args.param or args.question or args.question_b or args.question_b2:
+        raise DesignError("--param, --question and --question-b(2) belong to a new item (with --design).")
     with Project.open(args.project) as project:
         item = project.item(args.name)
         record = device_for(item.design, args.randomizer, args.name)
@@ -196,8 +206,8 @@ def _map_item(args) -> int:
     from dpdesk.project.study.active import dataset_named
     from dpdesk.project.analysis.estimates import item_counts, stored_table
 
-    if args.param or args.question or args.question_b or args.randomizer:
-        raise DesignError("--param, --question, --question-b and --randomizer belong to a new item (with --design); "
+    if args.param or args.question or args.question_b or args.question_b2 or args.randomizer:
+        raise DesignError("--param, --question, --question-b(2) and --randomizer belong to a new item (with --design); "
                           "--randomizer alone keeps one with an existing item. To change an item's "
                           "design, edit it in the app's Design view.")
     with Project.open(args.project) as project:

@@ -94,12 +94,41 @@ def _check_model_options(args) -> None:
                         "primary sampling units use --clusters.")
     if args.model == "multilevel" and not 1 <= args.nagq <= 25:
         raise DataError(f"--nagq {args.nagq} must be a whole number from 1 (Laplace) to 25.")
-    if args.model != "logistic" and (args.direct or args.export):
-        raise DataError(f"--direct and --export do not yet cover --model {args.model}; leave them out.")
+    if args.model != "logistic" and args.direct:
+        raise DataError(f"--direct does not cover --model {args.model} (directly asked answers enter a logistic model "
+                        f"only); leave it out.")
+
+
+def _spec(args, dataset: str):
+    """The model as the project saves it (``RegressionSpec``), from the options."""
+    from dpdesk.project.regression.report import RegressionSpec
+
+    linear = args.model == "linear"
+    return RegressionSpec("" if linear else args.item, list(args.predictors), _references(args.ref),
+                          list(args.interaction), list(args.center), list(args.categorical), args.confidence, dataset,
+                          numeric=list(args.numeric), model=args.model,
+                          cluster=args.cluster if args.model == "multilevel" else None,
+                          nagq=args.nagq if args.model == "multilevel" else 1,
+                          outcome=args.outcome if linear else None, rr_items=list(dict.fromkeys(args.rr)))
+
+
+def _save_and_export(project, args, report) -> list:
+    """Save the report with the project's analyses (unless --no-save) and write --export; the files written."""
+    from dpdesk.project.regression.report import save_report
+
+    if not args.no_save:
+        save_report(project, report)
+    if not args.export:
+        return []
+    from dpdesk.project.export.results import export_results
+    from dpdesk.project.regression.export import regression_bundle
+
+    return export_results(regression_bundle(project, report), args.export)
 
 
 def _linear(args) -> int:
     from dpdesk.project import Project
+    from dpdesk.project.regression.report import linear_report
     from dpdesk.project.regression.rr_models import linear_regression
     from dpdesk.project.regression.rr_text import linear_text
 
@@ -109,8 +138,17 @@ def _linear(args) -> int:
                                    interactions=args.interaction, center=args.center, categorical=args.categorical,
                                    numeric=args.numeric, confidence=args.confidence, dataset=args.dataset,
                                    survey=design_from_args(args))
+        written = _save_and_export(project, args, linear_report(project, result, _spec(args, result.dataset)))
     print(json_out.dumps(result.to_dict(), indent=2) if args.json else linear_text(result, style))
+    _wrote(written)
     return 0
+
+
+def _wrote(paths) -> None:
+    import sys
+
+    for path in paths:
+        print(f"wrote {path}", file=sys.stderr)
 
 
 def cmd_regress(args) -> int:
@@ -119,7 +157,7 @@ def cmd_regress(args) -> int:
         return _linear(args)
     from dpdesk.project import Project
     from dpdesk.project.regression import regress
-    from dpdesk.project.regression.report import RegressionSpec, labelled_report, save_report, text_labels
+    from dpdesk.project.regression.report import labelled_report, text_labels
     from dpdesk.project.regression.text import report_text
 
     style = parse_style(args.style)
@@ -129,20 +167,8 @@ def cmd_regress(args) -> int:
                          interactions=args.interaction, center=args.center, categorical=args.categorical,
                          numeric=args.numeric, confidence=args.confidence, dataset=args.dataset, direct_column=args.direct,
                          survey=design_from_args(args), cluster=args.cluster, nagq=args.nagq)
-        if args.model == "multilevel":
-            pass  # not yet saved with the analyses nor exported: the saved report and the refit are logistic
-        elif args.direct is None:  # the saved report and the export refit exactly this model
-            spec = RegressionSpec(args.item, list(args.predictors), _references(args.ref), list(args.interaction),
-                                  list(args.center), list(args.categorical), args.confidence, result.dataset,
-                                  numeric=list(args.numeric))
-            report = labelled_report(project, result, spec)
-            if not args.no_save:
-                save_report(project, report)
-            if args.export:
-                from dpdesk.project.export.results import export_results
-                from dpdesk.project.regression.export import regression_bundle
-
-                written = export_results(regression_bundle(project, report), args.export)
+        if args.direct is None:  # the saved report and the export refit exactly this model
+            written = _save_and_export(project, args, labelled_report(project, result, _spec(args, result.dataset)))
         elif args.export:
             raise DataError("--export does not yet cover a model with --direct; export it without --direct.")
         # in the columns' labels and the item's short label or question (codes in the last line)
@@ -151,8 +177,7 @@ def cmd_regress(args) -> int:
         print(json_out.dumps(result.to_dict(), indent=2))
     else:
         print(text)
-    for path in written:
-        print(f"wrote {path}", file=__import__("sys").stderr)
+    _wrote(written)
     return 0
 
 

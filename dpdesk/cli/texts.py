@@ -19,13 +19,16 @@ def register(sub) -> None:
     p.add_argument("--language", "-l", default=None, metavar="CODE",
                    help="en, de, fr, es, nl, it or pt (default: the language the items are written in)")
     p.add_argument("--question", help="the question in this language")
-    p.add_argument("--question-b", help="the harmless question B (crosswise, triangular, unrelated question)")
+    p.add_argument("--question-b", help="the harmless question B (crosswise, triangular, unrelated question; "
+                   "the extended crosswise model's version 1)")
+    p.add_argument("--question-b2", help="the extended crosswise model: version 2's question B, whose share of "
+                   "'yes' is the complement of version 1's")
     p.add_argument("--instructions", help="how to answer, in this language (replaces the generated sentences)")
     p.add_argument("--card-text", metavar="FILE", help="a UTF-8 text file with the whole card text in this language")
     p.add_argument("--options", nargs="+", metavar="LABEL",
                    help="the answer labels in this language, in the order the card prints them")
     p.add_argument("--generated", nargs="+", metavar="PART",
-                   choices=("question", "question_b", "instructions", "card", "options"),
+                   choices=("question", "question_b", "question_b2", "instructions", "card", "options"),
                    help="go back to dpdesk's generated text for these parts")
     review = p.add_mutually_exclusive_group()
     review.add_argument("--reviewed", action="store_true", help="mark this language's text as reviewed")
@@ -53,7 +56,8 @@ def cmd_text(args) -> int:
             L.remove_language(project, args.item, language)
             print(f"{args.item!r} is no longer fielded in {language}.")
             return 0
-        parts = {"question": args.question, "question_b": args.question_b, "instructions": args.instructions,
+        parts = {"question": args.question, "question_b": args.question_b, "question_b2": args.question_b2,
+                 "instructions": args.instructions,
                  "options": args.options}
         if args.card_text:
             try:
@@ -69,14 +73,21 @@ def cmd_text(args) -> int:
         else:
             text = L.respondent_text_in(project, args.item, language)
         others = [L.respondent_text_in(project, args.item, lang) for lang in args.also]
+        item = project.item(args.item)
     if args.card:
         from dpdesk.printing import write_cards
+        from dpdesk.project.languages.cards import version_cards
+        from dpdesk.project.languages.versions import VERSIONED
 
-        path = write_cards([(t.title, t.card) for t in [text] + others], args.card)
+        pages = [page for t in [text] + others for page in (version_cards(item, t, t.language)
+                 if item.design.name in VERSIONED else [(t.title, t.card)])]  # ECWM: a card per version
+        path = write_cards(pages, args.card)
         print(f"Card written to {path} ({', '.join(t.language_name for t in [text] + others)}).")
     if args.json:
         print(json_out.dumps({"item": text.item, "language": text.language, "question": text.question,
-                          "question_b": text.question_b, "instructions": text.instructions,
+                          "question_b": text.question_b, **({"question_b2": text.question_b2}
+                                                            if text.question_b2 else {}),
+                          "instructions": text.instructions,
                           "options": dict(zip(text.responses, text.options)), "card": text.card,
                           "reviewed": text.reviewed, "reviewed_by": text.reviewed_by,
                           "needs_review": text.needs_review, "untranslated": list(text.untranslated)},
@@ -94,7 +105,9 @@ def _print(text) -> None:
              else CHECK_NOTE)
     print(f"{text.item} in {text.language_name}: {state}.")
     if text.untranslated:
-        print(f"  not yet written in this language: {', '.join(p.replace('_', ' ') for p in text.untranslated)} "
-              f"(give --question / --question-b).")
+        words = {"question": "question", "question_b": "question B", "question_b2": "question B of version 2"}
+        options = {"question": "--question", "question_b": "--question-b", "question_b2": "--question-b2"}
+        print(f"  not yet written in this language: {', '.join(words.get(p, p) for p in text.untranslated)} "
+              f"(give {' / '.join(options.get(p, p) for p in text.untranslated)}).")
     print()
     print(text.card)

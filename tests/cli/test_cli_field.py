@@ -124,3 +124,35 @@ def test_item_randomizer_kinds(tmp_path, capsys):
     assert code == 1 and "forced response only" in err and "--randomizer exact" in err
     code, _, err = run(capsys, "item", p, "cw", "--design", "crosswise", "--param", "p=0.25", "--randomizer", "exact")
     assert code == 1 and "needs no randomizer" in err
+
+
+def test_ecwm_both_versions_from_the_command_line(tmp_path, capsys):
+    """`dpdesk item --question-b2` and `dpdesk text --question-b2`: the extended crosswise model's version 2,
+    fielded with the version the platform draws; a card per version; refused in words for other designs."""
+    from tests.helpers.pdftext import page_count
+
+    p = tmp_path / "s.dpdesk"
+    run(capsys, "new", p)
+    code, out, err = run(capsys, "item", p, "cheat", "--design", "ecwm", "--param", "p=0.25", "--question", "Q?",
+                         "--question-b", "Born in Jan-Mar?", "--question-b2", "Born in Apr-Dec?")
+    assert code == 0, err
+    code, out, _ = run(capsys, "text", p, "cheat", "--language", "fr")
+    assert "not yet written in this language: question, question B, question B of version 2 (give --question / " \
+        "--question-b / --question-b2)" in out
+    code, out, err = run(capsys, "text", p, "cheat", "--language", "de", "--question", "F?", "--question-b",
+                         "Jan-Mär?", "--question-b2", "Apr-Dez?", "--json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert (shown["question_b"], shown["question_b2"]) == ("Jan-Mär?", "Apr-Dez?")
+    code, _, err = run(capsys, "text", p, "cheat", "--card", tmp_path / "cards.pdf")
+    assert code == 0, err
+    assert page_count((tmp_path / "cards.pdf").read_bytes()) == 2
+    code, _, err = run(capsys, "field", p, tmp_path / "form", "--format", "xlsform", "--language", "en",
+                       "--language", "de")
+    assert code == 0, err
+    with Project.open(p) as project:
+        assert item_text(project, "cheat", "question_b2") == "Born in Apr-Dec?"
+        fields = {f["role"]: f["name"] for f in instruments(project)[0].items["cheat"]["fields"]}
+        assert fields["group"] == "cheat_version"
+    code, _, err = run(capsys, "item", p, "x", "--design", "crosswise", "--param", "p=0.25", "--question-b2", "B?")
+    assert code == 1 and "--question-b2 is version 2's question B of the extended crosswise model" in err

@@ -219,18 +219,19 @@ def example(tmp_path_factory):
     return path
 
 
-@pytest.mark.parametrize("first_line, args", [
-    ("Multilevel logistic regression of ", ["regress", "exam_cheating", "--model", "multilevel", "--cluster",
-                                            "faculty", "--predictors", "age", "exam_stress"]),
-    ("Linear regression of ", ["regress", "--model", "linear", "--outcome", "exam_stress", "--rr", "exam_cheating",
-                               "--predictors", "age"]),
-    ("Correlations corrected ", ["correlate", "exam_cheating", "exam_stress", "age"]),
+@pytest.mark.parametrize("page, first_line, args", [
+    ("multilevel.md", "Multilevel logistic regression of ", ["regress", "exam_cheating", "--model", "multilevel",
+                                                             "--cluster", "faculty", "--predictors", "age",
+                                                             "exam_stress"]),
+    ("linear-rr-predictors.md", "Linear regression of ", ["regress", "--model", "linear", "--outcome", "exam_stress",
+                                                           "--rr", "exam_cheating", "--predictors", "age"]),
+    ("correlations.md", "Correlations corrected ", ["correlate", "exam_cheating", "exam_stress", "age"]),
 ])
-def test_the_guide_shows_what_the_commands_print(example, capsys, first_line, args):
-    """docs/guide/regression.md's examples are the real output on the bundled study."""
+def test_the_guide_shows_what_the_commands_print(example, capsys, page, first_line, args):
+    """The guide's worked examples (a page per model) are the real output on the bundled study."""
     from pathlib import Path
 
-    guide = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "regression.md").read_text(encoding="utf-8")
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "guide" / page).read_text(encoding="utf-8")
     shown = ("```\n" + first_line + guide.split("```\n" + first_line, 1)[1].split("```", 1)[0])[4:].strip()
     code, out, _ = run(capsys, args[0], example, *args[1:])
     assert code == 0

@@ -27,10 +27,18 @@ def check_card(pdf, design, question: str, device_text: str, question_b: str = "
 
     text = unicodedata.normalize("NFKC", pdf_text(pdf.read_bytes()))  # Qt draws "ff" as a ligature
     assert text.startswith("Please read before you answer"), text[:200]  # the title: not question A again
-    assert text.count(flat(question)) == 1, text[:300]  # the question is asked once, below the title
+    versions = 2 if design.name == "ecwm" else 1  # the extended crosswise model: a card per version of B
+    assert text.count(flat(question)) == versions, text[:300]  # the question is asked once per card, below the title
     if design.name in TWO_QUESTIONS:
         assert question_b and f"A: {flat(question)}" in text and f"B: {flat(question_b)}" in text
-    assert flat(design.describe()) in text  # what to do
+    if versions == 2:
+        from dpdesk.project.languages.versions import version_design
+
+        assert "(Version 1)" in text and "(Version 2)" in text and "---" not in text
+        for v in (1, 2):
+            assert flat(version_design(design, v).describe()) in text  # each version's share of 'yes' to B
+    else:
+        assert flat(design.describe()) in text  # what to do
     if device_text:
         assert flat(device_text) in text, text  # what to do with the randomizer, outcome by outcome
     options = design.categories if design.model == "unary" else answer_options(design)
@@ -46,13 +54,14 @@ def check_card(pdf, design, question: str, device_text: str, question_b: str = "
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_card_of_every_design(qtbot, tmp_path, name):
-    from dpdesk.gui.widgets.card import TWO_QUESTIONS, card_title, suggested_instructions, write_card
+    from dpdesk.gui.widgets.card import TWO_QUESTIONS, card_title, suggested_instructions, version_pages, write_card
     from dpdesk.mechanisms import rr
 
     d = rr.design(name, **EXAMPLES[name])
     b = BIRTHDAY_B if name in TWO_QUESTIONS else ""
-    text = suggested_instructions(QUESTION, d, "", b)
-    pdf = write_card(tmp_path / f"{name}.pdf", card_title("", QUESTION), text)
+    text = suggested_instructions(QUESTION, d, "", b, question_b2="Is your mother's birthday in April-December?")
+    pages = version_pages(card_title("", QUESTION), text) if name == "ecwm" else [(card_title("", QUESTION), text)]
+    pdf = write_card(tmp_path / f"{name}.pdf", *pages[0], pages[1:])
     check_card(pdf, d, QUESTION, "", b)
 
 
@@ -116,6 +125,9 @@ def test_card_of_every_design_and_randomizer_in_the_wizard(project_window, qtbot
         assert "[write the harmless question" in ip.text.toPlainText()
         ip.question_b.setText("Is your father's birthday in June?")
         ip.question_b.textEdited.emit(ip.question_b.text())
+    if ip.two_versions() and not draft.question_b2:  # version 2's question B, too
+        ip.question_b2.setText("Is your father's birthday in another month than June?")
+        ip.question_b2.textEdited.emit(ip.question_b2.text())
     assert ip.isComplete()
     if (key, device) == ("crosswise", "birthday"):
         shot(wizard, "wizard_5_instructions_crosswise")

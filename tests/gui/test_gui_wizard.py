@@ -272,7 +272,8 @@ def test_every_design_and_randomizer_has_valid_defaults(project_window, qtbot, k
     wizard.next()
     text = wizard.instructions_page.text.toPlainText()
     two = key in ("crosswise", "triangular", "unrelated")
-    assert text.startswith("A: Have you ever done it?\nB: " if two else "Have you ever done it?")
+    head = "--- Version 1 ---\n" if key == "ecwm" else ""  # the extended crosswise model: a card per version
+    assert text.startswith(head + "A: Have you ever done it?\nB: " if two or head else "Have you ever done it?")
     wizard.reject()
 
 

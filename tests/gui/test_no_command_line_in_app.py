@@ -80,7 +80,7 @@ def test_an_items_error_in_the_results_uses_the_apps_words(tmp_path, monkeypatch
     import pandas as pd
 
     from dpdesk.errors import DataError
-    from dpdesk.gui.views import results_view
+    from dpdesk.gui.views import results_job
     from dpdesk.mechanisms import rr
     from dpdesk.project import Project
     from dpdesk.project.analysis import estimates
@@ -103,5 +103,5 @@ def test_an_items_error_in_the_results_uses_the_apps_words(tmp_path, monkeypatch
             def check(self):
                 pass
 
-        rs = results_view._analyze(Job(), p, results_view.Options())
+        rs = results_job._analyze(Job(), p, results_job.Options())
     assert "--" not in rs.results[0].error and "remove the design in the Data view" in rs.results[0].error

@@ -26,6 +26,8 @@ def fielding_project(path, names=None):
         project.add_item(name, record, question=f"Have you ever done thing {name}?")
         if name in TWO_QUESTIONS:
             set_item_text(project, name, "question_b", f"Is your mother's birthday in January-March ({name})?")
+        if name == "ecwm":  # its second version of question B, with the complementary share of 'yes'
+            set_item_text(project, name, "question_b2", f"Is your mother's birthday in April-December ({name})?")
     return project
 
 
@@ -98,12 +100,17 @@ def qualtrics_export(qsf_path, answers, *, choice_text=True, rename=None, langua
             ("Finished", "Finished", '{"ImportId":"finished"}'),
             ("ResponseId", "Response ID", '{"ImportId":"_recordId"}')]
     rename = rename or {}
-    names = [m[0] for m in meta] + [rename.get(q["DataExportTag"], q["DataExportTag"]) for q in questions]
+    flow = next(e for e in survey["SurveyElements"] if e["Element"] == "FL")["Payload"]["Flow"]
+    embedded = list(dict.fromkeys(d["Field"] for el in flow if el["Type"] == "EmbeddedData"
+                                  for d in el["EmbeddedData"]))  # after the questions, named by the field
+    names = [m[0] for m in meta] + [rename.get(q["DataExportTag"], q["DataExportTag"]) for q in questions] + embedded
     def shown(q):
         return q["Language"][language] if language else q
 
-    texts = [m[1] for m in meta] + [html.unescape(re.sub(r"<br>", "\n", shown(q)["QuestionText"])) for q in questions]
-    ids = [m[2] for m in meta] + [json.dumps({"ImportId": q["QuestionID"]}) for q in questions]
+    texts = ([m[1] for m in meta] + [html.unescape(re.sub(r"<br>", "\n", shown(q)["QuestionText"])) for q in questions]
+             + embedded)
+    ids = ([m[2] for m in meta] + [json.dumps({"ImportId": q["QuestionID"]}) for q in questions]
+           + [json.dumps({"ImportId": e}) for e in embedded])
     body = []
     for i, row in enumerate(answers):
         values = ["2026-03-01 10:00:00", "2026-03-01 10:05:00", "IP Address", "100", "True", f"R_{i:015d}"]
@@ -111,7 +118,7 @@ def qualtrics_export(qsf_path, answers, *, choice_text=True, rename=None, langua
             code = row.get(q["DataExportTag"])
             key = next((k for k, v in q["RecodeValues"].items() if v == str(code)), None)
             values.append("" if key is None else (shown(q)["Choices"][key]["Display"] if choice_text else str(code)))
-        body.append(values)
+        body.append(values + [str(row.get(e, "")) for e in embedded])
     return _csv([names, texts, ids, *body])
 
 
@@ -136,7 +143,7 @@ def limesurvey_export(structure_path, answers) -> str:
 
     with open(structure_path, encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
-    codes = list(dict.fromkeys(r["name"] for r in rows if r["class"] == "Q" and r["type/scale"] == "L"))
+    codes = list(dict.fromkeys(r["name"] for r in rows if r["class"] == "Q" and r["type/scale"] in ("L", "*")))
     head = ["id", "submitdate", "lastpage", "startlanguage", "seed"]
     body = [[str(i + 1), "1980-01-01 00:00:00", "1", "en", "12345", *[str(row.get(c, "")) for c in codes]]
             for i, row in enumerate(answers)]
@@ -155,7 +162,7 @@ def odk_export(xlsform_path, answers, *, separator="-") -> str:
             group = name
         elif kind == "end_group":
             group = None
-        elif kind and kind.startswith("select_one"):
+        elif kind and (kind.startswith("select_one") or kind == "calculate"):
             columns.append((f"{group}{separator}{name}" if group else name, name))
     head = ["SubmissionDate", *[c for c, _ in columns], "meta-instanceID", "KEY"]
     body = [["2026-03-01T10:00:00.000Z", *[str(row.get(n, "")) for _, n in columns], f"uuid:{i}", f"uuid:{i}"]

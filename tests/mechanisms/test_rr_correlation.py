@@ -90,3 +90,26 @@ def test_refuses_bad_input_in_words():
         rr.correlation({"w": (rr.design("warner", p=0.3), [0, 2, 1, 0]), "z": [1.0, 2.0, 3.0, 4.0]})
     with pytest.raises(EstimationError, match="several cards"):
         rr.correlation({"k": (rr.design("kuk", p1=0.7, p2=0.3, draws=3), [0, 1, 2, 3]), "z": [1.0, 2, 3, 4]})
+
+
+def test_progress_follows_the_bootstrap_without_changing_it_and_can_stop_it():
+    """The progress hook sees the resamples (about every 1%) and leaves the seeded draws as they were; an
+    exception it raises (a worker's Cancel) stops the bootstrap."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=200)
+    variables = {"x": x, "y": x + rng.normal(size=200)}
+    seen = []
+    with_hook = rr.correlation(variables, bootstrap=300, rng=5, progress=lambda f, t: seen.append((f, t)))
+    plain = rr.correlation(variables, bootstrap=300, rng=5)
+    assert np.array_equal(with_hook.se, plain.se, equal_nan=True)
+    assert len(seen) == 100 and seen[-1] == (1.0, "bootstrap resample 300 of 300")
+
+    class Stop(Exception):
+        pass
+
+    def stop(fraction, _text):
+        if fraction > 0.1:
+            raise Stop
+
+    with pytest.raises(Stop):
+        rr.correlation(variables, bootstrap=100_000, rng=5, progress=stop)

@@ -106,3 +106,15 @@ def test_instructions_in_every_language_name_both_versions():
     for lang in LANGUAGES:
         text = instructions(d, lang)
         assert text and not math.isnan(len(text))
+
+
+def test_question_b_cost_grows_as_one_over_2p_minus_1_squared():
+    """The sample a crosswise-type design needs for the same precision, against a share of 1/4."""
+    import math
+
+    from dpdesk.mechanisms.rr.planning.sample_size import question_b_cost
+
+    assert question_b_cost(0.25) == 1.0 and question_b_cost(0.75) == 1.0
+    assert math.isclose(question_b_cost(5 / 12), 0.25 / (1 / 6) ** 2)  # = 9
+    assert math.isclose(question_b_cost(0.4, reference=0.1), 0.64 / 0.04)
+    assert question_b_cost(0.5) == math.inf

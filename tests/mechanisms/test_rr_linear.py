@@ -98,3 +98,16 @@ def test_linear_refuses_bad_input_in_words():
         rr.linear([1.0, np.nan], np.ones((2, 1)), {"w": (d, [0, 1])})
     with pytest.raises(EstimationError, match="cannot be used as a predictor"):
         rr.linear([1.0, 2.0], np.ones((2, 1)), {"k": (rr.design("krr", categories=["a", "b", "c"], epsilon=1.0), [0, 1])})
+
+
+def test_linear_with_too_few_respondents_or_an_exact_fit_says_so_in_words():
+    """Three respondents for five parameters, and an outcome fitted exactly, used to end in "math domain error"
+    (the finite-difference Hessian stepped to a negative residual SD)."""
+    d = rr.design("forced", p_truth=0.8, p_yes=0.1, p_no=0.1)
+    X = np.column_stack([np.ones(3), [1.0, 2.0, 3.0]])
+    with pytest.raises(EstimationError, match=r"Only 3 respondents for 5 parameters .* 1 pattern probability\)"):
+        rr.linear([1.0, 2.5, 3.0], X, {"q": (d, [1, 0, 1])})
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=60)
+    with pytest.raises(EstimationError, match="fitted exactly"):
+        rr.linear(1 + 2 * x, np.column_stack([np.ones(60), x]), {"q": (d, rng.integers(0, 2, 60))})

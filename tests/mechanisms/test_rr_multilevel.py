@@ -72,3 +72,28 @@ def test_multilevel_refuses_what_it_cannot_fit_in_words():
         rr.logistic(d, [0, 1, 0, 1, 1, 0], X, random_intercept=["a", "b"] * 3, weights=[1.0] * 6)
     with pytest.raises(EstimationError, match="nagq"):
         rr.logistic(d, [0, 1, 0, 1, 1, 0], X, random_intercept=["a", "b"] * 3, nagq=0)
+
+
+def test_progress_follows_the_fit_without_changing_it_and_can_stop_it():
+    """A worker's progress hook sees the quasi-Newton steps and the polish and leaves the fit as it was; an
+    exception it raises (the app's Cancel) stops the fit instead of letting it run on in the background."""
+    case = REF[0]
+    df = pd.read_csv(HERE / f"rrmixed_data_{case['id']}.csv")
+    X = np.column_stack([np.ones(len(df)), df.x, df.z])
+    args = (DESIGNS[case["model"]](case["p"]), df.response, X)
+    seen = []
+    fit = rr.logistic(*args, random_intercept=df.cluster, progress=lambda f, t: seen.append((f, t)))
+    assert fit.beta == pytest.approx(_fit(case, 1).beta, abs=0) and fit.loglik == _fit(case, 1).loglik
+    assert any(t.startswith("Maximising the marginal likelihood") for _, t in seen)
+    assert any(t == "Polishing the optimum" for _, t in seen)
+    assert all(0 < f < 1 for f, _ in seen) and [f for f, _ in seen] == sorted(f for f, _ in seen)
+
+    class Stop(Exception):
+        pass
+
+    def stop(_fraction, text):
+        if text.startswith("Maximising"):
+            raise Stop
+
+    with pytest.raises(Stop):
+        rr.logistic(*args, random_intercept=df.cluster, progress=stop)

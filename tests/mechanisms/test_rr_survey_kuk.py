@@ -109,17 +109,24 @@ def test_the_method_names_the_horvitz_thompson_mean_for_every_design_given_a_pop
     assert rr.survey_estimate(d, z, weights=w, population=80).method.startswith("Horvitz-Thompson mean")
 
 
-def test_a_one_prevalence_design_in_two_groups_is_refused_not_misread():
+def test_a_one_prevalence_design_in_two_groups_reads_its_groups():
     # the extended crosswise model: a weighted mean over both groups' answers, ignoring the
-    # groups, gave 0.48 where the prevalence is 0.3 (rr.estimate: 0.275)
+    # groups, gave 0.48 where the prevalence is 0.3 (rr.estimate: 0.275); it was refused until the
+    # pseudo-ML over both versions (survey.ecwm) read the groups
     d = rr.design("ecwm", p=0.25)
     rng = np.random.default_rng(1)
     g = rng.integers(1, 3, 400)
     state = rng.random(400) < 0.3
     z = np.where(rng.random(400) < np.where(g == 1, 0.25, 0.75), state, ~state).astype(int)
-    with pytest.raises(EstimationError, match="two groups are not yet estimated from a complex sample"):
-        rr.survey_estimate(d, z, groups=g, weights=np.ones(400))
-    with pytest.raises(EstimationError, match="two groups are not yet estimated from a complex sample"):
+    plain = rr.estimate(d, [np.bincount(z[g == k], minlength=2) for k in (1, 2)])
+    assert rr.survey_estimate(d, z, groups=g, weights=np.ones(400)).prevalence == pytest.approx(plain.prevalence)
+    with pytest.raises(EstimationError, match="leave population out"):
         rr.survey_estimate(d, z, groups=g, weights=np.ones(400), population=1000)
-    with pytest.raises(EstimationError, match="two groups are not yet estimated from a complex sample"):
-        rr.survey_estimate_by(d, z, g, groups=g, weights=np.ones(400))
+    by = np.where(rng.random(400) < 0.5, "a", "b")
+    domains = rr.survey_estimate_by(d, z, by, groups=g, weights=np.ones(400))
+    for k in ("a", "b"):
+        m = by == k
+        assert domains[k].prevalence == pytest.approx(
+            rr.estimate(d, [np.bincount(z[m & (g == v)], minlength=2) for v in (1, 2)]).prevalence)
+    with pytest.raises(EstimationError, match="Domain 1: Version 2 .* has no respondents"):
+        rr.survey_estimate_by(d, z, g, groups=g, weights=np.ones(400))  # each domain holds one version only

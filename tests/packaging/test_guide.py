@@ -97,6 +97,19 @@ def test_contents_follow_the_index():
     assert set(pages) == {p.name for p in SHIPPED.glob("*.md")}
 
 
+def test_ecwm_page_is_next_to_results_and_the_contents_count_one_by_one():
+    """A reader looking for the extended crosswise model finds it beside Results, not last."""
+    import re
+
+    from dpdesk.gui.help import guide
+
+    pages = [page for page, _ in guide.contents()]
+    assert pages.index("ecwm.md") == pages.index("results.md") + 1
+    index = (SHIPPED / "index.md").read_text(encoding="utf-8")
+    numbers = [int(n) for n in re.findall(r"^(\d+)\. ", index, flags=re.MULTILINE)]
+    assert numbers == list(range(1, len(numbers) + 1))
+
+
 def test_slugs_match_github():
     from dpdesk.gui.help import guide
 

@@ -117,7 +117,8 @@ def test_limesurvey_structure(exported):
     assert all(n.isalnum() and n[0].isalpha() and len(n) <= 20 for n in questions)
     settings = {r["name"]: r["text"] for r in rows if r["class"] == "S"}
     assert settings["anonymized"] == "Y" and settings["savetimings"] == "N" and settings["ipaddr"] == "N"
-    assert settings["language"] == "en" and settings["sid"].isdigit() and len(header) == 14
+    assert settings["language"] == "en" and settings["sid"].isdigit()
+    assert len(header) == 15 and header[-1] == "hidden"  # the 14 standard columns; "hidden": the ECWM version
     answers = [r for r in rows if r["class"] == "A" and r["id"] == questions["crosswise"]["id"]]
     assert [(a["name"], a["relevance"], a["text"]) for a in answers] == [
         ("1", "1", "Both answers are the same"), ("2", "2", "The answers are different")]
@@ -146,9 +147,19 @@ def test_xlsform_converts_with_pyxform(exported):
     assert book["survey"]["C1"].value == "label::English (en)"
 
 
+@pytest.fixture(scope="module")
+def exported_without_versions(tmp_path_factory):
+    """Every format of a project with every design but the extended crosswise model (whose version the
+    platform draws): {format: files}."""
+    folder = tmp_path_factory.mktemp("field_plain")
+    names = [n for n in rr.DESIGN_NAMES if n != "ecwm"]
+    with fielding_project(folder / "study.dpdesk", names) as project:
+        return {fmt: export_instrument(project, folder / f"study_{fmt}", fmt).files for fmt in FORMATS}
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_no_platform_draw_in_any_export(exported, fmt):
-    for path in exported[fmt]:
+def test_no_platform_draw_in_any_export(exported_without_versions, fmt):
+    for path in exported_without_versions[fmt]:
         if path.name.endswith("README.txt"):
             continue
         text = _text(path)
@@ -158,10 +169,13 @@ def test_no_platform_draw_in_any_export(exported, fmt):
         assert "Why your answer is private" in text  # the online card says it in words
 
 
-def test_readme_beside_every_export(exported):
-    for fmt, files in exported.items():
+def test_readme_beside_every_export(exported, exported_without_versions):
+    for fmt, files in exported_without_versions.items():
         readme = files[-1].read_text(encoding="utf-8")
         assert readme == README and "timing" in readme and "ballot box stuffing" in readme.lower()
+    for fmt, files in exported.items():  # with an ECWM item: how the platform draws its version, too
+        readme = files[-1].read_text(encoding="utf-8")
+        assert readme.startswith(README.split("randomly drawn version.")[0]) and re.search(r"ecwm_?version", readme, re.I) and "Never let the platform draw" in readme
 
 
 def test_a_design_the_platform_would_draw_is_refused(tmp_path):

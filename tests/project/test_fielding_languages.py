@@ -71,8 +71,11 @@ def test_no_language_is_fielded_without_how_to_draw_the_randomizer(tmp_path, kep
             project.add_item(name, {**record, "randomizer": kept} if kept else record, question="Q?")
             if name in TWO_QUESTIONS:
                 set_item_text(project, name, "question_b", "Is your mother's birthday in January?")
+            if name == "ecwm":
+                set_item_text(project, name, "question_b2", "Is your mother's birthday in February-December?")
             L.set_text(project, name, "de", question="Haben Sie es getan?",
-                       question_b="Hat Ihre Mutter im Januar Geburtstag?" if name in TWO_QUESTIONS else None)
+                       question_b="Hat Ihre Mutter im Januar Geburtstag?" if name in TWO_QUESTIONS else None,
+                       question_b2="Hat Ihre Mutter von Februar bis Dezember Geburtstag?" if name == "ecwm" else None)
             for fmt in FORMATS:
                 out = tmp_path / f"{name}_{fmt}"
                 if kept or name in NO_RANDOMIZER:

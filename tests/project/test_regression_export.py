@@ -160,6 +160,7 @@ def test_hostile_names_in_a_regression_stay_string_constants(tmp_path):
     imports = {ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))}
     assert imports <= {"from dpdesk.mechanisms import rr", "import os", "import sys", "import math",
                        "from dpdesk.project import Project", "from dpdesk.project.regression import regress",
+                       "from dpdesk.project.regression.rr_models import linear_regression",
                        "from dpdesk.project.analysis.estimates import rebuild_counts, stored_table",
                        "from dpdesk.project.people.fingerprint import data_fingerprint"}
     assert "\x1b" not in source and "\u202e" not in source

@@ -127,10 +127,15 @@ class FieldDialog(QDialog):
         buttons.addButton(self.export_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
+        chosen = [i for i in project.items() if self.items is None or i.name in self.items]
+        versions = self.tr(" It draws one thing only: which version of question B each respondent of an extended "
+                           "crosswise item reads, which says nothing about the answer and is recorded.") \
+            if any(i.design_name == "ecwm" for i in chosen) else ""
         layout.addWidget(note(self.tr(
-            "The instrument keeps the randomization with the respondent: the platform never draws a random "
-            "number. A README beside it says which platform settings to switch off (per-question timing, "
-            "ballot-box-stuffing cookies). Import the platform's answer export later: the items map themselves.")))
+            "The instrument keeps the randomization with the respondent: the platform never draws an answer's "
+            "randomizer.{0} A README beside it says which platform settings to switch off (per-question timing, "
+            "ballot-box-stuffing cookies). Import the platform's answer export later: the items map themselves.")
+            .format(versions)))
         layout.addLayout(form)
         layout.addWidget(self.problem)
         layout.addStretch(1)

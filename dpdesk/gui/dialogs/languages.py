@@ -61,6 +61,10 @@ class LanguagesDialog(QDialog):
         self.untranslated = note(object_name="untranslated")
         self.question = name(QLineEdit(), self.tr("Question"), self.tr("The question in this language"))
         self.question_b = name(QLineEdit(), self.tr("Question B"), self.tr("The harmless question B in this language"))
+        self.versioned = item.design.name == "ecwm"  # the extended crosswise model: question B in two versions
+        self.question_b2 = name(QLineEdit(), self.tr("Question B, version 2"),
+                                self.tr("Version 2 of question B in this language: the complement of version 1 "
+                                        "(the other months)"))
         self.card = name(QPlainTextEdit(), self.tr("Card text"),
                          self.tr("Everything the card says in this language; you can edit it"))
         self.card.setTabChangesFocus(True)
@@ -83,8 +87,10 @@ class LanguagesDialog(QDialog):
         form.addRow(self.tr("Items &written in:"), self.source)
         form.addRow(self.tr("&Language:"), self.language)
         form.addRow(self.tr("&Question:"), self.question)
-        form.addRow(self.tr("Question &B:"), self.question_b)
+        form.addRow(self.tr("Question B, version &1:") if self.versioned else self.tr("Question &B:"), self.question_b)
         form.setRowVisible(self.question_b, self.two_questions)
+        form.addRow(self.tr("Question B, version &2:"), self.question_b2)
+        form.setRowVisible(self.question_b2, self.versioned)
         review = QHBoxLayout()
         review.addWidget(self.reviewed)
         review.addWidget(self.reviewer, 1)
@@ -116,6 +122,7 @@ class LanguagesDialog(QDialog):
         self.source.currentIndexChanged.connect(self._on_source)
         self.question.textEdited.connect(self._on_text_edited)
         self.question_b.textEdited.connect(self._on_text_edited)
+        self.question_b2.textEdited.connect(self._on_text_edited)
         self.card.textChanged.connect(self._on_card_changed)
         self.reviewed.clicked.connect(self._on_review_clicked)
         self.reviewer.textEdited.connect(self._on_review_clicked)
@@ -174,6 +181,7 @@ class LanguagesDialog(QDialog):
         self.question.setPlaceholderText(self.tr("not yet written in this language; for now: {0}")
                                          .format(text.question))
         self.question_b.setText(text.question_b if "question_b" not in text.untranslated else "")
+        self.question_b2.setText(text.question_b2 if "question_b2" not in text.untranslated else "")
         self.card.setPlainText(text.card)
         self.reviewed.setChecked(text.reviewed)
         self.reviewed.setEnabled(not text.source)
@@ -193,8 +201,9 @@ class LanguagesDialog(QDialog):
             self.mark.setText(self.tr("⚠ Check with a native speaker before fielding: dpdesk's templates are "
                                       "careful, but only a native speaker knows how respondents read them."))
             self.mark.setStyleSheet("color: #8a4b00; font-weight: bold;")
-        missing = [self.tr("the question") if p == "question" else self.tr("question B")
-                   for p in text.untranslated if p != "question_b" or self.two_questions]
+        words = {"question": self.tr("the question"), "question_b": self.tr("question B, version 1")
+                 if self.versioned else self.tr("question B"), "question_b2": self.tr("question B, version 2")}
+        missing = [words[p] for p in text.untranslated if p == "question" or self.two_questions]
         self.untranslated.setText(self.tr("Not yet written in this language: {0}. The card shows the "
                                           "placeholder until you write it above.").format(", ".join(missing))
                                   if missing else "")
@@ -226,6 +235,8 @@ class LanguagesDialog(QDialog):
             parts["question"] = self.question.text()
             if self.two_questions:
                 parts["question_b"] = self.question_b.text()
+            if self.versioned:
+                parts["question_b2"] = self.question_b2.text()
         if self.card_edited:
             parts["card"] = self.card.toPlainText()
         reviewed = self.reviewed.isChecked() if self.review_clicked else None
@@ -292,10 +303,15 @@ class LanguagesDialog(QDialog):
         cards = []
         for lang in languages or [self.current]:
             saved = self.L.respondent_text_in(self.project, self.item_name, lang)
-            if lang == self.current:  # what is on screen, saved or not
-                cards.append((saved.title, self.card.toPlainText()))  # the title never repeats the question
+            text = self.card.toPlainText() if lang == self.current else saved.card  # on screen: saved or not
+            if self.versioned:  # a card per version of question B
+                from dataclasses import replace
+
+                from dpdesk.project.languages.cards import version_cards
+
+                cards += version_cards(self._item(), replace(saved, card=text), lang)
             else:
-                cards.append((saved.title, saved.card))
+                cards.append((saved.title, text))  # the title never repeats the question
         self.status.setText(self.tr("Saving the card…"))
         self.runner.start(card_steps(cards, path))
 

@@ -38,7 +38,8 @@ TASK_TIPS = {
     "Design": "The sensitive questions and how respondents answer them",
     "Data": "Import the survey answers",
     "Results": "Estimates with confidence intervals",
-    "Regression": "Who is more likely to have the sensitive attribute: logistic regression on the data's columns",
+    "Regression": "Who is more likely to have the sensitive attribute: logistic, linear and multilevel regressions "
+                  "with RR items, and their correlations",
     "Tabulate": "Private tables of the other variables",
     "Export": "Save results as a workbook, CSV or a script",
     "Share": "Check how identifiable the data is and export a safer extract",
@@ -159,6 +160,7 @@ class MainWindow(QMainWindow):
         # a new release or regression belongs in the methods text and the report: Results recomputes
         self.tabulate_view.released.connect(self.results_view.study_changed)
         self.regression_view.fitted.connect(self.results_view.study_changed)
+        self.regression_view.correlations.computed.connect(self.results_view.study_changed)  # and a correlation table
 
     @property
     def views_built(self) -> bool:

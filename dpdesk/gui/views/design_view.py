@@ -286,7 +286,7 @@ class DesignView(QWidget):
         from dpdesk.gui.wizard.wizard import DesignWizard, draft_from_item
 
         try:
-            draft = draft_from_item(self.window_.project.item(item_name))
+            draft = draft_from_item(self.window_.project.item(item_name), self.window_.project)
         except DpdeskError as exc:
             show_error(exc, self)
             return None
@@ -305,7 +305,8 @@ class DesignView(QWidget):
         try:
             # Instructions are stored only as edited (unedited ones follow the design's wording), or when
             # they ask a question B, which the design alone does not know.
-            text = result["instructions"] if wizard.draft.instructions_edited or wizard.draft.question_b else ""
+            text = result["instructions"] if (wizard.draft.instructions_edited or wizard.draft.question_b
+                                             or wizard.draft.question_b2) else ""
             if wizard.draft.editing:
                 command = commands.EditItem(project, wizard.draft.editing, result["name"], result["design"],
                                             result["question"], text)

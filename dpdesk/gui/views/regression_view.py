@@ -1,12 +1,14 @@
 """The Regression view: which respondents are more likely to have the sensitive attribute?
 
-Choose a yes/no item as the outcome and predictors from the active dataset's columns
+Two tabs. *Models*: choose the model (logistic, linear with RR predictors, multilevel logistic), its
+outcome and predictors from the active dataset's columns
 (:class:`~dpdesk.gui.widgets.regression_form.RegressionForm`), then *Fit*. The fit runs in a
-worker (``project.regression_report.fit_report``, which calls ``rr.logistic``) with
+worker (``project.regression.report.fit_report``, which calls ``rr.logistic`` or ``rr.linear``) with
 progress and Cancel; the result is saved with the project as an analysis and shown by
 :class:`~dpdesk.gui.widgets.regression_output.RegressionOutput`. On opening a project the
 latest saved regression is shown again. *Export…* writes it to a workbook (its own sheets)
-with a reproducibility script that refits it and checks the coefficients.
+with a reproducibility script that refits it and checks the coefficients. *Correlations*: the corrected
+correlations of chosen items and columns (:mod:`.regression_correlations`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -29,6 +32,7 @@ from dpdesk.errors import app_words
 from dpdesk.gui.widgets.folders import settings_for
 from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.shell.worker import JobRunner
+from dpdesk.gui.views.regression_correlations import CorrelationPanel
 from dpdesk.gui.widgets.common import name, note
 from dpdesk.gui.widgets.regression_form import RegressionForm
 from dpdesk.gui.widgets.regression_output import RegressionOutput
@@ -38,7 +42,8 @@ EXPORT_FILTER = "Excel workbook (*.xlsx);;CSV files (*.csv)"
 
 
 def columns_job(job, project):
-    """Worker: the yes/no items and the columns that can be predictors (``predictor_choices``)."""
+    """Worker: the yes/no items, the columns that can be predictors (``predictor_choices``) or name clusters,
+    the latest saved regression and the latest saved correlation table."""
     from dpdesk.mechanisms import rr
     from dpdesk.project.analysis.estimates import stored_table
     from dpdesk.project.study.labels import DASH, item_label
@@ -51,14 +56,54 @@ def columns_job(job, project):
         binary = []
         for it in items:
             d = rr.Design.from_dict(it.design_record)
-            if d.is_binary and it.column:
+            if d.is_binary and it.column and it.codes:  # mapped: its answers have codes
                 shown = item_label(it, short)  # "exam_cheating — Exam cheating"
-                binary.append((it.name, f"{it.name}{DASH}{shown}" if shown != it.name else it.name))
+                label = f"{it.name}{DASH}{shown}" if shown != it.name else it.name
+                binary.append((it.name, label, d.groups == 1 and d.model == "prevalence" and len(d.responses) == 2))
         answers = {c for it in items for c in (it.column, it.group_column) if c}
         job.check()
-        choices = predictor_choices(stored_table(own), exclude=answers)
+        table = stored_table(own)
+        choices = predictor_choices(table, exclude=answers)
+        job.check()
+        clusters, counters = column_roles(table, answers)
+        for c in choices:  # a row counter (an id) is no outcome and no variable to correlate
+            c["counter"] = c["column"] in counters
         saved = saved_reports(own)
-    return binary, choices, saved[-1] if saved else None
+        correlation = _saved_correlation(own)
+    return binary, choices, saved[-1] if saved else None, clusters, correlation
+
+
+def _saved_correlation(project):
+    """The latest correlation table saved with the project, or None."""
+    from dpdesk.project.regression.correlation_report import saved_correlations
+
+    saved = saved_correlations(project)
+    return saved[-1] if saved else None
+
+
+def column_roles(table, exclude=()) -> tuple[list[tuple[str, str]], set[str]]:
+    """``(clusters, counters)``: ``(column, label)`` of the columns that can name clusters (at least two labels,
+    and not one per row: no identifier), and the columns that count the rows (distinct whole numbers running
+    from the lowest to the highest, such as an ``id``: no outcome to explain or correlate). The items' own
+    answers are left out."""
+    from dpdesk.project.regression.fit import _column
+    from dpdesk.project.study.labels import labels_of
+
+    labels = labels_of(table)
+    clusters, counters = [], set()
+    for col in table.frame.columns:
+        if col in exclude:
+            continue
+        _series, keys, blank, numeric = _column(table.frame, table.report, col)
+        values = [k for k, b in zip(keys, blank) if not b]
+        seen = set(values)
+        if 2 <= len(seen) < len(values):
+            clusters.append((str(col), labels.choice(col)))
+        elif numeric and len(seen) == len(values) > 1 and all(float(v).is_integer() for v in seen):
+            low, high = min(map(float, seen)), max(map(float, seen))
+            if high - low + 1 == len(seen):
+                counters.add(str(col))
+    return clusters, counters
 
 
 def fit_job(job, project, spec):
@@ -72,6 +117,11 @@ def fit_job(job, project, spec):
     from dpdesk.project.regression.report import labelled_report
 
     job.progress(0.05, "Fitting the model…")
+    if spec.model != "logistic":  # linear, multilevel: the report is all there is (no live curve)
+        from dpdesk.project.regression.report import fit_report
+
+        with own_connection(project) as own:
+            return fit_report(own, spec, progress=job.progress), None
     with own_connection(project) as own:
         result = regress(own, spec.item, spec.predictors, reference=spec.reference, interactions=spec.interactions,
                          center=spec.center, categorical=spec.categorical, numeric=spec.numeric,
@@ -130,13 +180,16 @@ class RegressionView(QWidget):
         self.curves.done.connect(self._on_curve)
         self.curves.failed.connect(self._on_export_failed)
         title = ViewTitle("Regression")  # with its "?" button: the guide's page on this view
-        intro = note("Who is more likely to have the sensitive attribute? A logistic regression in which the "
-                     "randomized answers stand in for the true ones (van den Hout, van der Heijden & Gilchrist "
-                     "2007; as RRreg's RRlog). Choose the outcome and the predictors, then Fit.")
+        intro = note("Who is more likely to have the sensitive attribute? Regressions in which the randomized "
+                     "answers stand in for the true ones: logistic (van den Hout, van der Heijden & Gilchrist 2007; "
+                     "as RRreg's RRlog), linear with RR items as predictors (RRlin) and multilevel logistic "
+                     "(RRmixed). Choose the model, the outcome and the predictors, then Fit; or compare items and "
+                     "columns under Correlations.")
         self.form = RegressionForm()
+        self.form.model.currentIndexChanged.connect(self._on_model_changed)
         self.form.changed.connect(self._on_choices_changed)
         self.form.plot.currentIndexChanged.connect(self._on_plot_changed)
-        self.fit_button = name(QPushButton("Fit"), "Fit the model", "Fit the logistic regression (in the background)")
+        self.fit_button = name(QPushButton("Fit"), "Fit the model", "Fit the chosen regression (in the background)")
         self.cancel_button = name(QPushButton("Cancel"), "Cancel the fit", "Stop the fit; nothing is saved")
         self.export_button = name(QPushButton("Export…"), "Export the regression",
                                   "Save the regression as an Excel workbook or CSV, with a script that refits it")
@@ -178,11 +231,18 @@ class RegressionView(QWidget):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([300, 600])
+        self._split_by_hand = False  # the researcher moved the divider: leave it where they put it
+        self.splitter.splitterMoved.connect(self._on_split_moved)
+        self._top = top
+        self.correlations = CorrelationPanel(self)
+        self.tabs = name(QTabWidget(), "Regression tabs", "Models: fit a regression; Correlations: a correlation table")
+        self.tabs.addTab(self.splitter, "Models")
+        self.tabs.addTab(self.correlations, "Correlations")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(32, 24, 32, 24)
         layout.addWidget(title)
         layout.addWidget(intro)
-        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.tabs, 1)
         window.project_changed.connect(self.refresh)
         window.data_view.imported.connect(self.refresh)
         window.data_view.active_changed.connect(self.refresh)
@@ -194,6 +254,24 @@ class RegressionView(QWidget):
     def project(self):
         return self.window_.project
 
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._share_height()
+
+    def _on_split_moved(self, *_args) -> None:
+        self._split_by_hand = True
+
+    def _share_height(self) -> None:
+        """With results shown the choices get at most 55% of the height (their minimum if more), the results the
+        rest (at 1024 x 700 the choices took all but 60 px of it); with none, the choices get what they need."""
+        total = sum(self.splitter.sizes())
+        if self._split_by_hand or total <= 0:
+            return
+        share = 0.55 if self.output.report is not None or self.output.message.isVisibleTo(self.output) else 0.85
+        top = max(self._top.minimumSizeHint().height(), min(self._top.sizeHint().height(), int(share * total)))
+        if top < total:
+            self.splitter.setSizes([top, total - top])
+
     # ------------------------------------------------------------------ filling
     def refresh(self, *_args) -> None:
         """The project or its data changed: read the items and columns again (in a worker)."""
@@ -204,9 +282,11 @@ class RegressionView(QWidget):
         self.output.clear()
         self._on_busy(False)
         project = self.project
+        self.correlations.clear()
         if project is None or project.closed or not project.datasets():
             self.form.set_items([])
             self.form.set_columns([])
+            self.form.set_clusters([])
             self._set_state("Import the survey answers in Data first; then choose an outcome and predictors here.")
             return
         self._set_state("Reading the columns…")
@@ -217,9 +297,11 @@ class RegressionView(QWidget):
             self.refresh()
 
     def _on_columns(self, found) -> None:
-        binary, choices, saved = found
+        binary, choices, saved, clusters, correlation = found
         self.form.set_items(binary)
         self.form.set_columns(choices)
+        self.form.set_clusters(clusters)
+        self.correlations.set_choices(binary, choices, correlation)
         self._loaded = True
         self._on_busy(False)
         if not binary:
@@ -230,7 +312,20 @@ class RegressionView(QWidget):
             self._set_state(f"The last regression saved with the project ({saved.outcome}, on the data "
                             f"{saved.spec.dataset!r}). Change the choices and Fit again to update it.")
         else:
-            self._set_state("Tick the predictors (the columns of the active dataset), then Fit.")
+            self._on_model_changed()
+        self._share_height()
+
+    def _on_model_changed(self, *_args) -> None:
+        """What the chosen model needs, in the state line (before any fit)."""
+        self._share_height()
+        if not self._loaded or (self.current is not None and not self.stale):
+            return
+        key = self.form.model_key()
+        self._set_state({
+            "linear": "Choose the numeric column to explain and tick the RR items that explain it (covariates "
+                      "below are optional), then Fit.",
+            "multilevel": "Choose the outcome, the column naming the clusters and the predictors, then Fit.",
+        }.get(key, "Tick the predictors (the columns of the active dataset), then Fit."))
 
     # ------------------------------------------------------------------ fitting
     def spec(self):
@@ -240,19 +335,43 @@ class RegressionView(QWidget):
 
     def fit(self) -> None:
         """Fit the current choices in the worker (the shown results are greyed until it ends)."""
+        problem = self._problem()
+        if problem:
+            self._set_state(problem, problem=True)
+            return
         spec = self.spec()
-        if not spec.item:
-            self._set_state("Choose the outcome: a yes/no item mapped to a column of the data.", problem=True)
-            return
-        if not spec.predictors:
-            self._set_state("Tick at least one predictor.", problem=True)
-            return
         self.stale = True
         self.output.setEnabled(False)
         self.fitted.emit(None)
-        preds = ", ".join(self.form.column_label(c) for c in spec.predictors)
+        if self.form.model_key() == "linear":
+            preds = ", ".join([self.form.rr_label(i) for i in spec.rr_items]
+                              + [self.form.column_label(c) for c in spec.predictors])
+        else:
+            preds = ", ".join(self.form.column_label(c) for c in spec.predictors)
         self._set_state(f"Fitting {self.form.outcome_label()} on {preds}…", busy=True)
         self.jobs.start(fit_job, self.project, spec)
+
+    def _problem(self) -> str:
+        """What is missing from the choices, in words ("" when the model can be fitted)."""
+        f = self.form
+        key = f.model_key()
+        if key == "linear":
+            if f.numeric_outcome.count() == 0:
+                return ("The data have no numeric column to explain: a linear model needs an outcome of numbers "
+                        "(a score, an income). Choose the logistic model to explain an RR item instead.")
+            if not f.rr_predictors():
+                return "Tick at least one RR item as a predictor (the list under the outcome)."
+            return ""
+        if not f.outcome.currentData():
+            return ("The project has no one-group yes/no item mapped to a column: a multilevel model cannot use "
+                    "two-group designs." if key == "multilevel" and f._items else
+                    "Choose the outcome: a yes/no item mapped to a column of the data.")
+        if key == "multilevel" and not f.cluster.currentData():
+            return ("No column can name clusters: a multilevel model needs a column with a label per cluster "
+                    "(school, firm, country), at least two of them.")
+        if not f.predictors():
+            return "Tick at least one predictor."
+        return ""
 
     def cancel(self) -> None:
         if self.jobs.running:
@@ -295,15 +414,20 @@ class RegressionView(QWidget):
         self.output.show_report(report, NumberStyle.from_text(settings.value("number_style", "percent:1")
                                                               if settings is not None else None))
         self._on_busy(self.jobs.running)
+        self._share_height()
         self.fitted.emit(report)
 
     def _on_choices_changed(self) -> None:
-        if self.current is not None and not self.stale and self.current.spec.predictors != self.form.predictors():
+        if self.current is None or self.stale:
+            return
+        shown, now = self.current.spec, self.spec()
+        keys = ("model", "item", "predictors", "cluster", "nagq", "outcome", "rr_items")
+        if any(getattr(shown, k) != getattr(now, k) for k in keys):
             self._set_state("The choices changed: Fit again to update the results below.")
 
     def _on_plot_changed(self, _index: int) -> None:
         predictor = self.form.plot.currentData()
-        if (self.result is None or self.current is None or not predictor or self.jobs.running
+        if (self.result is None or not getattr(self.current, "curve", None) or self.current is None or not predictor or self.jobs.running
                 or predictor not in self.current.spec.predictors or predictor == self.current.curve["predictor"]):
             return
         self.curves.start(curve_job, self.current, self.result, predictor)
@@ -320,6 +444,7 @@ class RegressionView(QWidget):
         if isinstance(exc, DpdeskError):  # separation, a singular model, a bad choice: words, never numbers
             self.current, self.result = None, None
             self.output.show_message(app_words(exc))
+            self._share_height()
             self._set_state("No results: see the message below.", problem=True)
             self._on_busy(False)
             self.fitted.emit(None)
@@ -377,3 +502,4 @@ class RegressionView(QWidget):
     def shutdown(self) -> None:
         for runner in (self.loader, self.jobs, self.exporter, self.curves):
             runner.shutdown()
+        self.correlations.shutdown()

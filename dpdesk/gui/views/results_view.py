@@ -2,15 +2,13 @@
 
 The document (``dpdesk.project.report``) has a titled section per analysis: estimates,
 subgroups, the comparison with direct questions. Its numbers follow the number style of
-the Preferences (screen, copy, report and plots alike). Everything is computed in a worker by the project layer (``analysis.analyze``, and
-``analysis.direct_comparison`` for a direct-question column); this view only shows the rows. When
+the Preferences (screen, copy, report and plots alike). Everything is computed in a worker
+(``results_job.analyze_job``, by the project layer); this view only shows the rows. When
 an option changes the results are recomputed, and until the new ones arrive the old ones
 are greyed out under an "Updating…" line: stale results are never shown as current.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -32,12 +30,14 @@ from dpdesk.gui.help.button import ViewTitle
 from dpdesk.gui.widgets.document_view import DocumentView
 from dpdesk.gui.widgets.plots import PlotPanel, draw_bars, draw_forest, draw_grouped_bars, set_plot_style
 from dpdesk.gui.widgets.not_mapped import NotMappedBar
+from dpdesk.gui.widgets.adherence_warning import AdherenceWarningBar
 from dpdesk.gui.widgets.report_progress import ReportProgress
 from dpdesk.gui.widgets.subgroup_warning import SubgroupWarningBar
 from dpdesk.gui.widgets import cell_choices
 from dpdesk.gui.widgets.common import name
 from dpdesk.project.number_style import NumberStyle
 from dpdesk.gui.shell.worker import JobRunner
+from dpdesk.gui.views.results_job import Options, ResultSet, analyze_job
 
 CI_METHODS = [("default", "likelihood ratio (recommended)"), ("wald", "Wald"), ("bootstrap", "bootstrap (slower)")]
 CONFIDENCE = [(0.95, "95%"), (0.90, "90%"), (0.99, "99%")]
@@ -46,139 +46,6 @@ NONE = "(none)"
 ADJUSTMENTS = [("holm", "Holm (recommended)"), ("bonferroni", "Bonferroni"), ("none", "none (unadjusted)")]
 #: The "Subgroups by" choice that compares the datasets (never a column name: it starts with NUL).
 DATASETS = "\x00datasets"  # = analysis.subgroup_choice.DATASETS, as the choice is saved with the project
-
-
-@dataclass(frozen=True)
-class Options:
-    ci: str = "default"
-    confidence: float = 0.95
-    by: str | None = None
-    direct: tuple = ()  # (item, column) pairs
-    min_group: int | None = None  # leave out subgroups with fewer answers
-    confirmed: bool = False  # the researcher agreed to subgroups despite the warnings
-    style: str = "percent:1"  # the number style (NumberStyle.to_text)
-    adjust: str = "holm"  # the adjustment of pairwise p-values for many comparisons
-    by_dataset: bool = False  # compare the datasets each item is mapped in (wave 1 against wave 2)
-
-    @property
-    def by_label(self) -> str | None:
-        """What the subgroups are, in words: the column, or "dataset"."""
-        return "dataset" if self.by_dataset else self.by
-
-
-@dataclass
-class ResultSet:
-    """What one run produced, as plain rows for the tables and plots."""
-
-    options: Options
-    results: list
-    estimates: list[dict]
-    subgroups: list[dict]
-    sentences: list[str]
-    forest: list[dict]
-    direct: list[dict]
-    bars: dict[str, list[dict]] = field(default_factory=dict)
-    subgroup_plot: list[dict] = field(default_factory=list)
-    tests: list[str] = field(default_factory=list)
-    subgroup_bars: dict[str, list[dict]] = field(default_factory=dict)  # item -> rows per subgroup and category
-    warnings: list[str] = field(default_factory=list)  # about the subgroups; asked before computing
-    needs_confirmation: bool = False
-    subgroup_warning: object = None  # subgroup_disclosure.SubgroupWarning: exact n of a released column
-    document: object = None  # report.model.Document in the options' number style
-    methods: object = None  # report.methods.Methods: the methods paragraph and its references
-    names: dict[str, str] = field(default_factory=dict)  # item -> what plots call it
-    by_label: str | None = None  # the label of the "Subgroups by" column
-    dataset: str | None = None  # the dataset analysed (the active one)
-
-
-def _pct(x) -> str:
-    return f"{100 * x:.1f}%"
-
-
-def analyze_job(job, project, options: Options) -> ResultSet:
-    """Worker: estimates (and subgroups), direct-question comparisons, rows for tables and plots.
-
-    Reads through its own connection, so the window's connection is never held up.
-    """
-    from dpdesk.project.reading.importing import own_connection
-
-    from dpdesk.gui.shell.prewarm import import_now
-
-    import_now("matplotlib.figure", "matplotlib.backends.backend_qtagg")  # here, not on the GUI thread
-
-    with own_connection(project) as own:
-        return _analyze(job, own, options)
-
-
-def _analyze(job, project, options: Options) -> ResultSet:
-    from dpdesk.project.analysis import estimates as analysis
-
-    if options.by is not None and not options.confirmed:
-        warnings = analysis.subgroup_warnings(project, options.by)
-        if warnings:  # nothing computed: the view asks first
-            return ResultSet(options, [], [], [], [], [], [], warnings=warnings, needs_confirmation=True)
-    job.progress(0.05, "Estimating…")
-    if options.ci == "bootstrap":  # seconds per item: one item at a time, so Cancel and progress work
-        names = [it.name for it in project.items()]
-        results = []
-        for i, item in enumerate(names):
-            job.progress(0.05 + 0.9 * i / max(1, len(names)), f"Bootstrapping {item}…")
-            results += analysis.analyze(project, by=options.by, ci="bootstrap", confidence=options.confidence,
-                                        items=[item], min_group_size=options.min_group,
-                                        by_dataset=options.by_dataset, adjust=options.adjust)
-    else:
-        results = analysis.analyze(project, by=options.by, ci=options.ci, confidence=options.confidence,
-                                   min_group_size=options.min_group, by_dataset=options.by_dataset,
-                                   adjust=options.adjust)
-    job.check()
-    for r in results:  # an error in the app's words (never a command-line flag), for everything shown here
-        if r.error_in_app:
-            r.error = r.error_in_app
-    from dpdesk.project.sharing.subgroup_disclosure import check_results
-
-    warning = check_results(project, results, threshold=options.min_group)
-    from dpdesk.project.report.figures import figure_rows
-
-    figures = figure_rows(results)
-    forest, direct = [], []
-    direct_columns = dict(options.direct)
-    table = analysis.stored_table(project) if direct_columns else None
-    rr_rows = {row["item"]: row for row in figures.forest}
-    for r in results:
-        shown = figures.names.get(r.item, r.item)
-        if shown not in rr_rows:
-            continue
-        forest.append(rr_rows[shown])
-        column = direct_columns.get(r.item)
-        if not column:
-            continue
-        job.check()
-        row, point = analysis.direct_comparison(table, r, column, confidence=options.confidence)
-        row["item"] = shown  # the item as the tables and plots name it (its label)
-        if point is not None:
-            forest.append({**point, "item": shown})
-        direct.append(row)
-    bars, sub_plot, sub_bars = figures.bars, figures.subgroups, figures.subgroup_bars
-    tests = analysis.subgroup_test_sentences(results, options.by_label)
-    warnings = list(dict.fromkeys(w for r in results for w in r.warnings))
-    sentences = [r.sentence() for r in results]
-    for r in results:
-        for remark in (r.estimate.notes if r.estimate is not None else ()):
-            sentences.append(f"{r.label}: {remark}")
-        if r.left_out_sentence():
-            sentences.append(r.left_out_sentence())
-    from dpdesk.project.report.document import build_document
-    from dpdesk.project.report.methods import methods
-    from dpdesk.project.number_style import NumberStyle
-
-    document = build_document(project, results, style=NumberStyle.from_text(options.style), direct=direct,
-                              ci=options.ci, confidence=options.confidence)
-    methods_text = methods(project, results, ci=options.ci, confidence=options.confidence)
-    job.progress(1.0, "Done")
-    return ResultSet(options, results, analysis.estimate_rows(results), analysis.subgroup_rows(results), sentences,
-                     forest, direct, bars, sub_plot, tests, sub_bars, warnings, subgroup_warning=warning,
-                     document=document, methods=methods_text, names=figures.names, by_label=figures.by,
-                     dataset=analysis.dataset_named(project, None).name)
 
 
 COPIED = {"shown": "Table copied as shown.", "full": "Table copied with full precision.",
@@ -240,6 +107,7 @@ class ResultsView(QWidget):
         self.state.setWordWrap(True)
         self.subgroup_warning = SubgroupWarningBar()  # exact subgroup n of a released or protected column
         self.subgroup_warning.leave_out_changed.connect(self.recompute)
+        self.adherence_warning = AdherenceWarningBar()  # an ECWM item's versions disagree: non-adherence
         self.not_mapped = NotMappedBar()  # items without a mapping in the active dataset, each with Map…
         self.not_mapped.map_requested.connect(window.data_view.map_item)
         form = QFormLayout()
@@ -275,8 +143,8 @@ class ResultsView(QWidget):
         layout.addWidget(self.state)
         self.report_progress = ReportProgress(self)  # File > Export report: what it does, a bar, Cancel
         layout.addWidget(self.report_progress)  # its own row: the buttons above keep their width at 1024 px
-        layout.addWidget(self.subgroup_warning)
-        layout.addWidget(self.not_mapped)
+        for bar in (self.subgroup_warning, self.adherence_warning, self.not_mapped):
+            layout.addWidget(bar)
         layout.addWidget(scroll, 1)
         for combo in (self.ci, self.confidence, self.by, self.adjust):
             combo.currentIndexChanged.connect(self.recompute)
@@ -482,6 +350,7 @@ class ResultsView(QWidget):
             return
         self.current, self.stale = rs, False
         self.subgroup_warning.set_warning(rs.subgroup_warning)
+        self.adherence_warning.set_results(rs.results)
         self.not_mapped.set_items([r.item for r in rs.results if getattr(r, "not_mapped", False)], rs.dataset)
         self.document_view.set_document(rs.document)
         for b in (self.methods_button, self.report_button, self.export_button):
@@ -529,6 +398,7 @@ class ResultsView(QWidget):
 
         self.current = None
         self.subgroup_warning.set_warning(None)
+        self.adherence_warning.set_results([])
         self.failure = app_words(exc) if isinstance(exc, DpdeskError) else "a mistake in dpdesk (see the error shown)"
         self._show_state(f"The results could not be computed: {app_words(exc)}" if isinstance(exc, DpdeskError)
                          else "The results could not be computed (a mistake in dpdesk).")

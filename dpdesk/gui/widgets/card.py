@@ -14,6 +14,8 @@ from dpdesk.mechanisms.rr.wording import answer_labels, card_order, phrase
 from dpdesk.mechanisms.rr.wording import card_text as _card_text
 from dpdesk.mechanisms.rr.wording import question_b_placeholder as _b_placeholder
 from dpdesk.mechanisms.rr.wording.text import TWO_QUESTIONS
+from dpdesk.project.languages import versions
+from dpdesk.project.languages.versions import VERSIONED
 
 
 def answer_options(design, language: str = "en") -> list[str]:
@@ -27,16 +29,26 @@ def question_b_placeholder(design, language: str = "en") -> str:
 
 
 def suggested_instructions(question: str, design, device_text: str, question_b: str = "",
-                           language: str = "en") -> str:
+                           language: str = "en", question_b2: str = "") -> str:
     """The generated wording: the question(s), what to do, the randomizer, the answer options.
 
     Two-question designs (crosswise, triangular, unrelated question) ask question B outright
     (``question_b``, e.g. "Is your mother's birthday in January, February or March?").
     ``device_text`` is what the respondent does with the randomizer; researcher notes (exact
     shares, the birthday-seasonality caveat) never belong here. ``language``: see
-    ``dpdesk.mechanisms.rr.wording``.
+    ``dpdesk.mechanisms.rr.wording``. The extended crosswise model gets a card per version, each with its
+    own question B (``question_b`` for version 1, ``question_b2`` for version 2), each headed by its
+    version (:mod:`dpdesk.project.languages.versions`).
     """
+    if design.name in VERSIONED:
+        return versions.card(question, design, question_b, question_b2, language)
     return _card_text(question, design, device_text, question_b, language)
+
+
+def version_pages(title: str, text: str, language: str = "en") -> list[tuple[str, str]]:
+    """The printed cards of an extended crosswise item's text: ``(title (Version v), that version's card)``."""
+    halves = versions.split_card(text)
+    return [(versions.version_title(title, v, language), half) for v, half in enumerate(halves, start=1) if half]
 
 
 def card_title(title: str, question: str = "", language: str = "en") -> str:

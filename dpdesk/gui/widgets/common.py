@@ -95,6 +95,7 @@ DESIGN_WORDS = {
     "warner": "Warner's mirrored questions", "forced": "Forced response", "forced_multi":
     "Forced response, several categories", "unrelated": "Unrelated question",
     "unrelated_unknown": "Unrelated question, prevalence unknown", "crosswise": "Crosswise model",
+    "ecwm": "Extended crosswise model (two versions of question B)",
     "triangular": "Triangular model", "kuk": "Kuk's card method", "mangat": "Mangat's model",
     "sld": "Stochastic lie detector", "cdm": "Cheating detection model",
     "krr": "Randomized response, several categories (k-RR)", "unary": "Unary encoding, tick each option",

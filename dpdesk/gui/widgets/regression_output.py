@@ -156,9 +156,18 @@ class RegressionOutput(QWidget):
         self.tests.setText(tests)
         self.fit_table.setText(fit)
         conf = spec.confidence
-        self.forest.plot(draw_odds_ratios, report.forest, confidence=conf)
-        self.forest.canvas.setMinimumHeight(max(200, 30 * len(report.forest) + 90))
-        curve = report.curve
+        self.tests.setVisible(bool(report.tests))
+        self.forest.setVisible(bool(report.forest))  # a linear model has no odds ratios
+        if report.forest:
+            self.forest.plot(draw_odds_ratios, report.forest, confidence=conf)
+            self.forest.canvas.setMinimumHeight(max(200, 30 * len(report.forest) + 90))
+        curve = report.curve or {}
+        self.curve.setVisible(bool(curve.get("rows")))  # nor a prevalence curve
+        if curve.get("rows"):
+            self._plot_curve(report, curve, conf, style)
+        self.body.show()
+
+    def _plot_curve(self, report, curve, conf, style) -> None:
         code = curve["predictor"]
         label = report.column(code)
         self.curve.title = f"Predicted prevalence by {label}"
@@ -167,7 +176,6 @@ class RegressionOutput(QWidget):
         self.curve.plot(draw_prevalence_curve, curve["rows"], table_rows=table, predictor=code, kind=curve["kind"],
                         confidence=conf, outcome=report.outcome, label=label)
         self.curve.canvas.setMinimumHeight(260)
-        self.body.show()
 
     @staticmethod
     def _tests_html(report) -> tuple[str, str]:
@@ -177,14 +185,15 @@ class RegressionOutput(QWidget):
         else:
             rows = [[t["test"], str(t["df"]), _num(t["chi2"]), _p(t["p"])] for t in report.tests]
             tests = apa_table(["Likelihood-ratio test", "df", "χ²", "p"], rows)
-        stats = []
+        stats, share = [], False
         for s in report.statistics:
-            v = s["value"]
-            if "prevalence" in s["statistic"] or "CI" in s["statistic"] or "(nuisance)" in s["statistic"]:
-                text = "n/a" if v is None else f"{100 * v:.1f}%"
+            v, label = s["value"], s["statistic"]
+            if not label.startswith("  "):  # an indented row (its CI, its SE) is in its parent's unit
+                share = "prevalence" in label or "(nuisance)" in label  # a share: in percent
+            if v is None:
+                text = "n/a"
             else:
-                text = _num(v)
-            label = s["statistic"]
+                text = f"{100 * v:.1f}%" if share else _num(v)
             stats.append(["\u2003" + label.strip() if label.startswith("  ") else label, text])
         return "<b>Model tests</b>" + tests, "<b>Fit</b>" + apa_table(["Statistic", "Value"], stats)
 

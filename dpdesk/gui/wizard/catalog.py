@@ -75,6 +75,14 @@ CHOICES: tuple[Choice, ...] = (
            "no randomizer is needed. Known as the crosswise model.",
            "Easy", YES_NO, (Param("p", "'Yes' to the harmless question", F(1, 4), devices=_INNOCUOUS),),
            _INNOCUOUS),
+    Choice("ecwm", "Crosswise with a check that respondents follow the instructions (extended crosswise)",
+           "The crosswise question in two versions: a random half of the respondents get a harmless question B "
+           "that few people answer 'yes' to (such as a birthday in January-March), the other half its "
+           "complement (April-December). If respondents follow the instructions, both halves give the same "
+           "prevalence; if they differ, the results say so. It costs no precision. Known as the extended "
+           "crosswise model.",
+           "Easy", YES_NO, (Param("p", "'Yes' to question B in version 1", F(1, 4), devices=_INNOCUOUS),),
+           _INNOCUOUS, two_groups=True),
     Choice("unrelated", "Answer the question, or a harmless unrelated one",
            "The randomizer decides whether the respondent answers the sensitive question or a harmless one "
            "whose 'yes' share is known (such as a birthday month). Known as the unrelated-question design.",
@@ -131,7 +139,16 @@ TWO_GROUP_NOTE = (
     "Two-group designs split the respondents at random into two groups that use different randomizer "
     "odds. They need about twice as many respondents, but they detect respondents who do not follow the "
     "instructions (the lie detector) or who always say 'no' (cheating detection) instead of letting them "
-    "bias the result."
+    "bias the result. The extended crosswise model splits them too, into two versions of question B, and "
+    "needs no more respondents than the crosswise model."
+)
+#: What the two versions of the extended crosswise model's question B are for, in plain words.
+VERSIONS_NOTE = (
+    "<b>Two versions of question B.</b> The survey platform shows each respondent one of two versions of "
+    "question B at random (on paper: shuffle the two cards in equal numbers), and records which. Version 2 asks "
+    "the opposite of version 1, so its share of 'yes' is the rest (version 1: January-March, about 25%; "
+    "version 2: April-December, about 75%). If respondents follow the instructions, both versions give the same "
+    "prevalence; a difference shows that some do not. The version says nothing about anyone's answer."
 )
 
 

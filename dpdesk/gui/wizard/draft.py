@@ -24,6 +24,8 @@ class Draft:
     device_text: str = ""  # what the respondent does with the randomizer (for the card)
     question_b: str = ""  # two-question designs: the harmless question B, as respondents read it
     question_b_edited: bool = False
+    question_b2: str = ""  # the extended crosswise model: version 2's question B (the complementary share)
+    question_b2_edited: bool = False
     randomizer: dict | None = None  # the physical randomizer where the design alone does not say it (dice added up)
     notes: str = ""  # the researcher's notes on the randomizer (exact shares, caveats): never on the card
     card_title: str = ""  # the card's title (default: "Please read before you answer"; never the question or the short name)

@@ -28,9 +28,14 @@ from PySide6.QtWidgets import (
 
 from dpdesk.errors import DpdeskError, app_words
 
-from dpdesk.gui.widgets.card import TWO_QUESTIONS, card_steps, card_title, suggested_instructions
+from dpdesk.gui.widgets.card import TWO_QUESTIONS, card_steps, card_title, suggested_instructions, version_pages
 
 PLACEHOLDER = "[write the harmless question"
+#: The extended crosswise model's two versions of question B, in plain words (the last step).
+VERSIONS_WORDS = ("Half of the respondents, drawn at random by the survey platform, read version 1 of question B; "
+                  "the others read version 2, which asks the opposite (the other months), so its share of 'yes' is "
+                  "the rest. If respondents follow the instructions, both halves give the same prevalence. On "
+                  "paper, shuffle the two cards in equal numbers. Each card below is marked with its version.")
 #: The last step's "Then field it" choice: after saving, the Field it dialog opens in that mode.
 #: The words are marked for Qt's translation (context ``InstructionsPage``) and shown through ``tr()``.
 FIELD_MODES = ((QT_TRANSLATE_NOOP("InstructionsPage", "Not now"), None),
@@ -59,6 +64,12 @@ class InstructionsPage(QWizardPage):
         self.card_title = name(QLineEdit(), "Card title", "The title printed on the card (default: Please read before you answer)")
         self.question_b = name(QLineEdit(), "Question B", "The harmless question B, as respondents read it")
         self.question_b.setPlaceholderText("for example: Is your mother's birthday in January, February or March?")
+        self.question_b2 = name(QLineEdit(), "Question B, version 2",
+                                "The extended crosswise model: version 2 of question B, whose share of 'yes' is the "
+                                "rest of version 1's (the other months)")
+        self.question_b2.setPlaceholderText("for example: Is your mother's birthday between April and December?")
+        self.versions = note(VERSIONS_WORDS, object_name="versionsExplained")
+        self.versions.setAccessibleName("About the two versions of question B")
         self.notes = note(object_name="researcherNotes")
         self.notes.setAccessibleName("Notes for the researcher")
         self.status = note(object_name="cardStatus")
@@ -77,6 +88,8 @@ class InstructionsPage(QWizardPage):
         self.fields = QFormLayout()
         self.fields.addRow("Card &title:", self.card_title)
         self.fields.addRow("&Question B:", self.question_b)
+        self.fields.addRow("Question B, &version 2:", self.question_b2)
+        self.fields.addRow(self.versions)
         then = QFormLayout()
         then.addRow(self.tr("Then &field it:"), self.field_mode)
         layout = QVBoxLayout(self)
@@ -96,23 +109,36 @@ class InstructionsPage(QWizardPage):
         self.save_pdf.clicked.connect(self._ask_and_save)
         self.card_title.textEdited.connect(self._on_title)
         self.question_b.textEdited.connect(self._on_question_b)
+        self.question_b2.textEdited.connect(self._on_question_b2)
         self.field_mode.currentIndexChanged.connect(lambda _i: setattr(draft, "field_mode", self.field_mode.currentData()))
         self._filling = False
         self.last_card: Path | None = None
 
     def suggested(self) -> str:
         d = self.draft
-        return suggested_instructions(d.question, d.design(), d.device_text, d.question_b)
+        return suggested_instructions(d.question, d.design(), d.device_text, d.question_b, question_b2=d.question_b2)
 
     def two_questions(self) -> bool:
         return self.draft.design_key in TWO_QUESTIONS
+
+    def two_versions(self) -> bool:
+        """The extended crosswise model: question B in two versions, one card each."""
+        return self.draft.design_key == "ecwm"
 
     def initializePage(self) -> None:
         d = self.draft
         self.card_title.setText(d.card_title)
         self.card_title.setPlaceholderText(card_title("", ""))  # what the card says unless a title is typed
         self.question_b.setText(d.question_b)
+        self.question_b2.setText(d.question_b2)
+        for box in (self.question_b, self.question_b2):
+            box.setCursorPosition(0)  # a long question shows its beginning, not its end
         self.fields.setRowVisible(self.question_b, self.two_questions())
+        self.fields.labelForField(self.question_b).setText("&Question B, version 1:" if self.two_versions()
+                                                           else "&Question B:")
+        self.question_b.setAccessibleName("Question B, version 1" if self.two_versions() else "Question B")
+        self.fields.setRowVisible(self.question_b2, self.two_versions())
+        self.fields.setRowVisible(self.versions, self.two_versions())
         self.notes.setText(f"<b>Note for you</b> (for your methods text; not printed on the card): {d.notes}"
                            if d.notes else "")
         self.notes.setVisible(bool(d.notes))
@@ -129,9 +155,20 @@ class InstructionsPage(QWizardPage):
             self._set_text(self.suggested())
         self.completeChanged.emit()
 
+    def _on_question_b2(self, text: str) -> None:
+        self.draft.question_b2 = text.strip()
+        self.draft.question_b2_edited = True
+        if not self.draft.instructions_edited:
+            self._set_text(self.suggested())
+        self.completeChanged.emit()
+
     def isComplete(self) -> bool:
-        """Two-question designs need question B written out before the item is saved."""
-        if not self.two_questions() or self.draft.question_b.strip():
+        """Two-question designs need question B (each version's, for the extended crosswise model) written
+        out before the item is saved."""
+        if not self.two_questions():
+            return True
+        written = [self.draft.question_b] + ([self.draft.question_b2] if self.two_versions() else [])
+        if all(b.strip() for b in written):
             return True
         return PLACEHOLDER not in self.text.toPlainText()  # an edited text that asks B itself
 
@@ -153,7 +190,9 @@ class InstructionsPage(QWizardPage):
 
     def copy_text(self) -> None:
         QApplication.clipboard().setText(self.text.toPlainText())
-        self.status.setText("Copied. Paste it into your survey tool or document.")
+        self.status.setText("Copied both versions, each headed by its version: paste each where only that "
+                            "version's respondents read it (the survey platform draws the version)."
+                            if self.two_versions() else "Copied. Paste it into your survey tool or document.")
 
     def _ask_and_save(self) -> None:
         wizard = self.wizard()
@@ -172,6 +211,10 @@ class InstructionsPage(QWizardPage):
             path = path.with_suffix(".pdf")
         self.status.setText("Saving the card…")
         title = card_title(self.draft.card_title, self.draft.question)
+        if self.two_versions():  # a card per version of question B
+            pages = version_pages(title, self.text.toPlainText())
+            self.runner.start(card_steps(path, *pages[0], pages[1:]))
+            return
         self.runner.start(card_steps(path, title, self.text.toPlainText()))
 
     def _on_saved(self, path) -> None:

@@ -31,6 +31,7 @@ from dpdesk.gui.wizard import meaning
 from dpdesk.gui.wizard.catalog import (
     B_SOURCE_NAMES,
     BIRTHDAY,
+    VERSIONS_NOTE,
     CARDS,
     COIN_PRESETS,
     COINS,
@@ -44,9 +45,10 @@ from dpdesk.gui.widgets.common import name, note, problem_label, show_problem
 from dpdesk.gui.widgets.number_entry import EntryProblem
 from dpdesk.gui.widgets.wheel import guard
 from dpdesk.gui.wizard.param_editors import CountEditor, ExactEditor, MonthsEditor
+from dpdesk.gui.wizard.share_warning import share_warning
 
 #: The parameter that is the harmless question B's "yes" share, per design.
-INNOCUOUS = {"crosswise": "p", "triangular": "p", "unrelated": "q"}
+INNOCUOUS = {"crosswise": "p", "ecwm": "p", "triangular": "p", "unrelated": "q"}
 
 
 class RandomizerPage(QWizardPage):
@@ -92,8 +94,14 @@ class RandomizerPage(QWizardPage):
         self.params_box = QGroupBox("Probabilities")
         self.params_form = QFormLayout(self.params_box)
         self.params_form.setVerticalSpacing(10)
+        self.versions_note = note(VERSIONS_NOTE, object_name="versionsNote")  # the extended crosswise model
+        self.versions_note.setAccessibleName("About the two versions of question B")
         self.summary = note(object_name="randomizerSummary")
         self.summary.setAccessibleName("Resulting probabilities")
+        self.share_warning = note(object_name="shareWarning")  # crosswise/ECWM: question B's share near 1/2
+        self.share_warning.setAccessibleName("Question B's share is close to one half")
+        self.share_warning.setStyleSheet("color: #8a5a00;")
+        self.share_warning.hide()
         self.problem = problem_label()
         self.use_nearest = name(QPushButton("Use the nearest achievable design"), "Use the nearest achievable design",
                                 "Switch to the nearest design this kind of die can produce")
@@ -110,7 +118,9 @@ class RandomizerPage(QWizardPage):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.params_box)
+        layout.addWidget(self.versions_note)
         layout.addWidget(self.summary)
+        layout.addWidget(self.share_warning)
         layout.addWidget(self.epsilon_change)
         layout.addWidget(self.problem)
         layout.addWidget(self.use_nearest, 0, Qt.AlignmentFlag.AlignLeft)
@@ -119,6 +129,7 @@ class RandomizerPage(QWizardPage):
         self.editors: dict = {}
         self._top = top
         self._ok = False
+        self._question_b2 = ""  # the extended crosswise model: version 2's question B, the complement of B's
         self._months: list[int] | None = None  # the birth months the researcher ticked (kept across switches)
         self._last: dict | None = None  # the state the researcher last accepted (Go back returns to it)
         self._switching = False
@@ -148,6 +159,7 @@ class RandomizerPage(QWizardPage):
         self.device.setCurrentIndex(choice.devices.index(wanted))
         self.device.blockSignals(False)
         self._fill_b_sources()
+        self.versions_note.setVisible(self.draft.design_key == "ecwm")
         self._months = list((self.draft.randomizer or {}).get("birthday_months") or []) or None
         self.epsilon_change.hide()
         self._last = None
@@ -342,6 +354,7 @@ class RandomizerPage(QWizardPage):
         device = self.current_device()
         key = self.draft.design_key
         self._nearest = None
+        self._question_b2 = ""
         self.draft.randomizer = None
         if device == DICE:
             p = rr.randomizers.dice_sum(self.dice.value(), self.sides.value(), yes=_totals(self.dice_yes, "'yes'"),
@@ -408,6 +421,7 @@ class RandomizerPage(QWizardPage):
                 if exact or (device == EXACT and not innocuous) else ""
             if words:
                 self.draft.randomizer = {"kind": "exact"}
+        self._question_b2 = _version_2(b_editor, again) if key == "ecwm" else ""
         if isinstance(b_editor, MonthsEditor):  # question B asks for a birthday: written in every language
             self._months = b_editor.months()
             self.draft.randomizer = {**(self.draft.randomizer or {"kind": "birthday"}),
@@ -421,6 +435,8 @@ class RandomizerPage(QWizardPage):
             self.draft.device_text = words
             if not self.draft.question_b_edited:
                 self.draft.question_b = question_b
+            if not self.draft.question_b2_edited:
+                self.draft.question_b2 = self._question_b2
             self.draft.notes = notes
             design = self.draft.design()
         except EntryProblem:
@@ -439,6 +455,9 @@ class RandomizerPage(QWizardPage):
             self.summary.setText(self._summary(values, words, design, question_b, notes))
             if not self.epsilon_change.pending and not self._switching:
                 self._accept()  # the researcher's own edit: what Go back returns to from now on
+        warning = share_warning(self.draft.design_key, values.get(INNOCUOUS.get(self.draft.design_key, ""))) \
+            if design is not None else ""
+        show_problem(self.share_warning, warning)
         unsafe = design is not None and design.protects_no_one
         if unsafe:
             from dpdesk.gui.wizard.meaning import NO_PRIVACY
@@ -482,7 +501,10 @@ class RandomizerPage(QWizardPage):
         out = "<br>".join(parts)
         if words:
             out += f"<p>{html.escape(words)}</p>"
-        if question_b:
+        if question_b and self.draft.design_key == "ecwm":
+            out += (f"<p>Question B, version 1: <i>{html.escape(question_b)}</i><br>Question B, version 2: "
+                    f"<i>{html.escape(self._question_b2 or 'you write it on the last step')}</i></p>")
+        elif question_b:
             out += f"<p>Question B on the card: <i>{html.escape(question_b)}</i></p>"
         if notes:
             out += f"<p><b>Note for you</b> (for your methods text, not printed on the card): {html.escape(notes)}</p>"
@@ -494,6 +516,27 @@ class RandomizerPage(QWizardPage):
 
     def validatePage(self) -> bool:
         return self.isComplete()
+
+
+def _version_2(editor, again: bool = False) -> str:
+    """The extended crosswise model's version 2 of question B: the complement of version 1's (the other
+    birth months, the other faces, an unmarked card); ``""`` for the researcher's own question."""
+    from dpdesk.mechanisms import rr
+
+    if isinstance(editor, MonthsEditor):
+        rest = [m for m in range(1, 13) if m not in editor.months()]
+        return rr.randomizers.birth_month(rest).question if rest else ""
+    if isinstance(editor, CountEditor):
+        k, total = editor.spin.value(), editor.total
+        if editor.unit == "faces":
+            from dpdesk.mechanisms.rr.randomizers import faces_text
+
+            rest = list(range(k + 1, total + 1))
+            roll = "Roll the die a second time" if again else f"Roll a fair {total}-sided die privately"
+            return f"{roll}. Did it show {faces_text(rest)}?" if rest else ""
+        return (f"Draw one card privately from a shuffled deck of {total} in which {k} card"
+                f"{'s are' if k != 1 else ' is'} marked, and put it back. Is your card an unmarked one?")
+    return ""
 
 
 def _which_question(editor: CountEditor) -> dict:

@@ -20,8 +20,10 @@ from dpdesk.gui.wizard.page_randomizer import RandomizerPage
 from dpdesk.gui.wizard.settle import SettleGuard
 
 
-def draft_from_item(item) -> Draft:
-    """A draft to edit an existing project item (its design's parameters as exact numbers)."""
+def draft_from_item(item, project=None) -> Draft:
+    """A draft to edit an existing project item (its design's parameters as exact numbers). With
+    ``project``, a question B the card does not ask (an item made on the command line with
+    ``--question-b``/``--question-b2``) comes from the item's stored respondent text."""
     record = item.design_record
     key = record["name"]
     choice = BY_KEY.get(key)
@@ -37,13 +39,22 @@ def draft_from_item(item) -> Draft:
     values = {p.name: Fraction(str(params[p.name])) for p in choice.params if p.name in params}
     question_b = next((line[3:].strip() for line in (item.instructions or "").splitlines()
                        if line.startswith("B: ") and not line.startswith("B: [")), "")
+    from dpdesk.project.languages.versions import questions_b
+
+    question_b2 = questions_b(item.instructions)[1] if key == "ecwm" else ""
+    question_b2 = "" if question_b2.startswith("[") else question_b2
+    if project is not None:
+        from dpdesk.project.fielding.store import item_text
+
+        question_b = question_b or item_text(project, item.name, "question_b")
+        question_b2 = question_b2 or (item_text(project, item.name, "question_b2") if key == "ecwm" else "")
     randomizer = record.get("randomizer") if isinstance(record.get("randomizer"), dict) else None
     device = _device_of(randomizer) if randomizer else EXACT
     device = device if device in choice.devices else EXACT
     return Draft(name=item.name, question=item.question or "", answers=choice.answers, categories=categories,
                  design_key=key, device=device, randomizer=randomizer, values=values,
                  instructions=item.instructions or "", instructions_edited=bool(item.instructions), editing=item.name, question_b=question_b,
-                 question_b_edited=bool(question_b))
+                 question_b_edited=bool(question_b), question_b2=question_b2, question_b2_edited=bool(question_b2))
 
 
 def _device_of(record: dict) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from dpdesk import __version__
 from dpdesk.errors import DataError, DpdeskError, app_words
 from dpdesk.mechanisms import multiple_testing, rr
-from dpdesk.project.analysis import review
+from dpdesk.project.analysis import adherence, review
 from dpdesk.project.study.active import dataset_named
 from dpdesk.project.analysis.direct_questions import DIRECT_CODES, direct_comparison  # noqa: F401 - the Results view's
 from dpdesk.project.export.model import ReproItem, ResultsBundle
@@ -70,6 +70,7 @@ class ItemResult:
     adjust: str = multiple_testing.DEFAULT  # the adjustment of the pairwise p-values for many comparisons
     survey: Any = None  # rr.SurveyEstimate, when the dataset has a survey design
     sample_design: Any = None  # the SurveyDesign used (column names), or None
+    subgroup_surveys: dict = field(default_factory=dict)  # subgroup label -> rr.SurveyEstimate (its domain)
     wave_note: str = ""  # datasets compared under their designs: which are weighted (analysis.waves)
     error_in_app: str | None = None  # the error in the app's words, when its command-line words name a flag
 
@@ -223,7 +224,7 @@ def analyze(project, *, dataset: str | None = None, by: str | None = None, ci: s
                     res.subgroup_counts = {k: _counts_of(d, per[k]) for k in sizes}
                     res.subgroups = rr.estimate_by(d, res.subgroup_counts, confidence=confidence, ci=ci)
                 else:
-                    res.subgroups, res.subgroup_counts, _ = survey_subgroups(
+                    res.subgroups, res.subgroup_counts, res.subgroup_surveys = survey_subgroups(
                         d, mapping, args, by_frame, by, confidence=confidence, ci=ci,
                         left_out=set(res.left_out_groups))
             except DpdeskError as exc:
@@ -404,6 +405,9 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
     from dpdesk.project.study.design_text import design_in_words
 
     tables: dict[str, Any] = {"Estimates": estimate_rows(results)}
+    ecwm = adherence.adherence_tests(results)
+    if ecwm:  # the extended crosswise model: both versions and the non-adherence test
+        tables[adherence.TABLE] = [row for a in ecwm for row in a.rows()]
     by = next((r.by for r in results if r.by), None)
     by_label = next((r.by_label for r in results if r.by), None)
     if by:
@@ -411,6 +415,9 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         tests = subgroup_test_rows(results)
         if tests:
             tables[f"Tests by {by_label}"] = tests
+        ecwm_by = adherence.subgroup_adherence_rows(results)
+        if ecwm_by:  # the extended crosswise model's test in each subgroup
+            tables[f"{adherence.TABLE} by {by_label}"] = ecwm_by
     ds = dataset_named(project, dataset) if project.datasets() else None
     source = (ds.source or {}) if ds is not None else {}
     items = project.items(ds.name if ds is not None else None)
@@ -435,6 +442,8 @@ def results_bundle(project, results: list[ItemResult], *, dataset: str | None = 
         "confidence": confidence,
         "subgroups by": by and (by_label if by_label == by else f"{by_label} (column {by})"),
     })
+    if ecwm:
+        metadata["non-adherence test (ECWM)"] = {a.item: f"{a.statistic_text()}: {a.method_text()}" for a in ecwm}
     if any(getattr(r, "survey", None) is not None for r in results):  # the design-based interval, not the SRS one
         from dpdesk.mechanisms.rr.survey.estimate import SURVEY_CI as DESIGN_CI
         from dpdesk.project.analysis.survey import survey_ci

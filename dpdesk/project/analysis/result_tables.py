@@ -74,7 +74,7 @@ def estimate_rows(results: list, keys: bool = False) -> list[dict]:
             design = {} if survey is None else {"design effect": _f(survey.deff), "effective n": _f(survey.n_effective)}
             add(**common, estimate=_f(e.prevalence), SE=_f(e.se), **{"CI low": _f(e.ci[0]), "CI high": _f(e.ci[1])},
                 note=notes if survey is not None else None, **design)
-            for name, (value, se) in e.extra.items():
+            for name, (value, se) in (() if r.design.name == "ecwm" else e.extra.items()):  # ECWM: analysis.adherence
                 note = notes if (name == "t" and _f(value) is None) else None
                 add(**{**common, "item": f"{_name(r)} [{name}]"}, estimate=_f(value), SE=_f(se), note=note)
         else:

@@ -73,7 +73,9 @@ class ResultsBundle:
     of paragraphs; None means :func:`default_readme`. ``repro`` lists :class:`ReproItem`;
     ``regressions`` the regressions the script refits and checks (plain dicts, see
     ``dpdesk.project.regression.export.regression_repro``); ``surveys`` the weighted items it
-    refits and checks (``dpdesk.project.analysis.survey.survey_repro``); ``project_file`` the project's path,
+    refits and checks (``dpdesk.project.analysis.survey.survey_repro``); ``correlations`` the corrected
+    correlations it recomputes with their bootstrap seed (``regression.correlation_report.correlation_repro``);
+    ``project_file`` the project's path,
 for the script only (the metadata a reader sees names the file, never its folder).
     """
 
@@ -83,6 +85,7 @@ for the script only (the metadata a reader sees names the file, never its folder
     repro: list[ReproItem] | None = None
     regressions: list[dict[str, Any]] | None = None
     surveys: list[dict[str, Any]] | None = None  # weighted items the script refits (survey_analysis.survey_repro)
+    correlations: list[dict[str, Any]] | None = None  # corrected correlations the script recomputes
     project_file: str | None = None  # where the script finds the rows; the sheets name the file only
 
     def to_dict(self) -> dict[str, Any]:
@@ -95,6 +98,7 @@ for the script only (the metadata a reader sees names the file, never its folder
             "repro": None if self.repro is None else [_jsonable(asdict(r)) for r in self.repro],
             "regressions": None if self.regressions is None else _jsonable(self.regressions),
             "surveys": None if self.surveys is None else _jsonable(self.surveys),
+            "correlations": None if self.correlations is None else _jsonable(self.correlations),
             "project_file": self.project_file,
         }
 
@@ -108,6 +112,7 @@ for the script only (the metadata a reader sees names the file, never its folder
             repro=None if repro is None else [ReproItem(**r) for r in repro],
             regressions=record.get("regressions"),
             surveys=record.get("surveys"),
+            correlations=record.get("correlations"),
             project_file=record.get("project_file"),
         )
 

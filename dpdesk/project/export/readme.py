@@ -43,6 +43,12 @@ GLOSSARY = {
     "Wilson-type or bootstrap); the methods differ most for small samples or shares near "
     "0 or 1.",
     "confidence": "confidence: the confidence level of the interval (95 % = 0.95).",
+    "part": "part (the Non-adherence (ECWM) sheet): version 1 or 2 of an extended crosswise item (in the "
+    "whole sample; in the sheet 'Non-adherence (ECWM) by ...', in each subgroup), named by "
+    "the share of 'yes' to its question B, with the prevalence its respondents give; or the non-adherence "
+    "test, which asks whether both versions give the same prevalence, as they do when every respondent "
+    "follows the instructions (a small p-value: some may not).",
+    "test": "test: the test that gave the p-value, or its statistic with its degrees of freedom (G², χ² or F).",
     "local epsilon": "local epsilon: the privacy guarantee of the randomization for one "
     "respondent (local differential privacy). A recorded answer can change the odds that "
     "a respondent has the attribute by at most a factor e^epsilon; smaller is more "

@@ -101,13 +101,26 @@ _REGRESSION_CHECK = '''def check_regressions(project_file):
     problems = []
     with Project.open(project_file, shared=True) as project:
         for spec in REGRESSIONS:
-            result = regress(project, spec["item"], spec["predictors"], reference=spec["reference"],
-                             interactions=spec["interactions"], center=spec["center"],
-                             categorical=spec["categorical"], confidence=spec["confidence"], dataset=spec["dataset"],
-                             **({"numeric": spec["numeric"]} if spec.get("numeric") else {}))
+            model = spec.get("model", "logistic")
+            options = dict(reference=spec["reference"], interactions=spec["interactions"], center=spec["center"],
+                           categorical=spec["categorical"], confidence=spec["confidence"], dataset=spec["dataset"],
+                           **({"numeric": spec["numeric"]} if spec.get("numeric") else {}))
+            if model == "linear":  # RR items as predictors of a numeric column (RRlin)
+                from dpdesk.project.regression.rr_models import linear_regression
+
+                result = linear_regression(project, spec["outcome"], spec["rr_items"], spec["predictors"], **options)
+                spec = dict(spec, item=spec["outcome"])
+            elif model == "multilevel":  # a random intercept per cluster (RRmixed)
+                result = regress(project, spec["item"], spec["predictors"], cluster=spec["cluster"],
+                                 nagq=spec["nagq"], **options)
+            else:
+                result = regress(project, spec["item"], spec["predictors"], **options)
             fit = result.fit
             # a weighted (design-based) fit maximises a pseudo-likelihood: its value is no log-likelihood to report
-            objective = "log-likelihood" if fit.df is None else "weighted pseudo-log-likelihood (not a likelihood)"
+            weighted = getattr(fit, "df", None) is not None
+            objective = "log-likelihood" if not weighted else "weighted pseudo-log-likelihood (not a likelihood)"
+            if model == "multilevel":
+                objective = "marginal log-likelihood"
             print(f"Regression of {clean(spec['item'])}: refitted on {fit.n} rows, {objective} {fit.loglik:.6f} "
                   f"(exported {spec['loglik']:.6f})")
             print(f"  {'term':<28} {'b':>10} {'SE':>10} {'CI low':>10} {'CI high':>10}")
@@ -128,6 +141,43 @@ _REGRESSION_CHECK = '''def check_regressions(project_file):
         raise SystemExit(1)
     print(f"{len(REGRESSIONS)} regression(s) refitted from the stored data agree with the exported coefficients "
           f"(tolerance {TOLERANCE:g}).")
+    return True
+
+
+'''
+
+_CORRELATION_CHECK = '''def check_correlations(project_file):
+    """Recompute every exported set of corrected correlations (same resamples, same seed); exit 1 if one differs."""
+    import math
+    import os
+
+    if not project_file or not os.path.exists(project_file):
+        print("Project file", clean(project_file), "not found: the correlations cannot be recomputed (they need the "
+              "respondents' rows; give the project file's path as the first argument).")
+        return False
+    from dpdesk.project import Project
+    from dpdesk.project.regression.rr_models import correlations
+
+    problems = []
+    with Project.open(project_file, shared=True) as project:
+        for spec in CORRELATIONS:
+            fit = correlations(project, spec["names"], bootstrap=spec["bootstrap"], seed=spec["seed"],
+                               dataset=spec["dataset"]).fit
+            names = [clean(n) for n in spec["names"]]
+            print(f"Correlations of {', '.join(names)}: recomputed on {fit.n} rows, {spec['bootstrap']} resamples")
+            for what, got, exported in (("r", fit.r, spec["r"]), ("SE", fit.se, spec["se"])):
+                for i, row in enumerate(exported):
+                    for j, e in enumerate(row):
+                        g = float(got[i][j])
+                        g = g if math.isfinite(g) else None
+                        if i != j and not _close(g, e):
+                            problems.append(f"{what} of {names[i]} and {names[j]} is {g}, exported {e}")
+    if problems:
+        for p in problems:
+            print("MISMATCH:", p)
+        raise SystemExit(1)
+    print(f"{len(CORRELATIONS)} set(s) of correlations recomputed from the stored data agree with the exported "
+          f"ones (tolerance {TOLERANCE:g}).")
     return True
 
 
@@ -283,12 +333,13 @@ def repro_script_text(bundle: ResultsBundle, results_file: str = "results", scri
     items = bundle.repro or []
     regressions = bundle.regressions or []
     surveys = bundle.surveys or []
-    if not items and not regressions and not surveys:
+    correlations = bundle.correlations or []
+    if not items and not regressions and not surveys and not correlations:
         raise ExportError("There is nothing to reproduce: the results carry no counts and designs.")
     version = bundle.metadata.get("app version", bundle.metadata.get("dpdesk version", __version__))
     script = "".join(ch if ch.isprintable() else "?" for ch in os.path.basename(script_name))
     meta = bundle.metadata
-    needs_rows = any(e.mapping for e in items) or regressions or surveys
+    needs_rows = any(e.mapping for e in items) or regressions or surveys or correlations
     project = (bundle.project_file or meta.get("project")) if needs_rows else None
     out = [_HEADER.format(script=script, results=literal(str(results_file)),
                           version=literal(str(version)), project=literal(None if project is None else str(project)),
@@ -325,9 +376,13 @@ def repro_script_text(bundle: ResultsBundle, results_file: str = "results", scri
         out.append("# Each weighted item: how analysis.refit_survey estimates it again from the stored rows and survey")
         out.append("# design, and the exported figures [subgroup, category, estimate, SE, CI low, CI high] it must give.")
         out.append(f"SURVEYS = {literal(list(surveys), 'weighted items')}")
+    if correlations:
+        out.append("# Each set of correlations: the variables, the bootstrap and its seed, and the exported r and SE")
+        out.append("# (k x k, None where undefined) that recomputing them on the stored rows must give.")
+        out.append(f"CORRELATIONS = {literal(list(correlations), 'correlations')}")
     footer = _FOOTER
     checks, calls = "", ""
-    if regressions or surveys:  # only then: a script without them calls nothing more than before
+    if regressions or surveys or correlations:  # only then: a script without them calls nothing more than before
         checks += _CLOSE
     if surveys:
         checks += _SURVEY_CHECK
@@ -335,6 +390,9 @@ def repro_script_text(bundle: ResultsBundle, results_file: str = "results", scri
     if regressions:
         checks += _REGRESSION_CHECK
         calls += "    if REGRESSIONS:\n        check_regressions(argv[0] if argv else PROJECT_FILE)\n"
+    if correlations:
+        checks += _CORRELATION_CHECK
+        calls += "    if CORRELATIONS:\n        check_correlations(argv[0] if argv else PROJECT_FILE)\n"
     footer = footer.replace("\ndef main(argv=()):", "\n" + checks + "def main(argv=()):")
     footer = footer.replace("    # REGRESSION CHECK\n", calls)
     out.append(footer)

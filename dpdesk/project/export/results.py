@@ -102,7 +102,7 @@ def export_results(bundle: ResultsBundle, path: str | os.PathLike, *, repro: boo
             f"Cannot export results to {path.name!r}: unknown file type {path.suffix or '(none)'!r}. "
             "Use a name ending in .xlsx (Excel workbook) or .csv (comma-separated text)."
         )
-    if repro and (bundle.repro or bundle.regressions or bundle.surveys):
+    if repro and (bundle.repro or bundle.regressions or bundle.surveys or bundle.correlations):
         from dpdesk.project.export.repro import write_repro_script
 
         written.append(write_repro_script(bundle, path.with_name(f"{path.stem}_reproduce.py"), results_file=path.name))

@@ -51,7 +51,7 @@ def export_instrument(project, out, format: str, languages=("en",), items=None, 
     it was (nothing remembered).
     """
     from dpdesk.project.fielding import instrument
-    from dpdesk.project.fielding.privacy import README, forbidden_constructs
+    from dpdesk.project.fielding.privacy import forbidden_constructs, readme
     from dpdesk.project.fielding.store import record_instrument
     from dpdesk.project.fielding.texts import respondent_text
 
@@ -62,7 +62,11 @@ def export_instrument(project, out, format: str, languages=("en",), items=None, 
     rendered = module.render(plans, languages, title)
     copy = {suffix: (module.as_text(plans, languages, title) if isinstance(data, bytes) else data)
             for suffix, data in rendered.items()}
-    for text in copy.values():
+    # The platform may draw one thing only: an extended crosswise item's version (dpdesk's own construct,
+    # never the answer). Everything else, the researcher's words included, is checked without it.
+    checked = instrument.without_draws(plans)
+    for data in module.render(checked, languages, title).values():
+        text = module.as_text(checked, languages, title) if isinstance(data, bytes) else data
         found = forbidden_constructs(format, text)
         if found:  # a researcher's own words asking for a platform draw: never exported
             raise DesignError(f"The instrument would contain {found[0]!r}, a platform draw that could store the "
@@ -72,7 +76,7 @@ def export_instrument(project, out, format: str, languages=("en",), items=None, 
     files = []
     for suffix, data in rendered.items():
         files.append(_write(Path(f"{stem}{suffix}"), data))
-    files.append(_write(Path(f"{stem}-README.txt"), README))
+    files.append(_write(Path(f"{stem}-README.txt"), readme(format, plans)))
     extra = getattr(module, "extra", None)
     recorded = instrument.recorded_items(plans, extra(plans) if extra else None)
     instrument_id = record_instrument(project, format, languages, recorded, copy, mode) if record else None

@@ -24,12 +24,14 @@ class Field:
     """One question (or text) on the platform. ``text`` and choice labels are per language."""
 
     role: str                       # "intro", "group", "answer" or "tick"
-    kind: str                       # "text" or "single"
+    kind: str                       # "text", "single", or "draw": a value the platform draws and records
     text: dict[str, str]
     choices: list[tuple[int, dict[str, str]]] = field(default_factory=list)
     suffix: str = ""                # what the field name adds to the item's base name
     option: str = ""                # unary: the option (category) of this tick box
     name: str = ""                  # set by the format's namer
+    #: Shown only when the draw field has this code: ``(draw field, code)`` (an ECWM version's text).
+    when: tuple["Field", int] | None = None
 
 
 @dataclass
@@ -82,6 +84,18 @@ def plan(project, languages=("en",), items=None, provider: TextProvider = respon
     return plans
 
 
+def without_draws(plans: list[ItemPlan]) -> list[ItemPlan]:
+    """``plans`` without the fields a platform draws and with every field shown to all (what the
+    privacy check reads: a platform draw anywhere else is refused)."""
+    from dataclasses import replace
+
+    out = []
+    for p in plans:
+        fields = [replace(f, when=None) for f in p.fields if f.kind != "draw"]
+        out.append(replace(p, fields=fields))
+    return out
+
+
 def problems(project, items=None, mode: str = "online", languages=("en",)) -> list[str]:
     """Why items (all, or those named) cannot be fielded yet in ``languages``, in words (empty when they can)."""
     out = []
@@ -121,7 +135,9 @@ def _item_plan(item, base, texts, namer, taken, groups=None) -> ItemPlan:
     intro = _intro_text if not main.tick_options else _unary_intro  # tick boxes: the question goes first
     fields = [Field("intro", "text", per(intro), suffix="intro")]
     shared = None
-    if main.group_question:
+    if main.versions:
+        fields = _version_fields(per)
+    elif main.group_question:
         key = tuple((lang, t.group_question, t.group_options) for lang, t in texts.items())
         shared = None if groups is None else groups.get(key)
         if shared is None:
@@ -144,6 +160,19 @@ def _item_plan(item, base, texts, namer, taken, groups=None) -> ItemPlan:
     return ItemPlan(item.name, item.design.name, base, fields, texts, main.responses, shared_group=shared)
 
 
+def _version_fields(per) -> list[Field]:
+    """The extended crosswise model: the version the platform draws (recorded: it is the group), then
+    each version's page text (its instructions and question B), shown only to that version."""
+    from dpdesk.project.fielding.texts import VERSION_FIELD
+    from dpdesk.project.languages.versions import VERSION_WORD
+
+    draw = Field("group", "draw", per(lambda t: VERSION_FIELD.get(t.language, VERSION_FIELD["en"])),
+                 [(v, per(lambda t, v=v: f"{VERSION_WORD.get(t.language, 'Version')} {v}: {t.versions[v - 1][0]}"))
+                  for v in (1, 2)], suffix="version")
+    return [draw] + [Field("intro", "text", per(lambda t, v=v: t.version_instructions(v)),
+                           suffix="intro" if v == 1 else "intro2", when=(draw, v)) for v in (1, 2)]
+
+
 def _intro_text(t: RespondentText) -> str:
     return t.full_instructions
 
@@ -162,6 +191,10 @@ def group_title(t: RespondentText, limit: int = 100) -> str:
 
 
 def _answer_text(t: RespondentText) -> str:
+    if t.versions:  # question B differs by version: the page above asks it
+        from dpdesk.project.fielding.texts import B_ABOVE
+
+        return f"A: {t.question}\nB: {B_ABOVE.get(t.language, B_ABOVE['en'])}"
     if t.question_b:
         return f"A: {t.question}\nB: {t.question_b}"
     return t.question
@@ -201,7 +234,11 @@ def seen_text(t: RespondentText) -> dict:
     return {"question": t.question, "question_b": t.question_b, "instructions": t.full_instructions,
             "group_question": t.group_question, "group_options": [label for _, label in t.group_options],
             "options": [f"{code} = {label}" for code, label in t.options]
-            + [f"{label} ({' / '.join(t.tick_labels)})" for _, label in t.tick_options]}
+            + [f"{label} ({' / '.join(t.tick_labels)})" for _, label in t.tick_options],
+            **({"question_b2": t.versions[1][0],  # the extended crosswise model: each version as its respondents
+                # read it (its question B and instructions), and why the answer is private (the same for both)
+                "versions": [{"question_b": b, "instructions": body} for b, body in t.versions],
+                "why_private": t.why_private} if t.versions else {})}
 
 
 def recorded_items(plans: list[ItemPlan], extra: Callable[[ItemPlan, Field], dict] | None = None) -> dict:

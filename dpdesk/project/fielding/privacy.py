@@ -100,3 +100,41 @@ Keep it that way when you edit the survey:
 5. Export the answers with the field names (not renamed) and import the file into dpdesk: the items
    map themselves.
 """
+
+#: The extended crosswise model: the one thing the platform draws, per format (``{v}``: the version field).
+VERSION_DRAW = {
+    "qsf": "The survey flow draws it: embedded data {v}, then a randomizer (evenly present, 1 of 2) setting it to "
+           "1 or 2. Keep both at the top of the flow.",
+    "qualtrics-txt": "This TXT format cannot hold a survey flow, so add the draw after importing: in Survey flow, "
+                     "add Embedded data {v} at the top, then a Randomizer (randomly present 1 of the elements, "
+                     "evenly present) holding two Embedded data elements that set {v} to 1 and to 2. Give the text "
+                     "{v}_intro... of version 1 the display logic '{v} is equal to 1' and that of version 2 "
+                     "'{v} is equal to 2'. (The .qsf file has all of this already.)",
+    "limesurvey": "The hidden equation question {v} draws it once (rand(1,2)) and keeps it; each version's text is "
+                  "shown only to that version.",
+    "redcap": "REDCap draws nothing by itself: enable the randomization module (Project Setup), choose the field "
+              "{v} as the randomization field, upload the allocation table written beside this dictionary "
+              "(-allocation.csv), and randomize each record when the survey starts (REDCap's automatic "
+              "randomization or a real-time randomization module). Each version's text shows by branching logic.",
+    "xlsform": "The calculate field {v} draws it once per form (once(random())); each version's note is relevant "
+               "only to that version.",
+}
+
+
+def readme(fmt: str, plans=()) -> str:
+    """The README beside an export: :data:`README`, and for extended crosswise items how the platform
+    draws each respondent's version of question B (the only draw it may make)."""
+    names = [f.name for p in plans for f in p.fields if f.kind == "draw"]
+    if not names:
+        return README
+    text = VERSION_DRAW[fmt].format(v=names[0]) + (
+        f" The same for {', '.join(names[1:])}." if len(names) > 1 else "")
+    first = README.replace("questions to respondents in a randomly drawn version.",
+                           "questions to respondents in a randomly drawn version (but see 6).")
+    return first + f"""
+6. Extended crosswise items show each respondent one of two versions of question B, and the
+   platform draws the version. This draw is safe: the version says nothing about the answer, and
+   it must be recorded, because the estimate needs it (the version is the respondent's group).
+   {text}
+   Never let the platform draw anything else.
+"""

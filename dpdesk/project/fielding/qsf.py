@@ -8,6 +8,8 @@ element (``DB``/``TB``) with the instructions, the group question of a two-group
 the answer as a single-answer multiple choice (``MC``/``SAVR``) whose ``DataExportTag`` is the
 item's field name, whose choices are the design's response labels and whose ``RecodeValues``
 are dpdesk's codes.
+An extended crosswise item's version is embedded data the survey flow draws (a randomizer, evenly
+presented, sets it to 1 or 2 before the blocks); each version's text shows by display logic on it.
 QIDs are numbered in order, so the same project exports the same QIDs. Other languages go
 in each question's ``Language`` entry, as Qualtrics' translations do (``[]`` without any), and
 the survey options list them all in ``AvailableLanguages`` (the first language is the survey's).
@@ -25,14 +27,15 @@ namer = redcap_name
 
 
 def qids(plans: list[ItemPlan]) -> dict[str, str]:
-    """``field name -> QID``: QID1, QID2 ... in the instrument's order (stable for a project)."""
-    names = [f.name for p in plans for f in p.fields]
+    """``field name -> QID``: QID1, QID2 ... in the instrument's order (stable for a project); a drawn
+    version is embedded data, not a question."""
+    names = [f.name for p in plans for f in p.fields if f.kind != "draw"]
     return {name: f"QID{i + 1}" for i, name in enumerate(names)}
 
 
 def extra(plans):
     ids = qids(plans)
-    return lambda p, f: {"qid": ids[f.name]}
+    return lambda p, f: {"qid": ids[f.name]} if f.name in ids else {}
 
 
 def render(plans: list[ItemPlan], languages, title: str) -> dict[str, str]:
@@ -51,7 +54,9 @@ def render(plans: list[ItemPlan], languages, title: str) -> dict[str, str]:
                 _element(survey_id, "RS", response_set, "Default Response Set", None)]
     for p in plans:
         for f in p.fields:
-            elements.append(_element(survey_id, "SQ", ids[f.name], f.name, _question(f, ids[f.name], main, languages)))
+            if f.kind != "draw":
+                elements.append(_element(survey_id, "SQ", ids[f.name], f.name,
+                                         _question(f, ids[f.name], main, languages)))
     survey = {
         "SurveyEntry": {
             "SurveyID": survey_id, "SurveyName": title, "SurveyDescription": None,
@@ -93,13 +98,45 @@ def _blocks(plans, ids, digest) -> list:
 
 
 def _block_elements(p: ItemPlan, ids) -> list:
-    return [{"Type": "Question", "QuestionID": ids[f.name]} for f in p.fields]
+    return [{"Type": "Question", "QuestionID": ids[f.name]} for f in p.fields if f.kind != "draw"]
 
 
 def _flow(plans, digest) -> dict:
-    flow = [{"ID": _block_id(digest, i + 1), "Type": "Block" if i == 0 else "Standard", "FlowID": f"FL_{i + 2}"}
-            for i in range(len(plans))]  # the default block runs as a "Block", the others as "Standard"
-    return {"Flow": flow, "Properties": {"Count": len(plans) + 1}, "FlowID": "FL_1", "Type": "Root"}
+    """The survey flow: each drawn version first (its embedded-data field, then a randomizer that sets it
+    to 1 or 2, evenly presented), then the blocks (the default block runs as a "Block", the others as
+    "Standard")."""
+    flow, count = [], 1
+
+    def flow_id() -> str:
+        nonlocal count
+        count += 1
+        return f"FL_{count}"
+
+    for f in (f for p in plans for f in p.fields if f.kind == "draw"):
+        flow.append({"Type": "EmbeddedData", "FlowID": flow_id(), "EmbeddedData": [_embedded(f.name, "")]})
+        flow.append({"Type": "BlockRandomizer", "FlowID": flow_id(), "SubSet": 1, "EvenPresentation": True,
+                     "Flow": [{"Type": "EmbeddedData", "FlowID": flow_id(), "EmbeddedData": [_embedded(f.name, str(code))]}
+                              for code, _ in f.choices]})
+    for i in range(len(plans)):
+        flow.append({"ID": _block_id(digest, i + 1), "Type": "Block" if i == 0 else "Standard", "FlowID": flow_id()})
+    return {"Flow": flow, "Properties": {"Count": count}, "FlowID": "FL_1", "Type": "Root"}
+
+
+def _embedded(field: str, value: str) -> dict:
+    """One embedded-data field set in the flow (as Qualtrics' own exports write it)."""
+    return {"Description": field, "Type": "Custom", "Field": field, "VariableType": "String", "DataVisibility": [],
+            "AnalyzeText": False, "Value": value}
+
+
+def _display_logic(f: Field) -> dict:
+    """Show ``f`` only when its version field holds its code (an embedded-data condition)."""
+    field, code = f.when[0].name, str(f.when[1])
+    return {"0": {"0": {"LogicType": "EmbeddedField", "LeftOperand": field, "Operator": "EqualTo",
+                        "RightOperand": code, "Type": "Expression",
+                        "Description": f'<span class="ConjDesc">If</span> <span class="LeftOpDesc">{field}</span> '
+                                       f'<span class="OpDesc">Is Equal to</span> <span class="RightOpDesc"> {code} '
+                                       f'</span>'},
+                  "Type": "If"}, "Type": "BooleanExpression", "inPage": False}
 
 
 def _options(languages) -> dict:
@@ -137,6 +174,8 @@ def _question(f: Field, qid: str, main: str, languages) -> dict:
         base.update({"QuestionType": "DB", "Selector": "TB", "Validation": {"Settings": {"Type": "None"}},
                      "Language": _translations({lang.upper(): {"QuestionText": _html(f.text[lang])}
                                                   for lang in languages[1:]})})
+        if f.when is not None:
+            base["DisplayLogic"] = _display_logic(f)
         return base
     keys = [str(i + 1) for i in range(len(f.choices))]
     base.update({

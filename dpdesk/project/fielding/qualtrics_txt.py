@@ -3,7 +3,9 @@
 One ``[[Block]]`` per item: the instructions as a ``[[Question:Text]]``, then single-answer
 multiple-choice questions whose ``[[ID]]`` is the field name and whose
 ``[[AdvancedChoices]]`` carry dpdesk's codes as choice numbers. The format has no
-translations: each further language is its own file (``name_de.txt``).
+translations: each further language is its own file (``name_de.txt``), and no survey flow: an
+extended crosswise item's version draw is added by hand after the import, as the README says
+(the .qsf file carries it).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ def _one(plans, lang) -> str:
     for p in plans:
         out += [f"[[Block:{_clean(p.item)}]]", ""]
         for f in p.fields:
+            if f.kind == "draw":  # no survey flow in this format: the README says how to add the draw
+                continue
             kind = "[[Question:Text]]" if f.kind == "text" else "[[Question:MC:SingleAnswer:Vertical]]"
             out += [kind, f"[[ID:{f.name}]]", _clean(f.text[lang])]
             if f.choices:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from dpdesk.errors import DesignError
 from dpdesk.mechanisms.rr.wording import LANGUAGES  # noqa: F401 - the languages dpdesk writes
 from dpdesk.project.languages.platform import NO_RANDOMIZER, how_to_draw
+from dpdesk.project.languages.versions import VERSIONED, b_line, split_card, version_design
 
 #: Designs where the respondent considers two questions: the sensitive one (A) and a harmless one (B).
 TWO_QUESTIONS = ("crosswise", "ecwm", "triangular", "unrelated", "unrelated_unknown")
@@ -54,6 +55,18 @@ GROUP_QUESTION = "On which day of the month is your birthday?"
 GROUP_OPTIONS = ((1, "An odd day (1, 3, 5 ... 31): group 1"), (2, "An even day (2, 4, 6 ... 30): group 2"))
 GROUP_NOTE = ("Your group only decides which of the two sets of instructions below you follow; "
               "it says nothing about your answer.")
+#: The extended crosswise model: what the answer question says of question B (the version's page asks it),
+#: and the name of the recorded version, per language.
+B_ABOVE = {"en": "your question B, shown above", "de": "Ihre Frage B (siehe oben)", "fr": "votre question B (ci-dessus)",
+           "es": "su pregunta B (arriba)", "nl": "uw vraag B (hierboven)", "it": "la Sua domanda B (qui sopra)",
+           "pt": "a sua pergunta B (acima)"}
+VERSION_FIELD = {"en": "Version of question B (drawn by the survey platform)",
+                 "de": "Version der Frage B (von der Umfrageplattform gezogen)",
+                 "fr": "Version de la question B (tirée par la plateforme)",
+                 "es": "Versión de la pregunta B (sorteada por la plataforma)",
+                 "nl": "Versie van vraag B (getrokken door het platform)",
+                 "it": "Versione della domanda B (estratta dalla piattaforma)",
+                 "pt": "Versão da pergunta B (sorteada pela plataforma)"}
 #: The codes of a unary option's tick box: 1 and 2, as every platform numbers two choices (a
 #: Qualtrics export without recode values gives the choice number, which then is the code).
 TICKED, NOT_TICKED = 1, 2
@@ -81,11 +94,20 @@ class RespondentText:
     why_private: str = WHY_PRIVATE
     missing: tuple[str, ...] = ()  # what the researcher must still write before fielding
     tick_labels: tuple[str, str] = ("Ticked", "Not ticked")  # a unary option's two answers
+    #: The extended crosswise model: ``(question B, instructions)`` of version 1 and of version 2. Each
+    #: respondent reads one version, drawn by the platform and recorded (the version is their group);
+    #: ``question_b`` and ``instructions`` are version 1's.
+    versions: tuple[tuple[str, str], ...] = ()
 
     @property
     def full_instructions(self) -> str:
         """The instructions as the online page shows them (with why the answer is private)."""
         return "\n\n".join(p for p in (self.instructions, self.why_private) if p)
+
+    def version_instructions(self, version: int) -> str:
+        """One version's page text: its instructions, its question B, why the answer is private."""
+        b, body = self.versions[version - 1]
+        return "\n\n".join(p for p in (body, f"B: {b}", self.why_private) if p)
 
 
 def card_order(design) -> list[int]:
@@ -120,11 +142,13 @@ def respondent_text(project, item_name: str, language: str = "en", mode: str = "
 
         return RespondentText(language, **platform_text(project, item_name, language, mode))
     item = project.item(item_name)
-    return text_of(item, item_text(project, item_name, "question_b", language), language, mode)
+    return text_of(item, item_text(project, item_name, "question_b", language), language, mode,
+                   item_text(project, item_name, "question_b2", language))
 
 
-def text_of(item, question_b: str = "", language: str = "en", mode: str = "online") -> RespondentText:
-    """:func:`respondent_text` for an item record and its question B."""
+def text_of(item, question_b: str = "", language: str = "en", mode: str = "online",
+            question_b2: str = "") -> RespondentText:
+    """:func:`respondent_text` for an item record and its question B (``question_b2``: version 2's, ECWM)."""
     d = item.design
     missing = []
     question = (item.question or "").strip()
@@ -135,19 +159,31 @@ def text_of(item, question_b: str = "", language: str = "en", mode: str = "onlin
     if d.name in TWO_QUESTIONS:
         b = question_b.strip() or _question_b_from(item.instructions)
         if not b:
-            missing.append("question B (the harmless question)")
+            missing.append("question B (the harmless question)" if d.name not in VERSIONED
+                           else "question B of version 1 (the harmless question)")
             b = _b_placeholder(d)
-    instructions = _instructions(item, d, INTERVIEW_RANDOMIZER if mode == "interview" else OWN_RANDOMIZER)
+    randomizer = INTERVIEW_RANDOMIZER if mode == "interview" else OWN_RANDOMIZER
+    instructions = _instructions(item, d, randomizer)
+    versions = ()
+    if d.name in VERSIONED:  # each version: a crosswise card with its own question B
+        halves = split_card(item.instructions)
+        b2 = question_b2.strip() or b_line(halves[1])
+        if not b2:
+            missing.append("question B of version 2 (the harmless question)")
+            b2 = _b_placeholder(version_design(d, 2))
+        versions = tuple((qb, _instructions(item, version_design(d, v), randomizer, half))
+                         for v, qb, half in ((1, b, halves[0]), (2, b2, halves[1])))
+        instructions = versions[0][1]
     why = (WHY_PRIVATE_TWO if d.name in ("crosswise", "ecwm", "triangular")
            else WHY_PRIVATE_INTERVIEW if mode == "interview" else WHY_PRIVATE)
-    extra = {"missing": tuple(missing)}
+    extra = {"missing": tuple(missing), "versions": versions}
     if d.model == "unary":
         return RespondentText(language, question, b, instructions,
                               tick_options=tuple((c, c) for c in d.categories), why_private=why, **extra)
     order = card_order(d)
     options = tuple((i + 1, d.response_labels[j]) for i, j in enumerate(order))
     responses = tuple(d.responses[j] for j in order)
-    if d.groups == 2:
+    if d.groups == 2 and not versions:  # the extended crosswise model's group is its version: no question
         return RespondentText(language, question, b, instructions, options, responses,
                               GROUP_QUESTION, GROUP_OPTIONS, why_private=why, **extra)
     return RespondentText(language, question, b, instructions, options, responses, why_private=why, **extra)
@@ -163,9 +199,10 @@ def _b_placeholder(design) -> str:
     return f"[write the harmless question{about} here]"
 
 
-def _instructions(item, design, randomizer: str) -> str:
-    """The researcher's edited instructions without the question and answer lines, else the design's."""
-    edited = [p.strip() for p in (item.instructions or "").split("\n\n") if p.strip()]
+def _instructions(item, design, randomizer: str, card: str | None = None) -> str:
+    """The researcher's edited instructions (``card``, else the item's) without the question and answer
+    lines, else the design's."""
+    edited = [p.strip() for p in (item.instructions if card is None else card or "").split("\n\n") if p.strip()]
     kept = [p for p in edited if not p.startswith(("A:", "Answer (tick", "Options (tick", "Nobody, including"))
             and p != (item.question or "").strip()]
     kept = [p[len("How to answer: "):] if p.startswith("How to answer: ") else p for p in kept]

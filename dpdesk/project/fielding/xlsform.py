@@ -4,7 +4,9 @@ One group per item (``begin_group`` ... ``end_group``, labelled with the item's 
 its short name): a ``note`` with the instructions,
 then ``select_one`` questions whose choice names are dpdesk's codes. Every language is a
 ``label::English (en)`` column. A ``README`` sheet says how to field it without undoing the
-protection; converters ignore it. Written with XlsxWriter, so text is never a formula.
+protection; converters ignore it. Written with XlsxWriter, so text is never a formula. An extended
+crosswise item's version is a ``calculate`` drawn once per form (``once(int(random() * 2) + 1)``), and
+each version's note is ``relevant`` only to that version.
 """
 
 from __future__ import annotations
@@ -35,23 +37,29 @@ def _text(text: str) -> str:
 
 def sheets(plans: list[ItemPlan], languages, title: str) -> dict[str, list[list[str]]]:
     """The sheets as rows of cell texts (the first row is the header)."""
-    from dpdesk.project.fielding.privacy import README
+    from dpdesk.project.fielding.privacy import readme as readme_text
 
     labels = [f"label::{language_name(lang)}" for lang in languages]
-    survey = [["type", "name", *labels, "required"]]
+    survey = [["type", "name", *labels, "required", "relevant", "calculation"]]
     choices = [["list_name", "name", *labels]]
+    blank = [""] * len(languages)
     for p in plans:
-        survey.append(["begin_group", group_name(p), *[_text(p.title(lang)) for lang in languages], ""])
+        survey.append(["begin_group", group_name(p), *[_text(p.title(lang)) for lang in languages], "", "", ""])
         for f in p.fields:
-            if f.kind == "text":
-                survey.append(["note", f.name, *[_text(f.text[lang]) for lang in languages], ""])
+            relevant = "" if f.when is None else f"${{{f.when[0].name}}} = '{f.when[1]}'"
+            if f.kind == "draw":  # drawn once per form (``once``), 1 to the number of versions, recorded
+                survey.append(["calculate", f.name, *blank, "", "", f"once(int(random() * {len(f.choices)}) + 1)"])
                 continue
-            survey.append([f"select_one {f.name}", f.name, *[_text(f.text[lang]) for lang in languages], "no"])
+            if f.kind == "text":
+                survey.append(["note", f.name, *[_text(f.text[lang]) for lang in languages], "", relevant, ""])
+                continue
+            survey.append([f"select_one {f.name}", f.name, *[_text(f.text[lang]) for lang in languages], "no",
+                           relevant, ""])
             choices += [[f.name, str(code), *[_text(lab[lang]) for lang in languages]] for code, lab in f.choices]
-        survey.append(["end_group", "", *[""] * len(languages), ""])
+        survey.append(["end_group", "", *blank, "", "", ""])
     settings = [["form_title", "form_id", "version", "default_language"],
                 [title, redcap_name(title, "", 60) or "dpdesk_rr", "1", language_name(languages[0])]]
-    readme = [["How to field this form"], *[[line] for line in README.splitlines()]]
+    readme = [["How to field this form"], *[[line] for line in readme_text("xlsform", plans).splitlines()]]
     return {"survey": survey, "choices": choices, "settings": settings, "README": readme}
 
 

@@ -14,10 +14,11 @@ from typing import Any
 
 from dpdesk.errors import DesignError, in_app
 
-from dpdesk.mechanisms.rr.wording import phrase, randomizer_sentence
+from dpdesk.mechanisms.rr.wording import instructions, phrase, randomizer_sentence
 from dpdesk.mechanisms.rr.wording.text import ENGLISH_NAMES
 from dpdesk.project.study.items import item_randomizer
 from dpdesk.project.languages.texts import respondent_text_in
+from dpdesk.project.languages.versions import VERSIONED, version_design
 
 MODES = ("online", "interview")
 #: Designs whose format itself randomizes (question B's answer is the secret): no randomizer to draw.
@@ -51,10 +52,16 @@ def platform_text(project, item_name: str, language: str, mode: str = "online") 
         raise DesignError(f"Unknown mode {mode!r}: use one of {', '.join(MODES)}.")
     t = respondent_text_in(project, item_name, language)
     d = project.item(item_name).design
-    missing = tuple({"question": "question", "question_b": "question B (the harmless question)"}[p]
-                    for p in t.untranslated)
+    versioned = d.name in VERSIONED
+    missing = tuple({"question": "question", "question_b": "question B (the harmless question)"
+                     if not versioned else "question B of version 1 (the harmless question)",
+                     "question_b2": "question B of version 2 (the harmless question)"}[p] for p in t.untranslated)
     body = t.instructions
-    if d.groups == 2:
+    if versioned:  # each version: the crosswise instructions with its own share of 'yes' to B
+        bodies = [t.instructions if "instructions" in t.edited else instructions(version_design(d, v), language)
+                  for v in (1, 2)]
+        body = bodies[0]
+    if d.groups == 2 and not versioned:
         body = f"{phrase('group_note', language)}\n\n{body}"
     no_randomizer = d.name in NO_RANDOMIZER  # question B's answer is the respondent's secret
     if not no_randomizer:
@@ -71,7 +78,9 @@ def platform_text(project, item_name: str, language: str, mode: str = "online") 
         return fields
     fields["options"] = tuple((i + 1, label) for i, label in enumerate(t.options))
     fields["responses"] = t.responses
-    if d.groups == 2:
+    if versioned:
+        fields["versions"] = ((t.question_b, bodies[0]), (t.question_b2, bodies[1]))
+    elif d.groups == 2:
         fields["group_question"] = phrase("group_question", language)
         fields["group_options"] = ((1, phrase("group_odd", language)), (2, phrase("group_even", language)))
     return fields

@@ -14,10 +14,11 @@ from dpdesk.errors import ProjectError
 
 from dpdesk.mechanisms.rr import wording as words
 from dpdesk.mechanisms.rr.wording.text import TWO_QUESTIONS
+from dpdesk.project.languages import versions
 from dpdesk.project.study.items import item_randomizer
 
 #: The parts of a respondent text a researcher can write in a language.
-PARTS = ("question", "question_b", "instructions", "card", "options")
+PARTS = ("question", "question_b", "question_b2", "instructions", "card", "options")
 #: The ``app`` row naming the language the researcher wrote the items in.
 SOURCE_KEY = "respondent_source_language"
 #: The mark on a language nobody has reviewed yet.
@@ -29,7 +30,9 @@ class ItemText:
     """What respondents read for one item in one language.
 
     ``options``: the answer labels in the order the card prints them, ``responses`` the
-    design's response key of each. ``edited``: the parts the researcher wrote in this
+    design's response key of each. An extended crosswise (ECWM) item has two versions of question B:
+    ``question_b`` (version 1) and ``question_b2`` (version 2), and its card holds both versions'
+    cards (:mod:`dpdesk.project.languages.versions`). ``edited``: the parts the researcher wrote in this
     language; ``untranslated``: the parts still shown in the source language (the question,
     until it is written in this one). ``needs_review``: not the source language and not yet
     reviewed.
@@ -49,6 +52,7 @@ class ItemText:
     reviewed: bool
     reviewed_by: str
     source: bool
+    question_b2: str = ""  # the extended crosswise model: version 2's question B (``versions``)
 
     @property
     def needs_review(self) -> bool:
@@ -108,7 +112,8 @@ def remove_language(project, item_name: str, language: str) -> None:
 
 def set_text(project, item_name: str, language: str, *, reviewed: bool | None = None, reviewed_by: str = "",
              **parts: str | list[str] | None) -> ItemText:
-    """Store the researcher's text of ``parts`` (``question=``, ``question_b=``, ``instructions=``,
+    """Store the researcher's text of ``parts`` (``question=``, ``question_b=``, ``question_b2=`` (the
+    extended crosswise model's version 2), ``instructions=``,
     ``card=``, ``options=`` a list of labels in card order) in ``language``; ``""`` goes back to
     the generated text, ``None`` leaves a part alone.
 
@@ -173,7 +178,7 @@ def _options(design, language: str, stored: str) -> list[str]:
 
 
 def _question_b_from(instructions: str) -> str:
-    return next((line[2:].strip() for line in (instructions or "").splitlines() if line.startswith("B:")), "")
+    return versions.b_line(instructions)
 
 
 def respondent_text_in(project, item_name: str, language: str) -> ItemText:
@@ -192,13 +197,19 @@ def respondent_text_in(project, item_name: str, language: str) -> ItemText:
         if not is_source:
             untranslated.append("question")
     record = item_randomizer(item) or {}
-    question_b = ""
+    question_b = question_b2 = ""
     if d.name in TWO_QUESTIONS:
         question_b = stored.get("question_b") or (_question_b_from(item.instructions) if is_source else "")
         if not question_b and record.get("birthday_months"):  # a birthday question: dpdesk's template
             question_b = words.birthday_question(record["birthday_months"], language)
         if not question_b:
             untranslated.append("question_b")
+    if d.name in versions.VERSIONED:  # version 2's question B: stored, on the item's card, or the other months
+        question_b2 = stored.get("question_b2") or (versions.questions_b(item.instructions)[1] if is_source else "")
+        if not question_b2 and record.get("birthday_months"):
+            question_b2 = words.birthday_question(versions.complement_months(record["birthday_months"]), language)
+        if not question_b2:
+            untranslated.append("question_b2")
     options = _options(d, language, stored.get("options", ""))
     categories = options if d.categories and stored.get("options") else None  # category designs: card order
     instructions = stored.get("instructions") or words.instructions(d, language, categories)
@@ -206,6 +217,8 @@ def respondent_text_in(project, item_name: str, language: str) -> ItemText:
         card = item.instructions.strip()
     elif stored.get("card"):
         card = stored["card"]
+    elif d.name in versions.VERSIONED:
+        card = versions.card(question, d, question_b, question_b2, language)
     else:
         card = words.card_text(question, d, words.randomizer_sentence(record, language, categories), question_b,
                                language, categories)
@@ -217,7 +230,7 @@ def respondent_text_in(project, item_name: str, language: str) -> ItemText:
     edited = frozenset(stored) | ({"question"} if is_source and item.question else frozenset())
     return ItemText(item.name, language, question, question_b, instructions, tuple(options), responses, card,
                     words.phrase("title", language), frozenset(edited), tuple(untranslated),
-                    bool(reviewed) or is_source, by, is_source)
+                    bool(reviewed) or is_source, by, is_source, question_b2)
 
 
 def saved_texts(project, item_name: str) -> dict[str, list[tuple]]:

@@ -93,7 +93,11 @@ def _fielded(project, table, skip: set) -> dict[str, AutoMapping]:
     out = {}
     unfit = []
     for name, mapping in found.mappings.items():
-        if _counts(items[name], mapping, table):
+        no_group = _answered_without_group(items[name], mapping, table)
+        if no_group:  # an answer whose group (an ECWM version) the platform did not record cannot be counted
+            unfit.append(f"{name}: {no_group}; check that the platform records it, or map the item in Data > "
+                         f"Map items… and leave those rows out")
+        elif _counts(items[name], mapping, table):
             out[name] = AutoMapping(name, mapping, f"the fielded {found.format} instrument")
         else:  # the column is there, its answers are not the instrument's: said, never dropped silently
             unfit.append(f"{name}: its column {mapping['column']!r} was found, but {_unfit(items[name], mapping, table)}"
@@ -103,8 +107,40 @@ def _fielded(project, table, skip: set) -> dict[str, AutoMapping]:
     return out
 
 
+def _group_words(item) -> str:
+    return "version of question B" if item.design.name == "ecwm" else "group"
+
+
+def _rows_text(rows) -> str:
+    return ", ".join(str(r) for r in rows[:5]) + (f" and {len(rows) - 5} more" if len(rows) > 5 else "")
+
+
+def _answered_without_group(item, mapping: dict, table) -> str:
+    """Rows with an answer but a blank version (an ECWM item's group, which the platform draws and records:
+    a blank one is the platform's failure, not the respondent's skip), in words naming the rows and the
+    column; ``""`` when there are none. A two-group design's group question left blank stays a missing
+    answer, listed with the counts."""
+    from dataclasses import replace
+
+    from dpdesk.project.mapping.item_counts import item_counts
+
+    group = mapping.get("group_column")
+    if group is None or item.design.name != "ecwm":
+        return ""
+    try:
+        report = item_counts(replace(item, **mapping), table, exclude=False)
+    except DpdeskError:
+        return ""
+    rows = [p.row for p in report.missing if p.column == group and p.reason == "blank"]
+    if not rows:
+        return ""
+    return (f"row{'s' if len(rows) > 1 else ''} {_rows_text(rows)} {'have' if len(rows) > 1 else 'has'} an answer "
+            f"but no {_group_words(item)} in column {group!r}")
+
+
 def _unfit(item, mapping: dict, table) -> str:
-    """Why a fielded item's column does not fit its codes, in words (a few of the values that fit no code)."""
+    """Why a fielded item's column does not fit its codes, in words (a few of the values that fit no code,
+    and the column they are in: the answer's, or the group's)."""
     from dataclasses import replace
 
     from dpdesk.project.mapping.item_counts import item_counts
@@ -113,6 +149,14 @@ def _unfit(item, mapping: dict, table) -> str:
         report = item_counts(replace(item, **mapping), table, exclude=False)
     except DpdeskError as exc:
         return f"its answers could not be read ({exc})"
+    group = mapping.get("group_column")
+    in_group = [p for p in report.unmatched if group is not None and p.column == group]
+    if in_group:
+        values = list(dict.fromkeys(str(p.value) for p in in_group))
+        codes = ", ".join(str(k) for k in (mapping.get("group_codes") or {}))
+        shown = ", ".join(repr(v) for v in values[:3]) + (" …" if len(values) > 3 else "")
+        return (f"its {_group_words(item)} in column {group!r} is {shown} in row{'s' if len(in_group) > 1 else ''} "
+                f"{_rows_text([p.row for p in in_group])}, none of the instrument's codes ({codes})")
     values = list(dict.fromkeys(str(p.value) for p in report.unmatched))
     if not values:
         return "no answer in it was counted"

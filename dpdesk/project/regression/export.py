@@ -46,6 +46,8 @@ def _headed(row: dict) -> dict:
 
 
 def regression_tables(report: RegressionReport) -> dict[str, list[dict]]:
+    """The sheets "Regression" (a row per coefficient, full precision) and "Regression tests" (the tests, then the
+    fit statistics: a multilevel model's random-intercept SD, a linear model's residual SD and prevalences)."""
     tests = [{"test or statistic": t["test"] + (f" (Wald F on {t['df']} and {t['df2']} design df)" if "F" in t else ""),
               "df": t["df"], "value": t.get("F", t["chi2"]), "p": t["p"]} for t in report.tests]
     tests += [{"test or statistic": s["statistic"].strip(), "df": None, "value": s["value"], "p": None}
@@ -55,6 +57,8 @@ def regression_tables(report: RegressionReport) -> dict[str, list[dict]]:
 
 def regression_metadata(report: RegressionReport) -> dict[str, Any]:
     spec, fit = report.spec, report.fit
+    if spec.model == "linear":
+        return _linear_metadata(report)
     preds = []
     for p in fit["predictors"]:
         if p["kind"] == "categorical":
@@ -67,7 +71,7 @@ def regression_metadata(report: RegressionReport) -> dict[str, Any]:
     left = [f"{fit['excluded_answers']:,} without a usable answer"] if fit["excluded_answers"] else []
     left += [f"{k:,} without {c}" for c, k in fit["excluded_covariates"].items()]
     model = fit["fit"]
-    return {
+    out = {
         "outcome": f"{spec.item}: {fit['question']}" if fit.get("question") else spec.item,
         "model": "logistic regression with a randomized-response outcome (van den Hout, van der Heijden & "
                  "Gilchrist 2007, CSDA 51:6060-6069; as RRreg's RRlog)",
@@ -79,15 +83,53 @@ def regression_metadata(report: RegressionReport) -> dict[str, Any]:
         "standard errors": model["se_method"],
         "converged": f"yes, after {model['iterations']} iterations",
     }
+    if spec.model == "multilevel":
+        from dpdesk.project.regression.model_reports import quadrature
+
+        nagq = int(model.get("nagq") or 1)
+        out.update({
+            "model": "multilevel logistic regression with a randomized-response outcome and a random intercept per "
+                     "cluster (as RRreg's RRmixed, Heck & Moshagen 2018, JSS 85(2); fitted as lme4's glmer, Bates et "
+                     "al. 2015, JSS 67(1))",
+            "clusters": f"{model.get('n_clusters', 0):,} values of {fit.get('cluster') or spec.cluster}",
+            "marginal likelihood": f"{quadrature(nagq)} (nAGQ = {nagq})",
+            "converged": "yes",
+        })
+    return out
+
+
+def _linear_metadata(report: RegressionReport) -> dict[str, Any]:
+    """A linear model with RR predictors (RRlin): outcome, RR items, covariates, rows, the fitting."""
+    spec, fit = report.spec, report.fit
+    preds = [p["column"] + (f" (categorical, reference {p['reference']})" if p["kind"] == "categorical" else
+                            f" (centred at its mean, {p['centre']:.2f})" if p.get("centre") is not None else "")
+             for p in fit.get("predictors", [])]
+    left = "; ".join(f"{k:,} without {c}" for c, k in (fit.get("excluded") or {}).items()) or "none"
+    return {
+        "outcome": fit["outcome"],
+        "model": "linear regression with randomized-response items as predictors (van den Hout & Kooiman 2006, "
+                 "CSDA 50:3311-3323; as RRreg's RRlin, Heck & Moshagen 2018, JSS 85(2))",
+        "RR predictors (true states 0/1)": list(fit.get("rr_items", spec.rr_items)),
+        "covariates": preds or "none",
+        "interactions": list(spec.interactions) or "none",
+        "rows used": f"{fit['n_used']:,} of {fit['n_rows']:,}",
+        "rows left out": left,
+        "intervals": f"Wald ({round(100 * fit['confidence'])}%)",
+        "standard errors": "inverse observed information",
+    }
 
 
 def regression_repro(report: RegressionReport) -> dict[str, Any]:
     """The model as ``regress`` takes it, with the coefficients the script must find again."""
     spec = report.spec
-    return {"item": spec.item, "predictors": list(spec.predictors), "reference": dict(spec.reference),
+    model = report.fit.get("fit") if spec.model != "linear" else report.fit
+    extra = {} if spec.model == "logistic" else {
+        "model": spec.model, "cluster": spec.cluster, "nagq": spec.nagq, "outcome": spec.outcome,
+        "rr_items": list(spec.rr_items)}  # a logistic model's script stays as before
+    return {**extra, "item": spec.item, "predictors": list(spec.predictors), "reference": dict(spec.reference),
             "interactions": list(spec.interactions), "center": list(spec.center),
             "categorical": list(spec.categorical), "numeric": list(spec.numeric), "confidence": spec.confidence,
-            "dataset": spec.dataset or report.fit.get("dataset"), "loglik": report.fit["fit"]["loglik"],
+            "dataset": spec.dataset or report.fit.get("dataset"), "loglik": model["loglik"],
             "coefficients": [[r.get("term code", r["term"]), r["b"], r["SE"], r["CI low (b)"], r["CI high (b)"]]
                              for r in report.coefficients]}
 
@@ -104,9 +146,11 @@ def regression_bundle(project, report: RegressionReport) -> ResultsBundle:
     """A bundle of the regression alone (``dpdesk regress --export``, the Regression view's Export)."""
     import datetime as dt
 
-    ds = dataset_named(project, report.spec.dataset)
-    item = project.item(report.spec.item, ds.name)
-    columns = sorted({c for c in (item.column, item.group_column) if c} | set(report.spec.predictors))
+    spec = report.spec
+    ds = dataset_named(project, spec.dataset)
+    items = [project.item(name, ds.name) for name in (spec.rr_items if spec.model == "linear" else [spec.item])]
+    columns = sorted({c for item in items for c in (item.column, item.group_column) if c} | set(spec.predictors)
+                     | {c for c in (spec.cluster if spec.model == "multilevel" else None, spec.outcome) if c})
     metadata: dict[str, Any] = {
         "app": f"dpdesk {__version__}",
         "exported": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
@@ -116,7 +160,7 @@ def regression_bundle(project, report: RegressionReport) -> ResultsBundle:
         "input SHA-256": (ds.source or {}).get("sha256"),
         "import options": review.import_metadata(ds),
         **review.fingerprint_metadata(project.dataset_frame(ds.name), columns),
-        "item mappings": {item.name: review.mapping_entry(item, item.design)},
+        "item mappings": {item.name: review.mapping_entry(item, item.design) for item in items},
     }
     bundle = ResultsBundle(tables={}, metadata=metadata, repro=[], project_file=str(project.path))
     return add_regression(bundle, report)

@@ -371,9 +371,10 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
         if sd is not None:
             head = "A multilevel model cannot use the dataset's survey design (weights, strata, PSUs); fit it"
             raise in_app(DataError(f"{head} as a simple random sample with --no-design, or drop --cluster."),
-                         f"{head} without the survey design, or without clusters.")
+                         f"{head} without clusters (the logistic model uses the design), or as a simple random "
+                         f"sample: remove the dataset's survey design in Data (Remove design).")
         fit = rr.logistic(d, response[use], X[use], group=group[use], names=names, confidence=confidence,
-                          terms=terms, random_intercept=labels[use], nagq=nagq)
+                          terms=terms, random_intercept=labels[use], nagq=nagq, progress=progress)
     elif sd is None:
         fit = rr.logistic(d, response[use], X[use], group=group[use], names=names,
                           confidence=confidence, terms=terms, progress=progress)

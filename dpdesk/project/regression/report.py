@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 
 from dpdesk.project.regression.fit import INTERCEPT, RegressionResult, regress
-from dpdesk.project.regression.text import limit, num, p_cell, quoted, report_text, sentences, term_label
+from dpdesk.project.regression.text import p_cell, quoted, report_text, sentences, term_label
 
 #: ``Project.analyses()`` options of a saved regression carry this ``analysis`` value.
 ANALYSIS = "regression"
+MODELS = ("logistic", "multilevel", "linear")
 CURVE_POINTS = 25
 
 
@@ -37,14 +38,23 @@ class RegressionSpec:
     dataset: str | None = None
     plot: str | None = None  # the predictor across which the prevalence is plotted
     numeric: list[str] = field(default_factory=list)  # value-labelled columns taken as numbers, not categories
+    model: str = "logistic"        # "logistic" | "multilevel" (random intercept per cluster) | "linear" (RRlin)
+    cluster: str | None = None     # multilevel: the column of clusters
+    nagq: int = 1                  # multilevel: quadrature points (1: Laplace)
+    outcome: str | None = None     # linear: the numeric column explained (``item`` is "" then)
+    rr_items: list[str] = field(default_factory=list)  # linear: the RR items as predictors
 
     def to_dict(self) -> dict[str, Any]:
         return {"analysis": ANALYSIS, **asdict(self)}
 
     @classmethod
     def from_dict(cls, record: dict[str, Any]) -> "RegressionSpec":
+        """A saved spec; one saved before the model was chosen (no ``model``) is logistic."""
         known = set(cls.__dataclass_fields__)
-        return cls(**{k: v for k, v in dict(record).items() if k in known})
+        spec = cls(**{k: v for k, v in dict(record).items() if k in known})
+        if spec.model not in MODELS:
+            raise TypeError(f"unknown model {spec.model!r}")
+        return spec
 
 
 @dataclass
@@ -70,8 +80,13 @@ class RegressionReport:
 
     @property
     def outcome(self) -> str:
-        """What the report calls the outcome: the item's label (its name in reports saved before labels)."""
-        return self.item_label or self.spec.item
+        """What the report calls the outcome: the item's label (its name in reports saved before labels); a linear
+        model's outcome column."""
+        return self.item_label or self.spec.item or self.spec.outcome or ""
+
+    @property
+    def model(self) -> str:
+        return self.spec.model
 
     def column(self, code: str) -> str:
         """A predictor's label (its code when it has none)."""
@@ -116,12 +131,43 @@ def _finite(value):
 
 
 def fit_report(project, spec: RegressionSpec, progress=None) -> RegressionReport:
-    """Fit ``spec`` on the project's data and return the report (errors as ``DpdeskError``)."""
+    """Fit ``spec`` (any of :data:`MODELS`) on the project's data and return the report (errors as ``DpdeskError``)."""
+    if spec.model not in MODELS:
+        from dpdesk.errors import DataError
+
+        raise DataError(f"Unknown model {spec.model!r}: choose one of {', '.join(MODELS)}.")
+    if spec.model == "linear":
+        from dpdesk.project.regression.rr_models import linear_regression
+
+        result = linear_regression(project, spec.outcome or "", spec.rr_items, spec.predictors,
+                                   reference=spec.reference, interactions=spec.interactions, center=spec.center,
+                                   categorical=spec.categorical, numeric=spec.numeric, confidence=spec.confidence,
+                                   dataset=spec.dataset)
+        return linear_report(project, result, spec)
+    multilevel = spec.model == "multilevel"
+    if multilevel and not spec.cluster:
+        from dpdesk.errors import DataError
+
+        raise DataError("A multilevel model needs the column of clusters (school, firm, country).")
     result = regress(project, spec.item, spec.predictors, reference=spec.reference, interactions=spec.interactions,
                      center=spec.center, categorical=spec.categorical, numeric=spec.numeric,
-                     confidence=spec.confidence,
-                     dataset=spec.dataset, progress=progress)
+                     confidence=spec.confidence, dataset=spec.dataset, progress=progress,
+                     cluster=spec.cluster if multilevel else None, nagq=spec.nagq)
     return labelled_report(project, result, spec)
+
+
+def linear_report(project, result, spec: RegressionSpec) -> RegressionReport:
+    """The report of an RRlin fit (a ``rr_models.LinearResult``) in the project's labels."""
+    from dpdesk.project.regression.model_reports import linear_parts
+    from dpdesk.project.study.labels import Labels, item_label
+
+    labels = Labels.from_stored(project.column_labels(result.dataset)) if result.dataset else Labels()
+    items = {it.name: item_label(it, project.item_labels()) for it in project.items() if it.name in result.items}
+    spec = RegressionSpec(**{**asdict(spec), "model": "linear", "item": "", "outcome": result.outcome,
+                             "rr_items": list(result.items), "dataset": spec.dataset or result.dataset, "plot": None})
+    parts = linear_parts(result, labels, items)
+    report = RegressionReport(spec=spec, fit=result.to_dict(), **parts)
+    return RegressionReport.from_dict(report.to_dict())
 
 
 def text_labels(project, result: RegressionResult):
@@ -143,27 +189,18 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
     """The report of a fit; terms and the title in ``labels`` (a ``Labels``) and the item's ``item`` label."""
     from dpdesk.project.study.labels import Labels
 
+    from dpdesk.project.regression.model_reports import coefficient_parts
+
     labels = labels or Labels()
     f = result.fit
     conf = round(100 * f.confidence)
     survey = f.df is not None  # design-based: Wald t and F tests on the design df, no likelihood
+    multilevel = result.cluster is not None and hasattr(f, "random_sd")
     stat = "t" if survey else "z"
     header = ["Predictor", "b", "SE", stat, "p", "OR", f"{conf}% CI"]
-    cells, rows, forest = [], [], []
-    for c in f.coefficients:
-        lo, hi = c.odds_ratio_ci
-        cells.append([_term_label(result, c.name, labels), num(c.estimate), num(c.se), num(c.z), apa_p(c.p),
-                      num(c.odds_ratio), f"[{limit(lo)}, {limit(hi)}]"])
-        row = {"term": _term_label(result, c.name, labels), "term code": c.name, "b": c.estimate, "SE": c.se,
-               stat: c.z, "p": c.p,
-               "CI low (b)": c.ci[0], "CI high (b)": c.ci[1], "OR": c.odds_ratio, "CI low (OR)": lo,
-               "CI high (OR)": hi, "Wald CI low (b)": c.wald_ci[0], "Wald CI high (b)": c.wald_ci[1]}
-        if not survey:
-            row.update({"LR chi2": c.lr_chi2, "p (LR)": c.lr_p})
-        rows.append(row)
-        if c.name != INTERCEPT:
-            forest.append({"term": _term_label(result, c.name, labels), "OR": c.odds_ratio, "CI low": lo,
-                           "CI high": hi})
+    cells, rows, forest = coefficient_parts(result, labels, stat, likelihood_ratio=not (survey or multilevel))
+    if multilevel:
+        return _multilevel_report(result, spec, labels, item, header, cells, rows, forest)
     nu = f.nuisance
     if survey:
         tests = _wald_tests(result, labels)
@@ -220,6 +257,25 @@ def report_of(result: RegressionResult, spec: RegressionSpec, labels=None,
                               prevalence_curve(result, plot), sentences(result, labels, item),
                               report_text(result, labels, item), note, result.to_dict(), item or "", named, design)
     return RegressionReport.from_dict(report.to_dict())  # the same values as a saved one reads back
+
+
+def _multilevel_report(result, spec, labels, item, header, cells, rows, forest) -> RegressionReport:
+    """A random-intercept fit's report: the logistic table of fixed effects, the random SD in the statistics."""
+    from dpdesk.project.regression.model_reports import multilevel_parts
+
+    parts = multilevel_parts(result, labels, item)
+    parts["title"] = (f"Multilevel logistic regression of "
+                      f"{_title_words(item or result.item, result.design.summary or result.design.name)}, "
+                      f"random intercept per {labels.column(result.cluster)}")
+    spec = RegressionSpec(**{**asdict(spec), "model": "multilevel", "cluster": result.cluster, "plot": None,
+                             "dataset": spec.dataset or result.dataset})
+    named = {p.column: labels.column(p.column) for p in result.predictors if labels.column(p.column) != p.column}
+    if labels.column(result.cluster) != result.cluster:
+        named[result.cluster] = labels.column(result.cluster)
+    report = RegressionReport(spec, parts["title"], header, cells, rows, parts["tests"], parts["statistics"], forest,
+                              parts["curve"], sentences(result, labels, item), report_text(result, labels, item),
+                              parts["note"], result.to_dict(), item or "", named, parts["design"])
+    return RegressionReport.from_dict(report.to_dict())
 
 
 def _wald_tests(result: RegressionResult, labels) -> list[dict]:
@@ -289,8 +345,9 @@ def prevalence_curve(result: RegressionResult, predictor: str, points: int = CUR
 
 
 def save_report(project, report: RegressionReport) -> int:
-    """Save the report as an analysis of its item (``Project.analyses`` lists it)."""
-    return project.save_analysis(report.spec.item, report.spec.to_dict(), report.to_dict())
+    """Save the report as an analysis of its item (``Project.analyses`` lists it); a linear model (RR items as
+    predictors, no item explained) as an analysis of no single item."""
+    return project.save_analysis(report.spec.item or None, report.spec.to_dict(), report.to_dict())
 
 
 def saved_reports(project) -> list[RegressionReport]:
@@ -300,7 +357,7 @@ def saved_reports(project) -> list[RegressionReport]:
         if isinstance(a.options, dict) and a.options.get("analysis") == ANALYSIS and isinstance(a.results, dict):
             try:
                 out.append(RegressionReport.from_dict(a.results))
-            except (KeyError, TypeError):  # written by another version: leave it out, never guess
+            except (KeyError, TypeError, ValueError):  # written by another version: leave it out, never guess
                 continue
     return out
 

@@ -99,7 +99,8 @@ def linear_regression(project, outcome: str, items, predictors=(), *, reference=
     if sample_design(project, dataset, survey) is not None:
         head = "A linear model with RR predictors cannot use the dataset's survey design (weights, strata, PSUs)"
         raise in_app(DataError(f"{head}; fit it as a simple random sample with --no-design."),
-                     f"{head}; fit it without the survey design.")
+                     f"{head}. To fit it as a simple random sample, remove the dataset's survey design in Data "
+                     f"(Remove design).")
     table = stored_table(project, dataset)
     y, no_y = numeric_column(table, outcome, "the outcome of a linear regression")
     specs, excluded, bad = {}, {}, np.zeros(len(y), bool)
@@ -159,12 +160,13 @@ class CorrelationResult:
 
 
 def correlations(project, names, *, bootstrap: int = 1000, seed: int | None = None,
-                 dataset: str | None = None) -> CorrelationResult:
+                 dataset: str | None = None, progress=None) -> CorrelationResult:
     """Corrected correlations of RR items and numeric columns (RRreg's RRcor), with bootstrap SEs and p-values.
 
     Each name is a yes/no RR item of the project (mapped in the dataset) or else a numeric column
     of the data; rows missing any of them are left out. ``seed`` fixes the bootstrap resamples
-    (default 0, as :func:`dpdesk.mechanisms.rr.correlation`).
+    (default 0, as :func:`dpdesk.mechanisms.rr.correlation`); ``progress(fraction, text)`` follows them (and may
+    stop them by raising).
     """
     names = list(dict.fromkeys(str(n) for n in names))
     if len(names) < 2:
@@ -201,7 +203,7 @@ def correlations(project, names, *, bootstrap: int = 1000, seed: int | None = No
     cut = {k: (v[0], v[1][use], v[2][use]) if isinstance(v, tuple) else v[use] for k, v in specs.items()}
     try:
         with np.errstate(invalid="ignore", divide="ignore"):  # a resample with no variation counts as NaN
-            fit = rr.correlation(cut, bootstrap=int(bootstrap), rng=seed)
+            fit = rr.correlation(cut, bootstrap=int(bootstrap), rng=seed, progress=progress)
     except EstimationError as exc:
         raise DataError(str(exc)) from None
     from dpdesk.project.study.active import dataset_named

@@ -20,6 +20,7 @@ from dpdesk.project.analysis import review
 from dpdesk.project.study import labels
 from dpdesk.project.study.labels import MISSING
 from dpdesk.project.report.design_words import design_words, item_randomizer
+from dpdesk.project.report.ecwm import adherence_section
 from dpdesk.project.report.model import Cell, Column, Document, Row, Section, Table
 from dpdesk.project.number_style import DEFAULT, NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite
@@ -106,7 +107,7 @@ def estimates_table(results, items: dict, style: NumberStyle, confidence: float)
         if r.design.is_binary:
             rows.append(Row([Cell(label), n, _num(style, e.prevalence), _num(style, e.se), _ci(style, *e.ci),
                              _eps(r.design.epsilon)]))
-            for name, (value, se) in e.extra.items():
+            for name, (value, se) in (() if r.design.name == "ecwm" else e.extra.items()):  # ECWM: report.ecwm
                 rows.append(Row([Cell(EXTRA_NAMES.get(name, name)), Cell(""), _num(style, value), _num(style, se),
                                  Cell(""), Cell("")], indent=1))
         else:
@@ -342,6 +343,9 @@ def build_document(project, results, *, style: NumberStyle = DEFAULT, direct: li
     if fp:
         est.notes.append(fp)
     doc.sections.append(Section("estimates", "Estimates", [_e(sentence(r, style)) for r in results], [est]))
+    ecwm = adherence_section(results, style, confidence)
+    if ecwm is not None:
+        doc.sections.append(ecwm)
     by = next((r.by_label or r.by for r in results if r.by), None)
     if by:
         warnings = list(dict.fromkeys(w for r in results for w in r.warnings))

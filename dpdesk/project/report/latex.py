@@ -27,7 +27,8 @@ _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": 
             "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
             ">": r"\textgreater{}", "|": r"\textbar{}"}
 _SYMBOLS = {"ε": r"$\varepsilon$", "χ": r"$\chi$", "β": r"$\beta$", "γ": r"$\gamma$", "π": r"$\pi$",
-            "ρ": r"$\rho$", "δ": r"$\delta$", "²": r"\textsuperscript{2}", "−": r"$-$", "∞": r"$\infty$",
+            "ρ": r"$\rho$", "σ": r"$\sigma$", "λ": r"$\lambda$", "μ": r"$\mu$", "δ": r"$\delta$",
+            "²": r"\textsuperscript{2}", "−": r"$-$", "∞": r"$\infty$",
             "±": r"$\pm$", "×": r"$\times$", "≤": r"$\leq$", "≥": r"$\geq$", "…": r"\ldots{}", "–": "--",
             "—": "---", "“": "``", "”": "''", "’": "'", "‘": "`", "\u00a0": "~", "·": r"$\cdot$",
             "⁻": r"\textsuperscript{$-$}", **{c: rf"\textsuperscript{{{d}}}" for c, d in zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")},
@@ -56,6 +57,14 @@ def escape(text: str) -> str:
     """Plain text as LaTeX: special characters escaped, the few non-Latin-1 symbols as math."""
     parts = str(text).split("e^ε")  # the methods text's "e^ε" is a power
     return r"$e^{\varepsilon}$".join("".join(_SPECIAL.get(ch, _SYMBOLS.get(ch, ch)) for ch in p) for p in parts)
+
+
+def breakable_urls(latex: str) -> str:
+    """Let each ``https://...`` in ``latex`` break after its slashes and dots (``\\allowbreak``, no package)."""
+    import re
+
+    return re.sub(r"(https?://)(\S+)", lambda m: m.group(1) + re.sub(r"([/.])", r"\1\\allowbreak{}", m.group(2)),
+                  latex)
 
 
 def inline(fragment: str) -> str:
@@ -136,7 +145,9 @@ def document_latex(doc: Document, methods, figure_files: dict[str, str]) -> str:
     out += [escape(p) + "\n" for p in methods.paragraphs]
     if methods.references:
         out.append(r"\subsection*{References}")
-        out += [rf"\hangindent=2em\hangafter=1 {inline(r)}\par" for r in methods.references]
+        # ragged right, and a DOI or URL may break after a slash or a dot: one long word would overrun the page
+        out += ["{\\raggedright"] + [rf"\hangindent=2em\hangafter=1 {breakable_urls(inline(r))}\par"
+                                      for r in methods.references] + ["}"]
     out.append(r"\end{document}")
     return "\n".join(out) + "\n"
 

@@ -17,6 +17,7 @@ from fractions import Fraction
 import numpy as np
 
 from dpdesk.project.report.design_words import design_key, design_words, item_randomizer
+from dpdesk.project.report.ecwm import methods_paragraph
 from dpdesk.project.number_style import NumberStyle
 from dpdesk.project.report.references import CI_KEYS, cite, reference_list
 from dpdesk.project.analysis.result_tables import BY_DATASET
@@ -84,7 +85,7 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
         if key:
             keys.append(key)
         parts = [f"The question {question} ({r.item}) was asked with randomized response. Design: {words}."]
-        if r.design.groups == 2:
+        if r.design.groups == 2 and r.design.name != "ecwm":  # the ECWM's own paragraph follows (report.ecwm)
             parts.append("Respondents were assigned at random to one of two groups with different randomization "
                          "probabilities, which lets the model separate the prevalence from non-compliance.")
         parts.append(_eps_sentence(float(r.design.epsilon)))
@@ -106,6 +107,9 @@ def methods(project, results, *, ci: str = "default", confidence: float = 0.95, 
                           f"counts of each recorded answer and each design's response matrix, as in RRreg "
                           f"({c('heck2018')}), with {100 * confidence:g}% {CI_WORDS.get(ci, ci)} "
                           f"({c(*CI_KEYS.get(ci, ()))}).")
+    ecwm = methods_paragraph(results, c)  # the extended crosswise model: its test and what it assumes
+    if ecwm:
+        paragraphs.append(ecwm)
     by = next((r.by for r in results if r.by), None)
     by_label = next((r.by_label or r.by for r in results if r.by), None)  # "dataset" when datasets are compared
     groups = "datasets" if by == BY_DATASET else "groups"

@@ -43,7 +43,28 @@ REFERENCES: dict[str, tuple[str, str]] = {
                     "Standards and Technology. https://doi.org/10.6028/NIST.SP.800-38G"),
     "heck2018": ("Heck & Moshagen, 2018",
                  "Heck, D. W., & Moshagen, M. (2018). RRreg: An R package for correlation and regression analyses "
-                 "of randomized response data. <i>Journal of Statistical Software, 85</i>(2), 1–29."),
+                 "of randomized response data. <i>Journal of Statistical Software, 85</i>(2), 1–29. "
+                 "https://doi.org/10.18637/jss.v085.i02"),
+    "vandenhout2006": ("van den Hout & Kooiman, 2006",
+                       "van den Hout, A., & Kooiman, P. (2006). Estimating the linear regression model with "
+                       "categorical covariates subject to randomized response. <i>Computational Statistics & Data "
+                       "Analysis, 50</i>, 3311–3323."),
+    "foxtracy1984": ("Fox & Tracy, 1984",
+                     "Fox, J. A., & Tracy, P. E. (1984). Measuring associations with randomized response. <i>Social "
+                     "Science Research, 13</i>, 188–197."),
+    "bates2015": ("Bates et al., 2015",
+                  "Bates, D., Mächler, M., Bolker, B., & Walker, S. (2015). Fitting linear mixed-effects models using "
+                  "lme4. <i>Journal of Statistical Software, 67</i>(1), 1–48. https://doi.org/10.18637/jss.v067.i01"),
+    "heck2018ecwm": ("Heck, Hoffmann & Moshagen, 2018",
+                     "Heck, D. W., Hoffmann, A., & Moshagen, M. (2018). Detecting nonadherence without loss in "
+                     "efficiency: A simple extension of the crosswise model. <i>Behavior Research Methods, "
+                     "50</i>(5), 1895–1905."),
+    "lumley2010": ("Lumley, 2010",
+                   "Lumley, T. (2010). <i>Complex surveys: A guide to analysis using R</i>. Wiley."),
+    "korn1990": ("Korn & Graubard, 1990",
+                 "Korn, E. L., & Graubard, B. I. (1990). Simultaneous testing of regression coefficients with "
+                 "complex survey data: Use of Bonferroni t statistics. <i>The American Statistician, 44</i>(4), "
+                 "270–276."),
     "dwork2006": ("Dwork et al., 2006",
                   "Dwork, C., McSherry, F., Nissim, K., & Smith, A. (2006). Calibrating noise to sensitivity in "
                   "private data analysis. In <i>Theory of Cryptography (TCC 2006)</i> (pp. 265–284). Springer."),

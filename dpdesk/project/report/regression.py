@@ -30,7 +30,7 @@ def latest_regressions(project) -> list:
 
 def _with_labels(project, report):
     """A report saved before reports kept their labels: the item's and the predictors' labels from the project."""
-    if report.item_label:
+    if report.item_label or report.spec.model != "logistic":  # the new models were saved with their labels
         return report
     from dataclasses import replace
 
@@ -84,7 +84,13 @@ def regression_figures(report, i: int) -> list[Figure]:
 def regression_tables(report, i: int = 1) -> tuple[Table, Table]:
     """The coefficient table (APA, with its note and, for an open-ended limit, the separation note) and the
     likelihood-ratio tests of one saved regression: the report's tables, the Regression view's and what its
-    "Copy as LaTeX" copies."""
+    "Copy as LaTeX" copies. A multilevel model's second table is its random intercept, a linear model's (RR items as
+    predictors) are its own coefficient table and its residual SD with the items' prevalence."""
+    from dpdesk.project.report import rr_models
+
+    if report.spec.model == "linear":
+        coefficients, parts = rr_models.linear_tables(report, i)
+        return coefficients, parts
     columns = [Column(report.header[0], numeric=False)] + [
         Column(h, italic=h in ("b", "SE", "z", "t", "p", "OR")) for h in report.header[1:]]
     rows = [_coefficient_row(cells[0], c) for cells, c in zip(report.cells, report.coefficients)]
@@ -104,6 +110,8 @@ def regression_tables(report, i: int = 1) -> tuple[Table, Table]:
                              "freedom (likelihood-ratio tests are not valid with survey weights): each term "
                              "against the model without it, the model against the intercept only."])
         return table, tests
+    if report.spec.model == "multilevel":
+        return table, rr_models.random_effects_table(report, i)
     tests = Table(f"regression-tests:{i}", f"Likelihood-ratio tests of the regression of {quoted(report.outcome)}",
                   [Column("Term or model", numeric=False), Column("df", italic=True), Column("χ²", italic=True),
                    Column("p", italic=True)],
@@ -115,19 +123,36 @@ def regression_tables(report, i: int = 1) -> tuple[Table, Table]:
     return table, tests
 
 
+def model_tables(report, i: int = 1) -> list[Table]:
+    """The tables of a saved regression of any model: logistic (coefficients, likelihood-ratio tests), multilevel
+    (coefficients, the random intercept), linear (coefficients, residual SD and prevalence)."""
+    return list(regression_tables(report, i))
+
+
 def regression_sections(project) -> list[Section]:
+    """A section per saved regression (the latest fit of each model), then one per saved set of correlations."""
+    from dpdesk.project.report.rr_models import correlation_sections
+
     out = []
+    titles = {"logistic": "Regression", "multilevel": "Multilevel regression", "linear": "Linear regression"}
     for i, report in enumerate(latest_regressions(project), 1):
-        out.append(Section(f"regression:{i}", f"Regression: {report.outcome}",
-                           [html.escape(s, quote=False) for s in report.sentences], list(regression_tables(report, i)),
+        out.append(Section(f"regression:{i}", f"{titles.get(report.spec.model, 'Regression')}: {report.outcome}",
+                           [html.escape(s, quote=False) for s in report.sentences], model_tables(report, i),
                            regression_figures(report, i)))
-    return out
+    return out + correlation_sections(project)
 
 
 def regression_paragraphs(project, c) -> list[str]:
-    """One methods paragraph per saved regression; ``c(*keys)`` cites (and records) references."""
+    """One methods paragraph per saved regression and set of correlations; ``c(*keys)`` cites (and records)
+    references."""
+    from dpdesk.project.report.rr_models import correlation_paragraphs, model_paragraph
+
     out = []
     for report in latest_regressions(project):
+        other = model_paragraph(report, c)
+        if other is not None:  # a multilevel or linear model
+            out.append(other)
+            continue
         spec, fit = report.spec, report.fit
         n = next((s["value"] for s in report.statistics if s["statistic"] == "n (rows used)"), None)
         left = next((s["value"] for s in report.statistics if s["statistic"] == "rows left out"), 0)
@@ -159,4 +184,4 @@ def regression_paragraphs(project, c) -> list[str]:
             f"{f' ({left:,} left out for missing predictors)' if left else ''}; coefficients are reported with "
             f"{conf} {method} intervals, and each term was tested by a likelihood-ratio test, as in RRreg's RRlog "
             f"({c('heck2018')}).")
-    return out
+    return out + correlation_paragraphs(project, c)

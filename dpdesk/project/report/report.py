@@ -70,10 +70,13 @@ def report_parts(project, *, by: str | None = None, ci: str = "default", confide
 def _contents(doc, results, by) -> str:
     """The study in one line for the first page: "3 items, by gender; 1 regression; 2 noisy releases"."""
     n_reg = sum(s.key.startswith("regression:") for s in doc.sections)
+    n_cor = sum(s.key.startswith("correlations:") for s in doc.sections)
     releases = doc.section("releases")
     parts = [f"{len(results)} item{'s' * (len(results) != 1)}" + (f", also by {by}" if by else "")]
     if n_reg:
         parts.append(f"{n_reg} regression{'s' * (n_reg != 1)}")
+    if n_cor:
+        parts.append(f"{n_cor} correlation table{'s' * (n_cor != 1)}")
     if releases is not None:
         parts.append(f"{len(releases.tables)} noisy release{'s' * (len(releases.tables) != 1)}")
     return "; ".join(parts) + f"; {len(doc.tables())} tables, {len(doc.figures())} figures"

@@ -17,6 +17,7 @@ NAMES = {
     "forced": ("Forced response", "boruch1971"),
     "unrelated": ("Unrelated question with a known prevalence", "greenberg1969"),
     "crosswise": ("Crosswise model", "yu2008"),
+    "ecwm": ("Extended crosswise model", "heck2018ecwm"),
     "triangular": ("Triangular model", "yu2008"),
     "mangat": ("Mangat's design", "mangat1994"),
     "kuk": ("Kuk's card design", "kuk1990"),

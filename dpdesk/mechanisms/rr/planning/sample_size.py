@@ -378,3 +378,22 @@ def required_n_for_power(design: Design, prevalence: Any, *, power: float = 0.8,
         else:
             lo = mid
     return hi
+
+
+def question_b_cost(p: Any, reference: Any = 0.25) -> float:
+    """How many times the respondents of a crosswise-type design (crosswise, ECWM) a question B answered
+    'yes' by a share ``p`` needs, for the same precision, against one answered 'yes' by ``reference``.
+
+    The crosswise estimate's variance is ``lambda (1 - lambda) / (n (2p - 1)^2)`` with
+    ``lambda = pi p + (1 - pi)(1 - p)`` (Yu, Tian & Tang 2008, *Metrika* 67, 251, eq. 2.3; the ECWM's
+    per-version estimates and their non-adherence test have the same factor, Heck, Hoffmann & Moshagen
+    2018, *Behav Res Methods* 50, 1895). The sample needed therefore grows as ``1 / (2p - 1)^2``; this
+    returns ``(2 reference - 1)^2 / (2p - 1)^2``, leaving out the factor ``lambda (1 - lambda)``, which
+    lies in [3/16, 1/4] for shares in [1/4, 3/4] (within 4/3 of each other). Infinite at p = 1/2.
+    """
+    share = _check_prob(p, "p")
+    ref = _check_prob(reference, "reference")
+    if abs(2 * ref - 1) == 0:
+        raise DesignError("The reference share of 'yes' to question B cannot be 1/2 (it carries no information).")
+    gap = (2 * share - 1) ** 2
+    return math.inf if gap == 0 else (2 * ref - 1) ** 2 / gap

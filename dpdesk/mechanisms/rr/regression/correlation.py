@@ -138,13 +138,15 @@ def _matrix(variables: list[_Variable], rows: np.ndarray) -> np.ndarray:
     return r
 
 
-def correlation(variables: dict, *, bootstrap: int = 1000, rng=None) -> Correlations:
+def correlation(variables: dict, *, bootstrap: int = 1000, rng=None, progress=None) -> Correlations:
     """Corrected correlations of RR items and observed variables (RRreg::RRcor's point estimates).
 
     ``variables``: name -> a numeric array (observed directly) or ``(design, responses[, group])`` for a
     yes/no RR item (responses 0/1; group 1 or 2 for two-group designs, 0 for respondents asked directly).
     ``bootstrap``: resamples for the SEs and p-values (0 for none); ``rng``: a numpy Generator or a seed
-    (default seed 0: reproducible). See the module docstring for the estimator and its source.
+    (default seed 0: reproducible). ``progress(fraction, text)``, if given, is called about every 1% of the
+    resamples (an exception it raises, such as a worker's cancellation, stops the bootstrap). See the module
+    docstring for the estimator and its source.
     """
     if not isinstance(variables, dict) or len(variables) < 2:
         raise EstimationError("Give at least two variables: {name: values or (design, responses)}.")
@@ -165,7 +167,12 @@ def correlation(variables: dict, *, bootstrap: int = 1000, rng=None) -> Correlat
         raise EstimationError("bootstrap must be 0 or a number of resamples, for example 1000.")
     if B:
         gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(0 if rng is None else rng)
-        boot = np.array([_matrix(vs, gen.integers(0, n, n)) for _ in range(B)])
+        step, draws = max(1, B // 100), []
+        for b in range(B):
+            draws.append(_matrix(vs, gen.integers(0, n, n)))
+            if progress is not None and (b + 1) % step == 0:
+                progress((b + 1) / B, f"bootstrap resample {b + 1:,} of {B:,}")
+        boot = np.array(draws)
         with np.errstate(invalid="ignore"):
             se = np.nanstd(boot, axis=0, ddof=1)
             below = np.nanmean(boot <= 0, axis=0)

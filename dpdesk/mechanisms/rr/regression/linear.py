@@ -200,11 +200,19 @@ def linear(y, X, rr_predictors: dict, *, names=None, confidence: float = 0.95) -
     model = _Model(y, X, S, pattern_probabilities(preds))
     if X.shape[1] and np.linalg.matrix_rank(X) < X.shape[1]:
         raise EstimationError("The columns of X are collinear: drop one of them.")
+    k = len(all_names) + model.K  # the coefficients, sigma and the K - 1 free pattern probabilities
+    if n <= k:
+        raise EstimationError(f"Only {n} respondents for {k} parameters ({len(all_names)} coefficients, the residual "
+                              f"SD and {model.K - 1} pattern {'probability' if model.K == 2 else 'probabilities'}): fit fewer "
+                              f"predictors or more respondents.")
     # start: OLS on X and the items' responses read at face value, uniform patterns
     face = np.column_stack([p.rows[:, 1] / p.rows.sum(axis=1) for p in preds])
     start = np.linalg.lstsq(np.column_stack([X, face]), y, rcond=None)[0]
     sigma0 = float(np.std(y - np.column_stack([X, face]) @ start)) or 1.0
     beta, sigma, pi, em_steps = model.em(start, sigma0, np.full(model.K, 1 / model.K))
+    if not sigma > 1e-8 * (float(np.std(y)) or 1.0):  # the finite-difference Hessian would step below sigma = 0
+        raise EstimationError("The outcome is fitted exactly (no residual variation), so there is no residual SD to "
+                              "estimate: check the outcome column, or fit more respondents.")
     notes = []
     free = np.flatnonzero(pi > 1e-7)
     if len(free) < model.K:

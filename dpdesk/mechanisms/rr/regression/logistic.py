@@ -110,7 +110,7 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
         check_multilevel(design, offset, nagq)
         start = logistic(design, responses, X, group=group, names=names, ci="wald", lr_tests=False)
         return multilevel_logistic(design, responses, X, random_intercept, group=group, names=names,
-                                   confidence=conf, nagq=nagq, beta0=start.beta)
+                                   confidence=conf, nagq=nagq, beta0=start.beta, progress=progress)
     if ci not in CI_NAMES:
         raise EstimationError(f"ci = {ci!r} is not a known interval; choose 'profile' or 'wald'.")
     survey = any(v is not None for v in (weights, strata, clusters, fpc))

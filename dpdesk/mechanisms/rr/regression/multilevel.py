@@ -122,18 +122,30 @@ def hessian(f, theta, steps) -> np.ndarray:
     return H
 
 
-def fit(model: Model, beta0, sigma0: float = 0.5):
-    """Maximise the marginal likelihood: ``(sigma, beta, vcov over (sigma, beta), loglik, on_boundary)``."""
+def fit(model: Model, beta0, sigma0: float = 0.5, progress=None):
+    """Maximise the marginal likelihood: ``(sigma, beta, vcov over (sigma, beta), loglik, on_boundary)``.
+
+    ``progress(fraction, text)``, if given, is called after each quasi-Newton iteration and each polishing step
+    (an exception it raises, such as a worker's cancellation, stops the fit)."""
     theta0 = np.concatenate([[sigma0], beta0])
     bounds = [(0, None)] + [(None, None)] * len(beta0)
-    res = minimize(model.deviance, theta0, method="L-BFGS-B", bounds=bounds,
+    done = [0]
+
+    def iterated(_theta) -> None:
+        done[0] += 1
+        if progress is not None:  # the iterations needed are not known: creep towards 0.8
+            progress(0.2 + 0.6 * done[0] / (done[0] + 20), f"Maximising the marginal likelihood (step {done[0]})")
+
+    res = minimize(model.deviance, theta0, method="L-BFGS-B", bounds=bounds, callback=iterated,
                    options={"ftol": 1e-15, "gtol": 1e-9, "maxiter": 2000})
     theta = res.x.copy()
     on_boundary = theta[0] < 1e-4
     if on_boundary:
         theta[0] = 0.0
     free = slice(1, None) if on_boundary else slice(None)
-    for _ in range(8):  # Newton polish on the central-difference Hessian
+    for k in range(8):  # Newton polish on the central-difference Hessian
+        if progress is not None:
+            progress(0.8 + 0.1 * k / 8, "Polishing the optimum")
         steps = 1e-4 * np.maximum(1.0, np.abs(theta))
         sub = theta[free]
 

@@ -49,7 +49,8 @@ def check_multilevel(design, offset, nagq) -> None:
         raise EstimationError(f"nagq = {nagq!r} must be a whole number of quadrature points from 1 (Laplace) to 25.")
 
 
-def multilevel_logistic(design, responses, X, random_intercept, *, group, names, confidence, nagq, beta0):
+def multilevel_logistic(design, responses, X, random_intercept, *, group, names, confidence, nagq, beta0,
+                        progress=None):
     """The multilevel fit from the single-level fit's ``beta0`` (see :mod:`.multilevel`)."""
     data, names, r, g = prepare(design, responses, X, group, names, None)
     if np.any(g == 0):
@@ -66,7 +67,7 @@ def multilevel_logistic(design, responses, X, random_intercept, *, group, names,
         raise EstimationError("A random intercept needs respondents in at least 2 clusters.")
     m = design.matrix
     model = ml.Model(r.astype(float), data.X, cluster, float(m[1, 0]), float(m[1, 1]), int(nagq))
-    theta, V, loglik, boundary = ml.fit(model, beta0)
+    theta, V, loglik, boundary = ml.fit(model, beta0, progress=progress)
     p = data.X.shape[1]
     coefs = []
     for j, name in enumerate(names):

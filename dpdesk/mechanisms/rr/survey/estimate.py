@@ -29,6 +29,11 @@ two-group (SLD, CDM, unrelated  weighted pseudo-ML (sandwich SE);   refused: the
 with unknown prevalence),       ``.unconstrained`` the moment       equation has no Horvitz-Thompson
 other one-group designs with    estimate (two-group, saturated) or  form (it uses ``sum w_i``, not N)
 more than 2 responses           the estimate itself
+extended crosswise (ECWM)       weighted pseudo-ML of one pi over   refused (as two-group designs)
+                                both versions (sandwich SE); each
+                                version's pi in ``.extra``; the
+                                non-adherence test in
+                                ``.adherence`` (``survey.ecwm``)
 ==============================  ==================================  ===================================
 
 Designs with categories give ``.frequencies[category]`` with its own ``.unconstrained``,
@@ -68,7 +73,7 @@ from typing import Any
 
 import numpy as np
 
-from dpdesk.errors import EstimationError, in_app
+from dpdesk.errors import EstimationError
 
 from dpdesk.mechanisms.rr.survey import fit
 from dpdesk.mechanisms.rr.design import Design
@@ -120,6 +125,7 @@ class SurveyEstimate:
     influence: np.ndarray | None = field(default=None, repr=False)
     df_effective: Any = math.nan
     warnings: tuple[str, ...] = ()
+    adherence: Any = None  # the extended crosswise model's non-adherence test (survey.ecwm.AdherenceTest)
 
     @property
     def n_strata(self) -> int:
@@ -191,6 +197,7 @@ class SurveyEstimate:
                               "psus": s.n_psus if s.clustered else None, "lonely_psu": s.lonely_psu,
                               "fpc": bool(np.any(s.fraction > 0))},
             "warnings": list(self.warnings), "notes": [self.describe()],
+            **({} if self.adherence is None else {"non_adherence_test": self.adherence.to_dict()}),
         }
 
 
@@ -303,6 +310,8 @@ def population_warning(weight_total: float, population: float | None) -> tuple[s
 
 def fit_domain(design: Design, z, g, wd, sample: SampleDesign, population, conf: float, ci: str) -> dict:
     """The estimate's parts for the respondents with ``wd > 0`` (see ``survey_fit``)."""
+    if design.name == "ecwm":
+        return _fit_ecwm(design, z, g, wd, sample, population, conf, ci)
     if design.model == "prevalence":
         if len(design.responses) == 2:
             return fit.one_group_binary(design, design.matrix, z, wd, sample, population, conf, ci)
@@ -320,6 +329,16 @@ def fit_domain(design: Design, z, g, wd, sample: SampleDesign, population, conf:
     return fit.two_group(design, z, g, wd, sample, population, conf, ci)
 
 
+def _fit_ecwm(design: Design, z, g, wd, sample: SampleDesign, population, conf: float, ci: str) -> dict:
+    from dpdesk.mechanisms.rr.survey import ecwm
+
+    for k in (1, 2):
+        if not np.any((g == k) & (wd > 0)):
+            raise EstimationError(f"Version {k} of the extended crosswise question has no respondents; the two "
+                                  f"versions are compared, so both need answers.")
+    return ecwm.fit(design, z, g, wd, sample, population, conf, ci)
+
+
 def build(design: Design, parts: dict, sample: SampleDesign, wd, population, conf, ci) -> SurveyEstimate:
     """A :class:`SurveyEstimate` from :func:`fit_domain`'s parts."""
     freqs = None
@@ -334,7 +353,7 @@ def build(design: Design, parts: dict, sample: SampleDesign, wd, population, con
         n_effective=parts["n_effective"], df=sample.df, n=int(np.sum(wd > 0)), confidence=conf,
         ci_method=SURVEY_CI[ci], method=parts["method"], sample=sample, weight_total=float(np.sum(wd)),
         population=population, extra=parts.get("extra", {}), frequencies=freqs, influence=parts["influence"],
-        df_effective=parts["df_effective"], warnings=population_warning(float(np.sum(sample.weights)), population))
+        df_effective=parts["df_effective"], adherence=parts.get("adherence"), warnings=population_warning(float(np.sum(sample.weights)), population))
 
 
 def prepare(design, responses, weights, strata, clusters, fpc, groups, lonely_psu, confidence, ci, used=None):
@@ -344,11 +363,6 @@ def prepare(design, responses, weights, strata, clusters, fpc, groups, lonely_ps
     if ci not in SURVEY_CI:
         raise EstimationError(f"ci = {ci!r} is not a known interval; choose 'default' or 't'.")
     conf = check_confidence(confidence)
-    if design.model == "prevalence" and design.groups > 1:  # the extended crosswise model (two groups, one pi)
-        head = (f"The {design.name!r} design's two groups are not yet estimated from a complex sample: a weighted "
-                f"mean that ignored the groups would misread the answers. Analyse it without the survey design ")
-        raise in_app(EstimationError(head + "(--no-design; in the app, remove the dataset's survey design)."),
-                     head + "(remove the dataset's survey design in the Data view).")
     z = _check_responses(design, responses, used)
     used = _check_used(used, len(z))
     sample = sample_design(len(z), weights=weights, strata=strata, clusters=clusters, fpc=fpc, lonely_psu=lonely_psu)
