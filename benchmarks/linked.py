@@ -14,6 +14,8 @@ Target: linked - fixed <= 2 x DuckDB's own query; peak resident memory of the dp
 
 Usage: .venv/bin/python benchmarks/linked.py [--rows 100000000] [--data /work/bench-data] [--repeat 3]
        [--spark] (writes benchmarks/results/linked.md)
+       .venv/bin/python benchmarks/linked.py --signature --rows 10000000 (the respondents' signature alone:
+       benchmarks/results/linked_signature.md)
 """
 
 from __future__ import annotations
@@ -104,7 +106,11 @@ def main() -> int:
     ap.add_argument("--data", default="/work/bench-data")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--spark", action="store_true")
+    ap.add_argument("--signature", action="store_true",
+                    help="time only the respondents' signature (issue 31's people hash in DuckDB) on --rows rows")
     args = ap.parse_args()
+    if args.signature:
+        return signature_only(args)
     env = dict(os.environ, PYTHONPATH=str(ROOT), DPDESK_SETTINGS_DIR=tempfile.mkdtemp(prefix="dpdesk-bench-"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode kept, as installed: else every module compiles each run
     folder = pathlib.Path(args.data) / f"linked-{args.rows}"
@@ -179,7 +185,7 @@ def main() -> int:
         f"{len(files)} files |",
         f"| of which: the content SHA-256 (read every byte) | {parts['content']:.1f} | | "
         f"{size / 1e6 / parts['content']:.0f} MB/s |",
-        f"| of which: the respondents' signature in DuckDB (one pass: count, HLL, XOR, sum, bottom-k) | "
+        f"| of which: the respondents' signature in DuckDB (people hash v3; one pass: count, HLL, XOR, sum, bottom-k) | "
         f"{parts['people']:.1f} | | |",
         f"| DuckDB's own GROUP BY region (python -c, best of {args.repeat}) | {own_t:.2f} | "
         f"{min(r[0]['rss_mb'] for r in rows):.0f} | baseline |",
@@ -206,7 +212,7 @@ def main() -> int:
     return 0
 
 
-def fingerprint_parts(folder, files) -> dict:
+def fingerprint_parts(folder, files, only_people: bool = False) -> dict:
     """The link's parts timed in this process: the quick list, the content hash, the respondents' signature."""
     sys.path.insert(0, str(ROOT))
     from dpdesk.project.linked import fingerprint as fp, people
@@ -214,18 +220,69 @@ def fingerprint_parts(folder, files) -> dict:
     from dpdesk.project.linked.source import Link
 
     source = str(folder / "*.parquet")
-    t = time.perf_counter()
-    fp.quick(source)
-    quick = time.perf_counter() - t
-    t = time.perf_counter()
-    fp.content(source)
-    content = time.perf_counter() - t
+    quick = content = 0.0
+    if not only_people:
+        t = time.perf_counter()
+        fp.quick(source)
+        quick = time.perf_counter() - t
+        t = time.perf_counter()
+        fp.content(source)
+        content = time.perf_counter() - t
     engine = DuckDBSource(Link(source, "parquet"))
     t = time.perf_counter()
     people.signature(engine)
     sig = time.perf_counter() - t
     engine.close()
     return {"quick": quick, "content": content, "people": sig}
+
+
+def signature_only(args) -> int:
+    """The respondents' signature alone (people hash version 3: MD5 per cell, SplitMix64 per row, in DuckDB SQL),
+    on ROWS x 5 columns (integers, a text, a float), its peak memory and the load; writes
+    benchmarks/results/linked_signature.md."""
+    import resource
+
+    folder = pathlib.Path(args.data) / f"linked-{args.rows}"
+    files = generate(folder, args.rows)
+    size = sum(f.stat().st_size for f in files)
+    load_before = pathlib.Path("/proc/loadavg").read_text().split()[:3]
+    import duckdb
+
+    times, own = [], []
+    baseline = ("SELECT count(*), bit_xor(hash(person, region, age, sex, income)) FROM read_parquet($f)")
+    for _ in range(args.repeat):
+        times.append(fingerprint_parts(folder, files, only_people=True)["people"])
+        con = duckdb.connect(config={"memory_limit": "1GB", "preserve_insertion_order": False})
+        t = time.perf_counter()
+        con.execute(baseline, {"f": [str(f) for f in files]}).fetchall()
+        own.append(time.perf_counter() - t)
+        con.close()
+    load_after = pathlib.Path("/proc/loadavg").read_text().split()[:3]
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    from provenance import stamp
+
+    text = "\n".join([
+        "# linked data: the respondents' signature in DuckDB (benchmarks/linked.py --signature)", "",
+        stamp("linked_signature").rstrip(),
+        f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}",
+        f"- machine: {platform.machine()} {os.cpu_count()} cores (shared), Python {platform.python_version()}; load "
+        f"average (1, 5, 15 min, as uptime shows it) {' '.join(load_before)} before, {' '.join(load_after)} after",
+        f"- data: {args.rows:,} rows x 5 columns (person, region, age: integers; sex: text; income: a float) in "
+        f"{len(files)} Parquet files, {size / 1e9:.2f} GB",
+        "",
+        "| what | wall s | note |", "|---|---|---|",
+        f"| respondents' signature (people hash v3: count, HLL distinct, sum and XOR, bottom-256), best of "
+        f"{args.repeat} | {min(times):.1f} | all runs: {', '.join(f'{t:.1f}' for t in times)}; "
+        f"{args.rows / min(times) / 1e6:.2f} M rows/s |",
+        f"| DuckDB's own hash() of the same 5 columns, XORed (the engine's hash the signature used before "
+        f"version 3), best of {args.repeat} | {min(own):.1f} | all runs: {', '.join(f'{t:.1f}' for t in own)} |",
+        f"| peak resident memory of this process (DuckDB's memory limit: 1 GB) | | {peak:.0f} MB |",
+        "",
+    ])
+    (ROOT / "benchmarks" / "results").mkdir(exist_ok=True)
+    (ROOT / "benchmarks" / "results" / "linked_signature.md").write_text(text)
+    print(text)
+    return 0
 
 
 def _exact(files):

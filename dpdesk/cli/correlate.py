@@ -41,6 +41,8 @@ def cmd_correlate(args) -> int:
 
     if len(set(args.names)) < 2:
         raise DataError("Give at least two different names to correlate: RR items or numeric columns.")
+    if args.seed < 0:
+        raise DataError(f"--seed {args.seed}: give a whole number of at least 0, for example --seed 7.")
     if args.export and not args.export.lower().endswith((".csv", ".xlsx")):
         raise DataError(f"--export {args.export}: choose a file name ending in .xlsx or .csv.")
     written = []

@@ -104,6 +104,8 @@ def cmd_link(args) -> int:
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
     print(f"Linked {ds.name!r} (not copied): {store.describe(ds)}, {len(ds.columns)} columns.")
+    for name, reason in store.schema_of(ds).excluded:
+        print(f"Left out the column {name!r}: a direct identifier ({reason}), as an import leaves it out.")
     fp = store.fingerprint_of(ds)
     print(f"  fingerprint {'of the content' if fp.content else 'of the files (sizes and times)'}: "
           f"{(fp.content or fp.quick)[:16]}...; checked before every release.")
@@ -121,7 +123,9 @@ def dataset_fields(ds) -> dict:
     return {"name": ds.name, "rows": ds.n_rows, "columns": len(ds.columns), "linked": True, "engine": link.engine,
             "spark_master": link.master, "source": link.source, "format": link.format, "files": len(fp.files),
             "bytes": sum(f.size for f in fp.files), "fingerprint": fp.content or fp.quick,
-            "fingerprint_kind": "content" if fp.content else "files"}
+            "fingerprint_kind": "content" if fp.content else "files",
+            "excluded_columns": [{"column": n, "reason": f"direct identifier: {r}"}
+                                 for n, r in store.schema_of(ds).excluded]}
 
 
 def verify(project, name: str) -> list[str]:

@@ -109,3 +109,40 @@ def test_a_cluster_master_needs_paths_the_cluster_sees(monkeypatch, tmp_path):
         engines.check_engine("spark", "spark://cluster:7077", str(tmp_path))
     engines.check_engine("spark", "spark://cluster:7077", "hdfs://namenode/census")  # fine
     engines.check_engine("spark", "local[2]", str(tmp_path))  # local reads local files
+
+
+def test_an_import_of_linked_people_is_charged_their_budget_from_the_command_line(tmp_path, capsys):
+    """Issue 31: link F, release, then import F (as CSV, a column renamed) into another project: the same people,
+    so the linked release is charged there and a release beyond what is left is refused."""
+    df = data.frame(300)
+    data.write_parquet(df, tmp_path / "registry.parquet")
+    df.rename(columns={"income": "earnings"}).to_csv(tmp_path / "copy.csv", index=False)
+    a, b = tmp_path / "a.dpdesk", tmp_path / "b.dpdesk"
+    for argv in (["new", a], ["import", a, tmp_path / "registry.parquet", "--link"], ["budget", a, "--set", "1"],
+                 ["release", a, "--dataset", "registry", "--stat", "count", "--epsilon", "0.7"],
+                 ["new", b], ["import", b, tmp_path / "copy.csv"], ["budget", b, "--set", "1"]):
+        code, _, err = run(capsys, *argv)
+        assert code == 0, (argv, err)
+    code, out, _ = run(capsys, "budget", b, "--json")
+    assert code == 0 and json.loads(out)["spent_epsilon"] == "7/10"
+    code, _, err = run(capsys, "release", b, "--stat", "count", "--epsilon", "0.5")
+    assert code != 0 and "budget" in err.lower() and "Traceback" not in err
+
+
+def test_linking_says_which_direct_identifiers_it_left_out_and_refuses_to_release_them(tmp_path, capsys):
+    df = data.frame(100)
+    df["email"] = [f"p{i}@example.org" for i in range(len(df))]
+    data.write_parquet(df, tmp_path / "wave.parquet")
+    path = tmp_path / "p.dpdesk"
+    run(capsys, "new", path)
+    code, out, err = run(capsys, "import", path, tmp_path / "wave.parquet", "--link")
+    assert code == 0, err
+    assert "Left out the column 'email': a direct identifier (e-mail address (by column name))" in out
+    (row,) = json.loads(run(capsys, "datasets", path, "--json")[1])
+    assert row["excluded_columns"] == [{"column": "email", "reason": "direct identifier: e-mail address (by column "
+                                                                       "name)"}]
+    run(capsys, "budget", path, "--set", "1")
+    code, out, err = run(capsys, "release", path, "--dataset", "wave", "--stat", "histogram", "--columns", "email",
+                         "--keys", "x", "--epsilon", "0.1")
+    assert code != 0 and "is a direct identifier" in err and "no budget was spent" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

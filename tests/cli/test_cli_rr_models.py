@@ -198,6 +198,7 @@ def test_correlate_prints_the_tables_and_equals_the_python_result(study, capsys)
     ("correlate", ["cheat"], "at least two"),
     ("correlate", ["cheat", "age", "--bootstrap", "-1"], "--bootstrap -1 must be 0"),
     ("correlate", ["cheat", "age", "--bootstrap", "1000000000"], "a number of resamples up to 100,000"),
+    ("correlate", ["cheat", "age", "--seed", "-1"], "--seed -1: give a whole number of at least 0"),
 ])
 def test_errors_are_one_line(study, capsys, command, args, message):
     code, out, err = run(capsys, command, study[0], *args)
@@ -208,15 +209,10 @@ def test_errors_are_one_line(study, capsys, command, args, message):
 
 @pytest.fixture(scope="module")
 def example(tmp_path_factory):
-    from dpdesk.project.example import example_folder
-
-    path = tmp_path_factory.mktemp("cli_rr_example") / "example.dpdesk"
-    for args in (["new", path], ["import", path, example_folder() / "students.csv"],
-                 ["item", path, "exam_cheating", "--design", "forced", "--param", "p_truth=0.5", "--param",
-                  "p_yes=0.25", "--param", "p_no=0.25", "--column", "cheat_rr", "--codes", "yes=Yes", "--codes",
-                  "no=No"]):
-        assert main([str(a) for a in args]) == 0
-    return path
+    """The project the guide's pages build: ``dpdesk demo demo`` (its items carry their question text)."""
+    folder = tmp_path_factory.mktemp("cli_rr_example") / "demo"
+    assert main(["demo", str(folder)]) == 0
+    return folder / "example.dpdesk"
 
 
 @pytest.mark.parametrize("page, first_line, args", [

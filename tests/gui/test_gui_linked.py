@@ -324,7 +324,8 @@ def test_map_an_item_to_linked_data_counted_in_the_engine(window, qtbot, tmp_pat
         click(qtbot, dv.map_button)
     m = opened.args[0]
     intro = m.findChild(type(dv.info), "mappingIntro").text()
-    assert "counted in its engine" in intro and "not offered: id, email" in intro
+    assert "counted in its engine" in intro and "not offered: id," in intro
+    assert "email" not in intro  # a direct identifier: left out when the source was linked (issue 31)
     offered = [m.column.itemData(i) for i in range(m.column.count())]
     assert "cheat_rr" in offered and "id" not in offered  # an identifier has too many values to be answers
     with qtbot.waitSignal(m.jobs.done, timeout=20_000, check_params_cb=lambda res: res[0] == "check"):
@@ -368,3 +369,32 @@ def test_cancel_a_relink_stops_the_engine_and_keeps_the_link(window, qtbot, link
     assert stopped.is_set() and "Relink cancelled" in status_text(window)
     assert ledger.ledger(window.project) == [] and window.project.datasets()[0].n_rows == 600
     assert v.linked.relink_button.isVisible()  # still changed: still offered
+
+
+def test_a_linked_sources_direct_identifiers_are_never_shown_in_the_sample(window, qtbot, empty_project, tmp_path):
+    """Issue 31: linking applies the import's rules for direct identifiers (here a column of e-mail addresses, by
+    its values, and one named phone): the Data view's engine sample never shows them, and says they were left out."""
+    df = data.frame(300)
+    df["contact"] = [f"person{i}@example.org" for i in range(len(df))]
+    df["phone"] = ["+44 20 7946 0%03d" % i for i in range(len(df))]
+    source = data.write_parquet(df, tmp_path / "contacts" / "wave.parquet")
+    dv, dialog = open_link_dialog(window, qtbot, empty_project)
+    qtbot.keyClicks(dialog.source, str(source))
+    with qtbot.waitSignal(dv.dataset_shown, timeout=30_000):
+        with qtbot.waitSignal(dialog.linked, timeout=30_000):
+            click(qtbot, dialog.link_button)
+    assert "Left out as direct identifiers" in dialog.report.text() and "e-mail address" in dialog.report.text()
+    dialog.accept()
+    assert dv.linked_shown and dv.model.rowCount() == 100
+    headers = [dv.model.headerData(c, Qt.Orientation.Horizontal) for c in range(dv.model.columnCount())]
+    assert "contact" not in headers and "phone" not in headers and "region" in headers
+    cells = [str(dv.model.data(dv.model.index(r, c))) for r in range(dv.model.rowCount())
+             for c in range(dv.model.columnCount())]
+    assert not any("@" in v or "7946" in v for v in cells)
+    assert [dv.variables.item(r, 0).text() for r in range(dv.variables.rowCount())] == [
+        "person", "region", "age", "income", "code"]
+    assert "Left out as direct identifiers" in dv.info.text() and "contact" in dv.info.text()
+    ledger.set_budget(window.project, 1)
+    with pytest.raises(Exception, match="is a direct identifier .e-mail address"):  # as an import: never released
+        ledger.release(window.project, {"statistic": "histogram", "columns": ["contact"], "keys": ["x"],
+                                        "epsilon": "0.1"}, dataset="wave")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import datetime as dt
+
 import numpy as np
 
 
@@ -41,3 +43,17 @@ def write_parts(df, folder: Path, parts: int = 3) -> Path:
     for i in range(parts):
         write_parquet(df.iloc[bounds[i]:bounds[i + 1]], folder / f"part-{i}.parquet")
     return folder
+
+
+def people_frame(n: int = 600):
+    """Every type a Parquet or CSV column has: integers, floats (whole, 1.0 against 1, fractions, NaN, infinity,
+    above 2^63), text with white space, Unicode and numbers in it, booleans, dates, blanks."""
+    df = frame(n)
+    rng = np.random.default_rng(7)  # test data only
+    df["share"] = rng.random(n)
+    df["whole"] = np.arange(n, dtype=float)  # 1.0 reads as 1, as in a CSV
+    df["huge"] = np.where(np.arange(n) % 5 == 0, 3e19, 1.5e-7)
+    df["note"] = [[" café ", "Zoë", "TRUE", " 12.50 ", "", None, "1e3", "x\u00a0"][i % 8] for i in range(n)]
+    df["flag"] = np.arange(n) % 3 == 0
+    df["day"] = [dt.date(2021, 1, 1) + dt.timedelta(days=i % 400) for i in range(n)]
+    return df.astype({"note": object})

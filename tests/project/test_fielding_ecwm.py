@@ -155,7 +155,7 @@ def test_qualtrics_txt_has_both_texts_and_says_how_to_add_the_draw(exported):
     text = files[0].read_text(encoding="utf-8")
     assert "[[ID:cheat_intro]]" in text and "[[ID:cheat_intro2]]" in text and B1 in text and B2 in text
     readme = files[-1].read_text(encoding="utf-8")
-    assert readme.startswith(README.split("randomly drawn version.")[0]) and "randomly drawn version (but see 6)" in readme
+    assert readme.startswith(README.split("This instrument never")[0]) and "randomly drawn version (but see 6)" in readme
     assert "Randomizer" in readme and "cheat_version is equal to 1" in readme
 
 

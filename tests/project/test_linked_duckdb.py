@@ -18,6 +18,7 @@ from dpdesk.project import Project, ledger, linked
 from dpdesk.project.ledger.columns import columns_of
 from dpdesk.project.linked import query as lq
 from dpdesk.project.linked.source import CancelToken, Cancelled
+from dpdesk.project.people.fingerprint import respondents_signature
 from tests.helpers import linked as data
 
 REQUESTS = [
@@ -340,24 +341,29 @@ def test_copies_releasing_from_the_same_linked_source_charge_each_other(tmp_path
 
 
 def test_the_respondents_sketch_is_the_bottom_k_of_the_engines_row_hashes(tmp_path):
-    import duckdb
-
+    """The engine's sketch is the bottom k of the same row hashes an imported copy has (issue 31), found above
+    the duplicates that fill the first top-k, and its rows digest is the import's."""
     from dpdesk.project.linked import people
     from dpdesk.project.linked.duckdb_source import DuckDBSource
     from dpdesk.project.linked.source import Link
+    from dpdesk.project.people import sketch
+    from dpdesk.project.people.fingerprint import _column_texts
 
     df = data.frame(300)
-    df = df.loc[df.index.repeat(np.where(np.arange(len(df)) % 3 == 0, 9, 1))]  # many duplicate rows
-    path = data.write_parquet(df.reset_index(drop=True), tmp_path / "dups.parquet")
-    cols = ", ".join(f'"{c}"' for c in sorted(df.columns))
-    hashes = duckdb.connect().execute(f"SELECT DISTINCT hash({cols}) FROM read_parquet($f)",
-                                      {"f": [str(path)]}).fetchall()
-    exact = sorted(int(h) for (h,) in hashes)
+    df = df.loc[df.index.repeat(np.where(np.arange(len(df)) % 3 == 0, 9, 1))].reset_index(drop=True)  # duplicates
+    path = data.write_parquet(df, tmp_path / "dups.parquet")
+    columns, blank = [], np.ones(len(df), dtype=bool)
+    for name in df.columns:
+        _t, texts, index = _column_texts(df[name], people=True)
+        blank &= np.array([t == "" for t in texts])[index]
+        columns.append((sketch.value_hashes(texts), index))
+    exact = sorted(set(int(h) for h in sketch.row_hashes_from(columns, len(df), blank)))
     source = DuckDBSource(Link(str(path), "parquet"))
     try:
         for k in (4, 50, 256):
             sig = people.signature(source, k=k)
-            assert [int(h, 16) for h in sig["sketch"]] == exact[:k]
+            assert [int(h, 16) for h in sig["people"]["sketch"]] == exact[:k]
         assert sig["rows"] == len(df) and abs(sig["distinct"] - len(exact)) <= 0.05 * len(exact)
+        assert sig["fingerprint"] == respondents_signature(df)["people"]["fp"]
     finally:
         source.close()

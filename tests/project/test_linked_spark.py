@@ -98,3 +98,29 @@ def test_cancel_stops_the_spark_job(spark_project):
     finally:
         timer.join()
         source.close()
+
+
+def test_spark_duckdb_and_an_import_give_one_respondents_sketch(spark_project, tmp_path):
+    """Issue 31: one row hash in Python, DuckDB and Spark, for every type a Parquet or CSV column has (Spark's
+    CSV reader infers booleans and dates where DuckDB's link reads numbers and text): the same sketch and rows
+    digest, so the same people are recognised whichever engine or format holds them."""
+    from dpdesk.project.linked import people
+    from dpdesk.project.linked.source import Link
+    from dpdesk.project.linked.spark_source import SparkSource
+    from dpdesk.project.people.fingerprint import respondents_signature
+    from tests.helpers.linked import people_frame
+
+    _, spark, duck, df = spark_project
+    recorded = [ds.report["linked"]["respondents"]["people"] for ds in (spark, duck)]
+    assert recorded[0]["sketch"] == recorded[1]["sketch"] == respondents_signature(df)["people"]["sketch"]
+    assert recorded[0]["fp"] == recorded[1]["fp"] == respondents_signature(df)["people"]["fp"]
+    rich = people_frame(300)
+    mine = respondents_signature(rich)["people"]
+    rich.to_csv(tmp_path / "rich.csv", index=False)
+    for path, fmt in ((data.write_parquet(rich, tmp_path / "rich.parquet"), "parquet"), (tmp_path / "rich.csv", "csv")):
+        source = SparkSource(Link(str(path), fmt, "spark", "local[2]"))
+        try:
+            sig = people.signature(source)
+        finally:
+            source.close()
+        assert sig["people"]["sketch"] == mine["sketch"] and sig["people"]["fp"] == mine["fp"], fmt

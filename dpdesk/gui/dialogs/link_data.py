@@ -82,10 +82,20 @@ def linked_words(ds, seconds: float) -> str:
     schema = linked.schema_of(ds)
     return (f"<b>Linked {escape(ds.name)}</b>: {ds.n_rows:,} rows, {len(schema.columns)} columns "
             f"({escape(', '.join(schema.names[:8]))}{', …' if len(schema.columns) > 8 else ''}), "
-            f"in {files} file{'s' if files != 1 else ''}.<br>"
+            f"in {files} file{'s' if files != 1 else ''}.<br>{_left_out(schema)}"
             f"Fingerprint (SHA-256 of the files' content): {print_fp}…<br>"
             f"It took {seconds:,.1f} s and read {_size(size)} once; nothing was copied into the project. "
             "Every release checks the files' sizes and times first (no data read).")
+
+
+def _left_out(schema) -> str:
+    """The direct identifiers left out at link time, in words (rich text), or nothing."""
+    from html import escape
+
+    if not schema.excluded:
+        return ""
+    return ("Left out as direct identifiers, as an import leaves them out (never shown or released): "
+            f"{escape(', '.join(f'{n} ({r})' for n, r in schema.excluded[:6]))}.<br>")
 
 
 def _size(n: int) -> str:

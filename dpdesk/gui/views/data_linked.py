@@ -104,11 +104,18 @@ def linked_info(project, dataset: str, shown: int) -> str:
     from dpdesk.project.linked import describe, fingerprint_of
     from dpdesk.project.study.active import dataset_named
 
+    from dpdesk.project.linked import schema_of
+
     ds = dataset_named(project, dataset)
     fp = fingerprint_of(ds)
-    return (f"<b>{escape(dataset)}</b>: {escape(describe(ds))}; fingerprint {(fp.content or fp.quick)[:12]}…<br>"
-            f"Linked, not copied: below, {shown:,} rows drawn at random by the engine (shown only, never stored), "
-            "and the columns as recorded when it was linked.")
+    left = [name for name, _ in schema_of(ds).excluded]
+    out = (f"<b>{escape(dataset)}</b>: {escape(describe(ds))}; fingerprint {(fp.content or fp.quick)[:12]}…<br>"
+           f"Linked, not copied: below, {shown:,} rows drawn at random by the engine (shown only, never stored), "
+           "and the columns as recorded when it was linked.")
+    if left:
+        out += ("<br>Left out as direct identifiers, as an import leaves them out (never shown or released): "
+                f"{escape(', '.join(left[:8]))}{' …' if len(left) > 8 else ''}.")
+    return out
 
 
 def failed_info(dataset: str, exc) -> str:

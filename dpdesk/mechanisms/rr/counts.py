@@ -52,6 +52,8 @@ def check_counts(d: Design, counts) -> tuple[np.ndarray, ...]:
     if d.groups == 1:
         rows = (_vector(counts, R, "counts"),)
     else:
+        if hasattr(counts, "to_numpy") and not isinstance(counts, np.ndarray):  # a pandas table: a row per group
+            counts = counts.to_numpy()
         try:
             parts = list(counts)
             nested = all(np.ndim(c) == 1 for c in parts)

@@ -119,11 +119,14 @@ def _problems(item, texts) -> list[str]:
         check_online(item.design, item.name)
     except DesignError as exc:
         out.append(str(exc))
+    ecwm = getattr(item.design, "name", "") == "ecwm"
+    options = "--question, --question-b and --question-b2" if ecwm else "--question and --question-b"
     for lang, t in texts.items():
         if t.missing:
             out.append(f"Item {item.name!r} cannot be fielded yet: it has no {' and no '.join(t.missing)}"
                        f"{'' if len(texts) == 1 else f' in language {lang!r}'}. Write it in the wizard "
-                       f"(Design view, Edit…), or with the question options of `dpdesk item`.")
+                       f"(Design view, Edit…), or with `dpdesk text PROJECT {item.name}` and its "
+                       f"{options} options.")
     return out
 
 

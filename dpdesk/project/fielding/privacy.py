@@ -130,7 +130,9 @@ def readme(fmt: str, plans=()) -> str:
     text = VERSION_DRAW[fmt].format(v=names[0]) + (
         f" The same for {', '.join(names[1:])}." if len(names) > 1 else "")
     first = README.replace("questions to respondents in a randomly drawn version.",
-                           "questions to respondents in a randomly drawn version (but see 6).")
+                           "questions to respondents in a randomly drawn version (but see 6).").replace(
+        "This instrument never lets the platform draw a random number.",
+        "This instrument lets the platform draw one thing only: the version of question B (see 6).")
     return first + f"""
 6. Extended crosswise items show each respondent one of two versions of question B, and the
    platform draws the version. This draw is safe: the version says nothing about the answer, and

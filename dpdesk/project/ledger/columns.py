@@ -7,12 +7,12 @@ How many values were missing is not reported: that count is not private.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Mapping
 
 import numpy as np
 
 from dpdesk.errors import DataError
+from dpdesk.mechanisms.central.typed_keys import numeric_keys
 
 __all__ = ["columns_of", "bounded_rows"]
 
@@ -71,17 +71,7 @@ def columns_of(spec: Mapping, frame: Any, dataset: str, missing: Mapping | None 
             return None
         if not numeric(s):
             return [str(k) for k in keys]
-        out = []
-        for k in keys:
-            try:
-                f = Fraction(str(k))
-            except (ValueError, ZeroDivisionError):
-                raise DataError(f"{k!r} is not one of the values of the column {name!r}: that column holds "
-                                "numbers (codes). Type the codes of the groups you want to count (for example "
-                                "1, 2, 3); the Data view shows what each code means. Nothing was released "
-                                "and no budget was spent.") from None
-            out.append(int(f) if f.denominator == 1 else float(f))
-        return out
+        return numeric_keys(keys, name, "; the Data view shows what each code means")
 
     spec = dict(spec)
     data: dict[str, Any] = {"__n__": len(frame)}

@@ -277,15 +277,23 @@ def _write(head: Head, only_forward: bool) -> bool:
     if only_forward:  # never lower, never replace a different head of the same length
         sql += (" WHERE excluded.seq > heads.seq OR (excluded.seq = heads.seq AND excluded.head = heads.head"
                 " AND excluded.sealed >= heads.sealed)")
+
+    def write(conn):
+        if head.seq:
+            conn.execute(sql, values)
+        if head.sealed and head.key_id:
+            conn.execute("INSERT OR IGNORE INTO keys(key_id, time) VALUES (?, ?)", (head.key_id, values[-1]))
+        history.record(conn, head, values[-1])
+    return _in_transaction(write)
+
+
+def _in_transaction(write) -> bool:
+    """``write(connection)`` in one immediate transaction on the register (False if it could not be written)."""
     try:
         conn = _connect(create=True)
         try:
             conn.execute("BEGIN IMMEDIATE")
-            if head.seq:
-                conn.execute(sql, values)
-            if head.sealed and head.key_id:
-                conn.execute("INSERT OR IGNORE INTO keys(key_id, time) VALUES (?, ?)", (head.key_id, values[-1]))
-            history.record(conn, head, values[-1])
+            write(conn)
             conn.execute("COMMIT")
         finally:
             conn.close()
@@ -304,3 +312,12 @@ def reset(head: Head) -> None:
     if not _write(head, only_forward=False):
         raise ProjectError(f"dpdesk could not update its register of ledger heads {registry_path()}. Check that "
                            "the folder is writable, then confirm again.")
+
+
+def remember_people(costs, path: str) -> bool:
+    """Record the people that earlier releases read (``costs``: (hash, events, signature JSON)), without a head:
+    a linked dataset's signature computed again by a newer definition (issue 31), so that its past releases
+    are charged to every file of the same people. Existing entries are kept (False if it could not be written)."""
+    from dpdesk.project.ledger import same_people
+
+    return _in_transaction(lambda conn: same_people.record(conn, costs, path, _now()))

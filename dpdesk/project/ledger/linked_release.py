@@ -25,7 +25,9 @@ it, everything is recorded.
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
+from pathlib import Path
 
 from dpdesk.errors import DpdeskError
 from dpdesk.mechanisms import accounting
@@ -76,8 +78,7 @@ def release_linked(project, ds, request, progress=None, cancel=None) -> LedgerEn
     check_engine(link.engine, link.master, link.source)
     fp = store.check_unchanged(project, ds)
     sha = dataset_sha256(project, ds)
-    recorded = ds.report.get("linked", {}) if isinstance(ds.report, dict) else {}
-    people = recorded.get("respondents") if isinstance(recorded.get("respondents"), dict) else None
+    people = _people_now(project, ds, sha, cancel)
     source_record = {"source": {"engine": link.engine, "master": link.master, "path": link.source,
                                 "fingerprint": fp.content or fp.quick, "files": len(fp.files), "rows": ds.n_rows}}
     if cancel is not None:
@@ -129,6 +130,23 @@ def release_linked(project, ds, request, progress=None, cancel=None) -> LedgerEn
     except (OSError, sqlite3.Error, DpdeskError, ValueError, KeyError, TypeError):
         pass
     return entry
+
+
+def _people_now(project, ds, sha, cancel):
+    """The dataset's respondents' signature of the current definition. One recorded by an older dpdesk is
+    computed again in the engine, once (:func:`store.respondents_now`), and the releases this file made from
+    the dataset before are registered with it (:func:`heads.remember_people`), so they are charged to every
+    file of the same people from now on; the register's older entries stay."""
+    recorded = ds.report.get("linked", {}) if isinstance(ds.report, dict) else {}
+    before = recorded.get("respondents") if isinstance(recorded.get("respondents"), dict) else None
+    people = store.respondents_now(project, ds, cancel)
+    if people is not None and people is not before:
+        with project.transaction() as conn:
+            hashes = [r[0] for r in conn.execute("SELECT hash FROM releases WHERE dataset_sha256 = ?", (sha,))]
+        if hashes:
+            text = json.dumps(people)
+            heads.remember_people([(h, "", text) for h in hashes], str(Path(project.path).resolve()))
+    return people
 
 
 def _arrays(agg) -> dict:

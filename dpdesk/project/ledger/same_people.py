@@ -24,7 +24,7 @@ import sqlite3
 from fractions import Fraction
 
 from dpdesk.mechanisms import accounting
-from dpdesk.project.people.sketch import SAME_PEOPLE, same_people
+from dpdesk.project.people.sketch import SAME_PEOPLE, same_people_of
 from dpdesk.project.ledger.text import epsilon_text
 
 __all__ = ["DDL", "record", "matching", "releases_of", "found", "MAX_SKETCHES"]
@@ -59,8 +59,23 @@ def record(conn, costs, path: str, time: str) -> None:
         fp = str(sig["fingerprint"])
         conn.execute("INSERT OR IGNORE INTO people(fingerprint, sketch, time) VALUES (?, ?, ?)",
                      (fp, json.dumps(sig["people"]), time))
+        _upgrade(conn, fp, sig["people"])
         conn.execute("INSERT OR IGNORE INTO spent_on(hash, fingerprint, path, time) VALUES (?, ?, ?, ?)",
                      (release_hash, fp, path, time))
+
+
+def _upgrade(conn, fp: str, people: dict) -> None:
+    """The same rows (``fp``) released again by a newer sketch version: the entry takes the newer sketch, which
+    linked sources can match, and keeps the older one inside it (``people_v2``); never the reverse."""
+    row = conn.execute("SELECT sketch FROM people WHERE fingerprint = ?", (fp,)).fetchone()
+    try:
+        kept = json.loads(row[0]) if row is not None else None
+        older = int(kept.get("v") or 0) < int(people.get("v") or 0)
+    except (ValueError, TypeError, AttributeError):
+        return
+    if older:
+        conn.execute("UPDATE people SET sketch = ? WHERE fingerprint = ?",
+                     (json.dumps(dict(people, **{f"people_v{kept.get('v')}": kept})), fp))
 
 
 def _has_tables(conn) -> bool:
@@ -72,7 +87,7 @@ def matching(conn, signatures, at_least: float = SAME_PEOPLE) -> dict[str, float
     """fingerprint -> share, for every released people's sketch sharing at least ``at_least`` with one of
     ``signatures`` (the file's, each with a ``people`` sketch)."""
     exact = {str(s.get("fingerprint")) for s in signatures if isinstance(s, dict) and s.get("fingerprint")}
-    mine = [s["people"] for s in signatures if isinstance(s, dict) and isinstance(s.get("people"), dict)]
+    mine = [s for s in signatures if isinstance(s, dict) and isinstance(s.get("people"), dict)]
     if not (mine or exact) or not _has_tables(conn):
         return {}
     out: dict[str, float] = {}
@@ -84,7 +99,7 @@ def matching(conn, signatures, at_least: float = SAME_PEOPLE) -> dict[str, float
             continue
         try:
             theirs = json.loads(text)
-            share = max(same_people(m, theirs) for m in mine)
+            share = max(same_people_of(m, theirs) for m in mine)  # by the definition (version) it was kept in
         except (ValueError, TypeError, AttributeError):
             continue
         if share >= at_least:

@@ -167,10 +167,10 @@ class DuckDBSource:
         rows = self._run(f"SELECT * FROM {relation} USING SAMPLE reservoir({n} ROWS)", params, cancel) if n else []
         return [dict(zip(cols, r)) for r in rows]
 
-    def respondents(self, cancel: CancelToken | None = None, k: int | None = None) -> dict:
+    def respondents(self, cancel: CancelToken | None = None, k: int | None = None, columns=None) -> dict:
         from dpdesk.project.linked import people
 
-        return people.signature(self, cancel, k)
+        return people.signature(self, cancel, k, columns)
 
     def run_sql(self, text: str, params: dict, cancel: CancelToken | None = None):
         """Run a statement of this room over the source (``{source}`` in ``text`` is the files' relation)."""

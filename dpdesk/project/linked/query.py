@@ -37,6 +37,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from dpdesk.errors import DataError
+from dpdesk.mechanisms.central.typed_keys import numeric_keys
 from dpdesk.project.linked.source import Contributions, Query, Schema
 
 _FLOATS = ("FLOAT", "DOUBLE", "REAL", "FLOAT4", "FLOAT8", "DOUBLETYPE", "FLOATTYPE")
@@ -102,16 +103,7 @@ def typed_keys(spec: Mapping, schema: Schema, dataset: str) -> dict:
         kind = schema.column(column, dataset=dataset, fix=_fix(column)).kind
         if kind != "number":
             return [str(k) for k in keys]
-        out = []
-        for k in keys:
-            try:
-                f = Fraction(str(k))
-            except (ValueError, ZeroDivisionError):
-                raise DataError(f"{k!r} is not one of the values of the column {column!r}: that column holds numbers "
-                                "(codes). Type the codes of the groups you want to count (for example 1, 2, 3). "
-                                "Nothing was released and no budget was spent.") from None
-            out.append(int(f) if f.denominator == 1 else float(f))
-        return out
+        return numeric_keys(keys, column)
 
     spec = dict(spec)
     if spec["statistic"] in ("histogram", "crosstab"):

@@ -50,7 +50,11 @@ class Column:
 
 @dataclass(frozen=True)
 class Schema:
+    """The columns dpdesk uses of a source; ``excluded``: (name, reason) of the direct identifiers left out of it
+    at link time (:func:`dpdesk.project.linked.store.direct_identifiers`), refused by name."""
+
     columns: tuple[Column, ...]
+    excluded: tuple = ()
 
     @property
     def names(self) -> list[str]:
@@ -61,8 +65,13 @@ class Schema:
         for c in self.columns:
             if c.name == name:
                 return c
-        known = ", ".join(repr(n) for n in self.names[:20]) + (", ..." if len(self.columns) > 20 else "")
         where = f" {dataset!r}" if dataset else ""
+        for left_out, reason in self.excluded:
+            if left_out == name:
+                raise DataError(f"The column {name!r} of the linked dataset{where} is a direct identifier ({reason}): "
+                                "it was left out when the source was linked, as an import leaves it out, and is "
+                                "never released. Nothing was released and no budget was spent.")
+        known = ", ".join(repr(n) for n in self.names[:20]) + (", ..." if len(self.columns) > 20 else "")
         raise DataError(f"The linked dataset{where} has no column {name!r} in its recorded schema (it has: {known}). "
                         f"Nothing was released and no budget was spent. {fix or 'Check the column name.'}".rstrip())
 
@@ -248,8 +257,9 @@ class LinkedSource(Protocol):
     def sample(self, n: int = 100, cancel: CancelToken | None = None) -> list[dict]:
         """Up to ``n`` rows drawn in the engine, for showing only (never stored)."""
 
-    def respondents(self, cancel: CancelToken | None = None) -> dict:
-        """The respondents' signature (rows, distinct, bottom-k sketch of row hashes), in the engine."""
+    def respondents(self, cancel: CancelToken | None = None, k: int | None = None, columns=None) -> dict:
+        """The respondents' signature (rows, distinct, bottom-k sketch of row hashes) of ``columns`` (default:
+        all), in the engine."""
 
     def cancel(self) -> None:
         """Stop the running job, from any thread (returns at once)."""

@@ -211,10 +211,10 @@ class SparkSource:
         rows = df.sample(withReplacement=False, fraction=frac).limit(n).collect()
         return [r.asDict() for r in rows]
 
-    def respondents(self, cancel: CancelToken | None = None, k: int | None = None) -> dict:
+    def respondents(self, cancel: CancelToken | None = None, k: int | None = None, columns=None) -> dict:
         from dpdesk.project.linked import people
 
-        return people.signature(self, cancel, k)
+        return people.signature(self, cancel, k, columns)
 
     def run_sql(self, text: str, params: dict, cancel: CancelToken | None = None):
         return self._run(text, params, cancel)

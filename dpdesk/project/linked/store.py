@@ -4,7 +4,9 @@ A linked dataset is a row of ``datasets`` like an imported one, with an empty ta
 its columns (so every screen lists them) and ``n_rows`` the source's row count. Its
 ``options`` hold the :class:`~.source.Link` (``{"linked": ...}``) and its ``report`` what was
 seen at link time: ``{"kind": "linked", "linked": {"schema", "fingerprint", "rows",
-"respondents", "linked_at", "engine"}}``; ``source_sha256`` is the content fingerprint, which the
+"respondents", "linked_at", "engine", "excluded_columns"}}`` (the direct identifiers left out of the
+schema, found by the import's rules: :func:`direct_identifiers`; a release, the sample and the
+respondents' signature never use them); ``source_sha256`` is the content fingerprint, which the
 ledger records as the data a release read. Everything read back from a file is checked for
 shape before use (a project from elsewhere is hostile), and no recorded text ever becomes SQL.
 """
@@ -18,9 +20,10 @@ from dpdesk.errors import DataError, ProjectError, in_app
 from dpdesk.project.linked import fingerprint as fpr
 from dpdesk.project.linked.engines import open_engine, check_engine
 from dpdesk.project.linked.source import CancelToken, Fingerprint, Link, LinkedSource, Schema
+from dpdesk.project.people.identifiers import SAMPLE, by_content, by_name
 
 __all__ = ["link_dataset", "is_linked", "link_of", "schema_of", "fingerprint_of", "describe", "changes",
-           "open_source", "sample", "SourceChanged", "check_unchanged"]
+           "open_source", "sample", "SourceChanged", "check_unchanged", "direct_identifiers", "respondents_now"]
 
 _PANDAS_DTYPES = {"number": "float64", "boolean": "bool", "text": "object"}
 
@@ -65,8 +68,12 @@ def link_of(dataset) -> Link:
 
 
 def schema_of(dataset) -> Schema:
+    """The recorded schema: the columns dpdesk uses, and the direct identifiers left out at link time."""
     try:
-        return Schema.from_list(_recorded(dataset)["schema"])
+        rec = _recorded(dataset)
+        excluded = tuple((str(e["column"]), str(e["reason"]).removeprefix("direct identifier: "))
+                         for e in rec.get("excluded_columns") or ())
+        return Schema(Schema.from_list(rec["schema"]).columns, excluded)
     except (KeyError, TypeError):
         raise ProjectError(f"The schema of the linked dataset {dataset.name!r} is damaged in this project file. "
                            "Link the source again.") from None
@@ -164,11 +171,49 @@ def _inspect(link: Link, cancel: CancelToken | None, progress, content: bool):
         else:
             fp = source.quick_fingerprint()
         fp = Fingerprint(fp.files, fp.quick, fp.content, rows)
+        schema = _without_identifiers(source, schema, cancel)
         _say(progress, "the respondents' signature")
-        people = source.respondents(cancel)
+        people = source.respondents(cancel, columns=schema.columns)
     finally:
         source.close()
     return link, schema, rows, fp, people
+
+
+#: Rows read from the start of a source to find identifiers by their values (as an import reads its first ones).
+IDENTIFIER_ROWS = 4 * SAMPLE
+
+
+def direct_identifiers(source, schema: Schema, cancel: CancelToken | None = None) -> dict[str, str]:
+    """column -> reason, for the columns an import would leave out as direct identifiers
+    (:mod:`dpdesk.project.people.identifiers`): by name, or by the values of the source's first
+    :data:`IDENTIFIER_ROWS` rows (text columns only; read in the engine, never stored)."""
+    import pandas as pd
+
+    found = {c.name: f"{kind} (by column name)" for c in schema.columns if (kind := by_name(c.name))}
+    text = [c for c in schema.columns if c.kind == "text" and c.name not in found]
+    if text:
+        cols = ", ".join(source.dialect.quote(c.name) for c in text)
+        rows = source.run_sql(f"SELECT {cols} FROM {{source}} LIMIT {int(IDENTIFIER_ROWS)}", {}, cancel)
+        for i, c in enumerate(text):
+            values = pd.Series([None if r[i] is None else str(r[i]) for r in rows], dtype=object)
+            kind, share = by_content(values)
+            if kind and share >= 0.5:
+                found[c.name] = f"{kind} (by content: {share:.0%} of values)"
+    return found
+
+
+def _without_identifiers(source, schema: Schema, cancel) -> Schema:
+    """``schema`` with its direct identifiers moved to ``excluded`` (one line if nothing else is left)."""
+    found = direct_identifiers(source, schema, cancel)
+    kept = tuple(c for c in schema.columns if c.name not in found)
+    if not kept:
+        raise DataError(f"Every column of the source looks like a direct identifier ({', '.join(list(found)[:6])}), "
+                        "so nothing is left to analyse. Link a source with the survey's answers too.")
+    return Schema(kept, tuple(found.items()))
+
+
+def _excluded_list(schema: Schema) -> list[dict]:
+    return [{"column": n, "reason": f"direct identifier: {r}"} for n, r in schema.excluded]
 
 
 def _csv_options(options: dict | None) -> dict:
@@ -226,7 +271,7 @@ def _store(project, name, link, schema, rows, fp, people, use):
 
     frame = pd.DataFrame({c.name: pd.Series([], dtype=_PANDAS_DTYPES[c.kind]) for c in schema.columns})
     record = {"schema": schema.to_list(), "fingerprint": fp.to_dict(), "rows": rows, "respondents": people,
-              "linked_at": _now(), "engine": link.engine}
+              "linked_at": _now(), "engine": link.engine, "excluded_columns": _excluded_list(schema)}
     size = sum(f.size for f in fp.files)
     with project.transaction() as conn:
         before = active_dataset(project)
@@ -249,7 +294,7 @@ def update_link(project, ds, link: Link, schema: Schema, rows: int, fp: Fingerpr
 
     report = dict(ds.report) if isinstance(ds.report, dict) else {}
     record = {"schema": schema.to_list(), "fingerprint": fp.to_dict(), "rows": rows, "respondents": people,
-              "linked_at": _now(), "engine": link.engine}
+              "linked_at": _now(), "engine": link.engine, "excluded_columns": _excluded_list(schema)}
     report["linked"], report["kind"] = record, "linked"
     conn = project.connection
     conn.execute("UPDATE datasets SET n_rows = ?, source_sha256 = ?, source_size = ?, options = ?, report = ? "
@@ -258,6 +303,50 @@ def update_link(project, ds, link: Link, schema: Schema, rows: int, fp: Fingerpr
     if people:
         conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)",
                      (respondents.CACHE_KEY.format(ds.id), json.dumps(people)))
+
+
+def respondents_now(project, ds, cancel: CancelToken | None = None) -> dict | None:
+    """The linked dataset's respondents' signature of the current definition
+    (:func:`dpdesk.project.linked.people.current`). One recorded by an older dpdesk (its engine's own hashes,
+    which an imported copy never matched) is computed again in the engine, once, and recorded with the link
+    (not a relink: the source is checked unchanged first; the old signature is kept beside it, and the
+    register's entries made from it stay). None when nothing was recorded."""
+    import json
+
+    from dpdesk.project.linked import people as linked_people
+    from dpdesk.project.people import respondents
+
+    report = dict(ds.report) if isinstance(ds.report, dict) else {}
+    record = dict(report.get("linked") or {})
+    old = record.get("respondents")
+    if linked_people.current(old):
+        return old
+    check_unchanged(project, ds)
+    schema = schema_of(ds)
+    source = open_engine(link_of(ds))
+    try:
+        if "excluded_columns" not in record:  # linked before identifiers were left out: as a link now would
+            schema = _without_identifiers(source, schema, cancel)
+            record["schema"], record["excluded_columns"] = schema.to_list(), _excluded_list(schema)
+        kept = set(schema.names)  # the engine's own columns (no name from the file becomes SQL), those recorded
+        new = source.respondents(cancel, columns=[c for c in source.schema().columns if c.name in kept])
+    finally:
+        source.close()
+    if cancel is not None:
+        cancel.check()
+    record["respondents"] = new
+    if isinstance(old, dict):
+        record.setdefault("respondents_before", old)
+    report["linked"] = record
+    with project.transaction() as conn:
+        conn.execute("UPDATE datasets SET report = ? WHERE id = ?", (json.dumps(report), ds.id))
+        conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)",
+                     (respondents.CACHE_KEY.format(ds.id), json.dumps(new)))
+    try:
+        project._signatures_of_rows = None  # the people of this file are computed again
+    except AttributeError:
+        pass
+    return new
 
 
 def inspect(link: Link, cancel=None, progress=None, content=True):
@@ -269,8 +358,9 @@ def sample(project, name: str | None = None, n: int = 100, cancel: CancelToken |
     """Up to ``n`` rows drawn in the engine (DuckDB's reservoir sample), to show; never stored."""
     ds = _dataset(project, name)
     check_unchanged(project, ds)
+    shown = schema_of(ds).names  # never a direct identifier left out at link time
     source = open_engine(link_of(ds))
     try:
-        return source.sample(n, cancel)
+        return [{c: row.get(c) for c in shown} for row in source.sample(n, cancel)]
     finally:
         source.close()

@@ -26,6 +26,7 @@ import hashlib
 import json
 import math
 import numbers
+import re
 import unicodedata
 from datetime import date, datetime
 from typing import Any, Iterable
@@ -33,8 +34,10 @@ from typing import Any, Iterable
 VERSION = "dpdesk-fingerprint-1"
 
 
-def canonical_value(value: Any) -> str:
-    """The normalised text of one cell (see the module docstring)."""
+def canonical_value(value: Any, number=None) -> str:
+    """The normalised text of one cell (see the module docstring); ``number`` writes a finite or infinite float
+    (default: :func:`_number`)."""
+    number = number or _number
     if value is None:
         return ""
     if isinstance(value, (bool,)) or type(value).__name__ == "bool_":
@@ -43,7 +46,7 @@ def canonical_value(value: Any) -> str:
         x = float(value)
         if math.isnan(x):
             return ""
-        return _number(x)
+        return number(x)
     if isinstance(value, (datetime, date)) or hasattr(value, "isoformat"):
         try:
             import pandas as pd
@@ -61,6 +64,8 @@ def canonical_value(value: Any) -> str:
     except ImportError:  # pragma: no cover
         pass
     text = unicodedata.normalize("NFC", str(value)).strip()
+    if number is not _number:
+        return _people_string(text)
     if text.casefold() in ("true", "false"):
         return text.casefold()
     if text and len(text) < 40:
@@ -81,14 +86,52 @@ def _number(x: float) -> str:
     return repr(x)
 
 
-def _column_texts(series) -> tuple[list, "Any"]:
-    """(JSON text of each distinct canonical value, index of each row's value into it)."""
+#: A text read as a number by :func:`people_text` (and by the engines' SQL, :mod:`dpdesk.project.linked.people_sql`).
+NUMBER_TEXT = r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?"
+_NUMBER_RE = re.compile(NUMBER_TEXT)
+
+
+def people_text(value: Any) -> str:
+    """The text of one cell that the people hash (:mod:`dpdesk.project.people.sketch`, version 3) hashes.
+
+    As :func:`canonical_value` (blanks ``""``, booleans and the texts true/false ``true``/``false``, whole
+    numbers below 2^63 as integers, so ``1``, ``1.0`` and ``"1"`` agree; dates ISO 8601; text NFC with
+    white space stripped), but chosen so that SQL computes the same text (:mod:`dpdesk.project.linked.people_sql`):
+    any other finite number is written exactly as ``[-]Mp<e>``, its binary significand M (an integer below 2^53)
+    and exponent (x = M 2^(e-52)), not as the shortest decimal, which Java and Python write differently; a text
+    is read as a number only when it is a plain decimal (:data:`NUMBER_TEXT`, under 40 characters)."""
+    return canonical_value(value, _people_number)
+
+
+def _people_number(x: float) -> str:
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if x.is_integer() and abs(x) < 2 ** 63:
+        return str(int(x))
+    m, e = math.frexp(abs(x))
+    return f"{'-' if x < 0 else ''}{int(m * 2 ** 53)}p{e - 1}"
+
+
+def _people_string(text: str) -> str:
+    if text.lower() in ("true", "false"):
+        return text.lower()
+    if len(text) < 40 and _NUMBER_RE.fullmatch(text):
+        x = float(text)
+        if math.isfinite(x):
+            return _people_number(x)
+    return text
+
+
+def _column_texts(series, people: bool = False):
+    """(canonical text of each distinct value, index of each row's value into it); with ``people``:
+    (canonical texts, people texts (:func:`people_text`), index)."""
     import numpy as np
     import pandas as pd
 
     if series.dtype == object:  # mixed values: keyed by type too, so True and 1 stay apart
+        fns = (canonical_value, people_text) if people else (canonical_value,)
         cache: dict = {}
-        texts: list[str] = []
+        values: list = []
         index = np.empty(len(series), dtype=np.int64)
         for i, value in enumerate(series.tolist()):
             try:
@@ -97,16 +140,46 @@ def _column_texts(series) -> tuple[list, "Any"]:
             except TypeError:  # unhashable: no cache
                 key, j = None, None
             if j is None:
-                j = len(texts)
-                texts.append(canonical_value(value))
+                j = len(values)
+                values.append(value)
                 if key is not None:
                     cache[key] = j
             index[i] = j
+        lists = [[fn(v) for v in values] for fn in fns]
     else:
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
-        texts = [canonical_value(v) for v in uniques.tolist()] + [""]  # the last slot: missing (code -1)
-        index = np.where(codes < 0, len(texts) - 1, codes)
-    return texts, index
+        numbers = uniques.to_numpy() if people and _plain_numbers(series.dtype) else None
+        uniques = uniques.tolist()
+        lists = [[canonical_value(v) for v in uniques] + [""]]  # the last slot: missing (code -1)
+        if people:
+            lists.append(_people_of_numbers(numbers, lists[0]) if numbers is not None else
+                         [people_text(v) for v in uniques] + [""])
+        index = np.where(codes < 0, len(lists[0]) - 1, codes)
+    return (*lists, index)
+
+
+def _plain_numbers(dtype) -> bool:
+    import numpy as np
+
+    return isinstance(dtype, np.dtype) and dtype.kind in "iuf"
+
+
+def _people_of_numbers(values, canonical: list[str]) -> list[str]:
+    """:func:`people_text` of distinct numbers (a numpy int or float array), from their canonical texts: equal to them
+    for blanks, infinities and whole numbers below 2^63; the binary form (numpy's frexp) for the others."""
+    import numpy as np
+
+    x = values.astype(np.float64)
+    out = list(canonical)
+    with np.errstate(invalid="ignore"):
+        other = np.isfinite(x) & ~((x == np.floor(x)) & (np.abs(x) < 2.0 ** 63))
+    idx = np.nonzero(other)[0]
+    if len(idx):
+        m, e = np.frexp(np.abs(x[idx]))
+        significand = (m * 2.0 ** 53).astype(np.int64)
+        for i, mm, ee, neg in zip(idx.tolist(), significand.tolist(), (e - 1).tolist(), (x[idx] < 0).tolist()):
+            out[i] = f"{'-' if neg else ''}{mm}p{ee}"
+    return out
 
 
 def canonical_rows(frame, columns: Iterable[str] | None = None) -> tuple[list[str], list[str]]:
@@ -183,25 +256,41 @@ def respondents_signature(frame) -> dict:
     rows = np.zeros(n, dtype=np.uint64)
     blank = np.ones(n, dtype=bool)
     prime = np.uint64(0x100000001B3)
-    unnamed = []
+    unnamed, unnamed_v2 = [], []
     with np.errstate(over="ignore"):
         for name in names:
-            texts, index = _column_texts(frame[lookup[name]])
+            texts, people_texts, index = _column_texts(frame[lookup[name]], people=True)
             values = np.array([_hash64(f"{name}\x1f{t}") for t in texts], dtype=np.uint64)
             empty = np.array([t == "" for t in texts], dtype=bool)
             blank &= empty[index]
             rows = (rows ^ values[index]) * prime
-            unnamed.append((sketch.value_hashes(texts), index))
+            unnamed.append((sketch.value_hashes(people_texts), index))
+            unnamed_v2.append((sketch.value_hashes_v2(texts), index))
         rows = _mix(rows[~blank])
     ordered = np.sort(rows)
     distinct = np.unique(ordered)
     digest = hashlib.sha256(json.dumps([VERSION, "rows", names]).encode("utf-8"))
     digest.update(ordered.astype(">u8").tobytes())
-    people = np.unique(sketch.row_hashes_from(unnamed, n, blank))
     return {"version": VERSION, "fingerprint": digest.hexdigest(), "rows": int(len(ordered)),
             "distinct": int(len(distinct)), "sketch": [format(int(h), "016x") for h in distinct[:SKETCH_SIZE]],
-            "people": sketch.people_of_hashes([int(h) for h in people[:sketch.K]], int(len(ordered)),
-                                              int(len(people)))}
+            "people": _people(sketch.row_hashes_from(unnamed, n, blank)),
+            "people_v2": _people(sketch.row_hashes_from(unnamed_v2, n, blank), 2)}
+
+
+def _people(hashes, version: int | None = None) -> dict:
+    """The ``people`` sketch of a dataset's row hashes (all its non-blank rows, duplicates included)."""
+    import numpy as np
+
+    from dpdesk.project.people import sketch
+
+    version = version or sketch.VERSION
+    distinct = np.unique(hashes)
+    fp = None
+    if version >= 3:
+        fp = sketch.rows_digest(len(hashes), int(hashes.sum(dtype=np.uint64)) if len(hashes) else 0,
+                                int(np.bitwise_xor.reduce(hashes)) if len(hashes) else 0)
+    return sketch.people_of_hashes([int(h) for h in distinct[:sketch.K]], int(len(hashes)), int(len(distinct)),
+                                   fp=fp, version=version)
 
 
 def _hash64(text: str) -> int:
@@ -229,11 +318,15 @@ def overlap(a: dict, b: dict) -> float:
     """
     if a.get("fingerprint") == b.get("fingerprint"):
         return 1.0
-    pa, pb = a.get("people"), b.get("people")
-    if isinstance(pa, dict) and isinstance(pb, dict):
-        from dpdesk.project.people.sketch import same_people
+    pb = b.get("people")
+    if isinstance(a.get("people"), dict) and isinstance(pb, dict):
+        from dpdesk.project.people.sketch import same_people, sketch_for
 
-        return same_people(pa, pb)
+        pa = sketch_for(a, pb.get("v"))  # the same version (an old register's version 2 with an import's)
+        if pa is None and isinstance(b.get("people_v2"), dict):
+            pa, pb = sketch_for(a, 2), b["people_v2"]
+        if pa is not None:
+            return same_people(pa, pb)
     sa, sb = set(a.get("sketch") or ()), set(b.get("sketch") or ())
     if not sa or not sb:
         return 0.0
@@ -260,7 +353,7 @@ def people_of_chunks(chunks) -> dict:
         blank = np.ones(n, dtype=bool)
         columns = []
         for name in frame.columns:
-            texts, index = _column_texts(frame[name])
+            _texts, texts, index = _column_texts(frame[name], people=True)
             blank &= np.array([t == "" for t in texts], dtype=bool)[index]
             columns.append((sketch.value_hashes(texts), index))
         out.add(sketch.row_hashes_from(columns, n, blank))

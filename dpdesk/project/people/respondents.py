@@ -89,13 +89,28 @@ def signature(project, dataset, frame=None) -> dict:
         row = conn.execute("SELECT value FROM app WHERE key = ?", (key,)).fetchone()
     if row is not None:
         try:
-            return json.loads(row[0])
+            cached = json.loads(row[0])
         except ValueError:
-            pass
+            cached = None
+        if _current(cached) or (isinstance(cached, dict) and _is_linked(dataset)):
+            return cached  # a linked dataset's is brought up to date by its next release (ledger.linked_release)
     sig = respondents_signature(project.dataset_frame(dataset.name) if frame is None else frame)
     with project.transaction() as conn:
         conn.execute("INSERT OR REPLACE INTO app(key, value) VALUES (?, ?)", (key, json.dumps(sig)))
     return sig
+
+
+def _current(sig) -> bool:
+    """Whether a cached signature carries a name-free sketch of this version (one cached by an older dpdesk is
+    computed again from the rows: the register then keeps this version's, which linked sources can match)."""
+    from dpdesk.project.people.sketch import VERSION
+
+    return isinstance(sig, dict) and isinstance(sig.get("people"), dict) and sig["people"].get("v") == VERSION
+
+
+def _is_linked(ds) -> bool:
+    opts = ds.options if isinstance(getattr(ds, "options", None), dict) else {}
+    return isinstance(opts.get("linked"), dict)
 
 
 def _of_rows(project) -> list[tuple[str, dict]]:
@@ -187,9 +202,13 @@ def _of_released(sig: dict, theirs: dict) -> float | None:
     """The share of the released data's rows that ``sig``'s data hold (by the name-free sketches), or None."""
     if not isinstance(sig.get("people"), dict) or not isinstance(theirs.get("people"), dict):
         return None
-    from dpdesk.project.people.sketch import containment
+    from dpdesk.project.people.sketch import containment, sketch_for
 
-    return containment(sig["people"], theirs["people"])[0]
+    released = theirs["people"]
+    mine = sketch_for(sig, released.get("v"))
+    if mine is None and isinstance(theirs.get("people_v2"), dict):
+        mine, released = sketch_for(sig, 2), theirs["people_v2"]
+    return None if mine is None else containment(mine, released)[0]
 
 
 def import_warnings(project, frame) -> tuple[dict, list[str]]:

@@ -168,6 +168,8 @@ def report_of(result, spec: CorrelationSpec, labels: dict[str, str] | None = Non
              f"the randomization (Fox & Tracy, 1984; as RRreg's RRcor): they estimate the correlation with the true "
              f"answer" if rr_numbers else "no randomized-response item: these are ordinary Pearson correlations")
     note = f"Note. N = {result.n_used:,}. Correlations with {which}. {boot}"
+    if f.notes:  # a variable that does not vary: its correlations are blank, and the note says why
+        note += " " + " ".join(f.notes)
     title = "Correlations corrected for the randomization" + short_list(shown)
     spec = CorrelationSpec(list(names), B, spec.seed, spec.dataset or result.dataset)
     report = CorrelationReport(spec, title, names, shown, kinds, r, se, p, header, cells, pairs,

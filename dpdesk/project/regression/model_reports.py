@@ -154,6 +154,8 @@ def linear_parts(result, labels, item_labels: dict[str, str], outcome_label: str
             f"item(s) and the observed covariates, fitted by maximum likelihood with the items' joint distribution "
             f"(as RRreg's RRlin). b: change in {y} per unit; SEs from the inverse observed information; z, p and the "
             f"{conf}% intervals: Wald. Residual SD sigma = {num(f.sigma)} (maximum likelihood).")
+    if f.notes:  # a nuisance fixed at its univariate estimate, patterns held at 0: said where the SEs are read
+        note += " " + " ".join(f.notes)
     shown = [quoted(item_labels.get(i) or i) for i in result.items]
     title = (f"Linear regression of {y} on the randomized-response item{'s' * (len(shown) > 1)} {', '.join(shown)}"
              if len(", ".join(shown)) <= 80 else f"Linear regression of {y} on {len(shown)} randomized-response items")

@@ -1,8 +1,8 @@
 """Correlations that involve randomized-response variables (RRreg's RRcor).
 
-Fox & Tracy (1984, Sociol Methods Res 12:413; Fox & Tracy 1986, *Randomized Response*, ch. 4) write a
-yes/no randomized response as a mixture ``z = pt x + (1 - pt) Y``: with probability ``pt`` the true state
-x, otherwise an irrelevant Bernoulli Y with mean ``y_mu``. For any yes/no design with
+Fox & Tracy (1984, Soc Sci Res 13:188-197, as RRcor cites it; Fox & Tracy 1986, *Randomized Response*,
+ch. 4) write a yes/no randomized response as a mixture ``z = pt x + (1 - pt) Y``: with probability ``pt``
+the true state x, otherwise an irrelevant Bernoulli Y with mean ``y_mu``. For any yes/no design with
 ``lambda_0 = P(yes | absent)`` and ``lambda_1 = P(yes | present)`` in a group, ``pt = lambda_1 - lambda_0``
 and ``y_mu = lambda_0 / (1 - pt)`` (this gives RRcor's ``p.truth`` and ``y.mean`` for every model it
 names). Each respondent's unbiased reconstruction is ``x_est = (z - lambda_0) / pt``; the masking noise
@@ -25,6 +25,7 @@ level at which the percentile interval reaches 0; Efron & Tibshirani 1993, sec. 
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -131,6 +132,8 @@ def _matrix(variables: list[_Variable], rows: np.ndarray) -> np.ndarray:
                 if sel.sum() < 3 or np.std(xi[sel]) == 0 or np.std(xj[sel]) == 0:
                     continue
                 factor = (1 + qi[a]) * (1 + qj[b])
+                if not np.isfinite(factor):  # a prevalence estimated at 0 or 1: no correction is defined
+                    continue
                 w = sel.sum() / factor
                 total += w * np.corrcoef(xi[sel], xj[sel])[0, 1] * np.sqrt(factor)
                 wsum += w
@@ -143,10 +146,12 @@ def correlation(variables: dict, *, bootstrap: int = 1000, rng=None, progress=No
 
     ``variables``: name -> a numeric array (observed directly) or ``(design, responses[, group])`` for a
     yes/no RR item (responses 0/1; group 1 or 2 for two-group designs, 0 for respondents asked directly).
-    ``bootstrap``: resamples for the SEs and p-values (0 for none); ``rng``: a numpy Generator or a seed
-    (default seed 0: reproducible). ``progress(fraction, text)``, if given, is called about every 1% of the
-    resamples (an exception it raises, such as a worker's cancellation, stops the bootstrap). See the module
-    docstring for the estimator and its source.
+    ``bootstrap``: resamples for the SEs and p-values (0 for none); ``rng``: a seed (a whole number), a numpy
+    Generator, SeedSequence, BitGenerator or RandomState, or a ``random.Random`` (default seed 0: reproducible).
+    ``progress(fraction, text)``, if given, is called about every 1% of the resamples (an exception it raises,
+    such as a worker's cancellation, stops the bootstrap). A variable that does not vary (or an RR item whose
+    prevalence is estimated at 0 or 1) has nan correlations and no p-values, and ``notes`` names it. See the
+    module docstring for the estimator and its source.
     """
     if not isinstance(variables, dict) or len(variables) < 2:
         raise EstimationError("Give at least two variables: {name: values or (design, responses)}.")
@@ -162,22 +167,57 @@ def correlation(variables: dict, *, bootstrap: int = 1000, rng=None, progress=No
     k = len(vs)
     se = np.full((k, k), np.nan)
     p = np.full((k, k), np.nan)
-    B = int(bootstrap)
-    if B < 0:
-        raise EstimationError("bootstrap must be 0 or a number of resamples, for example 1000.")
+    B = _resamples(bootstrap)
+    notes = tuple(f"The correlations of {v.name!r} are not defined: it does not vary (or its estimated "
+                  f"prevalence is 0 or 1)." for v in vs if _degenerate(v, all_rows))
     if B:
-        gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(0 if rng is None else rng)
+        gen = _generator(rng)
         step, draws = max(1, B // 100), []
         for b in range(B):
             draws.append(_matrix(vs, gen.integers(0, n, n)))
             if progress is not None and (b + 1) % step == 0:
                 progress((b + 1) / B, f"bootstrap resample {b + 1:,} of {B:,}")
         boot = np.array(draws)
-        with np.errstate(invalid="ignore"):
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a correlation undefined in every resample
             se = np.nanstd(boot, axis=0, ddof=1)
             below = np.nanmean(boot <= 0, axis=0)
             above = np.nanmean(boot >= 0, axis=0)
         p = np.minimum(1.0, 2 * np.minimum(below, above))
+        p[np.isnan(r) | np.all(np.isnan(boot), axis=0)] = np.nan  # no test of a correlation that is not defined
         np.fill_diagonal(se, np.nan)
         np.fill_diagonal(p, np.nan)
-    return Correlations(tuple(v.name for v in vs), r, se, p, n, B)
+    return Correlations(tuple(v.name for v in vs), r, se, p, n, B, notes)
+
+
+def _degenerate(v: _Variable, rows: np.ndarray) -> bool:
+    x_est, q = _parts(v, rows)
+    return bool(np.std(x_est) == 0 or not all(np.isfinite(list(q.values()))))
+
+
+def _resamples(bootstrap) -> int:
+    if isinstance(bootstrap, (bool, np.bool_)) or not isinstance(bootstrap, (int, np.integer)) or bootstrap < 0:
+        raise EstimationError(f"bootstrap must be 0 or a whole number of resamples, for example 1000; got "
+                              f"{bootstrap!r}.")
+    return int(bootstrap)
+
+
+def _generator(rng) -> np.random.Generator:
+    """``rng``: None (seed 0), a non-negative int seed, a numpy Generator, SeedSequence, BitGenerator or
+    RandomState, or a ``random.Random`` (a seed is drawn from it)."""
+    import random
+
+    if rng is None:
+        return np.random.default_rng(0)
+    if isinstance(rng, random.Random):
+        return np.random.default_rng(rng.getrandbits(128))
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)):
+        if rng < 0:
+            raise EstimationError(f"rng = {rng} is not a seed: give a whole number of at least 0, for example 1.")
+        return np.random.default_rng(int(rng))
+    if isinstance(rng, (np.random.Generator, np.random.SeedSequence, np.random.BitGenerator)):
+        return np.random.default_rng(rng)
+    if isinstance(rng, np.random.RandomState):
+        return np.random.default_rng(int(rng.randint(0, 2 ** 63 - 1, dtype=np.int64)))
+    raise EstimationError(f"rng must be a seed (a whole number, for example 1) or a numpy random Generator; got "
+                          f"{rng!r}.")

@@ -74,8 +74,13 @@ def _check(y, X, names):
     if np.any(bad) or not np.all(np.isfinite(X)):
         i = int(np.flatnonzero(bad | ~np.all(np.isfinite(X), axis=1))[0])
         raise EstimationError(f"Row {i + 1} has a missing or infinite value in y or X; leave such rows out.")
+    if np.ptp(y) == 0:
+        raise EstimationError(f"The outcome has the same value ({y[0]:g}) for every respondent: there is nothing "
+                              f"to regress; check the outcome column.")
     if names is None:
         names = ["(Intercept)" if np.all(X[:, j] == 1) else f"x{j + 1}" for j in range(X.shape[1])]
+    elif isinstance(names, str) or len(names) != X.shape[1]:
+        raise EstimationError(f"names must give one name per column of X ({X.shape[1]}); got {names!r}.")
     return y, X, [str(s) for s in names]
 
 
@@ -209,7 +214,10 @@ def linear(y, X, rr_predictors: dict, *, names=None, confidence: float = 0.95) -
     face = np.column_stack([p.rows[:, 1] / p.rows.sum(axis=1) for p in preds])
     start = np.linalg.lstsq(np.column_stack([X, face]), y, rcond=None)[0]
     sigma0 = float(np.std(y - np.column_stack([X, face]) @ start)) or 1.0
-    beta, sigma, pi, em_steps = model.em(start, sigma0, np.full(model.K, 1 / model.K))
+    try:
+        beta, sigma, pi, em_steps = model.em(start, sigma0, np.full(model.K, 1 / model.K))
+    except (ValueError, np.linalg.LinAlgError):  # sigma reached 0 (log of 0) or a singular weighted fit
+        sigma = 0.0
     if not sigma > 1e-8 * (float(np.std(y)) or 1.0):  # the finite-difference Hessian would step below sigma = 0
         raise EstimationError("The outcome is fitted exactly (no residual variation), so there is no residual SD to "
                               "estimate: check the outcome column, or fit more respondents.")

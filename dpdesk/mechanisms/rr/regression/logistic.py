@@ -101,6 +101,8 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
     fit that did not converge.
     """
     conf = check_confidence(confidence)
+    if not isinstance(design, Design):
+        raise EstimationError(f"design must be made by rr.design(...), not {type(design).__name__}.")
     if random_intercept is not None:
         from dpdesk.mechanisms.rr.regression.multilevel_fit import check_multilevel, multilevel_logistic
 
@@ -111,6 +113,9 @@ def logistic(design: Design, responses, X, *, group=None, names=None, confidence
         start = logistic(design, responses, X, group=group, names=names, ci="wald", lr_tests=False)
         return multilevel_logistic(design, responses, X, random_intercept, group=group, names=names,
                                    confidence=conf, nagq=nagq, beta0=start.beta, progress=progress)
+    if not (isinstance(nagq, (int, np.integer)) and nagq == 1):
+        raise EstimationError(f"nagq = {nagq!r} sets the quadrature of a multilevel model: give random_intercept "
+                              f"(a cluster label per respondent), or leave nagq out.")
     if ci not in CI_NAMES:
         raise EstimationError(f"ci = {ci!r} is not a known interval; choose 'profile' or 'wald'.")
     survey = any(v is not None for v in (weights, strata, clusters, fpc))

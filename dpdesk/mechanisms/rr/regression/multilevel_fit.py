@@ -65,6 +65,10 @@ def multilevel_logistic(design, responses, X, random_intercept, *, group, names,
     J = int(cluster.max()) + 1
     if J < 2:
         raise EstimationError("A random intercept needs respondents in at least 2 clusters.")
+    if J >= data.n:  # glmer refuses this too (check.nobs.vs.nlev): the intercepts are not identified
+        raise EstimationError(f"Every respondent is in a cluster of their own ({J:,} clusters for {data.n:,} "
+                              f"respondents), so a random intercept cannot be told apart from the answers' own "
+                              f"variation: choose the column that groups respondents (school, firm, country).")
     m = design.matrix
     model = ml.Model(r.astype(float), data.X, cluster, float(m[1, 0]), float(m[1, 1]), int(nagq))
     theta, V, loglik, boundary = ml.fit(model, beta0, progress=progress)

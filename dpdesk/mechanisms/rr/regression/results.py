@@ -36,6 +36,11 @@ class Coefficient:
     lr_p: float = math.nan
 
     @property
+    def p_value(self) -> float:
+        """The Wald test's p (``p``), under the name ``Estimate``, ``GoodnessOfFit`` and the issue use."""
+        return self.p
+
+    @property
     def odds_ratio(self) -> float:
         return math.exp(self.estimate)
 
