@@ -33,6 +33,11 @@ MEASURES = {
     "startup": ["dpdesk"],
     "latency": ["dpdesk"],
     "package": ["dpdesk", "packaging"],
+    "rrmixed": [f"dpdesk/mechanisms/rr/regression/{m}.py" for m in
+                ("multilevel", "multilevel_fit", "logistic", "model", "inference", "inputs", "results", "weighted")]
+               + ["dpdesk/mechanisms/rr/design.py"],
+    "ecwm": [f"dpdesk/mechanisms/rr/{m}.py" for m in ("estimate", "likelihood", "intervals", "counts", "design")],
+    "coverage_models": ["dpdesk/mechanisms/rr"],
     "linked": ["dpdesk/project/linked", "dpdesk/project/ledger", "dpdesk/mechanisms/central", "dpdesk/cli"],
 }
 

@@ -16,15 +16,22 @@ their randomization groups) is ``r_s = cor(x_est_i, x_est_k) sqrt((1 + q_i) (1 +
 pooled with weights ``n_s / ((1 + q_i,s)(1 + q_k,s))``, normalised to sum to 1. RRcor 0.7.5 computes these
 weights with the quotient of the last variable instead of item k (``quotient.list[[j]]`` with a stale
 ``j``), which changes nothing with one group but weights two-group designs wrongly: dpdesk uses item k's.
-Directly observed variables enter with ``pt = 1`` (their own values). Correlations are cut to [-1, 1].
+Directly observed variables enter with ``pt = 1`` (their own values). The nuisance parameter of a two-group
+design (SLD's t, the unrelated question's prevalence) is its method-of-moments estimate, not cut to [0, 1],
+as RRcor's (``RRuni(..., MLest = FALSE)``; :func:`.rr_predictors.moment_nuisance`). Correlations are cut to [-1, 1].
+
+An RR item whose moment prevalence ``mu`` is not clearly inside (0, 1) (within 2 SEs, ``SE = sd(x_est) /
+sqrt(n)``, of 0 or 1) has a true variance ``mu (1 - mu)`` near 0: ``q`` then explodes and the correction
+multiplies noise (a pure-noise item gave r = 0.66). Its correlations are not given (nan) and a note says why.
 
 Standard errors: the SD of the correlation over ``bootstrap`` resamples of the respondents (RRcor's
-nonparametric ``se.n``); p-values: twice the share of bootstrap correlations on the far side of 0 (the
+nonparametric ``se.n``; a two-group design's nuisance is re-estimated in each resample, as RRcor's); p-values: twice the share of bootstrap correlations on the far side of 0 (the
 level at which the percentile interval reaches 0; Efron & Tibshirani 1993, sec. 16.4).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from dataclasses import dataclass
 
@@ -33,6 +40,7 @@ import numpy as np
 from dpdesk.errors import EstimationError
 
 from dpdesk.mechanisms.rr.design import Design
+from dpdesk.mechanisms.rr.regression.inputs import refuse_zero_one_groups
 from dpdesk.mechanisms.rr.regression.rr_predictors import two_state_matrices
 
 
@@ -57,6 +65,27 @@ class _Variable:
     lam0: dict           # group -> P(yes | absent)
     pt: dict             # group -> P(the answer is the true state)
     rr: bool
+    nuisance: bool = False  # a design parameter (SLD's t, the unrelated question's prevalence) was estimated
+    design: Design | None = None
+
+
+def _with_nuisance(design: Design, z, g, rows=None) -> tuple[dict, dict, bool]:
+    """``lam0`` and ``pt`` per group (0 = asked directly) on ``rows``, the nuisance estimated on them."""
+    zr, gr = (z, g) if rows is None else (z[rows], g[rows])
+    counts = [np.bincount(zr[gr == gg].astype(int), minlength=2) for gg in range(1, design.groups + 1)]
+    mats, nuisance = two_state_matrices(design, counts, moments=True)
+    lam0 = {0: 0.0, **{gg: float(m[1, 0]) for gg, m in enumerate(mats, start=1)}}
+    pt = {0: 1.0, **{gg: float(m[1, 1] - m[1, 0]) for gg, m in enumerate(mats, start=1)}}
+    return lam0, pt, nuisance is not None
+
+
+def _resampled(v: _Variable, rows: np.ndarray) -> _Variable | None:
+    """A two-group item with its nuisance re-estimated on a bootstrap resample (it is part of the estimator,
+    as RRcor's bootstrap re-runs RRuni); None when the resample's answers carry no information."""
+    lam0, pt, _ = _with_nuisance(v.design, v.z, v.group, rows)
+    if min(abs(p) for p in pt.values()) < 1e-6:
+        return None
+    return dataclasses.replace(v, lam0=lam0, pt=pt)
 
 
 def _variable(name: str, spec, n: int | None) -> _Variable:
@@ -82,11 +111,9 @@ def _variable(name: str, spec, n: int | None) -> _Variable:
             raise EstimationError(f"{name!r}: group must be 0 (asked directly), 1{' or 2' if G > 1 else ''} for "
                                   "every respondent.")
         g = g.astype(np.int64)
-        counts = [np.bincount(z[g == gg].astype(int), minlength=2) for gg in range(1, G + 1)]
-        mats, _nuisance = two_state_matrices(design, counts)
-        lam0 = {0: 0.0, **{gg: float(m[1, 0]) for gg, m in enumerate(mats, start=1)}}
-        pt = {0: 1.0, **{gg: float(m[1, 1] - m[1, 0]) for gg, m in enumerate(mats, start=1)}}
-        return _Variable(name, z, g, lam0, pt, True)
+        refuse_zero_one_groups(design, g, f"{name!r}: ")
+        lam0, pt, nuisance = _with_nuisance(design, z, g)
+        return _Variable(name, z, g, lam0, pt, True, nuisance, design)
     try:
         z = np.asarray(spec, dtype=float).ravel()
     except (TypeError, ValueError):
@@ -118,12 +145,41 @@ def _parts(v: _Variable, rows: np.ndarray):
     return x_est, q
 
 
-def _matrix(variables: list[_Variable], rows: np.ndarray) -> np.ndarray:
+def _unclear_variance(v: _Variable) -> str | None:
+    """Why an RR item's corrected variance is not clearly positive, in words; None when it is."""
+    if not v.rr:
+        return None
+    if min(abs(p) for g, p in v.pt.items() if g) < 1e-6:
+        nuisance = " with the nuisance parameter estimated from these answers" if v.nuisance else ""
+        return (f"{v.name}: with its design{nuisance}, a 'yes' is as likely from a carrier as from a non-carrier, "
+                f"so its answers carry no information about the truth and its correlations are not given. "
+                f"Collect more respondents, or leave this item out.")
+    x_est, _q = _parts(v, np.arange(len(v.z)))
+    mu = float(np.mean(x_est))
+    se = float(np.std(x_est, ddof=1) / np.sqrt(len(x_est)))
+    if 2 * se < mu < 1 - 2 * se:
+        return None
+    side = "0" if mu < 0.5 else "1"
+    return (f"{v.name}: its estimated prevalence ({mu:.1%}, SE {se:.1%}) is not clearly away from {side}, so the "
+            f"variance of its true answers is close to 0 and correcting for the randomization would only amplify "
+            f"noise: its correlations are not given. Collect more respondents, or leave this item out (a "
+            f"design that protects less, with more truthful answers, also helps).")
+
+
+def _matrix(variables: list[_Variable], rows: np.ndarray, skip=frozenset(), resample: bool = False) -> np.ndarray:
+    """The corrected correlations on ``rows``; nan for the pairs of a variable in ``skip``. For a bootstrap
+    ``resample`` the two-group items' nuisance is re-estimated on the resample."""
     k = len(variables)
-    parts = [_parts(v, rows) for v in variables]
+    if resample:
+        variables = [_resampled(v, rows) if v.nuisance and i not in skip else v for i, v in enumerate(variables)]
+        skip = set(skip) | {i for i, v in enumerate(variables) if v is None}
+    parts = [None if i in skip else _parts(v, rows) for i, v in enumerate(variables)]
     r = np.eye(k)
     for i in range(k):
         for j in range(i + 1, k):
+            if i in skip or j in skip:
+                r[i, j] = r[j, i] = np.nan
+                continue
             (xi, qi), (xj, qj) = parts[i], parts[j]
             gi, gj = variables[i].group[rows], variables[j].group[rows]
             total, wsum = 0.0, 0.0
@@ -162,19 +218,22 @@ def correlation(variables: dict, *, bootstrap: int = 1000, rng=None, progress=No
         vs.append(v)
     if n < 4:
         raise EstimationError("At least 4 respondents are needed for a correlation.")
+    notes = [why for why in map(_unclear_variance, vs) if why]
+    skip = {i for i, v in enumerate(vs) if _unclear_variance(v)}
     all_rows = np.arange(n)
-    r = _matrix(vs, all_rows)
+    r = _matrix(vs, all_rows, skip)
     k = len(vs)
     se = np.full((k, k), np.nan)
     p = np.full((k, k), np.nan)
     B = _resamples(bootstrap)
-    notes = tuple(f"The correlations of {v.name!r} are not defined: it does not vary (or its estimated "
-                  f"prevalence is 0 or 1)." for v in vs if _degenerate(v, all_rows))
+    notes = tuple(notes) + tuple(
+        f"The correlations of {v.name!r} are not defined: it does not vary (or its estimated prevalence is 0 "
+        f"or 1)." for i, v in enumerate(vs) if i not in skip and _degenerate(v, all_rows))
     if B:
         gen = _generator(rng)
         step, draws = max(1, B // 100), []
         for b in range(B):
-            draws.append(_matrix(vs, gen.integers(0, n, n)))
+            draws.append(_matrix(vs, gen.integers(0, n, n), skip, resample=True))
             if progress is not None and (b + 1) % step == 0:
                 progress((b + 1) / B, f"bootstrap resample {b + 1:,} of {B:,}")
         boot = np.array(draws)

@@ -157,6 +157,7 @@ class _Model:
 
 def _newton(model: _Model, theta, free, steps=100):
     score, ll = model.score(theta, free)
+    blocked = 0  # consecutive steps towards a pattern probability of 0: the ML is on the boundary
     for it in range(steps):
         if np.max(np.abs(score)) < 1e-9 * model.n:
             return theta, ll, it, True
@@ -164,6 +165,11 @@ def _newton(model: _Model, theta, free, steps=100):
         try:
             step = np.linalg.solve(H, -score)
         except np.linalg.LinAlgError:
+            return theta, ll, it, False
+        _b, _s, pi_now = model.unpack(theta, free)
+        _b, _s, pi_full = model.unpack(theta + step, free)
+        blocked = blocked + 1 if np.any(pi_full[free] <= 0) or np.min(pi_now[free]) < 1e-5 else 0
+        if blocked >= 5:
             return theta, ll, it, False
         t = 1.0
         while t > 1e-8:
@@ -178,6 +184,61 @@ def _newton(model: _Model, theta, free, steps=100):
         else:
             return theta, ll, it, np.max(np.abs(score)) < 1e-6 * model.n
     return theta, ll, steps, np.max(np.abs(score)) < 1e-9 * model.n
+
+
+def _held_pattern_gains(model: _Model, beta, sigma, pi, held):
+    """KKT check for patterns held at 0: ``sum_i f_ik / L_i - n`` (> 0: the likelihood rises if k gets mass)."""
+    resid = model.y[:, None] - model.means(beta)
+    logf = model.logP - 0.5 * (resid / sigma) ** 2 - math.log(sigma) - 0.5 * _LOG_2PI
+    logL = logsumexp(logf + np.log(np.maximum(pi, 1e-300))[None, :], axis=1)
+    return np.exp(logsumexp(logf[:, held] - logL[:, None], axis=0)) - model.n
+
+
+def _fit_on_simplex(model: _Model, beta, sigma, pi):
+    """Newton on the free pattern probabilities, with the patterns whose ML is 0 held at 0 (an active set).
+
+    The joint distribution of the RR items' true states often has an ML on the boundary of the simplex (a
+    combination nobody has, such as two rare items together: the bundled example's forced-response and
+    stochastic-lie-detector items). EM creeps towards such a zero and Newton cannot step onto it, so a
+    pattern whose probability falls below 1e-4 while Newton stalls is fixed at 0 and the fit restarts; a
+    held pattern is released again when the likelihood's derivative towards it is positive (KKT).
+    """
+    free = np.flatnonzero(pi > 1e-7)
+    pi = np.where(pi > 1e-7, pi, 0.0)
+    pi /= pi.sum()
+    total = 0
+    for _ in range(2 * model.K):
+        if len(free) < 2:
+            raise EstimationError("All respondents are estimated to share one combination of the RR items' true "
+                                  "states: the items' effects cannot be estimated. Use fewer RR items, or items "
+                                  "whose prevalences are not close to 0 or 1.")
+        theta = np.concatenate([beta, [sigma], pi[free[:-1]]])
+        theta, ll, steps, ok = _newton(model, theta, free)
+        total += steps
+        beta, sigma, pi = model.unpack(theta, free)
+        if not ok:
+            small = free[np.argmin(pi[free])]
+            if pi[small] > 1e-4:
+                raise EstimationError(
+                    "The fit did not converge: the likelihood has no clear maximum (too few respondents for the "
+                    "number of RR items and covariates, or RR items that carry almost no information). Use fewer "
+                    "predictors or RR items, or more respondents.")
+            pi[small] = 0.0
+            pi /= pi.sum()
+            free = free[free != small]
+            continue
+        held = np.setdiff1d(np.arange(model.K), free)
+        if len(held):
+            gain = _held_pattern_gains(model, beta, sigma, pi, held)
+            if np.max(gain) > 1e-6 * model.n:
+                k = held[np.argmax(gain)]
+                pi[k] = 1e-3
+                pi /= pi.sum()
+                free = np.sort(np.append(free, k))
+                continue
+        return beta, sigma, pi, free, ll, total
+    raise EstimationError("The fit did not converge: the combinations of the RR items' true states could not be "
+                          "settled. Use fewer RR items, or more respondents.")
 
 
 def linear(y, X, rr_predictors: dict, *, names=None, confidence: float = 0.95) -> LinearFit:
@@ -222,20 +283,11 @@ def linear(y, X, rr_predictors: dict, *, names=None, confidence: float = 0.95) -
         raise EstimationError("The outcome is fitted exactly (no residual variation), so there is no residual SD to "
                               "estimate: check the outcome column, or fit more respondents.")
     notes = []
-    free = np.flatnonzero(pi > 1e-7)
+    beta, sigma, pi, free, ll, steps = _fit_on_simplex(model, beta, sigma, pi)
     if len(free) < model.K:
         notes.append(f"{model.K - len(free)} of the {model.K} combinations of the RR items' true states have an "
                      f"estimated probability of 0 and are held there; their SEs are not defined.")
-        pi[pi <= 1e-7] = 0
-        pi /= pi.sum()
-    if len(free) < 2:
-        raise EstimationError("All respondents are estimated to share one combination of the RR items' true states: "
-                              "the items' effects cannot be estimated.")
     theta = np.concatenate([beta, [sigma], pi[free[:-1]]])
-    theta, ll, steps, ok = _newton(model, theta, free)
-    if not ok:
-        raise EstimationError("The fit did not converge. Simplify the model: fewer predictors, or more respondents.")
-    beta, sigma, pi = model.unpack(theta, free)
     H = model.hessian(theta, free)
     try:
         V = np.linalg.inv(-H)

@@ -4,7 +4,8 @@ Respondent i in cluster j (a school, a firm, a country) is a carrier with probab
 ``pi_ij = logistic(x_ij' beta + sigma u_j)``, ``u_j ~ N(0, 1)`` independent, and gives the recorded
 "yes" with probability ``mu_ij = lambda_0 + (lambda_1 - lambda_0) pi_ij`` (the design's link, as
 RRmixed's ``RRloglink``: a binomial GLMM with that link; van den Hout, van der Heijden & Gilchrist 2007;
-Fox, Klein Entink & Avetisyan 2014). One-group yes/no designs only, as RRmixed.
+Fox, Klein Entink & Avetisyan 2014). One-group yes/no designs only, as RRmixed: two-group designs
+(SLD, CDM, unrelated question with unknown prevalence, ECWM) are refused in words (:mod:`.multilevel_fit`).
 
 The marginal likelihood integrates each cluster's random intercept out. As lme4's ``glmer``
 (Bates, Maechler, Bolker & Walker 2015, JSS 67(1), sec. 3.5 and 5):
@@ -19,7 +20,9 @@ The marginal likelihood integrates each cluster's random intercept out. As lme4'
   ``s_j = (1 + sigma^2 sum_i w_ij)^(-1/2)``, ``h_j`` the penalized log-likelihood and (z_k, W_k) the
   Gauss-Hermite rule for the standard normal (Liu & Pierce 1994; ``nagq=1`` is the Laplace value).
 
-``(sigma, beta)`` maximise it (bounded quasi-Newton, then Newton steps on a central-difference Hessian).
+``(sigma, beta)`` maximise it (bounded quasi-Newton, then Newton steps; for Laplace on the exact gradient
+of the deviance, with the modes' response by the implicit function theorem, and a Hessian from central
+differences of that gradient; for adaptive quadrature on central differences of the deviance).
 SEs: the inverse of that Hessian of ``-l`` over ``(sigma, beta)``, as glmer's ``vcov`` (``use.hessian``).
 The random SD's interval is Wald on ``log sigma``; at ``sigma = 0`` (no cluster variation) the SEs of
 beta come from the Hessian with sigma held at 0.
@@ -46,6 +49,7 @@ class Model:
         self.J = int(cluster.max()) + 1
         self.lam0, self.d = lam0, lam1 - lam0
         self.u = np.zeros(self.J)
+        self._cache = None
         self.nagq = nagq
         if nagq > 1:
             z, w = np.polynomial.hermite_e.hermegauss(nagq)
@@ -69,10 +73,19 @@ class Model:
 
     def modes(self, beta, sigma):
         """The conditional modes u*_j (vectorised Fisher scoring, then Newton), warm-started."""
+        return self.modes_and_terms(beta, sigma)[0]
+
+    def modes_and_terms(self, beta, sigma):
+        """The modes and :meth:`_terms` at them (cached for the last (beta, sigma): a deviance and its
+        gradient at one point solve for the modes once)."""
+        key = (float(sigma), tuple(np.asarray(beta, float)))
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
         lin = self.X @ beta
         u = self.u.copy()
         for it in range(200):
-            _ll, s, w, h2 = self._terms(lin + sigma * u[self.c])
+            terms = self._terms(lin + sigma * u[self.c])
+            _ll, s, w, h2 = terms
             g = sigma * self._sum(s) - u
             if np.max(np.abs(g)) < 1e-12:
                 break
@@ -80,15 +93,17 @@ class Model:
             curv = np.where(curv < 0, curv, -(sigma ** 2 * self._sum(w) + 1))
             step = -g / curv
             u = u + np.clip(step, -2, 2)
+        else:
+            terms = self._terms(lin + sigma * u[self.c])
         self.u = u
-        return u
+        self._cache = (key, (u, terms))
+        return u, terms
 
     def deviance(self, theta) -> float:
         """-2 x the approximate marginal log-likelihood at theta = (sigma, beta)."""
         sigma, beta = abs(float(theta[0])), np.asarray(theta[1:], float)
-        u = self.modes(beta, sigma)
+        u, (ll, _s, w, _h) = self.modes_and_terms(beta, sigma)
         lin = self.X @ beta
-        ll, _s, w, _h = self._terms(lin + sigma * u[self.c])
         info = 1 + sigma ** 2 * self._sum(w)
         if self.nagq == 1 or sigma == 0:
             return float(-2 * ll.sum() + u @ u + np.log(info).sum())
@@ -101,6 +116,42 @@ class Model:
             llk = self._terms(lin + sigma * uk[self.c])[0]
             acc += wk * np.exp(self._sum(llk) - uk ** 2 / 2 - h0 + zk ** 2 / 2)
         return float(-2 * (h0 + np.log(s) + np.log(acc)).sum())
+
+    def gradient(self, theta) -> np.ndarray:
+        """The exact gradient of the Laplace deviance (``nagq=1``) over theta = (sigma, beta).
+
+        With ``F = -2 sum l + u'u`` stationary in u at the modes, ``dF/dtheta`` is its partial derivative
+        (envelope theorem); the log-determinant term ``G = sum_j log(1 + sigma^2 W_j)`` also moves with the
+        modes: ``du_j/dtheta = -(dg_j/dtheta) / (dg_j/du_j)`` for ``g_j = sigma sum_i s_ij - u_j``
+        (implicit function theorem), and ``dW_j = sum_i w'_ij d eta_ij``.
+        """
+        sigma, beta = abs(float(theta[0])), np.asarray(theta[1:], float)
+        u, (_ll, s, w, h2) = self.modes_and_terms(beta, sigma)
+        uc = u[self.c]
+        eta = self.X @ beta + sigma * uc
+        pi = expit(eta)
+        mu = np.clip(self.lam0 + self.d * pi, 1e-15, 1 - 1e-15)
+        v = mu * (1 - mu)
+        dmu = self.d * pi * (1 - pi)
+        ddmu = dmu * (1 - 2 * pi)
+        dw = 2 * dmu * ddmu / v - dmu ** 3 * (1 - 2 * mu) / v ** 2
+        W = self._sum(w)
+        info = 1 + sigma ** 2 * W
+        dg_du = sigma ** 2 * self._sum(h2) - 1
+        # d eta_i / d theta (k columns: sigma, beta) with u held, then the modes' response
+        deta = np.column_stack([uc, self.X])
+        dg = np.column_stack([self._sum(s) + sigma * self._sum(h2 * uc),
+                              sigma * np.stack([self._sum(h2 * x) for x in self.X.T], axis=1)])
+        du = -dg / dg_du[:, None]
+        deta_total = deta + sigma * du[self.c]
+        dW = np.stack([self._sum(dw * col) for col in deta_total.T], axis=1)
+        grad_F = -2 * (s @ deta)
+        grad_G = ((sigma ** 2 * dW) / info[:, None]).sum(axis=0)
+        grad_G[0] += (2 * sigma * W / info).sum()
+        return grad_F + grad_G
+
+    def deviance_and_gradient(self, theta):
+        return self.deviance(theta), self.gradient(theta)
 
 
 def hessian(f, theta, steps) -> np.ndarray:
@@ -122,11 +173,28 @@ def hessian(f, theta, steps) -> np.ndarray:
     return H
 
 
+def _gradient_hessian(model: Model, theta, free) -> np.ndarray:
+    """Central differences of the exact gradient over the free coordinates (2k gradient evaluations)."""
+    idx = np.flatnonzero(free)
+    H = np.empty((len(idx), len(idx)))
+    for col, i in enumerate(idx):
+        h = 1e-5 * max(1.0, abs(theta[i]))
+        up, down = theta.copy(), theta.copy()
+        up[i] += h
+        down[i] -= h
+        H[:, col] = (model.gradient(up)[idx] - model.gradient(down)[idx]) / (2 * h)
+    return (H + H.T) / 2
+
+
 def fit(model: Model, beta0, sigma0: float = 0.5, progress=None):
     """Maximise the marginal likelihood: ``(sigma, beta, vcov over (sigma, beta), loglik, on_boundary)``.
 
-    ``progress(fraction, text)``, if given, is called after each quasi-Newton iteration and each polishing step
-    (an exception it raises, such as a worker's cancellation, stops the fit)."""
+    Laplace (``nagq=1``): L-BFGS-B on the exact gradient (:meth:`Model.gradient`), Newton steps on the
+    Hessian from central differences of that gradient. Adaptive quadrature: the same on central differences
+    of the deviance. ``progress(fraction, text)``, if given, is called after each quasi-Newton iteration and
+    each polishing step (an exception it raises, such as a worker's cancellation, stops the fit).
+    """
+    exact = model.nagq == 1
     theta0 = np.concatenate([[sigma0], beta0])
     bounds = [(0, None)] + [(None, None)] * len(beta0)
     done = [0]
@@ -136,48 +204,55 @@ def fit(model: Model, beta0, sigma0: float = 0.5, progress=None):
         if progress is not None:  # the iterations needed are not known: creep towards 0.8
             progress(0.2 + 0.6 * done[0] / (done[0] + 20), f"Maximising the marginal likelihood (step {done[0]})")
 
-    res = minimize(model.deviance, theta0, method="L-BFGS-B", bounds=bounds, callback=iterated,
+    res = minimize(model.deviance_and_gradient if exact else model.deviance, theta0, jac=exact,
+                   method="L-BFGS-B", bounds=bounds, callback=iterated,
                    options={"ftol": 1e-15, "gtol": 1e-9, "maxiter": 2000})
     theta = res.x.copy()
     on_boundary = theta[0] < 1e-4
     if on_boundary:
         theta[0] = 0.0
-    free = slice(1, None) if on_boundary else slice(None)
-    for k in range(8):  # Newton polish on the central-difference Hessian
+    free = np.ones(len(theta), bool)
+    free[0] = not on_boundary
+
+    def deviance_on(t, base):
+        full = base.copy()
+        full[free] = t
+        return model.deviance(full)
+
+    def grad_and_hessian(th):
+        if exact:
+            return model.gradient(th)[free], _gradient_hessian(model, th, free)
+        steps = 1e-4 * np.maximum(1.0, np.abs(th))[free]
+        sub = th[free]
+        g = np.array([(deviance_on(sub + e, th) - deviance_on(sub - e, th)) / (2 * h)
+                      for e, h in ((np.eye(len(sub))[i] * steps[i], steps[i]) for i in range(len(sub)))])
+        return g, hessian(lambda t: deviance_on(t, th), sub, steps)
+
+    H, H_at = None, None
+    for k in range(8):  # Newton polish
         if progress is not None:
             progress(0.8 + 0.1 * k / 8, "Polishing the optimum")
-        steps = 1e-4 * np.maximum(1.0, np.abs(theta))
-        sub = theta[free]
-
-        def f(t, sub_theta=theta):
-            full = sub_theta.copy()
-            full[free] = t
-            return model.deviance(full)
-
-        g = np.array([(f(sub + e) - f(sub - e)) / (2 * h) for e, h in
-                      ((np.eye(len(sub))[i] * steps[free][i], steps[free][i]) for i in range(len(sub)))])
-        H = hessian(f, sub, steps[free])
+        g, H = grad_and_hessian(theta)
+        H_at = theta.copy()
         try:
             step = np.linalg.solve(H, -g)
         except np.linalg.LinAlgError:
             break
         new = theta.copy()
-        new[free] = sub + step
+        new[free] = theta[free] + step
         if not on_boundary and new[0] < 0:
             break
         if model.deviance(new) <= model.deviance(theta) + 1e-10:
             theta = new
         if np.max(np.abs(step)) < 1e-9:
             break
-    steps = 1e-4 * np.maximum(1.0, np.abs(theta))
-    sub = theta[free]
-
-    def f(t):
-        full = theta.copy()
-        full[free] = t
-        return model.deviance(full)
-
-    H = hessian(f, sub, steps[free])
+    if H_at is not None and np.max(np.abs(H_at - theta)) < 1e-8:
+        pass  # the last Newton step was negligible: its Hessian is the one at the optimum
+    elif exact:
+        H = _gradient_hessian(model, theta, free)
+    else:
+        steps = 1e-4 * np.maximum(1.0, np.abs(theta))[free]
+        H = hessian(lambda t: deviance_on(t, theta), theta[free], steps)
     try:
         V = 2 * np.linalg.inv(H)
     except np.linalg.LinAlgError:

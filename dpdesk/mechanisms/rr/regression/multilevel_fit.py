@@ -21,6 +21,12 @@ class MultilevelFit(LogisticFit):
     ``random_sd``: ``(estimate, se, (low, high))`` of the SD of the random intercepts (logit scale);
     ``loglik``: the marginal log-likelihood (Laplace or adaptive Gauss-Hermite); ``n_clusters``; ``nagq``.
     ``vcov`` is the fixed effects' covariance (from the Hessian over the random SD and the fixed effects).
+
+    Two-group designs are refused with an :class:`EstimationError` that says why and what to do instead:
+    the stochastic lie detector, the cheating detection model and the unrelated question with unknown
+    prevalence carry a parameter that would have to be estimated jointly with the random intercepts
+    (RRmixed does not either), and ECWM's two links are outside RRmixed's model. Fit them single-level
+    (``rr.logistic`` without ``random_intercept``), or enter the cluster as a categorical predictor.
     """
 
     random_sd: tuple[float, float, tuple[float, float]] = (math.nan, math.nan, (math.nan, math.nan))
@@ -38,7 +44,18 @@ class MultilevelFit(LogisticFit):
 
 def check_multilevel(design, offset, nagq) -> None:
     """What a multilevel fit refuses before anything is fitted."""
-    if design.groups != 1 or design.model != "prevalence" or len(design.responses) != 2:
+    if design.groups != 1:
+        extra = {"sld": "the share of carriers who answer honestly (t)", "cdm": "the share of cheaters",
+                 "unrelated_unknown": "the innocuous question's prevalence"}.get(design.model)
+        why = (f"its extra parameter, {extra}, would have to be estimated together with the random intercepts, "
+               f"which RRmixed does not do either" if extra else
+               "its two versions' links are not part of RRmixed's model, so there is no reference to check it against")
+        raise EstimationError(
+            f"A multilevel model (random intercepts) is fitted for one-group yes/no designs only, as RRmixed; the "
+            f"{design.name!r} design has two randomization groups and {why}. Fit it without random intercepts "
+            f"(the single-level logistic model handles two-group designs), or include the cluster as a categorical "
+            f"predictor.")
+    if design.model != "prevalence" or len(design.responses) != 2:
         raise EstimationError(
             f"A multilevel model needs a one-group yes/no design (Warner, forced response, crosswise, unrelated "
             f"question with known prevalence, triangular, Kuk with one card, Mangat), as RRmixed; the "

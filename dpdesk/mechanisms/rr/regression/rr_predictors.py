@@ -20,6 +20,7 @@ import numpy as np
 from dpdesk.errors import EstimationError
 
 from dpdesk.mechanisms.rr.design import Design
+from dpdesk.mechanisms.rr.regression.inputs import refuse_zero_one_groups
 
 
 @dataclass(frozen=True)
@@ -32,16 +33,42 @@ class Predictor:
     nuisance: tuple[str, float] | None = None
 
 
-def two_state_matrices(design: Design, counts=None) -> tuple[tuple[np.ndarray, ...], tuple[str, float] | None]:
-    """The design's matrices over (absent, present), one per group, and the nuisance fixed if any."""
+def moment_nuisance(design: Design, counts) -> float | None:
+    """The two-group design's nuisance by the method of moments, not kept in [0, 1] (RRreg's ``RRuni(...,
+    MLest = FALSE)``, which RRcor uses): the two groups' "yes" shares solved exactly for (pi, nuisance).
+    SLD: ``lambda_g = (1 - pi)(1 - p_g) + pi t``; unrelated question: ``lambda_g = p_g pi + (1 - p_g) pi_u``.
+    None where the equations have no solution (pi = 0 for SLD's t, or a group without respondents)."""
+    lam = []
+    for c in counts:
+        c = np.asarray(c, float)
+        if c.sum() <= 0:
+            return None
+        lam.append(c[1] / c.sum())
+    p1, p2 = design.params["p1"], design.params["p2"]
+    if design.model == "sld":
+        pi = 1 - (lam[0] - lam[1]) / (p2 - p1)
+        return None if abs(pi) < 1e-12 else float((lam[0] - (1 - pi) * (1 - p1)) / pi)
+    # p1 pi + (1 - p1) u = lam1, p2 pi + (1 - p2) u = lam2
+    det = p1 * (1 - p2) - p2 * (1 - p1)
+    return float((p1 * lam[1] - p2 * lam[0]) / det)
+
+
+def two_state_matrices(design: Design, counts=None, *, moments: bool = False
+                       ) -> tuple[tuple[np.ndarray, ...], tuple[str, float] | None]:
+    """The design's matrices over (absent, present), one per group, and the nuisance fixed if any.
+
+    The nuisance is its maximum-likelihood estimate cut to [1e-5, 1 - 1e-5] (as RRlin); with ``moments``
+    its method-of-moments estimate, uncut (as RRcor), falling back to the ML where that has no solution."""
     if design.model == "prevalence" and len(design.states) == 2:
         return tuple(np.asarray(m, float) for m in design.matrices), None
     if design.model in ("sld", "unrelated_unknown"):
         from dpdesk.mechanisms.rr.estimate import estimate
 
-        e = estimate(design, counts, ci="wald")
         key = "t" if design.model == "sld" else "pi_uq"
-        eta = min(1 - 1e-5, max(1e-5, float(e.extra[key][0])))
+        eta = moment_nuisance(design, counts) if moments else None
+        if eta is None:
+            e = estimate(design, counts, ci="wald")
+            eta = min(1 - 1e-5, max(1e-5, float(e.extra[key][0])))
         mats = []
         for m in design.matrices:
             m = np.asarray(m, float)
@@ -94,6 +121,7 @@ def predictor(name: str, spec, n: int) -> Predictor:
             raise EstimationError(f"RR predictor {name!r}: group must give one of 0{', 1' if G >= 1 else ''}"
                                   f"{' or 2' if G == 2 else ''} for each of the {n} respondents.")
         g = ga.astype(np.int64)
+        refuse_zero_one_groups(design, g, f"RR predictor {name!r}: ")
     if np.any((g == 0) & (r > 1)):
         raise EstimationError(f"RR predictor {name!r}: respondents asked directly (group 0) must answer 0 or 1.")
     counts = [np.bincount(r[g == gg], minlength=k)[:k] for gg in range(1, G + 1)]
