@@ -112,6 +112,7 @@ def main() -> int:
     if args.signature:
         return signature_only(args)
     env = dict(os.environ, PYTHONPATH=str(ROOT), DPDESK_SETTINGS_DIR=tempfile.mkdtemp(prefix="dpdesk-bench-"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode kept, as installed: else every module compiles each run
     folder = pathlib.Path(args.data) / f"linked-{args.rows}"
     t0 = time.perf_counter()
     files = generate(folder, args.rows)

@@ -25,6 +25,13 @@ dist/dpdesk/dpdesk demo build/smoke >/dev/null
 dist/dpdesk/dpdesk budget build/smoke/example.dpdesk --set 1 >/dev/null
 dist/dpdesk/dpdesk release build/smoke/example.dpdesk --stat count --epsilon 0.1 > build/smoke/release.txt
 head -n 2 build/smoke/release.txt
+# Linked data: DuckDB's module is carried xz-compressed (rthooks/unpack_modules.py): link a Parquet file and
+# release from it, so the frozen app's engine is checked too.
+"$PY" -c "import duckdb, sys; duckdb.connect().execute(\"COPY (SELECT (i % 5)::INTEGER AS region FROM range(1000) t(i)) TO '\" + sys.argv[1] + \"' (FORMAT parquet)\")" build/smoke/linked.parquet
+dist/dpdesk/dpdesk import build/smoke/example.dpdesk build/smoke/linked.parquet --link --name linked >/dev/null
+dist/dpdesk/dpdesk release build/smoke/example.dpdesk --dataset linked --stat histogram --columns region --keys 0 1 2 3 4 \
+  --epsilon 0.1 > build/smoke/linked.txt
+head -n 1 build/smoke/linked.txt
 if [ "$(uname -s)" = Linux ]; then
   PY="$PY" sh packaging/linux/make_portable.sh
   if command -v dpkg-deb >/dev/null 2>&1; then

@@ -13,7 +13,30 @@ from dpdesk import __version__
 from dpdesk.errors import DpdeskError
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: Each command's family (the module under dpdesk/cli/ whose ``register`` adds it), in the order of
+#: ``dpdesk --help``. ``main`` registers only the family of the command it runs, so a command does not
+#: import every other family's modules (part of the fixed cost of each command);
+#: tests/cli/test_cli_parser.py checks this table against what each family registers.
+FAMILIES = {
+    "datasets": ("new", "recover", "import", "datasets", "label"),
+    "items": ("item",),
+    "estimates": ("estimate", "export", "protect", "demo"),
+    "privacy": ("budget", "release", "ledger"),
+    "share": ("share",),
+    "regress": ("regress",),
+    "correlate": ("correlate",),
+    "report": ("report", "methods"),
+    "texts": ("text",),
+    "field": ("field",),
+    "survey": ("design-sample",),
+}
+COMMANDS = {command: family for family, commands in FAMILIES.items() for command in commands}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or (``command``) of that command's family only."""
+    import importlib
+
     parser = argparse.ArgumentParser(
         prog="dpdesk",
         description="Randomized-response surveys and differentially private tabulations. "
@@ -21,40 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"dpdesk {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    from dpdesk.cli import datasets, estimates, items
-
-    for family in (datasets, items, estimates):
-        family.register(sub)
-    try:
-        from dpdesk.cli import privacy
-    except ImportError:  # the noisy-tabulation commands are optional until built
-        privacy = None
-    if privacy is not None:
-        privacy.register(sub)
-    try:
-        from dpdesk.cli import share
-    except ImportError:  # the data-sharing commands are optional until built
-        share = None
-    if share is not None:
-        share.register(sub)
-    from dpdesk.cli import regress
-
-    regress.register(sub)
-    from dpdesk.cli import correlate
-
-    correlate.register(sub)
-    from dpdesk.cli import report
-
-    report.register(sub)
-    from dpdesk.cli import texts
-
-    texts.register(sub)
-    from dpdesk.cli import field
-
-    field.register(sub)
-    from dpdesk.cli import survey
-
-    survey.register(sub)
+    families = [COMMANDS[command]] if command in COMMANDS else list(FAMILIES)
+    for family in families:
+        importlib.import_module(f"dpdesk.cli.{family}").register(sub)
     return parser
 
 
@@ -62,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     from dpdesk.cli.console import make_streams_safe
 
     make_streams_safe()  # any terminal encoding: "epsilon" where the console has no ε (cp1252, ascii)
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

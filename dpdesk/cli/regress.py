@@ -85,7 +85,7 @@ def _check_model_options(args) -> None:
         raise DataError("--model linear needs the numeric column to explain: --outcome COLUMN.")
     if linear and not args.rr:
         raise DataError("--model linear needs at least one RR item as a predictor: --rr ITEM.")
-    if not linear and not args.predictors:
+    if args.model == "logistic" and not args.predictors:  # a multilevel model may have the intercept alone
         raise DataError("Give the predictors: --predictors COLUMN [COLUMN ...].")
     if args.model == "multilevel" and not args.cluster:
         raise DataError("--model multilevel needs the column of clusters: --cluster COLUMN.")

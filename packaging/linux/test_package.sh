@@ -55,6 +55,12 @@ echo "== command line: a noisy count (OpenDP's samplers)"
 /usr/bin/dpdesk budget "$TMP/demo/example.dpdesk" --set 1 >/dev/null
 /usr/bin/dpdesk release "$TMP/demo/example.dpdesk" --stat count --epsilon 0.1 > "$TMP/release.txt"
 head -n 2 "$TMP/release.txt"
+echo "== command line: link a Parquet file and release from it (DuckDB, unpacked on first import)"
+"${PY:-$ROOT/.venv/bin/python}" -c "import duckdb, sys; duckdb.connect().execute(\"COPY (SELECT (i % 5)::INTEGER AS region FROM range(1000) t(i)) TO '\" + sys.argv[1] + \"' (FORMAT parquet)\")" "$TMP/linked.parquet"
+/usr/bin/dpdesk import "$TMP/demo/example.dpdesk" "$TMP/linked.parquet" --link --name linked >/dev/null
+/usr/bin/dpdesk release "$TMP/demo/example.dpdesk" --dataset linked --stat histogram --columns region \
+  --keys 0 1 2 3 4 --epsilon 0.1 > "$TMP/linked.txt"
+head -n 1 "$TMP/linked.txt"
 # The frozen app ignores PYTHONIOENCODING (PyInstaller) and writes UTF-8; these must simply run in
 # a C locale and a non-UTF-8 setting (dpdesk.cli.console covers the interpreter's side, tests/cli).
 LC_ALL=C PYTHONIOENCODING=cp1252 /usr/bin/dpdesk budget "$TMP/demo/example.dpdesk" >/dev/null

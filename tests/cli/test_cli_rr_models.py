@@ -240,3 +240,29 @@ def test_a_bootstrap_p_value_of_zero_is_printed_as_below_its_resolution():
 
     assert _bootstrap_p(0.0, 20) == "< .100" and _bootstrap_p(0.0, 1000) == "< .002"
     assert _bootstrap_p(0.0, 5000) == "< .001" and _bootstrap_p(0.014, 1000) == ".014"
+
+
+def test_multilevel_with_the_intercept_alone_needs_no_predictors(study, capsys):
+    """``y ~ 1 + (1|school)``: no --predictors for --model multilevel; the numbers are the API's."""
+    path, rows = study
+    code, out, err = run(capsys, "regress", path, "cheat", "--model", "multilevel", "--cluster", "school",
+                         "--no-save")
+    assert code == 0 and err == ""
+    assert "Predictors: none (the intercept alone)" in out and "Random intercept (school): SD " in out
+    code, out, _ = run(capsys, "regress", path, "cheat", "--model", "multilevel", "--cluster", "school",
+                       "--no-save", "--json")
+    record = _strict(out)["fit"]
+    used, yes = _arrays(rows, lambda r: r["school"] != "")
+    fit = rr.logistic(rr.design("forced", **FORCED), yes("cheat"), np.ones((len(used), 1)), names=["(Intercept)"],
+                      random_intercept=[r["school"] for r in used])
+    (c,) = record["coefficients"]
+    assert c["term"] == "(Intercept)" and c["b"] == pytest.approx(fit.coefficients[0].estimate, rel=1e-9)
+    assert record["random_sd"]["estimate"] == pytest.approx(fit.random_sd[0], rel=1e-9)
+    # saved, it reaches the report's methods in words
+    code, _, _ = run(capsys, "regress", path, "cheat", "--model", "multilevel", "--cluster", "school")
+    html = path.with_name("intercept_only.html")
+    code, _, _ = run(capsys, "report", path, html)
+    assert code == 0 and "25 clusters), with the intercept alone (no predictors), as RRreg" in html.read_text()
+    # a plain logistic model still needs its predictors
+    code, _, err = run(capsys, "regress", path, "cheat")
+    assert code != 0 and "Give the predictors: --predictors" in err

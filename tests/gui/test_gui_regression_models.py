@@ -154,6 +154,23 @@ def test_multilevel_model_with_clusters_and_quadrature(window, qtbot, example):
     _idle(view)
 
 
+def test_multilevel_model_with_the_intercept_alone(window, qtbot, example):
+    """``y ~ 1 + (1|cluster)``: no predictor ticked, Fit works; one coefficient, no odds-ratio plot."""
+    view = _open(window, qtbot, example)
+    f = view.form
+    _pick(qtbot, f.model, "multilevel")
+    _pick(qtbot, f.cluster, "faculty")
+    assert not f.predictors()
+    report = _fit(view, qtbot)
+    assert report.spec.model == "multilevel" and report.spec.predictors == []
+    assert [c["term"] for c in report.fit["fit"]["coefficients"]] == ["(Intercept)"]
+    assert {s["statistic"]: s["value"] for s in report.statistics}["clusters"] == 4
+    assert not view.output.forest.isVisible() and not f.plot.isVisible()
+    assert view.state.text().startswith("Fitted and saved")
+    assert "nan" not in view.output.fit_table.text().lower()
+    _idle(view)
+
+
 def _project(tmp_path, frame, items):
     from dpdesk.project.file.store import Project
     from dpdesk.project.reading.importing import import_file

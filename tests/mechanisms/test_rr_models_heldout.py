@@ -187,7 +187,10 @@ def test_ecwm_estimate_heldout(case):
         est, se = e.extra[f"pi_group{g}"]
         assert 0 <= est <= 1
         assert est == pytest.approx(case[f"pi_group{g}"][0], abs=1e-7)
-        assert se == pytest.approx(case[f"pi_group{g}"][1], rel=1e-5)
+        if est in (0.0, 1.0):  # R's script gives the information SE at the bound; dpdesk calls it undefined
+            assert math.isnan(se)
+        else:
+            assert se == pytest.approx(case[f"pi_group{g}"][1], rel=1e-5)
 
 
 def test_ecwm_logistic_heldout():

@@ -91,7 +91,8 @@ def test_estimate_by_subgroup_tables_and_exports(name, built, tmp_path):
         assert r.subgroups.test is not None and 0 <= r.subgroups.test.p_value <= 1
         bundle = results_bundle(project, results)
     ecwm = ["Non-adherence (ECWM)"] if name == "ecwm" else []  # both versions and the non-adherence test
-    assert list(bundle.tables) == ["Estimates", *ecwm, "By gender", "Tests by gender"]
+    ecwm_by = ["Non-adherence (ECWM) by gender"] if name == "ecwm" else []  # the test in each subgroup
+    assert list(bundle.tables) == ["Estimates", *ecwm, "By gender", "Tests by gender", *ecwm_by]
     for table_name, rows in bundle.tables.items():
         _plain_cells(rows, f"{name} / {table_name}")
         assert "\t" in table_to_tsv(rows) and "<table>" in table_to_html(rows)  # Copy table

@@ -186,6 +186,31 @@ def test_contributions_are_bounded_per_identifier_in_the_engine(linked_project):
     assert copy.noise_params["events"][0]["sensitivity"] == "2"
 
 
+def test_bounding_many_persons_stays_within_the_engines_memory(tmp_path, monkeypatch):
+    """Persons with one row each, three with several, blanks as one person, at a small memory limit: only
+    those with more than k rows are windowed (a window partitioned by each of 30 million persons ran DuckDB
+    out of its 512 MB; at this size the old query only spilled, 3x slower, so this checks the counts)."""
+    import duckdb
+
+    from dpdesk.project.linked import duckdb_source
+    from dpdesk.project.linked.source import Link, Schema, Column
+
+    path = tmp_path / "many.parquet"
+    duckdb.connect().execute(
+        "COPY (SELECT CASE WHEN i < 5 THEN NULL WHEN i < 15 THEN 7 WHEN i < 18 THEN 8 ELSE i END AS person, "
+        f"(i % 50)::INTEGER AS region, i % 90 AS age FROM range(200000) t(i)) TO '{path}' (FORMAT parquet)")
+    monkeypatch.setattr(duckdb_source, "MEMORY_LIMIT", "32MB")
+    source = duckdb_source.DuckDBSource(Link(str(path), "parquet"))
+    schema = Schema(tuple(Column(n, "BIGINT", "number") for n in ("person", "region", "age")))
+    try:
+        for k in (1, 2):
+            spec = release_spec({"statistic": "count", "epsilon": 1, "identifier": "person", "max_rows": k})
+            got = source.aggregate(lq.query_for(spec.request, schema, "many", ("person", k))).cells[0]
+            assert got == (200000 - 18) + 3 * k  # blanks (5 rows), person 7 (10) and 8 (3): k rows each
+    finally:
+        source.close()
+
+
 def test_cancel_stops_the_engines_running_query(linked_project):
     project, ds, _, _ = linked_project
     source = linked.open_source(project, ds.name)
@@ -197,6 +222,16 @@ def test_cancel_stops_the_engines_running_query(linked_project):
             source.run_sql("SELECT count(*) FROM {source}, range(4000000000) AS r(i) WHERE i % 7 = 3", {}, token)
     finally:
         timer.join()
+        source.close()
+
+
+def test_the_engine_draws_no_progress_bar_on_stdout(linked_project):
+    """DuckDB's own progress bar (after 2 s of a query) goes to stdout, where it would break --json."""
+    project, ds, _, _ = linked_project
+    source = linked.open_source(project, ds.name)
+    try:
+        assert source.run_sql("SELECT current_setting('enable_progress_bar') FROM {source} LIMIT 1", {}) == [(False,)]
+    finally:
         source.close()
 
 

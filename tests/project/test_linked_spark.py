@@ -74,6 +74,21 @@ def test_spark_counts_exactly_what_duckdb_counts(spark_project, request_):
             assert np.asarray(x).astype(object).tolist() == np.asarray(y).astype(object).tolist(), key
 
 
+def test_spark_bounds_contributions_as_duckdb_does(spark_project):
+    """At most k rows per person: only persons with more rows are windowed, in Spark's SQL too."""
+    project, spark, duck, df = spark_project
+    per_person = df.groupby("person").size()
+    spec = release_spec({"statistic": "count", "epsilon": 1, "identifier": "person", "max_rows": 2})
+    for ds in (spark, duck):
+        schema = linked.schema_of(ds)
+        source = linked.open_source(project, ds.name)
+        try:
+            got = source.aggregate(lq.query_for(spec.request, schema, ds.name, ("person", 2))).cells[0]
+        finally:
+            source.close()
+        assert got == int(np.minimum(per_person, 2).sum()), ds.name
+
+
 def test_a_release_on_spark_is_in_the_same_ledger_within_its_half_width(spark_project):
     project, spark, _, df = spark_project
     ledger.set_budget(project, 5)

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -38,7 +37,7 @@ from dpdesk.errors import app_words
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.widgets.table_model import FrameModel
-from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.common import job_row, name, note
 from dpdesk.gui.shell.worker import JobRunner
 
 DATA_FILTER = ("Survey data (*.csv *.tsv *.txt *.xlsx *.sav *.zsav *.por *.dta *.xpt);;CSV or text (*.csv *.tsv *.txt);;"
@@ -160,12 +159,9 @@ class ImportDialog(QDialog):
         self.preview.setModel(self.preview_model)
         self.preview.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.preview.verticalHeader().setDefaultSectionSize(22)
-        self.progress = name(QProgressBar(), "Progress", "How far the file has been read or saved")
-        self.progress.setRange(0, 1000)
-        self.progress.setTextVisible(False)
-        self.status = QLabel()
-        self.cancel_button = name(QPushButton("Cancel"), "Cancel reading", "Stop reading or importing; nothing is changed")
-        self.cancel_button.clicked.connect(self.cancel_job)
+        self.progress, self.status, self.cancel_button, running = job_row(
+            "How far the file has been read or saved", ("Cancel reading", "Stop reading or importing; nothing is changed"),
+            self.cancel_job)
         self.dataset_name = name(QLineEdit(), "Dataset name", "The name of the data in the project")
         from dpdesk.project.study.active import active_dataset
 
@@ -193,10 +189,6 @@ class ImportDialog(QDialog):
         top.addWidget(self.file_label, 1)
         top.addWidget(self.choose_button)
         top.addWidget(self.link_button)
-        running = QHBoxLayout()
-        running.addWidget(self.progress, 1)
-        running.addWidget(self.status)
-        running.addWidget(self.cancel_button)
         form = QFormLayout()
         form.addRow("Dataset name:", self.dataset_name)
         if self._current_name is not None:

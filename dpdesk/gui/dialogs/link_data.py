@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QVBoxLayout,
 )
@@ -29,7 +28,7 @@ from PySide6.QtWidgets import (
 from dpdesk.gui.dialogs.errors import show_error
 from dpdesk.gui.help.window import HelpKey
 from dpdesk.gui.shell.worker import JobRunner
-from dpdesk.gui.widgets.common import name, note
+from dpdesk.gui.widgets.common import job_row, name, note
 
 ENGINES = [("duckdb", "DuckDB: on this computer, out of core (the default)"),
            ("spark", "Spark: on a cluster (or local[2] on this computer)")]
@@ -158,13 +157,9 @@ class LinkDialog(QDialog):
         csv_row.addStretch(1)
         self.dataset_name = name(QLineEdit(), "Dataset name", "The name of the linked data in the project "
                                  "(default: the folder's name, or the file's)")
-        self.progress = name(QProgressBar(), "Progress", "How far the files have been read")
-        self.progress.setRange(0, 1000)
-        self.progress.setTextVisible(False)
-        self.status = QLabel()
-        self.status.setObjectName("linkStatus")
-        self.cancel_button = name(QPushButton("Cancel"), "Cancel linking", "Stop the engine; nothing is linked")
-        self.cancel_button.clicked.connect(self.cancel_job)
+        self.progress, self.status, self.cancel_button, running = job_row(
+            "How far the files have been read", ("Cancel linking", "Stop the engine; nothing is linked"), self.cancel_job,
+            status_name="linkStatus")
         self.report = note(object_name="linkReport")
         self.report.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.link_button = name(QPushButton("Link"), "Link", "Link the source: count its rows and fingerprint "
@@ -185,10 +180,6 @@ class LinkDialog(QDialog):
         form.addRow("", self.engine_note)
         form.addRow("A CSV's reading:", csv_row)
         form.addRow("Dataset name:", self.dataset_name)
-        running = QHBoxLayout()
-        running.addWidget(self.progress, 1)
-        running.addWidget(self.status)
-        running.addWidget(self.cancel_button)
         bottom = QHBoxLayout()
         bottom.addStretch(1)
         bottom.addWidget(self.link_button)

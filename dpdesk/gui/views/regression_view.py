@@ -324,7 +324,8 @@ class RegressionView(QWidget):
         self._set_state({
             "linear": "Choose the numeric column to explain and tick the RR items that explain it (covariates "
                       "below are optional), then Fit.",
-            "multilevel": "Choose the outcome, the column naming the clusters and the predictors, then Fit.",
+            "multilevel": "Choose the outcome, the column naming the clusters and the predictors (none: the "
+                          "intercept alone), then Fit.",
         }.get(key, "Tick the predictors (the columns of the active dataset), then Fit."))
 
     # ------------------------------------------------------------------ fitting
@@ -347,7 +348,7 @@ class RegressionView(QWidget):
             preds = ", ".join([self.form.rr_label(i) for i in spec.rr_items]
                               + [self.form.column_label(c) for c in spec.predictors])
         else:
-            preds = ", ".join(self.form.column_label(c) for c in spec.predictors)
+            preds = ", ".join(self.form.column_label(c) for c in spec.predictors) or "the intercept alone"
         self._set_state(f"Fitting {self.form.outcome_label()} on {preds}…", busy=True)
         self.jobs.start(fit_job, self.project, spec)
 
@@ -369,7 +370,7 @@ class RegressionView(QWidget):
         if key == "multilevel" and not f.cluster.currentData():
             return ("No column can name clusters: a multilevel model needs a column with a label per cluster "
                     "(school, firm, country), at least two of them.")
-        if not f.predictors():
+        if not f.predictors() and key != "multilevel":  # a multilevel model may have the intercept alone
             return "Tick at least one predictor."
         return ""
 

@@ -30,6 +30,29 @@ def note(text: str = "", *, object_name: str = "") -> QLabel:
     return label
 
 
+def job_row(progress_words: str, cancel: tuple[str, str], on_cancel, *, status_name: str = ""):
+    """A worker's row: its progress bar (0-1000, no text), its status line and its Cancel button.
+
+    Returns (progress bar, status label, Cancel button, the row's layout); ``progress_words`` and
+    ``cancel`` (the button's accessible name and description) are for a screen reader; Cancel calls
+    ``on_cancel``."""
+    from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton
+
+    progress = name(QProgressBar(), "Progress", progress_words)
+    progress.setRange(0, 1000)
+    progress.setTextVisible(False)
+    status = QLabel()
+    if status_name:
+        status.setObjectName(status_name)
+    button = name(QPushButton("Cancel"), *cancel)
+    button.clicked.connect(on_cancel)
+    row = QHBoxLayout()
+    row.addWidget(progress, 1)
+    row.addWidget(status)
+    row.addWidget(button)
+    return progress, status, button, row
+
+
 def full_width(table) -> int:
     """The width a table (an item view) needs to show every column whole, with its scroll bar."""
     return table.horizontalHeader().length() + 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width() + 4

@@ -19,6 +19,7 @@ import numpy as np
 
 from dpdesk.errors import DesignError
 
+from dpdesk.mechanisms.rr.epsilon import _log_ratio, matrix_epsilon, unary_multiselect_epsilon  # noqa: F401
 from dpdesk.mechanisms.rr.wording import english as wording
 
 TOL = 1e-9
@@ -184,34 +185,6 @@ class Design:
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"rr.design({self.name!r}, {args})"
-
-
-def _log_ratio(a: float, b: float) -> float:
-    if a <= 0:
-        return -math.inf if b > 0 else 0.0
-    if b <= 0:
-        return math.inf
-    return math.log(a / b)
-
-
-def matrix_epsilon(matrix: np.ndarray) -> float:
-    """``max_r ln(max_s P[r,s] / min_s P[r,s])``; ``inf`` if some row has a zero beside a non-zero."""
-    eps = 0.0
-    for row in np.asarray(matrix, dtype=float):
-        hi, lo = row.max(), row.min()
-        if hi <= 0:
-            continue
-        if lo <= 0:
-            return math.inf
-        eps = max(eps, math.log(hi / lo))
-    return eps
-
-
-def unary_multiselect_epsilon(d: Design) -> float:
-    """Epsilon of a unary design when any set of categories may be ticked (every bit may change)."""
-    bit = d.matrix
-    per_bit = max(abs(_log_ratio(bit[b, 1], bit[b, 0])) for b in range(2))
-    return len(d.categories) * per_bit
 
 
 # --------------------------------------------------------------------------- checks

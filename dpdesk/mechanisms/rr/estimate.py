@@ -78,7 +78,7 @@ class Estimate:
     the simplex for single-choice items), ``se`` is an array and ``ci`` a ``k x 2`` array.
     ``extra`` maps other parameters to ``(estimate, se)``: ``t`` (SLD honesty), ``beta``
     and ``gamma`` (CDM honest non-carriers and cheaters), ``pi_uq`` (innocuous prevalence),
-    ``pi_group1`` and ``pi_group2`` (the extended crosswise model's separate per-group prevalences;
+    ``pi_group1`` and ``pi_group2`` (the extended crosswise model's separate per-group prevalences, SE NaN at 0 or 1;
     its ``fit`` is the non-adherence test).
     """
 
@@ -349,7 +349,8 @@ def _ecwm(d: Design, counts, conf, ci, B, rng):
     likelihood-ratio statistic ``G^2 = 2 [l_1(pi_1) + l_2(pi_2) - l(pi)]`` of one common pi against a separate
     pi per group, each per-group ML kept in [0, 1], referred to chi-square with 1 df (the paper's test of the
     CWM within the ECWM). ``extra["pi_group1"]``, ``extra["pi_group2"]``: the separate per-group MLs with
-    their SEs ``1 / sqrt(I_g(pi_g))`` (expected information, as for every design).
+    their SEs ``1 / sqrt(I_g(pi_g))`` (expected information, as for every design); at 0 or 1 a per-group
+    SE is NaN (undefined at the boundary of the parameter space, as the logistic model's nuisances report).
     """
     out = _one_parameter(d, counts, conf, ci, B, rng)
     separate, l_sep = {}, 0.0
@@ -357,7 +358,10 @@ def _ecwm(d: Design, counts, conf, ci, B, rng):
         m = OneParameter.from_matrices([d.matrices[g - 1]])
         pi_g, _interior = m.mle([c])
         info = m.information([float(c.sum())], pi_g)
-        se_g = 1 / math.sqrt(info) if 0 < info < math.inf else (0.0 if info == math.inf else math.inf)
+        if not 0.0 < pi_g < 1.0:
+            se_g = math.nan
+        else:
+            se_g = 1 / math.sqrt(info) if 0 < info < math.inf else (0.0 if info == math.inf else math.inf)
         separate[f"pi_group{g}"] = (float(pi_g), float(se_g))
         l_sep += m.loglik([c], pi_g)
     g2 = max(0.0, 2 * (l_sep - out["loglik"]))

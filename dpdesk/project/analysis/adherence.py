@@ -184,7 +184,8 @@ def _adherence(result, e) -> Adherence | None:
             est, se = e.extra.get(f"pi_group{k}", (math.nan, math.nan))
             versions.append(Version(k, p if k == 1 else 1 - p, int(counts.sum()), est, se, (math.nan, math.nan)))
             continue
-        versions.append(Version(k, p if k == 1 else 1 - p, int(v.n), float(v.prevalence), float(v.se),
+        se = e.extra.get(f"pi_group{k}", (math.nan, float(v.se)))[1]  # NaN at 0 or 1, as in rr.estimate's extra
+        versions.append(Version(k, p if k == 1 else 1 - p, int(v.n), float(v.prevalence), float(se),
                                 (float(v.ci[0]), float(v.ci[1]))))
     return Adherence(label, "G²", float(e.fit.g2), (int(e.fit.df),), float(e.fit.p_value), tuple(versions),
                      e.confidence, result.item)

@@ -68,6 +68,9 @@ class DuckDBSource:
         self._conn = duckdb.connect(":memory:", config={"memory_limit": MEMORY_LIMIT, "preserve_insertion_order": False,
                                                         "temp_directory": _spill_folder(),
                                                         "enable_external_access": True})
+        # DuckDB draws a progress bar on stdout after 2 s of a query, even into a pipe: it would corrupt
+        # --json. Progress is dpdesk's to show. (A session option: refused in connect's config.)
+        self._conn.execute("SET enable_progress_bar = false")
         self._interrupted = False
 
     # ------------------------------------------------------------------ reading
@@ -113,6 +116,13 @@ class DuckDBSource:
             if cancel is not None and cancel.cancelled:
                 raise Cancelled("Cancelled: DuckDB's query was stopped. Nothing was released and no budget was "
                                 "spent.") from None
+            if isinstance(exc, getattr(duckdb, "OutOfMemoryException", ())):
+                head = (f"DuckDB ran out of the memory dpdesk gives it ({MEMORY_LIMIT}) for the linked source "
+                        f"{self.link.source}: {_first_line(exc)}. Nothing was spent")
+                raise in_app(DataError(f"{head}. Give it more (for example DPDESK_DUCKDB_MEMORY=2GB dpdesk ...), "
+                                       "or release with a larger --max-rows or without --identifier."),
+                             f"{head}. Start dpdesk with more for DuckDB (the environment variable "
+                             "DPDESK_DUCKDB_MEMORY=2GB), or bound fewer rows per person.") from None
             head = f"DuckDB could not read the linked source {self.link.source}: {_first_line(exc)}. Check the files"
             raise in_app(DataError(f"{head} (dpdesk import PROJECT SOURCE --link --relink after fixing them). Nothing "
                                    "was spent."), f"{head}, then relink them (Relink… in Tabulate). Nothing was "

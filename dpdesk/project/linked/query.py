@@ -200,13 +200,27 @@ class _Builder:
 
 
 def _rows(b: _Builder, q: Query, relation: str, columns: list[str]) -> str:
+    """The rows a release reads: all of them, or at most k per person (see the module docstring).
+
+    Only persons with more than k rows go through the window (found by a grouping, which spills to
+    disk); the others' rows are kept as they are. The result is the same as the window over every
+    row, but a window partitioned by tens of millions of persons ran DuckDB out of its memory limit
+    (30 million rows, one each: out of memory at 512 MB), and a grouping does not.
+    """
     if q.contributions is None:
         return relation
     c = q.contributions
     args = ", ".join([b.p(int(c.salt))] + [b.col(n) for n in columns])
     order = b.d.row_hash.format(args=args)
-    return (f"(SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY {b.col(c.identifier)} ORDER BY {order}) "
-            f"AS __dpdesk_k FROM {relation}) AS __dpdesk_t WHERE __dpdesk_k <= {int(c.max_rows)})")
+    who, k = b.col(c.identifier), int(c.max_rows)
+    same = f"__dpdesk_m.__dpdesk_id IS NOT DISTINCT FROM __dpdesk_r.{who}"  # rows without an identifier: one person
+    many = f"(SELECT {who} AS __dpdesk_id FROM {relation} GROUP BY {who} HAVING count(*) > {k})"
+    light = (f"SELECT *, 0 AS __dpdesk_k FROM {relation} AS __dpdesk_r "
+             f"WHERE NOT EXISTS (SELECT 1 FROM {many} AS __dpdesk_m WHERE {same})")
+    heavy = (f"SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY {who} ORDER BY {order}) AS __dpdesk_k "
+             f"FROM {relation} AS __dpdesk_r WHERE EXISTS (SELECT 1 FROM {many} AS __dpdesk_m WHERE {same})) "
+             f"AS __dpdesk_h WHERE __dpdesk_k <= {k}")
+    return f"({light} UNION ALL {heavy}) AS __dpdesk_t"
 
 
 def sql(q: Query, relation: str, dialect: Dialect, columns: list[str]) -> tuple[str, dict, list]:

@@ -199,11 +199,9 @@ def correlation_report(project, spec: CorrelationSpec, progress=None) -> Correla
     """
     from dpdesk.project.regression.rr_models import correlations
 
-    def resampled(fraction: float, text: str) -> None:
-        progress(0.05 + 0.9 * fraction, text)
-
+    # the fraction passes unchanged: the bar shows the share of resamples its text counts ("900 of 1,000": 90%)
     result = correlations(project, spec.names, bootstrap=spec.bootstrap, seed=spec.seed, dataset=spec.dataset,
-                          progress=resampled if progress is not None else None)
+                          progress=progress)
     return report_of(result, spec, project_labels(project, result.fit.names, result.dataset))
 
 

@@ -174,7 +174,7 @@ def value_labelled(report, name, keys, blank) -> bool:
 
 
 def design_matrix(table, predictors, *, reference=None, interactions=(), center=(), categorical=(), rows=None,
-                  numeric=()):
+                  numeric=(), intercept_only: bool = False):
     """``(X, names, predictors, missing, terms, missing_by_column, interactions)`` from the table's columns.
 
     ``rows``: the rows that can be used (those with an answer); levels and centres are
@@ -188,12 +188,13 @@ def design_matrix(table, predictors, *, reference=None, interactions=(), center=
     A numeric column whose every value has a value label (:func:`value_labelled`) enters as
     categories too, unless it is in ``numeric``; its levels follow the codes and its default
     reference is the lowest code (SPSS's first category, as R's first factor level).
-    ``interactions`` are ``"a:b"`` products of two predictors' columns.
+    ``interactions`` are ``"a:b"`` products of two predictors' columns. ``intercept_only``: no
+    predictors is allowed (the intercept alone, as a multilevel model's ``y ~ 1 + (1|cluster)``).
     """
     frame, report = table.frame, table.report
     reference = dict(reference or {})
     predictors = list(dict.fromkeys(str(p) for p in predictors))
-    if not predictors:
+    if not predictors and not intercept_only:
         raise DataError("Give at least one predictor (a column of the data).")
     for col in list(reference) + list(center):
         if col not in predictors:
@@ -350,7 +351,7 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     bad_answer = response < 0
     X, names, info, missing_cov, terms, missing_by, clean = design_matrix(
         table, predictors, reference=reference, interactions=interactions, center=center, categorical=categorical,
-        rows=~bad_answer, numeric=numeric)
+        rows=~bad_answer, numeric=numeric, intercept_only=cluster is not None)
     use = ~bad_answer & ~missing_cov
     if cluster is not None:
         labels, no_label = cluster_labels(table, cluster)
@@ -359,7 +360,7 @@ def regress(project, item_name: str, predictors, *, reference=None, interactions
     n_used = int(use.sum())
     if n_used == 0:
         raise DataError(f"No row has both an answer to {item_name!r} and every predictor "
-                        f"({', '.join(str(p) for p in predictors)}).")
+                        f"({', '.join(str(p) for p in predictors) or 'none'}).")
     if d.groups > 1 and len(set(group[use].tolist()) - {0}) < 2:
         raise DataError(f"Item {item_name!r}: after leaving out missing values only one randomization group is "
                         f"left; the design needs both.")

@@ -228,7 +228,8 @@ def report_text(res: RegressionResult, labels=None, item: str | None = None, sty
             preds.append(f"{name(p.column)} ({why}, reference {p.reference})")
         else:
             preds.append(f"{name(p.column)}" + (f" (centred at {p.centre:.2f})" if p.centre is not None else ""))
-    lines.append("Predictors: " + ", ".join(preds + [_interaction(i, name) for i in res.interactions]))
+    lines.append("Predictors: " + (", ".join(preds + [_interaction(i, name) for i in res.interactions])
+                                   or "none (the intercept alone)"))
     lines.append("")
     rows = coefficient_lines(res, labels)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]

@@ -12,6 +12,7 @@ each subgroup's test, and a warning for each subgroup where it rejects. The numb
 from __future__ import annotations
 
 import html
+import math
 
 from dpdesk.project.analysis.adherence import Adherence, adherence_tests, subgroup_adherence
 from dpdesk.project.number_style import NumberStyle
@@ -26,7 +27,7 @@ def _e(text) -> str:
 
 
 def _share(style: NumberStyle, x) -> Cell:
-    return Cell(style.share(x), None if x is None else float(x))
+    return Cell(style.share(x), None if x is None or not math.isfinite(float(x)) else float(x))
 
 
 def _test_cell(a: Adherence) -> Cell:

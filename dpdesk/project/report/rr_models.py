@@ -139,12 +139,13 @@ def multilevel_paragraph(report, c) -> str:
     spec = report.spec
     n = next((s["value"] for s in report.statistics if s["statistic"] == "n (rows used)"), None)
     preds = ", ".join(report.column(p) for p in spec.predictors)
+    preds = f"the predictors {preds}" if preds else "the intercept alone (no predictors)"
     conf = f"{100 * spec.confidence:g}%"
     return (
         f"The probability of a true 'yes' to {quoted(report.outcome)} was modelled by a multilevel logistic "
         f"regression with a randomized-response outcome ({c('vandenhout2007')}) and a random intercept per "
-        f"{report.column(eff.get('cluster') or spec.cluster or '')} ({eff.get('clusters') or 0:,} clusters), with the "
-        f"predictors {preds}, as RRreg's RRmixed ({c('heck2018')}). The marginal likelihood was maximised "
+        f"{report.column(eff.get('cluster') or spec.cluster or '')} ({eff.get('clusters') or 0:,} clusters), with "
+        f"{preds}, as RRreg's RRmixed ({c('heck2018')}). The marginal likelihood was maximised "
         f"with {quadrature(int(eff.get('nagq') or 1))} of the integral over the random intercepts, as lme4's glmer "
         f"({c('bates2015')}), on {n:,} respondents; fixed effects are reported as odds ratios with {conf} Wald "
         f"intervals, and the SD of the random intercepts with a {conf} interval. The model assumes normally "

@@ -40,6 +40,7 @@ import numpy as np
 from dpdesk.errors import EstimationError
 
 from dpdesk.mechanisms.rr.design import Design
+from dpdesk.mechanisms.rr.regression.inputs import refuse_zero_one_groups
 from dpdesk.mechanisms.rr.regression.rr_predictors import two_state_matrices
 
 
@@ -110,6 +111,7 @@ def _variable(name: str, spec, n: int | None) -> _Variable:
             raise EstimationError(f"{name!r}: group must be 0 (asked directly), 1{' or 2' if G > 1 else ''} for "
                                   "every respondent.")
         g = g.astype(np.int64)
+        refuse_zero_one_groups(design, g, f"{name!r}: ")
         lam0, pt, nuisance = _with_nuisance(design, z, g)
         return _Variable(name, z, g, lam0, pt, True, nuisance, design)
     try:

@@ -18,6 +18,18 @@ from dpdesk.mechanisms.rr.regression import model as lm
 from dpdesk.mechanisms.rr.design import Design
 
 
+def refuse_zero_one_groups(design, g, who: str = "") -> None:
+    """Refuse a two-group design whose groups are only 0 and 1: 0 means "asked directly".
+
+    RRreg's convention (group 0 = answered directly, taken at face value) would otherwise take
+    a 0/1-coded two-group sample's first group as direct answers, silently.
+    """
+    if design.groups == 2 and np.any(g == 0) and np.any(g == 1) and not np.any(g == 2):
+        raise EstimationError(
+            f"{who}{'the' if who else 'The'} groups are coded 0 and 1; the {design.name!r} design's groups are 1 and 2 (0 means asked "
+            f"directly): recode the groups as 1 and 2 (add 1), keeping 0 only for respondents asked directly.")
+
+
 def prepare(design, responses, X, group, names, offset, p_expected=None):
     """Validate the inputs and build the per-respondent likelihood coefficients."""
     if not isinstance(design, Design):
@@ -77,6 +89,7 @@ def prepare(design, responses, X, group, names, offset, p_expected=None):
             raise EstimationError(f"Group {ga[i]:g} in row {i + 1} is not valid for this design; use {allowed} "
                                   f"(0 = asked directly).")
         g = ga.astype(np.int64)
+        refuse_zero_one_groups(design, g)
     if np.any((g == 0) & (r > 1)):
         i = int(np.flatnonzero((g == 0) & (r > 1))[0])
         raise EstimationError(f"Row {i + 1} was asked directly (group 0) but has response code {r[i]}; direct "

@@ -20,6 +20,7 @@ import numpy as np
 from dpdesk.errors import EstimationError
 
 from dpdesk.mechanisms.rr.design import Design
+from dpdesk.mechanisms.rr.regression.inputs import refuse_zero_one_groups
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ def predictor(name: str, spec, n: int) -> Predictor:
             raise EstimationError(f"RR predictor {name!r}: group must give one of 0{', 1' if G >= 1 else ''}"
                                   f"{' or 2' if G == 2 else ''} for each of the {n} respondents.")
         g = ga.astype(np.int64)
+        refuse_zero_one_groups(design, g, f"RR predictor {name!r}: ")
     if np.any((g == 0) & (r > 1)):
         raise EstimationError(f"RR predictor {name!r}: respondents asked directly (group 0) must answer 0 or 1.")
     counts = [np.bincount(r[g == gg], minlength=k)[:k] for gg in range(1, G + 1)]
