@@ -69,10 +69,11 @@ sed -e "s/@VERSION@/$VERSION/" -e "s/@ARCH@/$ARCH/" -e "s/@INSTALLED_SIZE@/$SIZE
 
 OUT=$ROOT/dist/dpdesk_${VERSION}_${ARCH}.deb
 rm -f "$OUT"
-# xz -6 on both cores (DEB_COMPRESSOR=zstd DEB_ZLEVEL=9 for a quick local build): DuckDB's module took the
-# zstd -9 .deb from 140 to 164 MB; xz made it about 115 MB, in about 3 minutes of CPU here (zstd -9: 30 s;
-# PITFALLS.md). The two libraries already xz-compressed in the bundle (OpenDP's, DuckDB's) gain nothing.
+# xz -9 on both cores (DEB_COMPRESSOR=zstd DEB_ZLEVEL=9 for a quick local build): DuckDB's module took the
+# zstd -9 .deb from 140 to 164 MB; xz -6 made it 140.3 MB, xz -9 (a 64 MiB window, about 0.7 GB of memory per
+# thread) 138.1 MB on the same tree, in about 9 minutes of one core here (zstd -9: 30 s; PITFALLS.md). The two
+# libraries already xz-compressed in the bundle (OpenDP's, DuckDB's) gain nothing.
 COMPRESSOR=${DEB_COMPRESSOR:-xz}
-dpkg-deb -Z"$COMPRESSOR" -z"${DEB_ZLEVEL:-$([ "$COMPRESSOR" = xz ] && echo 6 || echo 9)}" --threads-max=2 \
+dpkg-deb -Z"$COMPRESSOR" -z"${DEB_ZLEVEL:-9}" --threads-max=2 \
   --root-owner-group --build "$TREE" "$OUT" >/dev/null
 echo "built $OUT ($(du -h "$OUT" | cut -f1), installed size $((SIZE / 1024)) MiB)"
