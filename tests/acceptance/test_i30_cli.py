@@ -19,7 +19,7 @@ def test_fielding_an_ecwm_item_without_its_questions_b_names_the_command_that_wr
     capsys.readouterr()
     code, out, err = run(capsys, "field", path, str(tmp_path / "out"), "--format", "xlsform")
     assert code == 1 and "Traceback" not in err
-    assert "`dpdesk text PROJECT cheat` and its --question, --question-b and --question-b2 options" in err
+    assert "`dpdesk text PROJECT cheat`, which sets question A and both versions of question B" in err
     code, out, err = run(capsys, "text", path, "cheat", "--question-b", "Is your mother's birthday in January, "
                          "February or March?", "--question-b2", "Is your mother's birthday between April and December?")
     assert code == 0

@@ -283,7 +283,8 @@ def test_collinear_predictors_fail_cleanly():
     (dict(X=[[1], [1], [1]]), "responses has 4 values but X has 3 rows"),
     (dict(names=["a", "a"]), "2 different names"),
     (dict(confidence=95), "between 0 and 1"),
-    (dict(design=DESIGNS["sld"], group=[1, 1, 1, 0]), "group 2 is empty"),
+    (dict(design=DESIGNS["sld"], group=[1, 1, 1, 1]), "group 2 is empty"),
+    (dict(design=DESIGNS["sld"], group=[1, 1, 1, 0]), "groups are coded 0 and 1"),  # 0 means asked directly
 ])
 def test_bad_input_says_what_to_fix(kwargs, match):
     args = dict(design=DESIGNS["warner"], responses=[0, 1, 1, 0], X=[[1, 0], [1, 1], [1, 1], [1, 0]])

@@ -120,13 +120,13 @@ def _problems(item, texts) -> list[str]:
     except DesignError as exc:
         out.append(str(exc))
     ecwm = getattr(item.design, "name", "") == "ecwm"
-    options = "--question, --question-b and --question-b2" if ecwm else "--question and --question-b"
+    parts = "question A and both versions of question B" if ecwm else "question A and question B"
     for lang, t in texts.items():
         if t.missing:
             out.append(f"Item {item.name!r} cannot be fielded yet: it has no {' and no '.join(t.missing)}"
                        f"{'' if len(texts) == 1 else f' in language {lang!r}'}. Write it in the wizard "
-                       f"(Design view, Edit…), or with `dpdesk text PROJECT {item.name}` and its "
-                       f"{options} options.")
+                       f"(Design view, Edit…), or on the command line with `dpdesk text PROJECT {item.name}`, "
+                       f"which sets {parts}.")
     return out
 
 
