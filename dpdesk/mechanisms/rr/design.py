@@ -19,7 +19,7 @@ import numpy as np
 
 from dpdesk.errors import DesignError
 
-from dpdesk.mechanisms.rr.epsilon import _log_ratio, matrix_epsilon, unary_multiselect_epsilon  # noqa: F401
+from dpdesk.mechanisms.rr.epsilon import log_ratio, matrix_epsilon, unary_multiselect_epsilon  # noqa: F401
 from dpdesk.mechanisms.rr.wording import english as wording
 
 TOL = 1e-9
@@ -130,8 +130,8 @@ class Design:
         """
         if self.model == "unary":
             bit = self.matrix
-            up = max(_log_ratio(bit[b, 1], bit[b, 0]) for b in range(2))
-            down = max(_log_ratio(bit[b, 0], bit[b, 1]) for b in range(2))
+            up = max(log_ratio(bit[b, 1], bit[b, 0]) for b in range(2))
+            down = max(log_ratio(bit[b, 0], bit[b, 1]) for b in range(2))
             return up + down
         return max(matrix_epsilon(m[:, list(self.privacy_states)]) for m in self.matrices)
 

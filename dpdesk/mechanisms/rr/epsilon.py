@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 
-def _log_ratio(a: float, b: float) -> float:
+def log_ratio(a: float, b: float) -> float:
     if a <= 0:
         return -math.inf if b > 0 else 0.0
     if b <= 0:
@@ -32,5 +32,5 @@ def matrix_epsilon(matrix: np.ndarray) -> float:
 def unary_multiselect_epsilon(d) -> float:
     """Epsilon of a unary design when any set of categories may be ticked (every bit may change)."""
     bit = d.matrix
-    per_bit = max(abs(_log_ratio(bit[b, 1], bit[b, 0])) for b in range(2))
+    per_bit = max(abs(log_ratio(bit[b, 1], bit[b, 0])) for b in range(2))
     return len(d.categories) * per_bit

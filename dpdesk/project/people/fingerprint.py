@@ -266,7 +266,7 @@ def respondents_signature(frame) -> dict:
             rows = (rows ^ values[index]) * prime
             unnamed.append((sketch.value_hashes(people_texts), index))
             unnamed_v2.append((sketch.value_hashes_v2(texts), index))
-        rows = _mix(rows[~blank])
+        rows = sketch.mix(rows[~blank])
     ordered = np.sort(rows)
     distinct = np.unique(ordered)
     digest = hashlib.sha256(json.dumps([VERSION, "rows", names]).encode("utf-8"))
@@ -295,16 +295,6 @@ def _people(hashes, version: int | None = None) -> dict:
 
 def _hash64(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
-
-
-def _mix(x):
-    """SplitMix64's finaliser (Steele, Lea & Flood 2014): every input bit reaches every output bit."""
-    import numpy as np
-
-    with np.errstate(over="ignore"):
-        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return x ^ (x >> np.uint64(31))
 
 
 def overlap(a: dict, b: dict) -> float:
